@@ -1,0 +1,51 @@
+/**
+ * The one interface every back end implements: the local one (engine + job store)
+ * and the remote one (HTTP client of the service). The CLI only ever sees this.
+ */
+import type {
+  JobHandle,
+  JobKind,
+  JobRecordByKind,
+  JobRequestByKind,
+  JobStatus,
+  JobStatusObject,
+  JobSummary,
+  PageEntry,
+  PageQuery,
+} from './types.js';
+
+export interface JobProgress {
+  status: JobStatus;
+  /** Pages finished (completed or failed) so far, for batch and crawl. */
+  done: number;
+  failed: number;
+  /** Pages expected, when known (batch: the URL count; crawl: maxPages). */
+  total?: number;
+}
+
+export interface WaitOptions {
+  /** Give up waiting (not the job) after this many milliseconds. */
+  timeoutMs?: number;
+  onProgress?: (progress: JobProgress) => void;
+  /** Called once per finished page of a batch or crawl, in the order pages finish. */
+  onPage?: (entry: PageEntry) => void;
+}
+
+export interface StartOptions {
+  /** Local back end: run the job in a detached worker process that outlives this one. */
+  detach?: boolean;
+}
+
+export interface JobBackend {
+  start<K extends JobKind>(kind: K, request: JobRequestByKind[K], options?: StartOptions): Promise<JobHandle>;
+  /** `kind` may be omitted when the caller only has an id; the back end finds the job's kind. */
+  status(jobId: string, kind?: JobKind): Promise<JobStatusObject & { kind: JobKind }>;
+  /** The job record as the spec's GET result endpoint returns it; batch and crawl are paged by `query`. */
+  result<K extends JobKind>(kind: K, jobId: string, query?: PageQuery): Promise<JobRecordByKind[K]>;
+  /** Resolves with the final status; rejects with WaitTimeoutError when `timeoutMs` runs out. */
+  wait(kind: JobKind, jobId: string, options?: WaitOptions): Promise<JobStatus>;
+  list(): Promise<JobSummary[]>;
+  cancel(jobId: string, kind?: JobKind): Promise<JobStatusObject>;
+  /** Releases browsers, timers and sockets so the process can exit. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,104 @@
+/**
+ * Every failure webjobs reports is one of these classes. Each carries the exit
+ * code the CLI uses and the HTTP status `serve` answers with, so the mapping
+ * lives here once instead of at every place that catches an error.
+ */
+export const ExitCode = {
+  ok: 0,
+  jobFailed: 1,
+  usage: 2,
+  partial: 3,
+  notFound: 4,
+  waitTimeout: 5,
+  environment: 6,
+  remote: 7,
+  interrupted: 130,
+} as const;
+
+export abstract class WebjobsError extends Error {
+  abstract readonly exitCode: number;
+  abstract readonly httpStatus: number;
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** Bad input from the user: a flag, a URL, a schema, a request body. */
+export class UsageError extends WebjobsError {
+  readonly exitCode = ExitCode.usage;
+  readonly httpStatus = 400;
+}
+
+/** A request that is well-formed but breaks a limit of the spec (section 8). */
+export class LimitError extends UsageError {}
+
+export class JobNotFoundError extends WebjobsError {
+  readonly exitCode = ExitCode.notFound;
+  readonly httpStatus = 404;
+  constructor(readonly jobId: string) {
+    super(`No job with id ${jobId}. List known jobs with: webjobs jobs`);
+  }
+}
+
+/** The job ran and ended as failed; the message is the job's own error. */
+export class JobFailedError extends WebjobsError {
+  readonly exitCode = ExitCode.jobFailed;
+  readonly httpStatus = 500;
+}
+
+/** Something on this machine is missing or misconfigured: a browser, an API key, a proxy. */
+export class EnvironmentError extends WebjobsError {
+  readonly exitCode = ExitCode.environment;
+  readonly httpStatus = 500;
+}
+
+/** A required setting (API key, proxy URL, solver) is absent: the job cannot start. */
+export class ConfigError extends WebjobsError {
+  readonly exitCode = ExitCode.usage;
+  readonly httpStatus = 400;
+}
+
+export class WaitTimeoutError extends WebjobsError {
+  readonly exitCode = ExitCode.waitTimeout;
+  readonly httpStatus = 504;
+  constructor(readonly jobId: string, waitedMs: number) {
+    super(`Stopped waiting after ${Math.round(waitedMs / 1000)}s; job ${jobId} goes on. Read it later with: webjobs result ${jobId}`);
+  }
+}
+
+/** The remote service answered with an error, or could not be reached. */
+export class RemoteError extends WebjobsError {
+  readonly exitCode = ExitCode.remote;
+  constructor(message: string, readonly httpStatus: number = 502) {
+    super(message);
+  }
+}
+
+export class AuthError extends WebjobsError {
+  readonly exitCode = ExitCode.usage;
+  readonly httpStatus = 401;
+}
+
+export class PlanError extends WebjobsError {
+  readonly exitCode = ExitCode.usage;
+  readonly httpStatus = 402;
+}
+
+export class TooManyJobsError extends WebjobsError {
+  readonly exitCode = ExitCode.remote;
+  readonly httpStatus = 429;
+}
+
+/** A failure while fetching or processing one page; it ends up in that page's `error`. */
+export class PageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PageError';
+  }
+}
+
+export function errorMessage(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  return String(err);
+}

@@ -1,0 +1,12 @@
+/** The spec's limits (section 8) and the defaults webjobs documents where the spec is silent. */
+export const LIMITS = {
+  maxBatchUrls: 1000,
+  maxCrawlPages: 100,
+  defaultCrawlPages: 10,
+  defaultTimeoutMs: 30_000,
+  maxTimeoutMs: 300_000,
+  maxWaitForMs: 60_000,
+  defaultResultBatchSize: 100,
+  maxResultBatchSize: 1000,
+  maxExtractUrls: 20,
+} as const;

@@ -1,0 +1,168 @@
+/**
+ * The service's interface (shared/spec/web-data-job-service.md) as types.
+ * Names are the spec's; fields the spec leaves open follow the real service.
+ */
+
+export const JOB_KINDS = ['scrape', 'batch', 'crawl', 'extract'] as const;
+export type JobKind = (typeof JOB_KINDS)[number];
+
+/** `stopped` is the real service's state for a cancelled job; it is final like completed and failed. */
+export type JobStatus = 'pending' | 'running' | 'completed' | 'failed' | 'stopped';
+export const FINAL_STATUSES: readonly JobStatus[] = ['completed', 'failed', 'stopped'];
+export const isFinal = (status: JobStatus): boolean => FINAL_STATUSES.includes(status);
+
+export const FORMATS = ['markdown', 'html', 'links'] as const;
+export type Format = (typeof FORMATS)[number];
+
+export const WAIT_UNTIL = ['load', 'domcontentloaded', 'networkidle'] as const;
+export type WaitUntil = (typeof WAIT_UNTIL)[number];
+
+export interface ScrapeOptions {
+  formats?: Format[];
+  onlyMainContent?: boolean;
+  /** Milliseconds allowed for navigating to and rendering one page. */
+  timeout?: number;
+  /** Milliseconds to wait after the page loaded, for late scripts. */
+  waitFor?: number;
+  waitUntil?: WaitUntil;
+  /** CSS selectors: when given, only these parts of the page are kept. */
+  includeTags?: string[];
+  /** CSS selectors removed from the page before conversion. */
+  excludeTags?: string[];
+}
+
+export interface SessionOptions {
+  useProxy?: boolean;
+  solveCaptchas?: boolean;
+  proxyCountry?: string;
+}
+
+export interface ScrapeRequest {
+  url: string;
+  scrapeOptions?: ScrapeOptions;
+  sessionOptions?: SessionOptions;
+}
+
+export interface BatchScrapeRequest {
+  urls: string[];
+  scrapeOptions?: ScrapeOptions;
+  sessionOptions?: SessionOptions;
+}
+
+export interface CrawlRequest {
+  url: string;
+  maxPages?: number;
+  followLinks?: boolean;
+  ignoreSitemap?: boolean;
+  includePatterns?: string[];
+  excludePatterns?: string[];
+  scrapeOptions?: ScrapeOptions;
+  sessionOptions?: SessionOptions;
+}
+
+export interface ExtractRequest {
+  urls: string[];
+  prompt?: string;
+  schema?: Record<string, unknown>;
+  systemPrompt?: string;
+  model?: string;
+  sessionOptions?: SessionOptions;
+}
+
+export interface JobRequestByKind {
+  scrape: ScrapeRequest;
+  batch: BatchScrapeRequest;
+  crawl: CrawlRequest;
+  extract: ExtractRequest;
+}
+export type JobRequest = JobRequestByKind[JobKind];
+
+/** All metadata values are strings, as in the spec. */
+export type PageMetadata = Record<string, string>;
+
+/** What a scrape of one page yields (data of a scrape job). */
+export interface PageData {
+  metadata: PageMetadata;
+  markdown?: string;
+  html?: string;
+  links?: string[];
+}
+
+export type PageStatus = 'completed' | 'failed';
+
+/** One entry of a batch scrape or crawl result. */
+export interface PageEntry extends PageData {
+  url: string;
+  status: PageStatus;
+  error: string | null;
+}
+
+export interface ScrapeJob {
+  jobId: string;
+  status: JobStatus;
+  data?: PageData;
+  error?: string;
+}
+
+export interface PagedJobFields {
+  totalPageBatches: number;
+  currentPageBatch: number;
+  batchSize: number;
+}
+
+export interface BatchScrapeJob extends PagedJobFields {
+  jobId: string;
+  status: JobStatus;
+  totalScrapedPages: number;
+  data: PageEntry[];
+  error?: string;
+}
+
+export interface CrawlJob extends PagedJobFields {
+  jobId: string;
+  status: JobStatus;
+  totalCrawledPages: number;
+  data: PageEntry[];
+  error?: string;
+}
+
+export interface ExtractJob {
+  jobId: string;
+  status: JobStatus;
+  data?: Record<string, unknown> | unknown;
+  /** The schema the job extracted with: the user's, or the one generated from the prompt. */
+  schema?: Record<string, unknown>;
+  metadata?: { inputTokens: number; outputTokens: number; numPagesScraped: number };
+  error?: string;
+}
+
+export interface JobRecordByKind {
+  scrape: ScrapeJob;
+  batch: BatchScrapeJob;
+  crawl: CrawlJob;
+  extract: ExtractJob;
+}
+export type JobRecord = JobRecordByKind[JobKind];
+
+export interface JobHandle {
+  jobId: string;
+}
+
+export interface JobStatusObject {
+  status: JobStatus;
+}
+
+/** One row of `webjobs jobs`. */
+export interface JobSummary {
+  jobId: string;
+  kind: JobKind;
+  status: JobStatus;
+  createdAt: string;
+  url: string;
+}
+
+/** Which result batch of a batch/crawl job to read; 1-based like the real service. */
+export interface PageQuery {
+  page?: number;
+  batchSize?: number;
+}

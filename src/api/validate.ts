@@ -1,0 +1,248 @@
+/**
+ * Request validation, shared by every back end and by `serve`: the CLI builds a
+ * request object and passes it here, the server passes the parsed body here.
+ * Each function returns the request with defaults applied, or throws a UsageError
+ * whose message names the offending field.
+ */
+import { LimitError, UsageError } from './errors.js';
+import { LIMITS } from './limits.js';
+import {
+  FORMATS,
+  WAIT_UNTIL,
+  type BatchScrapeRequest,
+  type CrawlRequest,
+  type ExtractRequest,
+  type Format,
+  type JobKind,
+  type JobRequestByKind,
+  type PageQuery,
+  type ScrapeOptions,
+  type ScrapeRequest,
+  type SessionOptions,
+  type WaitUntil,
+} from './types.js';
+
+type Obj = Record<string, unknown>;
+
+function isObject(value: unknown): value is Obj {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function expectObject(value: unknown, field: string): Obj {
+  if (value === undefined) return {};
+  if (!isObject(value)) throw new UsageError(`${field} must be an object`);
+  return value;
+}
+
+function rejectUnknown(obj: Obj, allowed: readonly string[], field: string): void {
+  for (const key of Object.keys(obj)) {
+    if (!allowed.includes(key)) throw new UsageError(`${field}: unknown field "${key}" (allowed: ${allowed.join(', ')})`);
+  }
+}
+
+function optBoolean(obj: Obj, key: string, field: string): boolean | undefined {
+  const value = obj[key];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'boolean') throw new UsageError(`${field}.${key} must be true or false`);
+  return value;
+}
+
+function optInteger(obj: Obj, key: string, field: string, min: number, max: number): number | undefined {
+  const value = obj[key];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value)) throw new UsageError(`${field}.${key} must be an integer`);
+  if (value < min || value > max) {
+    throw new LimitError(`${field}.${key} must be between ${min} and ${max} (got ${value})`);
+  }
+  return value;
+}
+
+function optStringArray(obj: Obj, key: string, field: string): string[] | undefined {
+  const value = obj[key];
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string' || v.trim() === '')) {
+    throw new UsageError(`${field}.${key} must be an array of non-empty strings`);
+  }
+  return value as string[];
+}
+
+/** An absolute http(s) URL; anything else is refused before a job exists. */
+export function validateUrl(value: unknown, field = 'url'): string {
+  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`${field} must be a non-empty string`);
+  let parsed: URL;
+  try {
+    parsed = new URL(value.trim());
+  } catch {
+    throw new UsageError(`${field}: "${value}" is not a valid URL (expected e.g. https://example.com/page)`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new UsageError(`${field}: "${value}" must use http or https, not ${parsed.protocol.replace(':', '')}`);
+  }
+  if (!parsed.hostname) throw new UsageError(`${field}: "${value}" has no host`);
+  return parsed.href;
+}
+
+/** Every URL of a list, reporting all the bad ones at once with their 1-based positions. */
+export function validateUrlList(value: unknown, field: string, max: number, positionLabel = 'item'): string[] {
+  if (!Array.isArray(value) || value.length === 0) throw new UsageError(`${field} must be a non-empty array of URLs`);
+  if (value.length > max) {
+    throw new LimitError(`${field}: ${value.length} URLs given, the limit is ${max.toLocaleString('en-US')}`);
+  }
+  const problems: string[] = [];
+  const urls = value.map((item, i) => {
+    try {
+      return validateUrl(item, `${positionLabel} ${i + 1}`);
+    } catch (err) {
+      problems.push((err as Error).message);
+      return '';
+    }
+  });
+  if (problems.length > 0) {
+    const shown = problems.slice(0, 20).join('; ');
+    const more = problems.length > 20 ? ` (and ${problems.length - 20} more)` : '';
+    throw new UsageError(`${field}: ${problems.length} invalid URL(s): ${shown}${more}`);
+  }
+  return urls;
+}
+
+export function validateScrapeOptions(value: unknown, field = 'scrapeOptions'): ScrapeOptions {
+  const obj = expectObject(value, field);
+  rejectUnknown(obj, ['formats', 'onlyMainContent', 'timeout', 'waitFor', 'waitUntil', 'includeTags', 'excludeTags'], field);
+  const formats = optStringArray(obj, 'formats', field) ?? ['markdown'];
+  for (const format of formats) {
+    if (!FORMATS.includes(format as Format)) {
+      throw new UsageError(`${field}.formats: unknown format "${format}" (allowed: ${FORMATS.join(', ')})`);
+    }
+  }
+  const waitUntil = obj.waitUntil;
+  if (waitUntil !== undefined && !WAIT_UNTIL.includes(waitUntil as WaitUntil)) {
+    throw new UsageError(`${field}.waitUntil must be one of ${WAIT_UNTIL.join(', ')}`);
+  }
+  return {
+    formats: [...new Set(formats)] as Format[],
+    onlyMainContent: optBoolean(obj, 'onlyMainContent', field) ?? true,
+    timeout: optInteger(obj, 'timeout', field, 1, LIMITS.maxTimeoutMs) ?? LIMITS.defaultTimeoutMs,
+    waitFor: optInteger(obj, 'waitFor', field, 0, LIMITS.maxWaitForMs) ?? 0,
+    waitUntil: (waitUntil as WaitUntil | undefined) ?? 'load',
+    includeTags: optStringArray(obj, 'includeTags', field) ?? [],
+    excludeTags: optStringArray(obj, 'excludeTags', field) ?? [],
+  };
+}
+
+export function validateSessionOptions(value: unknown, field = 'sessionOptions'): SessionOptions {
+  const obj = expectObject(value, field);
+  rejectUnknown(obj, ['useProxy', 'solveCaptchas', 'proxyCountry'], field);
+  const proxyCountry = obj.proxyCountry;
+  if (proxyCountry !== undefined && (typeof proxyCountry !== 'string' || !/^[A-Z]{2}$/.test(proxyCountry))) {
+    throw new UsageError(`${field}.proxyCountry must be a two-letter uppercase country code such as US or DE`);
+  }
+  const useProxy = optBoolean(obj, 'useProxy', field) ?? false;
+  if (proxyCountry !== undefined && !useProxy) {
+    throw new UsageError(`${field}.proxyCountry needs useProxy: true (--use-proxy)`);
+  }
+  return {
+    useProxy,
+    solveCaptchas: optBoolean(obj, 'solveCaptchas', field) ?? false,
+    ...(proxyCountry !== undefined ? { proxyCountry: proxyCountry as string } : {}),
+  };
+}
+
+function requestObject(value: unknown): Obj {
+  if (!isObject(value)) throw new UsageError('the request body must be a JSON object');
+  return value;
+}
+
+export function validateScrapeRequest(value: unknown): ScrapeRequest {
+  const obj = requestObject(value);
+  rejectUnknown(obj, ['url', 'scrapeOptions', 'sessionOptions'], 'request');
+  return {
+    url: validateUrl(obj.url),
+    scrapeOptions: validateScrapeOptions(obj.scrapeOptions),
+    sessionOptions: validateSessionOptions(obj.sessionOptions),
+  };
+}
+
+export function validateBatchScrapeRequest(value: unknown): BatchScrapeRequest {
+  const obj = requestObject(value);
+  rejectUnknown(obj, ['urls', 'scrapeOptions', 'sessionOptions'], 'request');
+  return {
+    urls: validateUrlList(obj.urls, 'urls', LIMITS.maxBatchUrls),
+    scrapeOptions: validateScrapeOptions(obj.scrapeOptions),
+    sessionOptions: validateSessionOptions(obj.sessionOptions),
+  };
+}
+
+export function validateCrawlRequest(value: unknown): CrawlRequest {
+  const obj = requestObject(value);
+  rejectUnknown(
+    obj,
+    ['url', 'maxPages', 'followLinks', 'ignoreSitemap', 'includePatterns', 'excludePatterns', 'scrapeOptions', 'sessionOptions'],
+    'request',
+  );
+  return {
+    url: validateUrl(obj.url),
+    maxPages: optInteger(obj, 'maxPages', 'request', 1, LIMITS.maxCrawlPages) ?? LIMITS.defaultCrawlPages,
+    followLinks: optBoolean(obj, 'followLinks', 'request') ?? true,
+    ignoreSitemap: optBoolean(obj, 'ignoreSitemap', 'request') ?? false,
+    includePatterns: optStringArray(obj, 'includePatterns', 'request') ?? [],
+    excludePatterns: optStringArray(obj, 'excludePatterns', 'request') ?? [],
+    scrapeOptions: validateScrapeOptions(obj.scrapeOptions),
+    sessionOptions: validateSessionOptions(obj.sessionOptions),
+  };
+}
+
+function optString(obj: Obj, key: string): string | undefined {
+  const value = obj[key];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`request.${key} must be a non-empty string`);
+  return value;
+}
+
+/** Shape only; whether `schema` is valid JSON Schema is checked by the extract engine with ajv. */
+export function validateExtractRequest(value: unknown): ExtractRequest {
+  const obj = requestObject(value);
+  rejectUnknown(obj, ['urls', 'prompt', 'schema', 'systemPrompt', 'model', 'sessionOptions'], 'request');
+  const prompt = optString(obj, 'prompt');
+  const schema = obj.schema;
+  if (schema !== undefined && !isObject(schema)) throw new UsageError('request.schema must be a JSON Schema object');
+  if (prompt === undefined && schema === undefined) throw new UsageError('extract needs a schema, a prompt, or both');
+  return {
+    urls: validateUrlList(obj.urls, 'urls', LIMITS.maxExtractUrls),
+    ...(prompt !== undefined ? { prompt } : {}),
+    ...(schema !== undefined ? { schema: schema as Record<string, unknown> } : {}),
+    ...(optString(obj, 'systemPrompt') !== undefined ? { systemPrompt: optString(obj, 'systemPrompt') } : {}),
+    ...(optString(obj, 'model') !== undefined ? { model: optString(obj, 'model') } : {}),
+    sessionOptions: validateSessionOptions(obj.sessionOptions),
+  };
+}
+
+const VALIDATORS: { [K in JobKind]: (value: unknown) => JobRequestByKind[K] } = {
+  scrape: validateScrapeRequest,
+  batch: validateBatchScrapeRequest,
+  crawl: validateCrawlRequest,
+  extract: validateExtractRequest,
+};
+
+export function validateRequest<K extends JobKind>(kind: K, value: unknown): JobRequestByKind[K] {
+  return VALIDATORS[kind](value);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function validateJobId(value: string): string {
+  if (!UUID.test(value)) throw new UsageError(`"${value}" is not a job id (job ids look like 3f2b6c1e-8d4a-4b7e-9c1a-2e5f7a9b0c3d)`);
+  return value.toLowerCase();
+}
+
+export function validatePageQuery(query: { page?: unknown; batchSize?: unknown }): Required<PageQuery> {
+  const parse = (raw: unknown, name: string, max: number, fallback: number): number => {
+    if (raw === undefined || raw === '') return fallback;
+    const n = typeof raw === 'number' ? raw : Number(raw);
+    if (!Number.isInteger(n) || n < 1 || n > max) throw new UsageError(`${name} must be an integer from 1 to ${max}`);
+    return n;
+  };
+  return {
+    page: parse(query.page, 'page', Number.MAX_SAFE_INTEGER, 1),
+    batchSize: parse(query.batchSize, 'batchSize', LIMITS.maxResultBatchSize, LIMITS.defaultResultBatchSize),
+  };
+}

@@ -1,0 +1,119 @@
+/**
+ * One Chromium per process, shared by every page of every job, relaunched when it
+ * dies. Tabs are reused: opening a tab costs more than navigating an open one.
+ */
+import os from 'node:os';
+import type { Browser, Page } from 'puppeteer';
+import puppeteer from 'puppeteer';
+import { EnvironmentError } from '../api/errors.js';
+import { findBrowser } from './findBrowser.js';
+
+/** Flags that keep Chromium from reaching the internet by itself or showing first-run UI. */
+const QUIET_FLAGS = [
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
+  '--disable-default-apps',
+  '--disable-extensions',
+  '--disable-domain-reliability',
+  '--disable-client-side-phishing-detection',
+  '--metrics-recording-only',
+  '--no-default-browser-check',
+  '--disable-dev-shm-usage',
+  '--disable-gpu',
+  '--mute-audio',
+  '--hide-scrollbars',
+];
+
+export interface BrowserSettings {
+  /** Extra Chromium flags, e.g. --proxy-server. */
+  args?: string[];
+  env?: NodeJS.ProcessEnv;
+}
+
+export function launchArgs(extra: string[] = []): string[] {
+  const runningAsRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  return [...QUIET_FLAGS, ...(runningAsRoot ? ['--no-sandbox'] : []), ...extra];
+}
+
+export async function launchBrowser(settings: BrowserSettings = {}): Promise<Browser> {
+  const executablePath = findBrowser(settings.env ?? process.env, () => puppeteer.executablePath());
+  try {
+    return await puppeteer.launch({
+      executablePath,
+      headless: true,
+      args: launchArgs(settings.args),
+      protocolTimeout: 60_000,
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+    });
+  } catch (err) {
+    throw new EnvironmentError(`Could not start the browser at ${executablePath}: ${(err as Error).message.split('\n')[0]}`);
+  }
+}
+
+/**
+ * Hands out tabs of one shared browser. A tab whose page crashed is thrown away;
+ * a browser that disconnected is replaced on the next request for a tab.
+ */
+export class BrowserPool {
+  private browser: Promise<Browser> | undefined;
+  private idle: Page[] = [];
+  private closed = false;
+
+  constructor(private readonly settings: BrowserSettings = {}) {}
+
+  private getBrowser(): Promise<Browser> {
+    if (!this.browser) {
+      const launching = launchBrowser(this.settings);
+      this.browser = launching;
+      launching.then(
+        (browser) =>
+          browser.on('disconnected', () => {
+            if (this.browser === launching) {
+              this.browser = undefined;
+              this.idle = [];
+            }
+          }),
+        () => {
+          if (this.browser === launching) this.browser = undefined;
+        },
+      );
+    }
+    return this.browser;
+  }
+
+  async acquire(): Promise<Page> {
+    if (this.closed) throw new Error('the browser pool is closed');
+    const browser = await this.getBrowser();
+    while (this.idle.length > 0) {
+      const page = this.idle.pop()!;
+      if (!page.isClosed() && page.browser() === browser && browser.connected) return page;
+    }
+    return browser.newPage();
+  }
+
+  /** Returns a tab for reuse, or closes it when it is no longer healthy. */
+  async release(page: Page, healthy: boolean): Promise<void> {
+    if (!healthy || this.closed || page.isClosed() || !page.browser().connected) {
+      await page.close().catch(() => undefined);
+      return;
+    }
+    this.idle.push(page);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const browser = this.browser;
+    this.browser = undefined;
+    this.idle = [];
+    if (browser) await (await browser.catch(() => undefined))?.close().catch(() => undefined);
+  }
+}
+
+/** A sensible number of tabs for this machine: renderers are CPU-bound. */
+export function defaultConcurrency(): number {
+  return Math.max(2, Math.min(16, os.availableParallelism() * 4));
+}

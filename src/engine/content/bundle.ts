@@ -1,0 +1,38 @@
+/**
+ * Builds, once per process, the script evaluated in each page: Readability,
+ * turndown and its GFM plugin, and extractInPage, wrapped so that nothing leaks
+ * into the page's globals.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { extractInPage, type InPageOptions } from './inPage.js';
+
+const require = createRequire(import.meta.url);
+
+let cached: string | undefined;
+
+function librarySource(): string {
+  const read = (id: string) => readFileSync(require.resolve(id), 'utf8');
+  const readability = read('@mozilla/readability/Readability.js');
+  const turndown = read('turndown/lib/turndown.browser.umd.js');
+  const gfm = read('turndown-plugin-gfm/dist/turndown-plugin-gfm.js');
+  return `
+    var module = undefined, exports = undefined, define = undefined;
+    ${readability}
+    var TurndownService = (function () {
+      var module = { exports: {} }, exports = module.exports;
+      ${turndown}
+      return module.exports;
+    })();
+    ${gfm}
+    return { Readability: Readability, TurndownService: TurndownService, gfm: turndownPluginGfm };`;
+}
+
+/** An expression that, evaluated in a page, returns the InPageResult for `options`. */
+export function extractionScript(options: InPageOptions): string {
+  cached ??= `(function () { ${librarySource()} })()`;
+  return `(function () {
+    var libs = ${cached};
+    return (${extractInPage.toString()})(${JSON.stringify(options)}, libs.Readability, libs.TurndownService, libs.gfm);
+  })()`;
+}

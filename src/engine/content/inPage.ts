@@ -1,0 +1,154 @@
+/**
+ * Runs inside the page Chromium already parsed: metadata, links, main content and
+ * Markdown, in one round trip. This function is serialised with toString() and
+ * evaluated in the page, so it must not reference anything outside itself except
+ * the libraries passed in. Running here, instead of re-parsing the HTML with jsdom
+ * in Node, costs no extra parse and spreads the work over Chromium's renderer processes.
+ */
+
+export interface InPageOptions {
+  onlyMainContent: boolean;
+  includeTags: string[];
+  excludeTags: string[];
+  wantHtml: boolean;
+  wantMarkdown: boolean;
+  wantLinks: boolean;
+}
+
+export interface InPageResult {
+  metadata: Record<string, string>;
+  markdown: string;
+  html: string;
+  links: string[];
+}
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+export function extractInPage(options: InPageOptions, Readability: any, TurndownService: any, gfm: any): InPageResult {
+  const REMOVE_ALWAYS = 'script, style, noscript, template, svg, canvas, iframe, object, embed, link, meta, base';
+  const CHROME = 'nav, header, footer, aside, form, dialog, [role="navigation"], [role="banner"], [role="contentinfo"], [aria-hidden="true"]';
+
+  function metadataOf(doc: Document): Record<string, string> {
+    const meta: Record<string, string> = {};
+    const title = doc.title.trim();
+    if (title) meta.title = title;
+    for (const el of Array.from(doc.querySelectorAll('meta[name], meta[property]'))) {
+      const key = (el.getAttribute('property') || el.getAttribute('name') || '').trim();
+      const content = (el.getAttribute('content') || '').trim();
+      if (!key || !content) continue;
+      const lower = key.toLowerCase();
+      if (lower === 'description' || lower === 'viewport' || lower === 'author' || lower === 'keywords' || lower === 'robots') {
+        meta[lower] ??= content;
+      } else if (lower.startsWith('og:') || lower.startsWith('article:') || lower.startsWith('twitter:')) {
+        meta[key] ??= content;
+      }
+    }
+    if (!meta.title && meta['og:title']) meta.title = meta['og:title'];
+    if (!meta.description && meta['og:description']) meta.description = meta['og:description'];
+    meta.title ??= '';
+    meta.description ??= '';
+    const lang = doc.documentElement.getAttribute('lang');
+    if (lang) meta.language = lang;
+    const icon = doc.querySelector('link[rel~="icon"]') as HTMLLinkElement | null;
+    if (icon?.href) meta['link:icon'] = icon.href;
+    const canonical = doc.querySelector('link[rel="canonical"]') as HTMLLinkElement | null;
+    if (canonical?.href) meta.canonical = canonical.href;
+    return meta;
+  }
+
+  function linksOf(doc: Document): string[] {
+    const seen = new Set<string>();
+    for (const a of Array.from(doc.querySelectorAll('a[href]'))) {
+      const href = (a as HTMLAnchorElement).href;
+      if (!/^https?:/i.test(href)) continue;
+      const clean = href.split('#')[0]!;
+      if (!seen.has(clean)) seen.add(clean);
+    }
+    return [...seen];
+  }
+
+  function absolutise(root: Element): void {
+    for (const el of Array.from(root.querySelectorAll('a[href]'))) {
+      const a = el as HTMLAnchorElement;
+      if (a.getAttribute('href')!.startsWith('#')) continue;
+      a.setAttribute('href', a.href);
+    }
+    for (const el of Array.from(root.querySelectorAll('img[src]'))) {
+      el.setAttribute('src', (el as HTMLImageElement).src);
+    }
+  }
+
+  function remove(root: ParentNode, selector: string): void {
+    for (const el of Array.from(root.querySelectorAll(selector))) el.remove();
+  }
+
+  function safeRemove(root: ParentNode, selectors: string[]): void {
+    for (const selector of selectors) {
+      try {
+        remove(root, selector);
+      } catch {
+        /* an invalid selector was rejected up front; ignore here */
+      }
+    }
+  }
+
+  function mainContent(doc: Document): Element {
+    const clone = doc.cloneNode(true) as Document;
+    remove(clone, REMOVE_ALWAYS);
+    safeRemove(clone, options.excludeTags);
+    if (options.includeTags.length > 0) {
+      const kept = clone.createElement('div');
+      for (const selector of options.includeTags) {
+        for (const el of Array.from(clone.querySelectorAll(selector))) kept.appendChild(el);
+      }
+      return kept;
+    }
+    if (options.onlyMainContent) {
+      const article = new Readability(clone.cloneNode(true), { charThreshold: 200, keepClasses: true }).parse();
+      if (article && article.content && article.textContent.trim().length > 0) {
+        const holder = doc.createElement('div');
+        holder.innerHTML = article.content;
+        return holder;
+      }
+      remove(clone, CHROME);
+    }
+    return clone.body ?? clone.documentElement;
+  }
+
+  function codeLanguage(node: Element): string {
+    const classes = `${node.className || ''} ${(node.firstElementChild as Element | null)?.className || ''}`;
+    const match = /(?:lang(?:uage)?-|highlight-(?:text|source)-)([\w+#-]+)/.exec(classes);
+    return match ? match[1]! : node.getAttribute('data-lang') || '';
+  }
+
+  function toMarkdown(root: Element): string {
+    const service = new TurndownService({
+      headingStyle: 'atx',
+      codeBlockStyle: 'fenced',
+      bulletListMarker: '-',
+      emDelimiter: '_',
+    });
+    service.use(gfm.gfm);
+    service.addRule('fencedCodeWithLanguage', {
+      filter: (node: Element) => node.nodeName === 'PRE',
+      replacement: (_content: string, node: Element) => {
+        const code = node.textContent || '';
+        const fence = code.includes('```') ? '~~~~' : '```';
+        return `\n\n${fence}${codeLanguage(node)}\n${code.replace(/\n$/, '')}\n${fence}\n\n`;
+      },
+    });
+    service.remove(['button', 'input', 'select', 'textarea']);
+    return service.turndown(root.innerHTML).replace(/\n{3,}/g, '\n\n').trim();
+  }
+
+  const metadata = metadataOf(document);
+  const links = options.wantLinks ? linksOf(document) : [];
+  const needContent = options.wantHtml || options.wantMarkdown;
+  const content = needContent ? mainContent(document) : null;
+  if (content) absolutise(content);
+  return {
+    metadata,
+    links,
+    html: content && options.wantHtml ? content.innerHTML.trim() : '',
+    markdown: content && options.wantMarkdown ? toMarkdown(content) : '',
+  };
+}

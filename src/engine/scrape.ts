@@ -1,0 +1,152 @@
+/**
+ * Scraping one URL in a tab: navigate, wait as asked, extract in the page.
+ * Every failure becomes a PageError whose message says what happened to the page.
+ */
+import type { HTTPResponse, Page, PuppeteerLifeCycleEvent } from 'puppeteer';
+import { PageError } from '../api/errors.js';
+import type { PageData, ScrapeOptions, WaitUntil } from '../api/types.js';
+import type { BrowserPool } from './browser.js';
+import { extractionScript } from './content/bundle.js';
+import type { InPageResult } from './content/inPage.js';
+
+const WAIT_UNTIL: Record<WaitUntil, PuppeteerLifeCycleEvent> = {
+  load: 'load',
+  domcontentloaded: 'domcontentloaded',
+  networkidle: 'networkidle0',
+};
+
+/** Content types Chromium renders as a document we can read. */
+const RENDERABLE = /^(text\/|application\/(xhtml\+xml|xml|json|ld\+json|rss\+xml|atom\+xml))/i;
+
+/** Resource types a scrape never needs; blocking them saves bandwidth and render time. */
+const BLOCKED_RESOURCES = new Set(['image', 'media', 'font']);
+
+const NET_ERRORS: Record<string, string> = {
+  ERR_NAME_NOT_RESOLVED: 'DNS lookup failed: the host name could not be resolved',
+  ERR_NAME_RESOLUTION_FAILED: 'DNS lookup failed: the host name could not be resolved',
+  ERR_CONNECTION_REFUSED: 'connection refused: nothing is listening at that address',
+  ERR_CONNECTION_RESET: 'the connection was reset by the server',
+  ERR_CONNECTION_CLOSED: 'the server closed the connection without answering',
+  ERR_EMPTY_RESPONSE: 'the server closed the connection without answering',
+  ERR_ADDRESS_UNREACHABLE: 'the address is unreachable',
+  ERR_CONNECTION_TIMED_OUT: 'the connection timed out',
+  ERR_TOO_MANY_REDIRECTS: 'too many redirects',
+  ERR_CERT_AUTHORITY_INVALID: 'the TLS certificate is not trusted',
+  ERR_CERT_COMMON_NAME_INVALID: 'the TLS certificate does not match the host',
+  ERR_SSL_PROTOCOL_ERROR: 'TLS handshake failed',
+  ERR_ABORTED: 'the browser did not render the response (a download or an unsupported content type)',
+  ERR_PROXY_CONNECTION_FAILED: 'could not connect to the proxy',
+  ERR_TUNNEL_CONNECTION_FAILED: 'the proxy refused to open a tunnel to the site',
+};
+
+export function describeNavigationError(err: unknown, url: string, timeoutMs: number): string {
+  const message = err instanceof Error ? err.message : String(err);
+  if ((err as Error)?.name === 'TimeoutError' || /timeout .*exceeded/i.test(message)) {
+    return `timed out after ${timeoutMs} ms waiting for ${url} to load`;
+  }
+  const code = /net::(ERR_[A-Z_]+)/.exec(message)?.[1];
+  if (code) return `${NET_ERRORS[code] ?? code} (${code}) for ${url}`;
+  if (/Target closed|Session closed|crashed|detached/i.test(message)) return `the browser tab crashed while loading ${url}`;
+  return `could not load ${url}: ${message.split('\n')[0]}`;
+}
+
+async function blockHeavyResources(page: Page): Promise<void> {
+  await page.setRequestInterception(true);
+  page.on('request', (request) => {
+    if (request.isInterceptResolutionHandled()) return;
+    if (BLOCKED_RESOURCES.has(request.resourceType())) void request.abort('blockedbyclient').catch(() => undefined);
+    else void request.continue().catch(() => undefined);
+  });
+}
+
+const prepared = new WeakSet<Page>();
+
+async function prepare(page: Page): Promise<void> {
+  if (prepared.has(page)) return;
+  prepared.add(page);
+  await blockHeavyResources(page);
+}
+
+function withDeadline<T>(promise: Promise<T>, ms: number, what: () => string): Promise<T> {
+  let timer: NodeJS.Timeout;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new PageError(what())), ms);
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}
+
+async function navigate(page: Page, url: string, options: Required<ScrapeOptions>): Promise<HTTPResponse | null> {
+  try {
+    return await page.goto(url, { waitUntil: WAIT_UNTIL[options.waitUntil], timeout: options.timeout });
+  } catch (err) {
+    throw new PageError(describeNavigationError(err, url, options.timeout));
+  }
+}
+
+/** Fills the defaults the validator would; the engine can be called directly too. */
+export function withDefaults(options: ScrapeOptions = {}): Required<ScrapeOptions> {
+  return {
+    formats: options.formats ?? ['markdown'],
+    onlyMainContent: options.onlyMainContent ?? true,
+    timeout: options.timeout ?? 30_000,
+    waitFor: options.waitFor ?? 0,
+    waitUntil: options.waitUntil ?? 'load',
+    includeTags: options.includeTags ?? [],
+    excludeTags: options.excludeTags ?? [],
+  };
+}
+
+async function scrapeInTab(page: Page, url: string, options: Required<ScrapeOptions>): Promise<PageData> {
+  await prepare(page);
+  const response = await navigate(page, url, options);
+  if (!response) throw new PageError(`no response for ${url}`);
+  const contentType = response.headers()['content-type'] ?? 'text/html';
+  if (!RENDERABLE.test(contentType)) {
+    throw new PageError(`${url} is not a web page (content type ${contentType.split(';')[0]}); it cannot be rendered as a page`);
+  }
+  if (options.waitFor > 0) await new Promise((resolve) => setTimeout(resolve, options.waitFor));
+  const formats = options.formats;
+  const result = (await page.evaluate(
+    extractionScript({
+      onlyMainContent: options.onlyMainContent,
+      includeTags: options.includeTags,
+      excludeTags: options.excludeTags,
+      wantHtml: formats.includes('html'),
+      wantMarkdown: formats.includes('markdown'),
+      wantLinks: formats.includes('links'),
+    }),
+  )) as InPageResult;
+  const data: PageData = {
+    metadata: { ...result.metadata, url: page.url(), sourceURL: url, statusCode: String(response.status()) },
+  };
+  if (formats.includes('markdown')) data.markdown = result.markdown;
+  if (formats.includes('html')) data.html = result.html;
+  if (formats.includes('links')) data.links = result.links;
+  return data;
+}
+
+/**
+ * Scrapes `url` in a tab from `pool`. The whole page (navigation, waitFor and
+ * extraction) must finish within timeout + waitFor plus a grace period, so that a
+ * page that hangs after load cannot hold a tab forever.
+ */
+export async function scrapeUrl(pool: BrowserPool, url: string, scrapeOptions?: ScrapeOptions): Promise<PageData> {
+  const options = withDefaults(scrapeOptions);
+  const page = await pool.acquire().catch((err: Error) => {
+    throw err.name === 'EnvironmentError' ? err : new PageError(`could not open a browser tab: ${err.message}`);
+  });
+  let healthy = true;
+  try {
+    return await withDeadline(
+      scrapeInTab(page, url, options),
+      options.timeout + options.waitFor + 10_000,
+      () => `timed out after ${options.timeout} ms waiting for ${url} to load`,
+    );
+  } catch (err) {
+    healthy = false;
+    if (err instanceof PageError || (err as Error).name === 'EnvironmentError') throw err;
+    throw new PageError(describeNavigationError(err, url, options.timeout));
+  } finally {
+    await pool.release(page, healthy);
+  }
+}
