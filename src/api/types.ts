@@ -88,7 +88,8 @@ export interface PageData {
   links?: string[];
 }
 
-export type PageStatus = 'completed' | 'failed';
+/** `pending` only appears in the result of a batch that is still running, for URLs not yet done. */
+export type PageStatus = 'completed' | 'failed' | 'pending';
 
 /** One entry of a batch scrape or crawl result. */
 export interface PageEntry extends PageData {

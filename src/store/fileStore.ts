@@ -44,7 +44,7 @@ export class FileJobStore implements JobStore {
     return path.join(this.jobsDir, jobId);
   }
 
-  async create(kind: JobKind, request: JobRequest, initial: RecordHeader, entryCount: number): Promise<StoredJob> {
+  async create(kind: JobKind, request: JobRequest, initial: RecordHeader): Promise<StoredJob> {
     const jobId = randomUUID();
     const dir = this.dir(jobId);
     await fs.mkdir(path.join(dir, 'pages'), { recursive: true });
@@ -55,7 +55,6 @@ export class FileJobStore implements JobStore {
       url: requestUrl(request),
       request,
       owner: { pid: process.pid, host: os.hostname() },
-      entryCount,
     };
     const record = { ...initial, jobId } as RecordHeader;
     await writeJsonAtomic(path.join(dir, 'meta.json'), meta);

@@ -14,8 +14,6 @@ export interface JobMeta {
   request: JobRequest;
   /** The process responsible for moving the job forward; when it is gone, the job is dead. */
   owner: { pid: number; host: string };
-  /** Batch: number of submitted URLs. Crawl: number of pages stored so far. */
-  entryCount: number;
 }
 
 /** The record header: the GET result shape of the spec without the `data` of batch and crawl. */
@@ -27,7 +25,7 @@ export interface StoredJob {
 }
 
 export interface JobStore {
-  create(kind: JobKind, request: JobRequest, initial: RecordHeader, entryCount: number): Promise<StoredJob>;
+  create(kind: JobKind, request: JobRequest, initial: RecordHeader): Promise<StoredJob>;
   /** Throws JobNotFoundError. A job whose owner died is marked failed on read. */
   read(jobId: string): Promise<StoredJob>;
   /** Read-modify-write of the record header under the job's lock. */

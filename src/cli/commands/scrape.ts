@@ -1,0 +1,42 @@
+import { Command } from 'commander';
+import { JobFailedError } from '../../api/errors.js';
+import type { Format, ScrapeJob } from '../../api/types.js';
+import { addRunOptions, addScrapeOptions, addSessionOptions, scrapeOptionsFrom, sessionOptionsFrom, type RunFlags, type ScrapeFlags, type SessionFlags } from '../options.js';
+import { writeOutput } from '../output.js';
+import { runJob } from '../runJob.js';
+
+/** Markdown by default; with one other format asked, that format; links one a line. */
+export function renderPage(data: NonNullable<ScrapeJob['data']>, formats: Format[] = ['markdown']): string {
+  if (formats.includes('markdown') || formats.length === 0) return data.markdown ?? '';
+  if (formats[0] === 'html') return data.html ?? '';
+  return (data.links ?? []).join('\n');
+}
+
+export function scrapeCommand(): Command {
+  const cmd = new Command('scrape')
+    .summary('scrape one page into markdown, html or links')
+    .description('Scrape one URL in a headless browser and print its main content as Markdown.')
+    .argument('<url>', 'the page to scrape (http or https)');
+  addScrapeOptions(cmd);
+  addSessionOptions(cmd);
+  addRunOptions(cmd);
+  cmd.addHelpText(
+    'after',
+    `
+Examples:
+  $ webjobs scrape https://example.com
+  $ webjobs scrape https://example.com --formats links
+  $ webjobs scrape https://example.com --json | jq -r .data.metadata.title
+  $ webjobs scrape https://example.com --no-only-main-content --exclude-tags 'nav,.ads' -o page.md`,
+  );
+  return cmd.action(async (url: string, flags: ScrapeFlags & SessionFlags & RunFlags) => {
+    const request = { url, scrapeOptions: scrapeOptionsFrom(flags), sessionOptions: sessionOptionsFrom(flags) };
+    process.exitCode = await runJob('scrape', request, flags, { label: `Scraping ${url}` }, async ({ backend, jobId }) => {
+      const record = await backend.result('scrape', jobId);
+      if (flags.json) await writeOutput(JSON.stringify(record, null, 2), flags.output);
+      if (record.status !== 'completed') throw new JobFailedError(`scrape of ${url} ${record.status}: ${record.error ?? 'no reason given'}`);
+      if (!flags.json) await writeOutput(renderPage(record.data!, flags.formats), flags.output);
+      return 0;
+    });
+  });
+}

@@ -1,0 +1,70 @@
+/**
+ * The webjobs command line. Errors cross into the CLI here, once: a WebjobsError
+ * becomes one line on stderr and its exit code.
+ */
+import { Command, CommanderError } from 'commander';
+import { ExitCode, WebjobsError } from '../api/errors.js';
+import { cancelCommand, listCommand, resultCommand, statusCommand } from './commands/jobs.js';
+import { scrapeCommand } from './commands/scrape.js';
+import { colors } from './terminal.js';
+
+const EXIT_CODES_HELP = `
+Exit codes:
+  0  the job completed (every page, for batch and crawl)
+  1  the job failed
+  2  bad usage or bad input (invalid URL, unknown format, bad number, invalid schema, missing API key)
+  3  batch or crawl completed, but some pages failed
+  4  no job with that id
+  5  --wait-timeout ran out; the job goes on (its id is printed on stderr)
+  6  this machine lacks something (no browser found)
+  7  the remote service failed or could not be reached
+  130 interrupted (Ctrl-C)
+
+Environment:
+  WEBJOBS_HOME      where jobs are stored (default: ~/.local/state/webjobs)
+  WEBJOBS_CHROME    the Chrome/Chromium to use (else Puppeteer's, else the system's)
+  WEBJOBS_REMOTE    run jobs on this webjobs service; WEBJOBS_API_KEY is its key
+  NO_COLOR          no colours on stderr`;
+
+export function buildProgram(): Command {
+  const program = new Command('webjobs')
+    .description('Turn web pages into clean data: scrape, batch, crawl and extract jobs.')
+    .version('0.1.0')
+    .showHelpAfterError('(run with --help for usage)')
+    .addHelpText('after', `\nExamples:\n  $ webjobs scrape https://example.com\n  $ webjobs scrape https://example.com --json | jq .data.metadata\n${EXIT_CODES_HELP}`);
+  const commands = [scrapeCommand(), statusCommand(), resultCommand(), listCommand(), cancelCommand()];
+  for (const cmd of commands) program.addCommand(cmd);
+  return program;
+}
+
+function report(message: string): void {
+  process.stderr.write(`${colors.red('webjobs:')} ${message}\n`);
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const program = buildProgram();
+  if (argv[2] === '__run-job') {
+    const { workerCommand } = await import('./commands/worker.js');
+    program.addCommand(workerCommand(), { hidden: true });
+  }
+  program.exitOverride();
+  for (const cmd of program.commands) cmd.exitOverride();
+  try {
+    await program.parseAsync(argv);
+  } catch (err) {
+    process.exitCode = exitCodeFor(err);
+  }
+}
+
+export function exitCodeFor(err: unknown): number {
+  if (err instanceof CommanderError) {
+    // Commander already printed its message (or the help).
+    return err.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+  }
+  if (err instanceof WebjobsError) {
+    report(err.message);
+    return err.exitCode;
+  }
+  report(`internal error: ${(err as Error)?.stack ?? String(err)}`);
+  return ExitCode.jobFailed;
+}

@@ -1,0 +1,105 @@
+/** Flags shared by the job commands, and how they become the spec's request objects. */
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { FORMATS, WAIT_UNTIL, type Format, type ScrapeOptions, type SessionOptions, type WaitUntil } from '../api/types.js';
+
+export function parseInteger(name: string, min = 0) {
+  return (value: string): number => {
+    if (!/^\d+$/.test(value.trim())) throw new InvalidArgumentError(`${name} must be a whole number, got "${value}".`);
+    const n = Number(value);
+    if (n < min) throw new InvalidArgumentError(`${name} must be at least ${min}.`);
+    return n;
+  };
+}
+
+export function parseList(value: string, previous: string[] = []): string[] {
+  return [...previous, ...value.split(',').map((v) => v.trim()).filter(Boolean)];
+}
+
+function parseFormats(value: string, previous: string[] = []): Format[] {
+  const formats = parseList(value, previous);
+  for (const format of formats) {
+    if (!FORMATS.includes(format as Format)) {
+      throw new InvalidArgumentError(`unknown format "${format}" (choose from ${FORMATS.join(', ')}).`);
+    }
+  }
+  return formats as Format[];
+}
+
+export interface ScrapeFlags {
+  formats?: Format[];
+  onlyMainContent: boolean;
+  timeout?: number;
+  waitFor?: number;
+  waitUntil?: WaitUntil;
+  includeTags?: string[];
+  excludeTags?: string[];
+}
+
+export function addScrapeOptions(cmd: Command): Command {
+  return cmd
+    .option('-f, --formats <list>', `formats to return, comma-separated: ${FORMATS.join(', ')} (default: markdown)`, parseFormats)
+    .option('--no-only-main-content', 'keep the whole page, not only its main content')
+    .option('--timeout <ms>', 'time allowed to load each page, in milliseconds (default: 30000)', parseInteger('--timeout', 1))
+    .option('--wait-for <ms>', 'extra wait after the page loaded, in milliseconds', parseInteger('--wait-for'))
+    .addOption(new Option('--wait-until <event>', 'when a page counts as loaded').choices([...WAIT_UNTIL]))
+    .option('--include-tags <selectors>', 'keep only elements matching these CSS selectors (comma-separated)', parseList)
+    .option('--exclude-tags <selectors>', 'remove elements matching these CSS selectors (comma-separated)', parseList);
+}
+
+export function scrapeOptionsFrom(flags: ScrapeFlags): ScrapeOptions {
+  const options: ScrapeOptions = { onlyMainContent: flags.onlyMainContent };
+  if (flags.formats) options.formats = flags.formats;
+  if (flags.timeout !== undefined) options.timeout = flags.timeout;
+  if (flags.waitFor !== undefined) options.waitFor = flags.waitFor;
+  if (flags.waitUntil) options.waitUntil = flags.waitUntil;
+  if (flags.includeTags) options.includeTags = flags.includeTags;
+  if (flags.excludeTags) options.excludeTags = flags.excludeTags;
+  return options;
+}
+
+export interface SessionFlags {
+  useProxy?: boolean;
+  proxyCountry?: string;
+  solveCaptchas?: boolean;
+}
+
+function parseCountry(value: string): string {
+  if (!/^[A-Z]{2}$/.test(value)) throw new InvalidArgumentError(`"${value}" is not a two-letter uppercase country code such as US or DE.`);
+  return value;
+}
+
+export function addSessionOptions(cmd: Command): Command {
+  return cmd
+    .option('--use-proxy', 'route the browser session through the configured proxy (WEBJOBS_PROXY_URL)')
+    .option('--proxy-country <CC>', 'proxy country, two uppercase letters; implies --use-proxy', parseCountry)
+    .option('--solve-captchas', 'solve CAPTCHAs with the configured solver (WEBJOBS_CAPTCHA_URL, WEBJOBS_CAPTCHA_KEY)');
+}
+
+/** --proxy-country implies --use-proxy: asking for a country only makes sense through a proxy. */
+export function sessionOptionsFrom(flags: SessionFlags): SessionOptions {
+  const options: SessionOptions = {};
+  if (flags.useProxy || flags.proxyCountry) options.useProxy = true;
+  if (flags.proxyCountry) options.proxyCountry = flags.proxyCountry;
+  if (flags.solveCaptchas) options.solveCaptchas = true;
+  return options;
+}
+
+export interface RunFlags {
+  json?: boolean;
+  output?: string;
+  wait: boolean;
+  waitTimeout?: number;
+  remote?: string;
+  apiKey?: string;
+}
+
+/** Where the job runs and how the CLI waits for it; on every job command. */
+export function addRunOptions(cmd: Command): Command {
+  return cmd
+    .option('--json', 'print the job record as JSON, as the service returns it')
+    .option('-o, --output <file>', 'write the result to a file instead of stdout')
+    .option('--no-wait', 'print the job id and return at once; the job goes on in the background')
+    .option('--wait-timeout <seconds>', 'stop waiting after this long (the job goes on); exit code 5', parseInteger('--wait-timeout', 1))
+    .option('--remote <url>', 'run on a webjobs service at this URL instead of locally (env: WEBJOBS_REMOTE)')
+    .option('--api-key <key>', 'API key for --remote (env: WEBJOBS_API_KEY)');
+}

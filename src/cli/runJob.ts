@@ -1,0 +1,58 @@
+/** Start a job, wait for it with progress on stderr, and hand back the back end to read the result. */
+import type { JobBackend, JobProgress, WaitOptions } from '../api/backend.js';
+import type { JobKind, JobRequestByKind, JobStatus } from '../api/types.js';
+import { createBackend } from './backendFactory.js';
+import type { RunFlags } from './options.js';
+import { writeOutput } from './output.js';
+import { startProgress } from './terminal.js';
+
+export interface FinishedJob {
+  backend: JobBackend;
+  jobId: string;
+  status: JobStatus;
+}
+
+export interface RunJobOptions {
+  /** What the spinner says while the job runs. */
+  label: string;
+  describeProgress?: (progress: JobProgress, elapsedMs: number) => string;
+  onPage?: WaitOptions['onPage'];
+}
+
+/**
+ * Runs a job to its end and calls `render` with the finished job. With --no-wait
+ * it prints the job id instead. The back end is closed however this ends.
+ */
+export async function runJob<K extends JobKind>(
+  kind: K,
+  request: JobRequestByKind[K],
+  flags: RunFlags,
+  options: RunJobOptions,
+  render: (job: FinishedJob) => Promise<number>,
+): Promise<number> {
+  const backend = await createBackend(flags);
+  try {
+    const { jobId } = await backend.start(kind, request, { detach: !flags.wait });
+    if (!flags.wait) {
+      await writeOutput(jobId);
+      return 0;
+    }
+    const progress = await startProgress(options.label);
+    const started = Date.now();
+    let status: JobStatus;
+    try {
+      status = await backend.wait(kind, jobId, {
+        timeoutMs: flags.waitTimeout !== undefined ? flags.waitTimeout * 1000 : undefined,
+        onProgress: options.describeProgress
+          ? (p) => progress.update(options.describeProgress!(p, Date.now() - started))
+          : undefined,
+        onPage: options.onPage,
+      });
+    } finally {
+      progress.stop();
+    }
+    return await render({ backend, jobId, status });
+  } finally {
+    await backend.close();
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * What a job kind needs to run on the local back end. Each kind has one runner in
+ * runners/; the LocalBackend does the bookkeeping common to all of them (states,
+ * errors, cancellation, concurrency) around it.
+ */
+import type { JobKind, JobRequestByKind, PageEntry } from '../api/types.js';
+import type { Engine } from '../engine/engine.js';
+import type { RecordHeader } from '../store/jobStore.js';
+
+export interface JobContext<K extends JobKind> {
+  jobId: string;
+  request: JobRequestByKind[K];
+  engine: Engine;
+  /** Aborted when the job is cancelled or the process shuts down. */
+  signal: AbortSignal;
+  env: NodeJS.ProcessEnv;
+  /** Changes the record header (counters, data of scrape/extract) under the store's lock. */
+  update(change: (record: RecordHeader) => void): Promise<void>;
+  /** Stores page entry `index` of a batch or crawl and tells whoever waits on the job. */
+  putPage(index: number, entry: PageEntry): Promise<void>;
+}
+
+export interface JobRunner<K extends JobKind> {
+  /** The record as it is stored at creation, before the job runs (status pending). */
+  initialRecord(request: JobRequestByKind[K]): RecordHeader;
+  /**
+   * Checks that need this machine's configuration (an API key, a proxy) and must
+   * refuse the job before it exists. Throws a WebjobsError.
+   */
+  preflight?(request: JobRequestByKind[K], env: NodeJS.ProcessEnv): Promise<void> | void;
+  /** Does the work. Throwing fails the job with the error's message. */
+  run(ctx: JobContext<K>): Promise<void>;
+  /** Expected number of pages, for progress display. */
+  expectedPages?(request: JobRequestByKind[K]): number;
+}

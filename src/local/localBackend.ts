@@ -1,0 +1,302 @@
+/**
+ * The local back end: jobs run in this process (or a detached worker process)
+ * with the embedded engine, and live in the on-disk job store.
+ */
+import { spawn } from 'node:child_process';
+import { EventEmitter } from 'node:events';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import type { JobBackend, JobProgress, StartOptions, WaitOptions } from '../api/backend.js';
+import { JobNotFoundError, UsageError, WaitTimeoutError, errorMessage } from '../api/errors.js';
+import {
+  isFinal,
+  type JobHandle,
+  type JobKind,
+  type JobRecordByKind,
+  type JobRequestByKind,
+  type JobStatus,
+  type JobStatusObject,
+  type JobSummary,
+  type PageEntry,
+  type PageQuery,
+} from '../api/types.js';
+import { validateJobId, validateRequest } from '../api/validate.js';
+import type { Engine } from '../engine/engine.js';
+import type { JobStore, RecordHeader, StoredJob } from '../store/jobStore.js';
+import type { JobContext, JobRunner } from './jobRunner.js';
+import { entryCount, readRecord } from './records.js';
+import { RUNNERS } from './runners/index.js';
+
+export interface LocalBackendOptions {
+  store: JobStore;
+  /** Created on first use, so commands that only read the store never start a browser. */
+  createEngine?: () => Promise<Engine>;
+  env?: NodeJS.ProcessEnv;
+  /** Jobs run at once in this process; the rest wait as pending. */
+  maxConcurrentJobs?: number;
+  /** How often a running job checks the store for a cancel from another process. */
+  cancelCheckMs?: number;
+}
+
+const WORKER_COMMAND = '__run-job';
+const BIN = fileURLToPath(new URL('../../bin/webjobs.js', import.meta.url));
+
+async function defaultEngine(): Promise<Engine> {
+  const { BrowserEngine } = await import('../engine/engine.js');
+  return new BrowserEngine();
+}
+
+function runnerFor<K extends JobKind>(kind: K): JobRunner<K> {
+  const runner = RUNNERS[kind] as JobRunner<K> | undefined;
+  if (!runner) throw new UsageError(`${kind} jobs are not available in this build`);
+  return runner;
+}
+
+export class LocalBackend implements JobBackend {
+  private readonly store: JobStore;
+  private readonly env: NodeJS.ProcessEnv;
+  private readonly createEngine: () => Promise<Engine>;
+  private readonly maxConcurrentJobs: number;
+  private readonly cancelCheckMs: number;
+  private engine: Promise<Engine> | undefined;
+  private readonly events = new EventEmitter();
+  private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  private readonly queue: string[] = [];
+
+  constructor(options: LocalBackendOptions) {
+    this.store = options.store;
+    this.env = options.env ?? process.env;
+    this.createEngine = options.createEngine ?? defaultEngine;
+    this.maxConcurrentJobs = options.maxConcurrentJobs ?? 2;
+    this.cancelCheckMs = options.cancelCheckMs ?? 500;
+    this.events.setMaxListeners(0);
+  }
+
+  static readonly workerCommand = WORKER_COMMAND;
+
+  async start<K extends JobKind>(kind: K, request: JobRequestByKind[K], options: StartOptions = {}): Promise<JobHandle> {
+    const validated = validateRequest(kind, request);
+    const runner = runnerFor(kind);
+    await runner.preflight?.(validated, this.env);
+    const { meta } = await this.store.create(kind, validated, runner.initialRecord(validated));
+    if (options.detach) await this.spawnWorker(meta.jobId);
+    else this.enqueue(meta.jobId);
+    return { jobId: meta.jobId };
+  }
+
+  /** Starts a worker process that runs the job after this process exits. */
+  private async spawnWorker(jobId: string): Promise<void> {
+    const child = spawn(process.execPath, [BIN, WORKER_COMMAND, jobId], {
+      detached: true,
+      stdio: 'ignore',
+      env: this.env,
+    });
+    child.unref();
+    if (child.pid === undefined) throw new Error('could not start a worker process');
+    await this.store.setOwner(jobId, child.pid);
+  }
+
+  /** The detached worker's entry point: runs one stored pending job to its end. */
+  async runStored(jobId: string): Promise<JobStatus> {
+    await this.execute(jobId);
+    return (await this.store.read(jobId)).record.status;
+  }
+
+  /** Runs the job in this process as soon as fewer than maxConcurrentJobs are running. */
+  enqueue(jobId: string): void {
+    this.queue.push(jobId);
+    this.pump();
+  }
+
+  private pump(): void {
+    while (this.running.size < this.maxConcurrentJobs && this.queue.length > 0) {
+      const jobId = this.queue.shift()!;
+      const controller = new AbortController();
+      const done = this.execute(jobId, controller).finally(() => {
+        this.running.delete(jobId);
+        this.pump();
+      });
+      this.running.set(jobId, { controller, done });
+    }
+  }
+
+  private getEngine(): Promise<Engine> {
+    this.engine ??= this.createEngine();
+    return this.engine;
+  }
+
+  private async execute(jobId: string, controller = new AbortController()): Promise<void> {
+    const job = await this.store.update(jobId, (record, meta) => {
+      if (record.status !== 'pending') return;
+      record.status = 'running';
+      meta.owner = { pid: process.pid, host: os.hostname() };
+    });
+    if (job.record.status !== 'running' || job.meta.owner.pid !== process.pid) return;
+    this.emitProgress(jobId, { status: 'running', done: 0, failed: 0 });
+    const watcher = setInterval(() => void this.checkCancelled(jobId, controller), this.cancelCheckMs);
+    let failed = 0;
+    let error: string | undefined;
+    try {
+      const ctx: JobContext<JobKind> = {
+        jobId,
+        request: job.meta.request,
+        engine: await this.getEngine(),
+        signal: controller.signal,
+        env: this.env,
+        update: async (change) => {
+          await this.store.update(jobId, (record) => change(record));
+        },
+        putPage: async (index, entry) => {
+          await this.store.putPage(jobId, index, entry);
+          if (entry.status === 'failed') failed++;
+          this.events.emit(`page:${jobId}`, entry, index);
+        },
+      };
+      await runnerFor(job.meta.kind).run(ctx as never);
+    } catch (err) {
+      error = controller.signal.aborted ? abortMessage(controller.signal) : errorMessage(err);
+    } finally {
+      clearInterval(watcher);
+    }
+    const final = await this.store.update(jobId, (record) => {
+      if (record.status !== 'running') return;
+      if (error !== undefined) {
+        record.status = 'failed';
+        record.error = error;
+      } else {
+        record.status = 'completed';
+      }
+    });
+    this.emitProgress(jobId, { status: final.record.status, done: entryCount(final), failed });
+  }
+
+  private async checkCancelled(jobId: string, controller: AbortController): Promise<void> {
+    const job = await this.store.read(jobId).catch(() => undefined);
+    if (job?.record.status === 'stopped' && !controller.signal.aborted) controller.abort(new Error('stopped by user'));
+  }
+
+  private emitProgress(jobId: string, progress: JobProgress): void {
+    this.events.emit(`progress:${jobId}`, progress);
+  }
+
+  private async readJob(jobId: string, kind?: JobKind): Promise<StoredJob> {
+    const job = await this.store.read(validateJobId(jobId));
+    if (kind && job.meta.kind !== kind) throw new JobNotFoundError(jobId);
+    return job;
+  }
+
+  async status(jobId: string, kind?: JobKind): Promise<JobStatusObject & { kind: JobKind }> {
+    const job = await this.readJob(jobId, kind);
+    return { status: job.record.status, kind: job.meta.kind };
+  }
+
+  async result<K extends JobKind>(kind: K, jobId: string, query?: PageQuery): Promise<JobRecordByKind[K]> {
+    const job = await this.readJob(jobId, kind);
+    return (await readRecord(this.store, job, query)) as JobRecordByKind[K];
+  }
+
+  async wait(kind: JobKind, jobId: string, options: WaitOptions = {}): Promise<JobStatus> {
+    const job = await this.readJob(jobId, kind);
+    if (isFinal(job.record.status)) return job.record.status;
+    if (this.running.has(job.meta.jobId) || this.queue.includes(job.meta.jobId)) {
+      return this.waitInProcess(job.meta.jobId, options);
+    }
+    return this.waitByPolling(kind, job.meta.jobId, options);
+  }
+
+  private waitInProcess(jobId: string, options: WaitOptions): Promise<JobStatus> {
+    return new Promise((resolve, reject) => {
+      let done = 0;
+      let failed = 0;
+      const onPage = (entry: PageEntry) => {
+        done++;
+        if (entry.status === 'failed') failed++;
+        options.onPage?.(entry);
+        options.onProgress?.({ status: 'running', done, failed });
+      };
+      const onProgress = (progress: JobProgress) => {
+        options.onProgress?.({ ...progress, done: Math.max(done, progress.done), failed });
+        if (isFinal(progress.status)) finish(() => resolve(progress.status));
+      };
+      const timer =
+        options.timeoutMs !== undefined
+          ? setTimeout(() => finish(() => reject(new WaitTimeoutError(jobId, options.timeoutMs!))), options.timeoutMs)
+          : undefined;
+      const finish = (then: () => void) => {
+        if (timer) clearTimeout(timer);
+        this.events.off(`page:${jobId}`, onPage);
+        this.events.off(`progress:${jobId}`, onProgress);
+        then();
+      };
+      this.events.on(`page:${jobId}`, onPage);
+      this.events.on(`progress:${jobId}`, onProgress);
+    });
+  }
+
+  /** For a job another process runs (a detached worker): watch the store. */
+  private async waitByPolling(kind: JobKind, jobId: string, options: WaitOptions): Promise<JobStatus> {
+    const started = Date.now();
+    for (;;) {
+      const job = await this.store.read(jobId);
+      const status = job.record.status;
+      options.onProgress?.({ status, done: entryCount(job), failed: 0 });
+      if (isFinal(status)) {
+        if (options.onPage && (kind === 'batch' || kind === 'crawl')) await this.replayPages(job, options.onPage);
+        return status;
+      }
+      if (options.timeoutMs !== undefined && Date.now() - started >= options.timeoutMs) {
+        throw new WaitTimeoutError(jobId, options.timeoutMs);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+
+  private async replayPages(job: StoredJob, onPage: (entry: PageEntry) => void): Promise<void> {
+    const total = entryCount(job);
+    for (let start = 0; start < total; start += 100) {
+      for (const entry of await this.store.readPages(job.meta.jobId, start, Math.min(100, total - start))) {
+        if (entry) onPage(entry);
+      }
+    }
+  }
+
+  async list(): Promise<JobSummary[]> {
+    const jobs = await this.store.list();
+    return jobs.map(({ meta, record }) => ({
+      jobId: meta.jobId,
+      kind: meta.kind,
+      status: record.status,
+      createdAt: meta.createdAt,
+      url: meta.url,
+    }));
+  }
+
+  async cancel(jobId: string, kind?: JobKind): Promise<JobStatusObject> {
+    const job = await this.readJob(jobId, kind);
+    const updated = await this.store.update(job.meta.jobId, (record: RecordHeader) => {
+      if (!isFinal(record.status)) record.status = 'stopped';
+    });
+    const queued = this.queue.indexOf(job.meta.jobId);
+    if (queued >= 0) this.queue.splice(queued, 1);
+    const active = this.running.get(job.meta.jobId);
+    active?.controller.abort(new Error('stopped by user'));
+    return { status: updated.record.status };
+  }
+
+  /**
+   * Stops running jobs (they end failed, saying why), then the browser. Pending
+   * jobs stay pending in the store; whoever reads them next sees they are orphaned.
+   */
+  async close(reason = 'webjobs shut down before the job finished'): Promise<void> {
+    this.queue.length = 0;
+    for (const { controller } of this.running.values()) controller.abort(new Error(reason));
+    await Promise.all([...this.running.values()].map((r) => r.done.catch(() => undefined)));
+    const engine = this.engine;
+    this.engine = undefined;
+    if (engine) await (await engine.catch(() => undefined))?.close();
+  }
+}
+
+function abortMessage(signal: AbortSignal): string {
+  return signal.reason instanceof Error ? signal.reason.message : 'the job was aborted';
+}

@@ -1,0 +1,8 @@
+import type { JobKind } from '../../api/types.js';
+import type { JobRunner } from '../jobRunner.js';
+import { scrapeRunner } from './scrape.js';
+
+/** One runner per job kind; the LocalBackend looks kinds up here. */
+export const RUNNERS: { [K in JobKind]?: JobRunner<K> } = {
+  scrape: scrapeRunner,
+};

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+// Tests drive a real Chromium: give them time, and do not run more files at once
+// than a 2-core machine can render.
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    maxWorkers: 2,
+    fileParallelism: true,
+  },
+});
