@@ -3,10 +3,14 @@
  * options. It owns the browser(s); one per distinct browser configuration.
  */
 import type { PageData, ScrapeOptions, SessionOptions } from '../api/types.js';
+import puppeteer from 'puppeteer';
 import { BrowserPool, type BrowserSettings } from './browser.js';
+import { findBrowser } from './findBrowser.js';
 import { scrapeUrl } from './scrape.js';
 
 export interface Engine {
+  /** Throws (EnvironmentError, ConfigError) when a job with these options could not run here. */
+  preflight(sessionOptions?: SessionOptions): void;
   scrape(url: string, scrapeOptions?: ScrapeOptions, sessionOptions?: SessionOptions): Promise<PageData>;
   close(): Promise<void>;
 }
@@ -24,6 +28,10 @@ export class BrowserEngine implements Engine {
       this.pools.set(key, pool);
     }
     return pool;
+  }
+
+  preflight(_sessionOptions?: SessionOptions): void {
+    findBrowser(this.settings.env ?? process.env, () => puppeteer.executablePath());
   }
 
   scrape(url: string, scrapeOptions?: ScrapeOptions, _sessionOptions?: SessionOptions): Promise<PageData> {

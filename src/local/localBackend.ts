@@ -41,9 +41,9 @@ export interface LocalBackendOptions {
 const WORKER_COMMAND = '__run-job';
 const BIN = fileURLToPath(new URL('../../bin/webjobs.js', import.meta.url));
 
-async function defaultEngine(): Promise<Engine> {
+async function defaultEngine(env: NodeJS.ProcessEnv): Promise<Engine> {
   const { BrowserEngine } = await import('../engine/engine.js');
-  return new BrowserEngine();
+  return new BrowserEngine({ env });
 }
 
 function runnerFor<K extends JobKind>(kind: K): JobRunner<K> {
@@ -66,7 +66,7 @@ export class LocalBackend implements JobBackend {
   constructor(options: LocalBackendOptions) {
     this.store = options.store;
     this.env = options.env ?? process.env;
-    this.createEngine = options.createEngine ?? defaultEngine;
+    this.createEngine = options.createEngine ?? (() => defaultEngine(this.env));
     this.maxConcurrentJobs = options.maxConcurrentJobs ?? 2;
     this.cancelCheckMs = options.cancelCheckMs ?? 500;
     this.events.setMaxListeners(0);
@@ -78,6 +78,7 @@ export class LocalBackend implements JobBackend {
     const validated = validateRequest(kind, request);
     const runner = runnerFor(kind);
     await runner.preflight?.(validated, this.env);
+    (await this.getEngine()).preflight(validated.sessionOptions);
     const { meta } = await this.store.create(kind, validated, runner.initialRecord(validated));
     if (options.detach) await this.spawnWorker(meta.jobId);
     else this.enqueue(meta.jobId);
