@@ -26,10 +26,19 @@ const QUIET_FLAGS = [
   '--hide-scrollbars',
 ];
 
+/**
+ * Decides whether the browser may request `url` (every request of a page:
+ * navigations, each redirect hop, subresources). Resolves to a reason to refuse,
+ * or undefined to let the request go. `webjobs serve` uses it against SSRF.
+ */
+export type RequestGuard = (url: string) => Promise<string | undefined>;
+
 export interface BrowserSettings {
   /** Extra Chromium flags, e.g. --proxy-server. */
   args?: string[];
   env?: NodeJS.ProcessEnv;
+  /** Checked before each request the page makes; none means no restriction (the CLI's local mode). */
+  requestGuard?: RequestGuard;
 }
 
 export function launchArgs(extra: string[] = []): string[] {
@@ -63,7 +72,7 @@ export class BrowserPool {
   private idle: Page[] = [];
   private closed = false;
 
-  constructor(private readonly settings: BrowserSettings = {}) {}
+  constructor(readonly settings: BrowserSettings = {}) {}
 
   private getBrowser(): Promise<Browser> {
     if (!this.browser) {

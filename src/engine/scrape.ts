@@ -5,7 +5,7 @@
 import type { HTTPResponse, Page, PuppeteerLifeCycleEvent } from 'puppeteer';
 import { PageError } from '../api/errors.js';
 import type { PageData, ScrapeOptions, WaitUntil } from '../api/types.js';
-import type { BrowserPool } from './browser.js';
+import type { BrowserPool, RequestGuard } from './browser.js';
 import { extractionScript } from './content/bundle.js';
 import type { InPageResult } from './content/inPage.js';
 
@@ -50,21 +50,42 @@ export function describeNavigationError(err: unknown, url: string, timeoutMs: nu
   return `could not load ${url}: ${message.split('\n')[0]}`;
 }
 
-async function blockHeavyResources(page: Page): Promise<void> {
+/** Why the guard refused the main frame's last navigation (or one of its redirects), per tab. */
+const refusals = new WeakMap<Page, string>();
+
+/**
+ * Every request of the tab passes here: heavy resources are blocked, and with a
+ * guard each request (each redirect hop included) is checked before it goes out.
+ */
+async function interceptRequests(page: Page, guard?: RequestGuard): Promise<void> {
   await page.setRequestInterception(true);
   page.on('request', (request) => {
     if (request.isInterceptResolutionHandled()) return;
-    if (BLOCKED_RESOURCES.has(request.resourceType())) void request.abort('blockedbyclient').catch(() => undefined);
-    else void request.continue().catch(() => undefined);
+    if (BLOCKED_RESOURCES.has(request.resourceType())) {
+      void request.abort('blockedbyclient').catch(() => undefined);
+      return;
+    }
+    if (!guard) {
+      void request.continue().catch(() => undefined);
+      return;
+    }
+    void guard(request.url())
+      .catch((err: unknown) => `refused: could not check ${request.url()}: ${(err as Error)?.message ?? err}`)
+      .then((refusal) => {
+        if (refusal === undefined) return request.continue();
+        if (request.isNavigationRequest() && request.frame() === page.mainFrame()) refusals.set(page, refusal);
+        return request.abort('accessdenied');
+      })
+      .catch(() => undefined);
   });
 }
 
 const prepared = new WeakSet<Page>();
 
-async function prepare(page: Page): Promise<void> {
+async function prepare(page: Page, guard?: RequestGuard): Promise<void> {
   if (prepared.has(page)) return;
   prepared.add(page);
-  await blockHeavyResources(page);
+  await interceptRequests(page, guard);
 }
 
 function withDeadline<T>(promise: Promise<T>, ms: number, what: () => string): Promise<T> {
@@ -76,10 +97,11 @@ function withDeadline<T>(promise: Promise<T>, ms: number, what: () => string): P
 }
 
 async function navigate(page: Page, url: string, options: Required<ScrapeOptions>): Promise<HTTPResponse | null> {
+  refusals.delete(page);
   try {
     return await page.goto(url, { waitUntil: WAIT_UNTIL[options.waitUntil], timeout: options.timeout });
   } catch (err) {
-    throw new PageError(describeNavigationError(err, url, options.timeout));
+    throw new PageError(refusals.get(page) ?? describeNavigationError(err, url, options.timeout));
   }
 }
 
@@ -96,8 +118,8 @@ export function withDefaults(options: ScrapeOptions = {}): Required<ScrapeOption
   };
 }
 
-async function scrapeInTab(page: Page, url: string, options: Required<ScrapeOptions>): Promise<PageData> {
-  await prepare(page);
+async function scrapeInTab(page: Page, url: string, options: Required<ScrapeOptions>, guard?: RequestGuard): Promise<PageData> {
+  await prepare(page, guard);
   const response = await navigate(page, url, options);
   if (!response) throw new PageError(`no response for ${url}`);
   const contentType = response.headers()['content-type'] ?? 'text/html';
@@ -138,7 +160,7 @@ export async function scrapeUrl(pool: BrowserPool, url: string, scrapeOptions?: 
   let healthy = true;
   try {
     return await withDeadline(
-      scrapeInTab(page, url, options),
+      scrapeInTab(page, url, options, pool.settings.requestGuard),
       options.timeout + options.waitFor + 10_000,
       () => `timed out after ${options.timeout} ms waiting for ${url} to load`,
     );
