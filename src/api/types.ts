@@ -47,6 +47,8 @@ export interface BatchScrapeRequest {
   urls: string[];
   scrapeOptions?: ScrapeOptions;
   sessionOptions?: SessionOptions;
+  /** webjobs extension, not in the spec: pages scraped at once (browser tabs); the engine picks when omitted. */
+  concurrency?: number;
 }
 
 export interface CrawlRequest {

@@ -162,13 +162,19 @@ export function validateScrapeRequest(value: unknown): ScrapeRequest {
   };
 }
 
+/** Tabs one batch may use at once (the webjobs extension `concurrency`); more only thrashes one machine. */
+export const MAX_BATCH_CONCURRENCY = 32;
+
 export function validateBatchScrapeRequest(value: unknown): BatchScrapeRequest {
   const obj = requestObject(value);
-  rejectUnknown(obj, ['urls', 'scrapeOptions', 'sessionOptions'], 'request');
+  rejectUnknown(obj, ['urls', 'scrapeOptions', 'sessionOptions', 'concurrency'], 'request');
+  // concurrency is a webjobs extension; left out, the engine chooses for the machine.
+  const concurrency = optInteger(obj, 'concurrency', 'request', 1, MAX_BATCH_CONCURRENCY);
   return {
     urls: validateUrlList(obj.urls, 'urls', LIMITS.maxBatchUrls),
     scrapeOptions: validateScrapeOptions(obj.scrapeOptions),
     sessionOptions: validateSessionOptions(obj.sessionOptions),
+    ...(concurrency !== undefined ? { concurrency } : {}),
   };
 }
 

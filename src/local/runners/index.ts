@@ -1,8 +1,10 @@
 import type { JobKind } from '../../api/types.js';
 import type { JobRunner } from '../jobRunner.js';
+import { batchRunner } from './batch.js';
 import { scrapeRunner } from './scrape.js';
 
 /** One runner per job kind; the LocalBackend looks kinds up here. */
 export const RUNNERS: { [K in JobKind]?: JobRunner<K> } = {
   scrape: scrapeRunner,
+  batch: batchRunner,
 };

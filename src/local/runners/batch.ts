@@ -1,0 +1,71 @@
+/**
+ * Batch scrape: every submitted URL becomes the entry at its own index (so the
+ * result keeps the submitted order, duplicates included), scraped by a fixed
+ * number of workers sharing one browser. A page's failure ends in its entry;
+ * only a job that cannot run at all (no browser) fails.
+ */
+import { LIMITS } from '../../api/limits.js';
+import type { BatchScrapeRequest } from '../../api/types.js';
+import { defaultConcurrency } from '../../engine/browser.js';
+import type { JobContext, JobRunner } from '../jobRunner.js';
+import { abortPromise, completedEntry, failedEntry, isJobFatal, throttled } from './pageEntry.js';
+
+export function batchConcurrency(request: BatchScrapeRequest): number {
+  return Math.min(request.concurrency ?? defaultConcurrency(), request.urls.length);
+}
+
+async function scrapeOne(ctx: JobContext<'batch'>, index: number): Promise<void> {
+  const { urls, scrapeOptions, sessionOptions } = ctx.request;
+  const url = urls[index]!;
+  let entry;
+  try {
+    entry = completedEntry(url, await ctx.engine.scrape(url, scrapeOptions, sessionOptions));
+  } catch (err) {
+    if (isJobFatal(err)) throw err;
+    entry = failedEntry(url, err, scrapeOptions?.formats);
+  }
+  if (!ctx.signal.aborted) await ctx.putPage(index, entry);
+}
+
+export const batchRunner: JobRunner<'batch'> = {
+  initialRecord: (request) => ({
+    jobId: '',
+    status: 'pending',
+    totalScrapedPages: 0,
+    totalPageBatches: Math.max(1, Math.ceil(request.urls.length / LIMITS.defaultResultBatchSize)),
+    currentPageBatch: 1,
+    batchSize: LIMITS.defaultResultBatchSize,
+  }),
+
+  expectedPages: (request) => request.urls.length,
+
+  async run(ctx) {
+    let next = 0;
+    let finished = 0;
+    const counter = throttled(() =>
+      ctx.update((record) => {
+        (record as unknown as { totalScrapedPages: number }).totalScrapedPages = finished;
+      }),
+    );
+    // Each worker takes the next index until none is left: a slow page holds one tab, not the batch.
+    let fatal = false;
+    const worker = async () => {
+      while (!ctx.signal.aborted && !fatal && next < ctx.request.urls.length) {
+        try {
+          await scrapeOne(ctx, next++);
+        } catch (err) {
+          fatal = true; // the other workers stop taking pages; the job fails with this error
+          throw err;
+        }
+        finished++;
+        counter.poke();
+      }
+    };
+    const workers = Array.from({ length: batchConcurrency(ctx.request) }, worker);
+    try {
+      await Promise.race([Promise.all(workers), abortPromise(ctx.signal)]);
+    } finally {
+      await counter.flush();
+    }
+  },
+};

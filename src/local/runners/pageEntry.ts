@@ -1,0 +1,62 @@
+/** How one scraped (or failed) page becomes a batch/crawl page entry. Shared by the batch and crawl runners. */
+import { EnvironmentError, errorMessage } from '../../api/errors.js';
+import type { Format, PageData, PageEntry } from '../../api/types.js';
+
+export function completedEntry(url: string, data: PageData): PageEntry {
+  return { url, status: 'completed', error: null, ...data };
+}
+
+/** A failed page keeps the fields a client reads on every entry, empty, so it needs no special case. */
+export function failedEntry(url: string, err: unknown, formats: Format[] = ['markdown']): PageEntry {
+  const entry: PageEntry = {
+    url,
+    status: 'failed',
+    error: errorMessage(err),
+    metadata: { title: '', description: '', url, sourceURL: url },
+  };
+  if (formats.includes('markdown')) entry.markdown = '';
+  return entry;
+}
+
+/**
+ * A page's own failure (bad URL, timeout, crash) ends in its entry; a missing
+ * browser cannot be the page's fault and fails the whole job instead.
+ */
+export function isJobFatal(err: unknown): boolean {
+  return err instanceof EnvironmentError || (err as Error)?.name === 'EnvironmentError';
+}
+
+/**
+ * Writes a counter to the record header at most every `intervalMs`: a locked
+ * read-modify-write of job.json per page would cost more than the page at high rates.
+ */
+export function throttled(write: () => Promise<void>, intervalMs = 250): { poke(): void; flush(): Promise<void> } {
+  let timer: NodeJS.Timeout | undefined;
+  let pending: Promise<void> = Promise.resolve();
+  const run = () => {
+    timer = undefined;
+    pending = pending.then(write, write);
+  };
+  return {
+    poke() {
+      timer ??= setTimeout(run, intervalMs);
+    },
+    async flush() {
+      if (timer) clearTimeout(timer);
+      run();
+      await pending;
+    },
+  };
+}
+
+/** Rejects with the signal's reason once it aborts; used to stop waiting on pages that are still loading. */
+export function abortPromise(signal: AbortSignal): Promise<never> {
+  const aborted = new Promise<never>((_, reject) => {
+    const fail = () => reject(signal.reason instanceof Error ? signal.reason : new Error('the job was aborted'));
+    if (signal.aborted) fail();
+    else signal.addEventListener('abort', fail, { once: true });
+  });
+  // Marked handled: a job that finishes and is aborted later must not crash the process.
+  aborted.catch(() => undefined);
+  return aborted;
+}
