@@ -1,0 +1,103 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { Command } from 'commander';
+import { JobFailedError, UsageError } from '../../api/errors.js';
+import type { ExtractRequest } from '../../api/types.js';
+import { addRunOptions, addSessionOptions, sessionOptionsFrom, type RunFlags, type SessionFlags } from '../options.js';
+import { writeOutput } from '../output.js';
+import { runJob } from '../runJob.js';
+
+interface ExtractFlags extends SessionFlags, RunFlags {
+  prompt?: string;
+  schema?: string;
+  systemPrompt?: string;
+  model?: string;
+}
+
+function parseJson(text: string, where: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`--schema: ${where} is not valid JSON: ${(err as Error).message}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new UsageError(`--schema: ${where} must hold a JSON Schema object, e.g. {"type":"object","properties":{...}}`);
+  }
+  return value as Record<string, unknown>;
+}
+
+/** --schema is inline JSON when it looks like an object, else the path of a JSON file. */
+export function readSchemaFlag(value: string): Record<string, unknown> {
+  const trimmed = value.trim();
+  if (trimmed.startsWith('{')) return parseJson(trimmed, 'the inline schema');
+  if (!existsSync(trimmed)) {
+    throw new UsageError(`--schema: no file named "${value}", and it is not inline JSON either (inline JSON starts with "{")`);
+  }
+  let text: string;
+  try {
+    text = readFileSync(trimmed, 'utf8');
+  } catch (err) {
+    throw new UsageError(`--schema: cannot read ${value}: ${(err as Error).message}`);
+  }
+  return parseJson(text, `the file ${value}`);
+}
+
+function requestFrom(urls: string[], flags: ExtractFlags): ExtractRequest {
+  return {
+    urls,
+    ...(flags.prompt !== undefined ? { prompt: flags.prompt } : {}),
+    ...(flags.schema !== undefined ? { schema: readSchemaFlag(flags.schema) } : {}),
+    ...(flags.systemPrompt !== undefined ? { systemPrompt: flags.systemPrompt } : {}),
+    ...(flags.model !== undefined ? { model: flags.model } : {}),
+    sessionOptions: sessionOptionsFrom(flags),
+  };
+}
+
+export function extractCommand(): Command {
+  const cmd = new Command('extract')
+    .summary('extract structured JSON from pages with Claude')
+    .description(
+      'Scrape one or more URLs and extract one JSON value from them with Claude, valid against a JSON Schema.\n' +
+        'Give a schema, a prompt, or both (best). Without a schema, one is generated from the prompt and kept in the job record.\n' +
+        'Needs ANTHROPIC_API_KEY.',
+    )
+    .argument('<urls...>', 'the pages to extract from (http or https); their data is combined into one result')
+    .option('-p, --prompt <text>', 'what to extract, in words')
+    .option('-s, --schema <file|json>', 'JSON Schema the result must match: a file path, or inline JSON')
+    .option('--system-prompt <text>', 'extra instructions for the model, added to webjobs\'s own')
+    .option('-m, --model <name>', 'Claude model (env: WEBJOBS_MODEL; default: claude-sonnet-4-5)');
+  addSessionOptions(cmd);
+  addRunOptions(cmd);
+  cmd.addHelpText(
+    'after',
+    `
+Prints the extracted data as JSON; with --json the whole job record (data, schema, token usage).
+
+Examples:
+  $ cat product.schema.json
+  {"type":"object","properties":{"name":{"type":"string"},"price":{"type":"number"}},"required":["name","price"]}
+  $ webjobs extract https://shop.example.com/item/42 --schema product.schema.json | jq -r .price
+  $ webjobs extract https://example.com/blog/a https://example.com/blog/b \\
+      --prompt "title, author and publication date of each article"
+  $ webjobs extract https://example.com --prompt "the company's contact email" --json | jq .schema > contact.schema.json
+
+Environment:
+  ANTHROPIC_API_KEY                 required
+  ANTHROPIC_BASE_URL                another Messages API endpoint (a proxy or gateway)
+  WEBJOBS_MODEL                     default model
+  WEBJOBS_LLM_MAX_RETRIES           retries of 429/5xx/overloaded/timeouts per call (default 4)
+  WEBJOBS_LLM_TIMEOUT_MS            time allowed for one model call (default 120000)
+  WEBJOBS_EXTRACT_MAX_INPUT_TOKENS  page text per model call before pages are split into batches (default 100000)`,
+  );
+  return cmd.action(async (urls: string[], flags: ExtractFlags) => {
+    const request = requestFrom(urls, flags);
+    const label = `Extracting from ${urls.length} page${urls.length === 1 ? '' : 's'}`;
+    process.exitCode = await runJob('extract', request, flags, { label }, async ({ backend, jobId }) => {
+      const record = await backend.result('extract', jobId);
+      if (flags.json) await writeOutput(JSON.stringify(record, null, 2), flags.output);
+      if (record.status !== 'completed') throw new JobFailedError(`extract job ${jobId} ${record.status}: ${record.error ?? 'no reason given'}`);
+      if (!flags.json) await writeOutput(JSON.stringify(record.data ?? null, null, 2), flags.output);
+      return 0;
+    });
+  });
+}
