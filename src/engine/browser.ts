@@ -7,6 +7,7 @@ import type { Browser, Page } from 'puppeteer';
 import puppeteer from 'puppeteer';
 import { EnvironmentError } from '../api/errors.js';
 import { findBrowser } from './findBrowser.js';
+import { proxyLaunchArgs, type ProxyConfig } from './session/proxy.js';
 
 /** Flags that keep Chromium from reaching the internet by itself or showing first-run UI. */
 const QUIET_FLAGS = [
@@ -39,6 +40,8 @@ export interface BrowserSettings {
   env?: NodeJS.ProcessEnv;
   /** Checked before each request the page makes; none means no restriction (the CLI's local mode). */
   requestGuard?: RequestGuard;
+  /** Every request of this browser goes through this proxy. */
+  proxy?: ProxyConfig;
 }
 
 export function launchArgs(extra: string[] = []): string[] {
@@ -52,7 +55,7 @@ export async function launchBrowser(settings: BrowserSettings = {}): Promise<Bro
     return await puppeteer.launch({
       executablePath,
       headless: true,
-      args: launchArgs(settings.args),
+      args: launchArgs([...(settings.args ?? []), ...(settings.proxy ? proxyLaunchArgs(settings.proxy) : [])]),
       protocolTimeout: 60_000,
       handleSIGINT: false,
       handleSIGTERM: false,

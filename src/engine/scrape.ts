@@ -5,8 +5,9 @@
 import type { HTTPResponse, Page, PuppeteerLifeCycleEvent } from 'puppeteer';
 import { PageError } from '../api/errors.js';
 import type { PageData, ScrapeOptions, WaitUntil } from '../api/types.js';
-import type { BrowserPool, RequestGuard } from './browser.js';
+import type { BrowserPool, BrowserSettings, RequestGuard } from './browser.js';
 import { extractionScript } from './content/bundle.js';
+import { describeCaptcha, detectCaptcha, injectToken, solveCaptcha, type CaptchaSolverConfig } from './session/captcha.js';
 import type { InPageResult } from './content/inPage.js';
 
 const WAIT_UNTIL: Record<WaitUntil, PuppeteerLifeCycleEvent> = {
@@ -37,15 +38,20 @@ const NET_ERRORS: Record<string, string> = {
   ERR_ABORTED: 'the browser did not render the response (a download or an unsupported content type)',
   ERR_PROXY_CONNECTION_FAILED: 'could not connect to the proxy',
   ERR_TUNNEL_CONNECTION_FAILED: 'the proxy refused to open a tunnel to the site',
+  ERR_PROXY_AUTH_UNSUPPORTED: 'the proxy asked for an authentication scheme Chromium does not support',
+  ERR_INVALID_AUTH_CREDENTIALS: 'the proxy refused the credentials',
 };
 
-export function describeNavigationError(err: unknown, url: string, timeoutMs: number): string {
+export function describeNavigationError(err: unknown, url: string, timeoutMs: number, proxyLabel?: string): string {
   const message = err instanceof Error ? err.message : String(err);
   if ((err as Error)?.name === 'TimeoutError' || /timeout .*exceeded/i.test(message)) {
     return `timed out after ${timeoutMs} ms waiting for ${url} to load`;
   }
   const code = /net::(ERR_[A-Z_]+)/.exec(message)?.[1];
-  if (code) return `${NET_ERRORS[code] ?? code} (${code}) for ${url}`;
+  if (code) {
+    const via = proxyLabel && /PROXY|TUNNEL|AUTH/.test(code) ? ` through the proxy ${proxyLabel}` : '';
+    return `${NET_ERRORS[code] ?? code} (${code}) for ${url}${via}`;
+  }
   if (/Target closed|Session closed|crashed|detached/i.test(message)) return `the browser tab crashed while loading ${url}`;
   return `could not load ${url}: ${message.split('\n')[0]}`;
 }
@@ -82,10 +88,32 @@ async function interceptRequests(page: Page, guard?: RequestGuard): Promise<void
 
 const prepared = new WeakSet<Page>();
 
-async function prepare(page: Page, guard?: RequestGuard): Promise<void> {
+async function prepare(page: Page, settings: BrowserSettings): Promise<void> {
   if (prepared.has(page)) return;
   prepared.add(page);
-  await interceptRequests(page, guard);
+  // Chromium asks for proxy credentials per tab; answering them here covers every request of the tab.
+  if (settings.proxy?.username) {
+    await page.authenticate({ username: settings.proxy.username, password: settings.proxy.password ?? '' });
+  }
+  await interceptRequests(page, settings.requestGuard);
+}
+
+/**
+ * A CAPTCHA widget on the page is either solved (with a solver) or the page fails
+ * saying so: the challenge page is never returned as if it were the content.
+ * Solving counts against the page's timeout. Returns the metadata entry to add.
+ */
+async function passCaptcha(page: Page, url: string, solver: CaptchaSolverConfig | undefined, deadline: number): Promise<string | undefined> {
+  const found = await detectCaptcha(page);
+  if (!found) return undefined;
+  const label = describeCaptcha(found);
+  if (!solver) throw new PageError(`blocked by a CAPTCHA (${label}) at ${url}; run with --solve-captchas and a solver configured`);
+  const token = await solveCaptcha(solver, found, page.url(), AbortSignal.timeout(Math.max(1, deadline - Date.now())));
+  const remaining = Math.max(1, deadline - Date.now());
+  const navigated = page.waitForNavigation({ waitUntil: 'load', timeout: remaining }).catch(() => null);
+  await injectToken(page, found, token);
+  await Promise.race([navigated, page.waitForNetworkIdle({ idleTime: 300, timeout: remaining }).catch(() => undefined)]);
+  return `${label} solved`;
 }
 
 function withDeadline<T>(promise: Promise<T>, ms: number, what: () => string): Promise<T> {
@@ -96,12 +124,12 @@ function withDeadline<T>(promise: Promise<T>, ms: number, what: () => string): P
   return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }
 
-async function navigate(page: Page, url: string, options: Required<ScrapeOptions>): Promise<HTTPResponse | null> {
+async function navigate(page: Page, url: string, options: Required<ScrapeOptions>, proxyLabel?: string): Promise<HTTPResponse | null> {
   refusals.delete(page);
   try {
     return await page.goto(url, { waitUntil: WAIT_UNTIL[options.waitUntil], timeout: options.timeout });
   } catch (err) {
-    throw new PageError(refusals.get(page) ?? describeNavigationError(err, url, options.timeout));
+    throw new PageError(refusals.get(page) ?? describeNavigationError(err, url, options.timeout, proxyLabel));
   }
 }
 
@@ -118,15 +146,24 @@ export function withDefaults(options: ScrapeOptions = {}): Required<ScrapeOption
   };
 }
 
-async function scrapeInTab(page: Page, url: string, options: Required<ScrapeOptions>, guard?: RequestGuard): Promise<PageData> {
-  await prepare(page, guard);
-  const response = await navigate(page, url, options);
+async function scrapeInTab(
+  page: Page,
+  url: string,
+  options: Required<ScrapeOptions>,
+  settings: BrowserSettings,
+  solver: CaptchaSolverConfig | undefined,
+): Promise<PageData> {
+  const deadline = Date.now() + options.timeout;
+  await prepare(page, settings);
+  const response = await navigate(page, url, options, settings.proxy?.label);
+  if (response?.status() === 407) throw new PageError(`the proxy ${settings.proxy?.label ?? ''} refused the credentials (HTTP 407) for ${url}`);
   if (!response) throw new PageError(`no response for ${url}`);
   const contentType = response.headers()['content-type'] ?? 'text/html';
   if (!RENDERABLE.test(contentType)) {
     throw new PageError(`${url} is not a web page (content type ${contentType.split(';')[0]}); it cannot be rendered as a page`);
   }
   if (options.waitFor > 0) await new Promise((resolve) => setTimeout(resolve, options.waitFor));
+  const captcha = await passCaptcha(page, url, solver, deadline);
   const formats = options.formats;
   const result = (await page.evaluate(
     extractionScript({
@@ -141,6 +178,7 @@ async function scrapeInTab(page: Page, url: string, options: Required<ScrapeOpti
   const data: PageData = {
     metadata: { ...result.metadata, url: page.url(), sourceURL: url, statusCode: String(response.status()) },
   };
+  if (captcha) data.metadata.captcha = captcha;
   if (formats.includes('markdown')) data.markdown = result.markdown;
   if (formats.includes('html')) data.html = result.html;
   if (formats.includes('links')) data.links = result.links;
@@ -152,7 +190,12 @@ async function scrapeInTab(page: Page, url: string, options: Required<ScrapeOpti
  * extraction) must finish within timeout + waitFor plus a grace period, so that a
  * page that hangs after load cannot hold a tab forever.
  */
-export async function scrapeUrl(pool: BrowserPool, url: string, scrapeOptions?: ScrapeOptions): Promise<PageData> {
+export async function scrapeUrl(
+  pool: BrowserPool,
+  url: string,
+  scrapeOptions?: ScrapeOptions,
+  solver?: CaptchaSolverConfig,
+): Promise<PageData> {
   const options = withDefaults(scrapeOptions);
   const page = await pool.acquire().catch((err: Error) => {
     throw err.name === 'EnvironmentError' ? err : new PageError(`could not open a browser tab: ${err.message}`);
@@ -160,7 +203,7 @@ export async function scrapeUrl(pool: BrowserPool, url: string, scrapeOptions?: 
   let healthy = true;
   try {
     return await withDeadline(
-      scrapeInTab(page, url, options, pool.settings.requestGuard),
+      scrapeInTab(page, url, options, pool.settings, solver),
       options.timeout + options.waitFor + 10_000,
       () => `timed out after ${options.timeout} ms waiting for ${url} to load`,
     );

@@ -1,0 +1,30 @@
+/** Node-side HTTP fetches that take the same proxy as the browser. */
+import { fetch as undiciFetch, ProxyAgent, Socks5ProxyAgent, type Dispatcher } from 'undici';
+import { PageError } from '../../api/errors.js';
+import type { ProxyConfig } from './proxy.js';
+
+const dispatchers = new Map<string, Dispatcher>();
+
+function dispatcherFor(proxy: ProxyConfig): Dispatcher {
+  let dispatcher = dispatchers.get(proxy.url);
+  if (!dispatcher) {
+    dispatcher = proxy.url.startsWith('socks5:') ? new Socks5ProxyAgent(proxy.url) : new ProxyAgent(proxy.url);
+    dispatchers.set(proxy.url, dispatcher);
+  }
+  return dispatcher;
+}
+
+export async function proxiedFetch(
+  url: string,
+  proxy: ProxyConfig | undefined,
+  options: { timeoutMs: number; headers?: Record<string, string> },
+): Promise<Response> {
+  const init = { headers: options.headers, signal: AbortSignal.timeout(options.timeoutMs), redirect: 'follow' as const };
+  if (!proxy) return fetch(url, init);
+  try {
+    return (await undiciFetch(url, { ...init, dispatcher: dispatcherFor(proxy) })) as unknown as Response;
+  } catch (err) {
+    const cause = (err as { cause?: Error }).cause?.message ?? (err as Error).message;
+    throw new PageError(`could not fetch ${url} through the proxy ${proxy.label}: ${cause}`);
+  }
+}
