@@ -8,6 +8,7 @@ import { extractCommand } from './commands/extract.js';
 import { batchCommand } from './commands/batch.js';
 import { cancelCommand, listCommand, resultCommand, statusCommand } from './commands/jobs.js';
 import { scrapeCommand } from './commands/scrape.js';
+import { serveCommand } from './commands/serve.js';
 import { colors } from './terminal.js';
 
 const EXIT_CODES_HELP = `
@@ -34,7 +35,7 @@ export function buildProgram(): Command {
     .version('0.1.0')
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText('after', `\nExamples:\n  $ webjobs scrape https://example.com\n  $ webjobs scrape https://example.com --json | jq .data.metadata\n${EXIT_CODES_HELP}`);
-  const commands = [scrapeCommand(), batchCommand(), extractCommand(), statusCommand(), resultCommand(), listCommand(), cancelCommand()];
+  const commands = [scrapeCommand(), batchCommand(), extractCommand(), statusCommand(), resultCommand(), listCommand(), cancelCommand(), serveCommand()];
   for (const cmd of commands) program.addCommand(cmd);
   return program;
 }

@@ -1,0 +1,87 @@
+/** `webjobs serve`: this machine becomes the service, for `--remote` clients and plain HTTP. */
+import { Command } from 'commander';
+import { SERVER_DEFAULTS } from '../../server/app.js';
+import { DEFAULT_MAX_JOBS, startServer } from '../../server/server.js';
+import { parseInteger, parseList } from '../options.js';
+
+interface ServeFlags {
+  host: string;
+  port: number;
+  keys?: string;
+  allowPrivate?: boolean;
+  allowHost?: string[];
+  maxJobs: number;
+  maxJobsPerKey: number;
+  quiet?: boolean;
+}
+
+const HELP = `
+API (all JSON; header x-api-key on every request):
+  POST   /api/scrape | /api/scrape/batch | /api/crawl | /api/extract   start a job: {"jobId"}
+  GET    /api/<kind>/{jobId}/status                                      {"status"}
+  GET    /api/<kind>/{jobId}[?page=N&batchSize=M]                        the job record (batch/crawl paged)
+  DELETE /api/<kind>/{jobId}                                             cancel: {"status": "stopped"}
+  GET    /api/jobs                                                       this key's jobs
+  GET    /healthz                                                        {"status": "ok"}, no key needed
+Errors are {"message"} with 400 bad request, 401 no/wrong key, 402 plan too low, 404 unknown job,
+413 body over 1 MiB, 429 too many pending/running jobs for the key, 500 a bug of ours.
+
+Keys: --keys FILE with {"keys": [{"key": "s3cret", "plan": "scale", "name": "acme"}]}
+  ("sha256": "<hex of the key>" instead of "key" keeps it out of the file),
+  or WEBJOBS_API_KEYS="k1:scale,k2:free". Plans: free < paid < scale < enterprise;
+  batch scrape needs scale or higher, useProxy and solveCaptchas a paid plan.
+
+URLs whose host is or resolves to a loopback, private, link-local or metadata address are
+refused (each request the browser makes, redirects included) unless --allow-private or --allow-host.
+SIGTERM/SIGINT: stop accepting, fail running jobs saying why, exit 0; pending jobs resume on the next start.
+
+Examples:
+  $ WEBJOBS_API_KEYS="$(openssl rand -hex 16):scale" webjobs serve
+  $ webjobs serve --host 0.0.0.0 --port 8080 --keys /etc/webjobs/keys.json --max-jobs 4
+  $ curl -s -H "x-api-key: $KEY" -H 'content-type: application/json' \\
+      -d '{"url":"https://example.com"}' http://127.0.0.1:8080/api/scrape
+  $ webjobs scrape https://example.com --remote http://127.0.0.1:8080 --api-key "$KEY"`;
+
+export function serveCommand(): Command {
+  return new Command('serve')
+    .summary('run webjobs as an HTTP service')
+    .description('Serve the job API over HTTP; jobs run on this machine and are stored in WEBJOBS_HOME.')
+    .option('--host <address>', 'address to listen on', '127.0.0.1')
+    .option('--port <n>', 'port to listen on (0: any free port)', parseInteger('--port'), 8080)
+    .option('--keys <file>', 'JSON file of API keys and their plans (else WEBJOBS_API_KEYS)')
+    .option('--allow-private', 'also fetch loopback, private, link-local and metadata addresses')
+    .option('--allow-host <hosts>', 'host or host:port allowed although private (comma-separated, repeatable)', parseList)
+    .option('--max-jobs <n>', 'jobs running at once; more wait as pending', parseInteger('--max-jobs', 1), DEFAULT_MAX_JOBS)
+    .option('--max-jobs-per-key <n>', 'pending plus running jobs one key may have (429 beyond)', parseInteger('--max-jobs-per-key', 1), SERVER_DEFAULTS.maxActiveJobsPerKey)
+    .option('--quiet', 'no request log on stderr')
+    .addHelpText('after', HELP)
+    .action(async (flags: ServeFlags) => {
+      const log = flags.quiet ? undefined : (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
+      const server = await startServer({
+        host: flags.host,
+        port: flags.port,
+        keysFile: flags.keys,
+        allowPrivate: flags.allowPrivate,
+        allowHosts: flags.allowHost,
+        maxJobs: flags.maxJobs,
+        maxActiveJobsPerKey: flags.maxJobsPerKey,
+        log,
+      });
+      process.stderr.write(`webjobs serve listening on ${server.url}\n`);
+      await waitForSignal();
+      process.stderr.write('webjobs serve: shutting down\n');
+      await server.close('webjobs serve shut down while this job was running; start the job again');
+    });
+}
+
+function waitForSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const onSignal = (signal: NodeJS.Signals) => {
+      process.off('SIGTERM', onSignal);
+      process.off('SIGINT', onSignal);
+      resolve(signal);
+    };
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+  });
+}

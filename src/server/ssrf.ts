@@ -1,0 +1,163 @@
+/**
+ * Server-side request forgery defence of `webjobs serve`: the browser must not
+ * be turned against the server's own network. Every request a page makes is
+ * checked when it is about to go out (the engine's requestGuard), so redirects
+ * and subresources are covered, and host names are checked by what they
+ * resolve to, not by how they are spelled.
+ *
+ * Known gap: Chromium resolves the name again after our check, so a DNS server
+ * that answers differently within seconds (DNS rebinding) could slip through.
+ * Put the server where its network has nothing to hide, or egress-filter it.
+ */
+import { promises as dns } from 'node:dns';
+import net from 'node:net';
+import type { RequestGuard } from '../engine/browser.js';
+
+const BLOCKED = new net.BlockList();
+for (const [network, prefix] of [
+  ['0.0.0.0', 8], // "this" network
+  ['10.0.0.0', 8], // private
+  ['100.64.0.0', 10], // carrier-grade NAT (also Alibaba's metadata 100.100.100.200)
+  ['127.0.0.0', 8], // loopback
+  ['169.254.0.0', 16], // link-local (AWS, GCP, Azure metadata 169.254.169.254)
+  ['172.16.0.0', 12], // private
+  ['192.0.0.0', 24], // IETF protocol assignments
+  ['192.168.0.0', 16], // private
+  ['198.18.0.0', 15], // benchmarking
+  ['224.0.0.0', 4], // multicast
+  ['240.0.0.0', 4], // reserved, broadcast
+] as const) {
+  BLOCKED.addSubnet(network, prefix, 'ipv4');
+}
+BLOCKED.addAddress('168.63.129.16', 'ipv4'); // Azure's platform endpoint, public-looking
+for (const [network, prefix] of [
+  ['::', 128], // unspecified
+  ['::1', 128], // loopback
+  ['fc00::', 7], // unique local (AWS metadata fd00:ec2::254)
+  ['fe80::', 10], // link-local
+  ['ff00::', 8], // multicast
+] as const) {
+  BLOCKED.addSubnet(network, prefix, 'ipv6');
+}
+
+/** IPv6 forms that carry an IPv4 address: mapped (::ffff:a.b.c.d), NAT64 (64:ff9b::/96), 6to4 (2002::/16). */
+function embeddedIpv4(address: string): string | undefined {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return mapped[1];
+  const groups = expandIpv6(address);
+  if (!groups) return undefined;
+  const toV4 = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) return toV4(groups[6]!, groups[7]!);
+  if (groups[0] === 0x64 && groups[1] === 0xff9b && groups.slice(2, 6).every((g) => g === 0)) return toV4(groups[6]!, groups[7]!);
+  if (groups[0] === 0x2002) return toV4(groups[1]!, groups[2]!);
+  return undefined;
+}
+
+function expandIpv6(address: string): number[] | undefined {
+  let text = address.toLowerCase();
+  const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  if (v4) {
+    const [a, b, c, d] = v4[1]!.split('.').map(Number) as [number, number, number, number];
+    text = text.slice(0, -v4[1]!.length) + `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.split('::') as [string, string | undefined];
+  const parse = (part: string) => (part === '' ? [] : part.split(':').map((g) => parseInt(g, 16)));
+  const left = parse(head);
+  const right = tail === undefined ? [] : parse(tail);
+  const fill = tail === undefined ? 0 : 8 - left.length - right.length;
+  const groups = [...left, ...Array<number>(Math.max(0, fill)).fill(0), ...right];
+  return groups.length === 8 && groups.every((g) => Number.isInteger(g) && g >= 0 && g <= 0xffff) ? groups : undefined;
+}
+
+/** Names an address the server must not fetch (loopback, private, link-local, metadata), else undefined. */
+export function blockedAddress(address: string): boolean {
+  const family = net.isIP(address);
+  if (family === 4) return BLOCKED.check(address, 'ipv4');
+  if (family !== 6) return false;
+  const v4 = embeddedIpv4(address);
+  if (v4 !== undefined && BLOCKED.check(v4, 'ipv4')) return true;
+  return BLOCKED.check(address, 'ipv6');
+}
+
+/** host[:port] exceptions (--allow-host), e.g. an intranet wiki the service is meant to read. */
+export type AllowList = ReadonlySet<string>;
+
+function hostOf(url: URL): string {
+  return url.hostname.replace(/^\[|\]$/g, '');
+}
+
+function allowed(url: URL, allow: AllowList): boolean {
+  const host = hostOf(url).toLowerCase();
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  return allow.has(host) || allow.has(`${host}:${port}`);
+}
+
+function refusal(url: string, host: string, address?: string): string {
+  const shown = address === undefined || host === address ? host : `${host} (${address})`;
+  return `refused to fetch ${url}: ${shown} is a loopback, private, link-local or metadata address, which this service does not fetch`;
+}
+
+/**
+ * Check without DNS, for a quick 400 at start: IP literals and localhost names.
+ * Names that resolve to such addresses are caught by the guard when fetched.
+ */
+export function literalRefusal(rawUrl: string, allow: AllowList = new Set()): string | undefined {
+  const url = new URL(rawUrl);
+  if (allowed(url, allow)) return undefined;
+  const host = hostOf(url).toLowerCase();
+  if (host === 'localhost' || host.endsWith('.localhost')) return refusal(rawUrl, host);
+  if (net.isIP(host) && blockedAddress(host)) return refusal(rawUrl, host, host);
+  return undefined;
+}
+
+/** Schemes that never leave the browser. */
+const LOCAL_SCHEMES = new Set(['data:', 'blob:', 'about:']);
+
+export interface GuardOptions {
+  allow?: AllowList;
+  /** Resolver; the system's by default. */
+  lookup?: (host: string) => Promise<string[]>;
+  /** How long a host's answer is reused, so a page's fifty subresources cost one lookup. */
+  cacheMs?: number;
+}
+
+async function systemLookup(host: string): Promise<string[]> {
+  const answers = await dns.lookup(host, { all: true, verbatim: true });
+  return answers.map((a) => a.address);
+}
+
+export function createRequestGuard(options: GuardOptions = {}): RequestGuard {
+  const allow = options.allow ?? new Set<string>();
+  const lookup = options.lookup ?? systemLookup;
+  const cacheMs = options.cacheMs ?? 5_000;
+  const cache = new Map<string, { at: number; addresses: Promise<string[]> }>();
+  const resolve = (host: string): Promise<string[]> => {
+    const hit = cache.get(host);
+    if (hit && Date.now() - hit.at < cacheMs) return hit.addresses;
+    const addresses = net.isIP(host) ? Promise.resolve([host]) : lookup(host);
+    cache.set(host, { at: Date.now(), addresses });
+    addresses.catch(() => cache.delete(host));
+    return addresses;
+  };
+  return async (rawUrl) => {
+    let url: URL;
+    try {
+      url = new URL(rawUrl);
+    } catch {
+      return `refused to fetch ${rawUrl}: not a valid URL`;
+    }
+    if (LOCAL_SCHEMES.has(url.protocol)) return undefined;
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return `refused to fetch ${rawUrl}: only http and https are fetched`;
+    if (allowed(url, allow)) return undefined;
+    const host = hostOf(url);
+    let addresses: string[];
+    try {
+      addresses = await resolve(host);
+    } catch (err) {
+      // Refuse rather than let the browser resolve a name we could not check.
+      return `DNS lookup failed: the host name could not be resolved (${(err as NodeJS.ErrnoException).code ?? 'error'}) for ${rawUrl}`;
+    }
+    const bad = addresses.find(blockedAddress);
+    return bad === undefined ? undefined : refusal(rawUrl, host, bad);
+  };
+}
