@@ -6,6 +6,7 @@ import { Command, CommanderError } from 'commander';
 import { ExitCode, WebjobsError } from '../api/errors.js';
 import { extractCommand } from './commands/extract.js';
 import { batchCommand } from './commands/batch.js';
+import { crawlCommand } from './commands/crawl.js';
 import { cancelCommand, listCommand, resultCommand, statusCommand } from './commands/jobs.js';
 import { scrapeCommand } from './commands/scrape.js';
 import { serveCommand } from './commands/serve.js';
@@ -35,7 +36,7 @@ export function buildProgram(): Command {
     .version('0.1.0')
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText('after', `\nExamples:\n  $ webjobs scrape https://example.com\n  $ webjobs scrape https://example.com --json | jq .data.metadata\n${EXIT_CODES_HELP}`);
-  const commands = [scrapeCommand(), batchCommand(), extractCommand(), statusCommand(), resultCommand(), listCommand(), cancelCommand(), serveCommand()];
+  const commands = [scrapeCommand(), batchCommand(), crawlCommand(), extractCommand(), statusCommand(), resultCommand(), listCommand(), cancelCommand(), serveCommand()];
   for (const cmd of commands) program.addCommand(cmd);
   return program;
 }

@@ -1,6 +1,7 @@
 import type { JobKind } from '../../api/types.js';
 import type { JobRunner } from '../jobRunner.js';
 import { batchRunner } from './batch.js';
+import { crawlRunner } from './crawl.js';
 import { extractRunner } from './extract.js';
 import { scrapeRunner } from './scrape.js';
 
@@ -8,5 +9,6 @@ import { scrapeRunner } from './scrape.js';
 export const RUNNERS: { [K in JobKind]?: JobRunner<K> } = {
   scrape: scrapeRunner,
   batch: batchRunner,
+  crawl: crawlRunner,
   extract: extractRunner,
 };

@@ -1,0 +1,57 @@
+/**
+ * URL normalisation for crawl de-duplication. Two spellings with the same key are
+ * the same page and are visited once. The rules:
+ *   1. only http and https URLs take part; anything else has no key;
+ *   2. scheme and host are lower-cased, the default port (80/443) is dropped,
+ *      dot segments (/a/../b) are resolved and an empty path becomes "/"
+ *      (the WHATWG URL parser does these);
+ *   3. the fragment (#...) is dropped: it never changes what the server sends;
+ *   4. a trailing slash is ignored, except for the root: /docs and /docs/ are one page;
+ *   5. query parameters are sorted by name (stable, so repeated names keep their
+ *      order), an empty "?" is dropped, and tracking parameters (utm_*, gclid,
+ *      fbclid, msclkid) are removed;
+ *   6. user name and password are dropped.
+ * Path case is kept: servers may treat /A and /a as different pages.
+ * The crawler fetches the first spelling it met (minus the fragment), not the key,
+ * so a server that insists on its own trailing-slash form still gets it.
+ */
+
+const TRACKING = /^(utm_[a-z_]+|gclid|fbclid|msclkid)$/i;
+
+/** The page URL to fetch: absolute, http(s), no fragment; null when it is not a web page URL. */
+export function cleanUrl(href: string, base?: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(href, base);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  url.hash = '';
+  url.username = '';
+  url.password = '';
+  return url.href;
+}
+
+/** The de-duplication key of a URL (rules above); null when it is not an http(s) URL. */
+export function normalizeUrl(href: string, base?: string): string | null {
+  const clean = cleanUrl(href, base);
+  if (!clean) return null;
+  const url = new URL(clean);
+  if (url.pathname.length > 1 && url.pathname.endsWith('/')) url.pathname = url.pathname.replace(/\/+$/, '') || '/';
+  const params = [...url.searchParams].filter(([name]) => !TRACKING.test(name));
+  params.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  url.search = params.length > 0 ? new URLSearchParams(params).toString() : '';
+  return url.href;
+}
+
+/** Links to files a browser would download rather than render: never worth a tab. */
+const NOT_A_PAGE = /\.(jpe?g|png|gif|webp|avif|svg|ico|bmp|tiff?|mp[34]|m4[av]|webm|ogg|wav|avi|mov|pdf|zip|gz|tgz|bz2|xz|7z|rar|tar|exe|dmg|msi|deb|rpm|apk|iso|woff2?|ttf|otf|eot|css|js|mjs|wasm|docx?|xlsx?|pptx?)$/i;
+
+export function looksLikePage(href: string): boolean {
+  try {
+    return !NOT_A_PAGE.test(new URL(href).pathname);
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,168 @@
+/**
+ * Crawl: breadth-first from the start URL within its host, obeying robots.txt,
+ * up to maxPages pages. Several pages load at once, but entries are stored in
+ * the order pages left the frontier, so the result reads breadth-first: the
+ * start page, the pages it links to, then the sitemap's URLs, then deeper pages.
+ */
+import { PageError } from '../../api/errors.js';
+import { LIMITS } from '../../api/limits.js';
+import type { CrawlRequest, Format, PageEntry, ScrapeOptions } from '../../api/types.js';
+import { defaultConcurrency } from '../../engine/browser.js';
+import { Frontier } from '../../engine/crawl/frontier.js';
+import { looksLikePage, normalizeUrl } from '../../engine/crawl/normalize.js';
+import { loadRobots, type Robots } from '../../engine/crawl/robots.js';
+import { CrawlScope } from '../../engine/crawl/scope.js';
+import { collectSitemapUrls } from '../../engine/crawl/sitemap.js';
+import type { JobContext, JobRunner } from '../jobRunner.js';
+import { abortPromise, completedEntry, failedEntry, isJobFatal, throttled } from './pageEntry.js';
+
+/** robots.txt and each sitemap file get this long; they are small files. */
+const FETCH_TIMEOUT_MS = 10_000;
+/** Links taken from one page: a page with 50,000 links must not flood the frontier. */
+const MAX_LINKS_PER_PAGE = 1_000;
+
+interface Visit {
+  /** null: the page redirected to one already crawled, so it is not a new entry. */
+  entry: PageEntry | null;
+  links: string[];
+}
+
+class Crawl {
+  private readonly maxPages: number;
+  private readonly formats: Format[];
+  private readonly scope: CrawlScope;
+  private readonly frontier = new Frontier();
+  /** Keys of the pages crawled (where they landed), to drop a second redirect to the same page. */
+  private readonly crawled = new Set<string>();
+  private robots!: Robots;
+  private stored = 0;
+  private readonly counter;
+
+  constructor(private readonly ctx: JobContext<'crawl'>) {
+    const request: CrawlRequest = ctx.request;
+    this.maxPages = request.maxPages ?? LIMITS.defaultCrawlPages;
+    this.formats = request.scrapeOptions?.formats ?? ['markdown'];
+    this.scope = new CrawlScope(request.url, request.includePatterns, request.excludePatterns);
+    this.counter = throttled(() =>
+      ctx.update((record) => {
+        (record as unknown as { totalCrawledPages: number }).totalCrawledPages = this.stored;
+      }),
+    );
+  }
+
+  /** The crawler needs every page's links; it asks for them and drops them again unless the user asked too. */
+  private engineOptions(): ScrapeOptions {
+    return { ...this.ctx.request.scrapeOptions, formats: [...new Set<Format>([...this.formats, 'links'])] };
+  }
+
+  private accepts(url: string): boolean {
+    return looksLikePage(url) && this.scope.allows(url) && this.robots.isAllowed(url);
+  }
+
+  private enqueue(urls: string[]): void {
+    for (const url of urls) if (this.accepts(url)) this.frontier.add(url);
+  }
+
+  private async visit(url: string, isStart: boolean): Promise<Visit> {
+    if (!this.robots.isAllowed(url)) {
+      return { entry: failedEntry(url, new PageError(`robots.txt of ${new URL(url).host} disallows ${url}`), this.formats), links: [] };
+    }
+    const { scrapeOptions, sessionOptions } = this.ctx.request;
+    let data;
+    try {
+      data = await this.ctx.engine.scrape(url, this.engineOptions(), sessionOptions);
+    } catch (err) {
+      if (isJobFatal(err)) throw err;
+      this.crawled.add(normalizeUrl(url)!);
+      return { entry: failedEntry(url, err, scrapeOptions?.formats), links: [] };
+    }
+    const links = (data.links ?? []).slice(0, MAX_LINKS_PER_PAGE);
+    if (!this.formats.includes('links')) delete data.links;
+    const finalUrl = data.metadata.url || url;
+    const key = normalizeUrl(finalUrl) ?? finalUrl;
+    if (this.crawled.has(key)) return { entry: null, links: [] };
+    this.crawled.add(key);
+    this.frontier.markSeen(finalUrl);
+    if (isStart) this.scope.addHost(finalUrl);
+    return { entry: completedEntry(finalUrl, data), links };
+  }
+
+  /** The next queued URL that no redirect has already brought us to. */
+  private nextUrl(): string | undefined {
+    for (let url = this.frontier.next(); url !== undefined; url = this.frontier.next()) {
+      if (!this.crawled.has(normalizeUrl(url)!)) return url;
+    }
+    return undefined;
+  }
+
+  async run(): Promise<void> {
+    const { ctx } = this;
+    const request = ctx.request;
+    this.robots = await loadRobots(request.url, FETCH_TIMEOUT_MS, ctx.signal);
+    const sitemapUrls = request.ignoreSitemap
+      ? Promise.resolve([])
+      : collectSitemapUrls(
+          [...this.robots.sitemaps, new URL('/sitemap.xml', request.url).href],
+          { maxUrls: 10_000, maxFiles: 50, timeoutMs: FETCH_TIMEOUT_MS },
+          ctx.signal,
+        );
+    sitemapUrls.catch(() => undefined);
+    this.frontier.add(request.url);
+
+    const concurrency = defaultConcurrency();
+    const aborted = abortPromise(ctx.signal);
+    const inFlight = new Map<number, Promise<{ seq: number; visit: Visit }>>();
+    // Finished visits wait here until every earlier one is stored: entries keep frontier order.
+    const finished = new Map<number, Visit>();
+    let started = 0;
+    let nextToStore = 0;
+    try {
+      for (;;) {
+        // Pages started but dropped as redirect duplicates do not count toward maxPages.
+        while (this.stored + inFlight.size + finished.size < this.maxPages && inFlight.size < concurrency) {
+          const url = this.nextUrl();
+          if (url === undefined) break;
+          const seq = started++;
+          inFlight.set(seq, this.visit(url, seq === 0).then((visit) => ({ seq, visit })));
+        }
+        if (inFlight.size === 0) break;
+        const { seq, visit } = await Promise.race([...inFlight.values(), aborted]);
+        inFlight.delete(seq);
+        // followLinks: false crawls the start page and the sitemap's URLs only.
+        if (request.followLinks !== false) this.enqueue(visit.links);
+        // Sitemap URLs come after the start page's links, before anything deeper.
+        if (seq === 0) this.enqueue(await Promise.race([sitemapUrls, aborted]));
+        finished.set(seq, visit);
+        nextToStore = await this.storeInOrder(finished, nextToStore);
+      }
+    } finally {
+      await this.counter.flush();
+    }
+  }
+
+  private async storeInOrder(finished: Map<number, Visit>, from: number): Promise<number> {
+    let seq = from;
+    for (let visit = finished.get(seq); visit !== undefined; visit = finished.get(seq)) {
+      finished.delete(seq);
+      seq++;
+      if (!visit.entry || this.stored >= this.maxPages) continue;
+      await this.ctx.putPage(this.stored, visit.entry);
+      this.stored++;
+      this.counter.poke();
+    }
+    return seq;
+  }
+}
+
+export const crawlRunner: JobRunner<'crawl'> = {
+  initialRecord: () => ({
+    jobId: '',
+    status: 'pending',
+    totalCrawledPages: 0,
+    totalPageBatches: 1,
+    currentPageBatch: 1,
+    batchSize: LIMITS.defaultResultBatchSize,
+  }),
+  expectedPages: (request) => request.maxPages ?? LIMITS.defaultCrawlPages,
+  run: (ctx) => new Crawl(ctx).run(),
+};
