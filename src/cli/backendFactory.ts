@@ -1,6 +1,5 @@
 /** The one place that decides which back end a command talks to. */
 import type { JobBackend } from '../api/backend.js';
-import { UsageError } from '../api/errors.js';
 
 export interface BackendChoice {
   remote?: string;
@@ -10,7 +9,8 @@ export interface BackendChoice {
 export async function createBackend(choice: BackendChoice = {}, env: NodeJS.ProcessEnv = process.env): Promise<JobBackend> {
   const remote = choice.remote ?? env.WEBJOBS_REMOTE;
   if (remote) {
-    throw new UsageError(`remote mode (${remote}) is not available in this build yet`);
+    const { RemoteBackend } = await import('../remote/remoteBackend.js');
+    return new RemoteBackend({ baseUrl: remote, apiKey: choice.apiKey ?? env.WEBJOBS_API_KEY });
   }
   return createLocalBackend(env);
 }

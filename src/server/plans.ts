@@ -28,6 +28,6 @@ export function checkRequestAllowed(request: JobRequest, plan: Plan): void {
   const session = request.sessionOptions ?? {};
   const paidOnly = [session.useProxy && 'useProxy', session.solveCaptchas && 'solveCaptchas'].filter(Boolean);
   if (paidOnly.length > 0 && !atLeast(plan, 'paid')) {
-    throw new PlanError(`sessionOptions.${paidOnly.join(' and ')} need a paid plan (paid, scale or enterprise); this API key is on the free plan`);
+    throw new PlanError(`sessionOptions.${paidOnly.join(' and ')} ${paidOnly.length > 1 ? 'need' : 'needs'} a paid plan (paid, scale or enterprise); this API key is on the free plan`);
   }
 }

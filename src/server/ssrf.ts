@@ -82,8 +82,9 @@ export function blockedAddress(address: string): boolean {
 /** host[:port] exceptions (--allow-host), e.g. an intranet wiki the service is meant to read. */
 export type AllowList = ReadonlySet<string>;
 
+/** The bare host: no IPv6 brackets, no trailing dot of a fully qualified name. */
 function hostOf(url: URL): string {
-  return url.hostname.replace(/^\[|\]$/g, '');
+  return url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
 }
 
 function allowed(url: URL, allow: AllowList): boolean {

@@ -1,0 +1,171 @@
+/**
+ * The remote back end: the CLI's jobs run on a webjobs service (`webjobs serve`
+ * or the hosted service the spec describes) and are polled over HTTP. It speaks
+ * the service's conventions: the /api prefix, the x-api-key header, status
+ * endpoints that say only the status, and paged batch/crawl results.
+ */
+import type { JobBackend, StartOptions, WaitOptions } from '../api/backend.js';
+import { JobNotFoundError, PlanError, UsageError, WaitTimeoutError } from '../api/errors.js';
+import {
+  isFinal,
+  JOB_KINDS,
+  type JobHandle,
+  type JobKind,
+  type JobRecordByKind,
+  type JobRequestByKind,
+  type JobStatus,
+  type JobStatusObject,
+  type JobSummary,
+  type PageEntry,
+  type PageQuery,
+} from '../api/types.js';
+import { HttpClient, type HttpOptions } from './http.js';
+
+export interface RemoteBackendOptions extends Omit<HttpOptions, 'apiUrl'> {
+  /** The service's address, with or without its /api prefix. */
+  baseUrl: string;
+  /** Waits between status polls: soon at first, then every ~2 s. */
+  pollDelaysMs?: number[];
+}
+
+/** Paths under /api, as the real service has them. */
+const KIND_PATHS: Record<JobKind, string> = {
+  scrape: '/scrape',
+  batch: '/scrape/batch',
+  crawl: '/crawl',
+  extract: '/extract',
+};
+
+const DEFAULT_POLL_DELAYS_MS = [250, 500, 1000, 1500, 2000];
+/** Entries per request when streaming a batch/crawl's pages during a wait. */
+const STREAM_BATCH = 100;
+
+type PagedKind = 'batch' | 'crawl';
+const isPaged = (kind: JobKind): kind is PagedKind => kind === 'batch' || kind === 'crawl';
+
+/** `https://host/`, `https://host/api` and `https://host/api/` all mean the same service. */
+export function apiUrlOf(baseUrl: string): string {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new UsageError(`--remote: "${baseUrl}" is not a URL (expected e.g. https://jobs.example.com)`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--remote: "${baseUrl}" must use http or https`);
+  const path = url.pathname.replace(/\/+$/, '');
+  url.pathname = path.endsWith('/api') ? path : `${path}/api`;
+  url.search = '';
+  url.hash = '';
+  return url.href.replace(/\/+$/, '');
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+export class RemoteBackend implements JobBackend {
+  private readonly http: HttpClient;
+  private readonly pollDelaysMs: number[];
+
+  constructor(options: RemoteBackendOptions) {
+    this.http = new HttpClient({ ...options, apiUrl: apiUrlOf(options.baseUrl) });
+    this.pollDelaysMs = options.pollDelaysMs ?? DEFAULT_POLL_DELAYS_MS;
+  }
+
+  /** The job always runs on the service; `detach` means nothing here. */
+  async start<K extends JobKind>(kind: K, request: JobRequestByKind[K], _options?: StartOptions): Promise<JobHandle> {
+    const { jobId } = await this.http.call<JobHandle>('POST', KIND_PATHS[kind], { body: request });
+    return { jobId };
+  }
+
+  async status(jobId: string, kind?: JobKind): Promise<JobStatusObject & { kind: JobKind }> {
+    if (kind) return { status: await this.statusOf(kind, jobId), kind };
+    // The service's status endpoints are per kind: ask each until one knows the job.
+    for (const candidate of JOB_KINDS) {
+      try {
+        return { status: await this.statusOf(candidate, jobId), kind: candidate };
+      } catch (err) {
+        // 402: batch endpoints are closed to this key's plan, so it has no batch job.
+        if (!(err instanceof JobNotFoundError || err instanceof PlanError)) throw err;
+      }
+    }
+    throw new JobNotFoundError(jobId);
+  }
+
+  private async statusOf(kind: JobKind, jobId: string): Promise<JobStatus> {
+    const { status } = await this.http.call<JobStatusObject>('GET', `${KIND_PATHS[kind]}/${encodeURIComponent(jobId)}/status`, { jobId });
+    return status;
+  }
+
+  async result<K extends JobKind>(kind: K, jobId: string, query?: PageQuery): Promise<JobRecordByKind[K]> {
+    return this.http.call<JobRecordByKind[K]>('GET', `${KIND_PATHS[kind]}/${encodeURIComponent(jobId)}`, {
+      jobId,
+      query: isPaged(kind) ? { page: query?.page, batchSize: query?.batchSize } : undefined,
+    });
+  }
+
+  /**
+   * Polls the status endpoint, first soon, then every ~2 s. For batch and crawl,
+   * finished pages are handed to onPage in submission order as they become
+   * readable (the service does not say in which order they finished).
+   */
+  async wait(kind: JobKind, jobId: string, options: WaitOptions = {}): Promise<JobStatus> {
+    const started = Date.now();
+    const stream = isPaged(kind) && (options.onPage || options.onProgress) ? new PageStream(this, kind, jobId) : undefined;
+    for (let poll = 0; ; poll++) {
+      const status = await this.statusOf(kind, jobId);
+      if (stream) await stream.advance(isFinal(status), options.onPage);
+      options.onProgress?.({ status, done: stream?.done ?? 0, failed: stream?.failed ?? 0 });
+      if (isFinal(status)) return status;
+      const waited = Date.now() - started;
+      if (options.timeoutMs !== undefined && waited >= options.timeoutMs) throw new WaitTimeoutError(jobId, options.timeoutMs);
+      const delay = this.pollDelaysMs[Math.min(poll, this.pollDelaysMs.length - 1)]!;
+      await sleep(options.timeoutMs !== undefined ? Math.min(delay, Math.max(0, options.timeoutMs - waited)) : delay);
+    }
+  }
+
+  /** `webjobs serve`'s own list of this key's jobs (not an endpoint of the spec). */
+  async list(): Promise<JobSummary[]> {
+    return this.http.call<JobSummary[]>('GET', '/jobs');
+  }
+
+  async cancel(jobId: string, kind?: JobKind): Promise<JobStatusObject> {
+    const jobKind = kind ?? (await this.status(jobId)).kind;
+    const { status } = await this.http.call<JobStatusObject>('DELETE', `${KIND_PATHS[jobKind]}/${encodeURIComponent(jobId)}`, { jobId });
+    return { status };
+  }
+
+  /** Nothing to release: every request is complete when its call returns. */
+  async close(): Promise<void> {}
+}
+
+/**
+ * Reads a batch/crawl job's entries in order while it runs, handing each
+ * finished one over once. A batch has placeholders (status pending) for pages
+ * not done yet; reading stops at the first one and resumes there next poll.
+ */
+class PageStream {
+  private next = 0;
+  done = 0;
+  failed = 0;
+
+  constructor(private readonly backend: RemoteBackend, private readonly kind: PagedKind, private readonly jobId: string) {}
+
+  async advance(final: boolean, onPage?: (entry: PageEntry) => void): Promise<void> {
+    for (;;) {
+      const page = Math.floor(this.next / STREAM_BATCH) + 1;
+      const record = await this.backend.result(this.kind, this.jobId, { page, batchSize: STREAM_BATCH });
+      const offset = this.next - (page - 1) * STREAM_BATCH;
+      for (const entry of record.data.slice(offset)) {
+        if (entry.status === 'pending' && !final) return;
+        this.next++;
+        // A stopped or failed batch keeps placeholders for pages it never did: nothing to hand over.
+        if (entry.status === 'pending') continue;
+        this.done++;
+        if (entry.status === 'failed') this.failed++;
+        onPage?.(entry);
+      }
+      if (record.data.length < STREAM_BATCH || page >= record.totalPageBatches) return;
+    }
+  }
+}
