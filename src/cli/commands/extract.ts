@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { JobFailedError, UsageError } from '../../api/errors.js';
 import type { ExtractRequest } from '../../api/types.js';
+import { DEFAULT_MODEL } from '../../engine/extract/defaults.js';
 import { addRunOptions, addSessionOptions, sessionOptionsFrom, type RunFlags, type SessionFlags } from '../options.js';
 import { writeOutput } from '../output.js';
 import { runJob } from '../runJob.js';
@@ -65,7 +66,7 @@ export function extractCommand(): Command {
     .option('-p, --prompt <text>', 'what to extract, in words')
     .option('-s, --schema <file|json>', 'JSON Schema the result must match: a file path, or inline JSON')
     .option('--system-prompt <text>', 'extra instructions for the model, added to webjobs\'s own')
-    .option('-m, --model <name>', 'Claude model (env: WEBJOBS_MODEL; default: claude-sonnet-4-5)');
+    .option('-m, --model <name>', `Claude model (env: WEBJOBS_MODEL; default: ${DEFAULT_MODEL})`);
   addSessionOptions(cmd);
   addRunOptions(cmd);
   cmd.addHelpText(

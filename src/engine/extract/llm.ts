@@ -8,9 +8,9 @@
 import Anthropic, { APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 import type { MessageParam, Tool, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages/messages.js';
 import { ConfigError } from '../../api/errors.js';
+import { DEFAULT_MODEL } from './defaults.js';
 
-/** A current model that is good at faithful extraction; WEBJOBS_MODEL or --model override it. */
-export const DEFAULT_MODEL = 'claude-sonnet-4-5';
+export { DEFAULT_MODEL };
 const DEFAULT_MAX_RETRIES = 4;
 const DEFAULT_TIMEOUT_MS = 120_000;
 /** Room for large answers (long product lists) without requiring streaming. */
