@@ -159,6 +159,25 @@ describe('extract with a schema', () => {
     expect(llm.requests[0]!.body.model).toBe('claude-haiku-4-5');
   });
 
+  it('runs in a background worker with --no-wait; the record is read from the job store', async () => {
+    llm.queue.push(toolUse({ name: 'Aurora Teapot', price: 49.9 }, { input_tokens: 70, output_tokens: 7 }));
+    const started = await runCli(['extract', site.at('/product'), '--schema', schemaFile, '--no-wait'], { env: env() });
+    expect(started.code).toBe(0);
+    const jobId = started.stdout.trim();
+    let record: Record<string, unknown> = {};
+    for (let i = 0; i < 100 && !['completed', 'failed'].includes(record.status as string); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      record = JSON.parse((await runCli(['result', jobId], { env: env() })).stdout);
+    }
+    expect(record).toEqual({
+      jobId,
+      status: 'completed',
+      data: { name: 'Aurora Teapot', price: 49.9 },
+      schema: productSchema,
+      metadata: { inputTokens: 70, outputTokens: 7, numPagesScraped: 1 },
+    });
+  });
+
   it('honours WEBJOBS_MODEL when --model is not given', async () => {
     llm.queue.push(toolUse({ name: 'Aurora Teapot', price: 49.9 }));
     const run = await runCli(['extract', site.at('/product'), '--schema', schemaFile], { env: env({ WEBJOBS_MODEL: 'claude-opus-4-5' }) });
@@ -328,6 +347,26 @@ describe('several pages', () => {
       expect(request.body.tools[0].input_schema).not.toHaveProperty('required');
       expect(messageText(request)).toMatch(/part="\d+ of \d+"/);
     }
+  });
+
+  it('asks the model to merge when the merged batches break the schema', async () => {
+    const schema = {
+      type: 'object',
+      properties: { title: { type: 'string' }, firstYear: { type: 'array', items: { type: 'integer' }, maxItems: 1 } },
+      required: ['title', 'firstYear'],
+    };
+    llm.fallback = (request) => {
+      const text = messageText(request);
+      if (text.includes('<partial batch=')) return toolUse({ title: 'The long chronicle', firstYear: [1900] });
+      const first = Number(/in year (\d{4})/.exec(text)![1]);
+      return toolUse(text.includes('The long chronicle') ? { title: 'The long chronicle', firstYear: [first] } : { firstYear: [first] });
+    };
+    const run = await runCli(['extract', site.at('/long'), '--schema', JSON.stringify(schema)], { env: env({ WEBJOBS_EXTRACT_MAX_INPUT_TOKENS: '1000' }) });
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({ title: 'The long chronicle', firstYear: [1900] });
+    const merge = llm.requests.at(-1)!;
+    expect(messageText(merge)).toContain('<partial batch="2">');
+    expect(merge.body.tools[0].input_schema).toEqual(schema);
   });
 
   it('fails, naming the URL, when one of the pages cannot be scraped', async () => {
