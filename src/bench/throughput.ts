@@ -1,0 +1,282 @@
+/**
+ * Throughput and memory benchmark (npm run bench). Serves a generated site of
+ * article pages on 127.0.0.1 and scrapes the same URLs with:
+ *   webjobs   a batch job through LocalBackend (Markdown produced, stored on disk)
+ *   crawlee   Crawlee's PuppeteerCrawler, same Chromium and flags, page.content()
+ *   floor     bare Puppeteer: one browser, reused tabs, goto + content()
+ * Each contender runs in its own child process, so peak RSS (the child and its
+ * Chromium processes, summed from /proc) is its own. Then a memory check: a
+ * 1,000-URL batch against a 100-URL batch.
+ *
+ *   WEBJOBS_BENCH_PAGES=240          pages per throughput run
+ *   WEBJOBS_BENCH_CONCURRENCY=n      tabs for webjobs and the floor (default: defaultConcurrency())
+ *   WEBJOBS_BENCH_ONLY=webjobs,floor contenders to run
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const SELF = fileURLToPath(import.meta.url);
+const CHROMIUM = process.env.WEBJOBS_CHROME ?? '/usr/bin/chromium';
+
+// ---------------------------------------------------------------- the site
+
+const WORDS = 'the of and to in a is that for it as was with be by on not he this are or his from at which but have an they you were her she there been one all we their has would when if so no out up said what its about into than them can only other new some could time these two may then do first any my now such like our over man me even most made after also did many before must through back years where much your way well down should because each just those people how too little state good very make world still own see men work long get here between both life being under never day same another know while last might us great old year off come since against go came right used take three'.split(' ');
+
+function words(seed: number, count: number): string {
+  let x = seed;
+  const out: string[] = [];
+  for (let i = 0; i < count; i++) {
+    x = (x * 1103515245 + 12345) & 0x7fffffff;
+    out.push(WORDS[x % WORDS.length]!);
+  }
+  return out.join(' ');
+}
+
+/** An article page shaped like a news site: navigation, an article with images, a sidebar, a footer. */
+function articlePage(n: number): string {
+  const paragraphs = Array.from({ length: 10 }, (_, i) => `<p>${words(n * 100 + i, 60)}.</p>`).join('\n');
+  const nav = Array.from({ length: 20 }, (_, i) => `<li><a href="/article/${(n + i) % 1000}">Section ${i}</a></li>`).join('');
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Article ${n}</title>
+<meta name="description" content="${words(n, 20)}"><style>body{font-family:sans-serif;max-width:60em;margin:auto}nav li{display:inline}</style></head>
+<body><header><nav><ul>${nav}</ul></nav></header>
+<main><article><h1>Article ${n}: ${words(n, 6)}</h1><p class="byline">By A. Writer</p>
+<img src="/img/${n}.jpg" alt="photo"><h2>${words(n + 1, 5)}</h2>${paragraphs}
+<figure><img src="/img/${n}-2.jpg" alt="chart"><figcaption>${words(n + 2, 10)}</figcaption></figure></article>
+<aside><h3>Related</h3><ul>${nav}</ul></aside></main><footer><p>© Bench News</p></footer></body></html>`;
+}
+
+async function startSite(): Promise<{ base: string; close: () => Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    const match = /^\/article\/(\d+)$/.exec(req.url ?? '');
+    if (!match) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    const body = articlePage(Number(match[1]));
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  });
+  server.keepAliveTimeout = 30_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    base: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+// ---------------------------------------------------------------- process tree RSS
+
+function childrenOf(): Map<number, number[]> {
+  const children = new Map<number, number[]>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      const list = children.get(ppid) ?? [];
+      list.push(Number(name));
+      children.set(ppid, list);
+    } catch {
+      /* gone */
+    }
+  }
+  return children;
+}
+
+function rssOf(pid: number): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/** RSS of `root` and all its descendants (Chromium's browser, renderer, GPU and utility processes). */
+export function treeRss(root: number): number {
+  const children = childrenOf();
+  let total = 0;
+  const stack = [root];
+  while (stack.length > 0) {
+    const pid = stack.pop()!;
+    total += rssOf(pid);
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return total;
+}
+
+// ---------------------------------------------------------------- contenders (run in a child)
+
+type Contender = 'webjobs' | 'crawlee' | 'floor';
+
+function concurrency(defaultValue: number): number {
+  return Number(process.env.WEBJOBS_BENCH_CONCURRENCY) || defaultValue;
+}
+
+async function runWebjobs(urls: string[]): Promise<number> {
+  const { LocalBackend } = await import('../local/localBackend.js');
+  const { FileJobStore } = await import('../store/fileStore.js');
+  const { defaultConcurrency } = await import('../engine/browser.js');
+  const home = mkdtempSync(path.join(os.tmpdir(), 'webjobs-bench-'));
+  const backend = new LocalBackend({ store: new FileJobStore(home) });
+  try {
+    const started = Date.now();
+    const { jobId } = await backend.start('batch', {
+      urls,
+      scrapeOptions: { formats: ['markdown'] },
+      concurrency: concurrency(defaultConcurrency()),
+    });
+    const status = await backend.wait('batch', jobId);
+    const elapsed = Date.now() - started;
+    const record = await backend.result('batch', jobId, { page: 1, batchSize: 1000 });
+    const ok = record.data.filter((e) => e.status === 'completed' && (e.markdown ?? '').length > 500).length;
+    if (status !== 'completed' || ok !== urls.length) throw new Error(`webjobs: ${status}, ${ok}/${urls.length} pages with markdown`);
+    return elapsed;
+  } finally {
+    await backend.close();
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+async function runFloor(urls: string[]): Promise<number> {
+  const { launchBrowser, defaultConcurrency } = await import('../engine/browser.js');
+  const started = Date.now();
+  const browser = await launchBrowser({ env: { ...process.env, WEBJOBS_CHROME: CHROMIUM } });
+  try {
+    let next = 0;
+    let bytes = 0;
+    const tab = async () => {
+      const page = await browser.newPage();
+      while (next < urls.length) {
+        await page.goto(urls[next++]!, { waitUntil: 'load' });
+        bytes += (await page.content()).length;
+      }
+    };
+    await Promise.all(Array.from({ length: concurrency(defaultConcurrency()) }, tab));
+    if (bytes === 0) throw new Error('floor: no content');
+    return Date.now() - started;
+  } finally {
+    await browser.close();
+  }
+}
+
+async function runCrawlee(urls: string[]): Promise<number> {
+  const storage = mkdtempSync(path.join(os.tmpdir(), 'crawlee-bench-'));
+  process.env.CRAWLEE_STORAGE_DIR = storage;
+  const { PuppeteerCrawler, Configuration } = await import('@crawlee/puppeteer');
+  const puppeteer = (await import('puppeteer')).default;
+  const { launchArgs } = await import('../engine/browser.js');
+  let done = 0;
+  const started = Date.now();
+  const crawler = new PuppeteerCrawler(
+    {
+      launchContext: { launcher: puppeteer, launchOptions: { executablePath: CHROMIUM, headless: true, args: launchArgs() } },
+      maxRequestRetries: 0,
+      requestHandlerTimeoutSecs: 60,
+      async requestHandler({ page }) {
+        if ((await page.content()).length > 0) done++;
+      },
+    },
+    new Configuration({ persistStorage: false, storageClientOptions: { localDataDirectory: storage } }),
+  );
+  // uniqueKey: the memory check repeats URLs; Crawlee would otherwise de-duplicate them.
+  await crawler.run(urls.map((url, i) => ({ url, uniqueKey: `${i}:${url}` })));
+  const elapsed = Date.now() - started;
+  rmSync(storage, { recursive: true, force: true });
+  if (done !== urls.length) throw new Error(`crawlee: ${done}/${urls.length} pages`);
+  return elapsed;
+}
+
+const RUNNERS: Record<Contender, (urls: string[]) => Promise<number>> = { webjobs: runWebjobs, crawlee: runCrawlee, floor: runFloor };
+
+async function child(contender: Contender): Promise<void> {
+  const urls = JSON.parse(process.env.WEBJOBS_BENCH_URLS!) as string[];
+  const elapsedMs = await RUNNERS[contender](urls);
+  process.stdout.write(`${JSON.stringify({ elapsedMs })}\n`);
+  // Crawlee leaves timers behind; the measurement is done.
+  process.exit(0);
+}
+
+// ---------------------------------------------------------------- the parent
+
+interface Measured {
+  pages: number;
+  elapsedMs: number;
+  pagesPerSecond: number;
+  peakRss: number;
+}
+
+function measure(contender: Contender, urls: string[]): Promise<Measured> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, [SELF, '--child', contender], {
+      env: { ...process.env, WEBJOBS_BENCH_URLS: JSON.stringify(urls), CRAWLEE_LOG_LEVEL: 'ERROR', APIFY_LOG_LEVEL: 'ERROR' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    let peakRss = 0;
+    const sampler = setInterval(() => {
+      peakRss = Math.max(peakRss, treeRss(proc.pid!));
+    }, 100);
+    proc.stdout.on('data', (d) => (out += d));
+    proc.on('error', reject);
+    proc.on('close', (code) => {
+      clearInterval(sampler);
+      const line = out.trim().split('\n').pop() ?? '';
+      if (code !== 0 || !line.startsWith('{')) {
+        reject(new Error(`${contender} exited with ${code}: ${out.slice(-500)}`));
+        return;
+      }
+      const { elapsedMs } = JSON.parse(line) as { elapsedMs: number };
+      resolve({ pages: urls.length, elapsedMs, pagesPerSecond: urls.length / (elapsedMs / 1000), peakRss });
+    });
+  });
+}
+
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+
+function urlsFor(base: string, count: number, distinct = count): string[] {
+  return Array.from({ length: count }, (_, i) => `${base}/article/${i % distinct}`);
+}
+
+async function parent(): Promise<void> {
+  const pages = Number(process.env.WEBJOBS_BENCH_PAGES) || 240;
+  const only = (process.env.WEBJOBS_BENCH_ONLY ?? 'floor,webjobs,crawlee').split(',') as Contender[];
+  const site = await startSite();
+  const results: Partial<Record<Contender, Measured>> = {};
+  try {
+    console.log(`Site: ${pages} article pages at ${site.base}; ${os.availableParallelism()} CPUs; Chromium ${CHROMIUM}`);
+    for (const contender of only) {
+      const m = await measure(contender, urlsFor(site.base, pages));
+      results[contender] = m;
+      console.log(`${contender.padEnd(8)} ${m.pagesPerSecond.toFixed(1).padStart(6)} pages/s  (${m.pages} pages in ${(m.elapsedMs / 1000).toFixed(1)} s, peak RSS ${mb(m.peakRss)})`);
+    }
+    const { webjobs, crawlee, floor } = results;
+    if (webjobs && crawlee) console.log(`webjobs / crawlee = ${(webjobs.pagesPerSecond / crawlee.pagesPerSecond).toFixed(2)}x   (target >= 3x)`);
+    if (webjobs && floor) console.log(`webjobs / floor   = ${(webjobs.pagesPerSecond / floor.pagesPerSecond).toFixed(2)}x   (target >= 0.8x)`);
+    if (process.env.WEBJOBS_BENCH_MEMORY !== '0') {
+      const small = await measure('webjobs', urlsFor(site.base, 100));
+      const large = await measure('webjobs', urlsFor(site.base, 1000));
+      console.log(
+        `memory: batch of 100 peak RSS ${mb(small.peakRss)}, batch of 1000 peak RSS ${mb(large.peakRss)}, ratio ${(large.peakRss / small.peakRss).toFixed(2)}   (target <= 1.2)`,
+      );
+    }
+  } finally {
+    await site.close();
+  }
+}
+
+if (process.argv[2] === '--child') {
+  await child(process.argv[3] as Contender);
+} else {
+  await parent();
+}
