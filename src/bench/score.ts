@@ -89,8 +89,10 @@ const IMAGE = new RegExp(String.raw`!\[((?:\\.|[^\]\\])*)\]` + DESTINATION, 'g')
 const LINK = new RegExp(String.raw`\[((?:\\.|[^\]\\])*)\]` + DESTINATION, 'g');
 
 /**
- * The readable text of Markdown: no syntax, link targets or image addresses.
- * Link text and image alt text stay, as does the content of code blocks.
+ * The readable text of Markdown: no syntax, link targets or images. Link text stays,
+ * as does the content of code blocks. An image is not text on the page, so its alt
+ * text goes with its address (Readability's textContent, which the published
+ * figures score, has no alt text either).
  */
 export function stripMarkdown(markdown: string): string {
   let text = markdown.replace(/\r\n?/g, '\n');
@@ -101,7 +103,7 @@ export function stripMarkdown(markdown: string): string {
   // Images inside links first, then links; repeat for nesting.
   for (let i = 0; i < 3; i++) {
     const before = text;
-    text = text.replace(IMAGE, (_m, alt: string) => alt).replace(LINK, (_m, label: string) => label);
+    text = text.replace(IMAGE, '').replace(LINK, (_m, label: string) => label);
     if (text === before) break;
   }
   // Autolinks.
