@@ -32,7 +32,9 @@ export async function runJob<K extends JobKind>(
 ): Promise<number> {
   const backend = await createBackend(flags);
   try {
-    const { jobId } = await backend.start(kind, request, { detach: !flags.wait });
+    // With --wait-timeout the job must outlive this process when the wait runs out, so locally it runs in a worker.
+    const detach = !flags.wait || flags.waitTimeout !== undefined;
+    const { jobId } = await backend.start(kind, request, { detach });
     if (!flags.wait) {
       await writeOutput(jobId);
       return 0;

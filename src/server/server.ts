@@ -5,6 +5,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { EnvironmentError } from '../api/errors.js';
+import type { Engine } from '../engine/engine.js';
 import { LocalBackend } from '../local/localBackend.js';
 import { FileJobStore } from '../store/fileStore.js';
 import { webjobsHome } from '../store/paths.js';
@@ -38,6 +39,16 @@ export interface RunningServer {
 
 export const DEFAULT_MAX_JOBS = 2;
 
+/** Longest a shutdown waits for jobs to record their end; any still running are failed by the next start. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+/** Resolves with `promise`, or after `ms` if that is sooner. */
+async function atMost(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([promise, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
+}
+
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const env = options.env ?? process.env;
   const log = options.log ?? (() => undefined);
@@ -46,13 +57,15 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const allowHosts = new Set((options.allowHosts ?? []).map((h) => h.toLowerCase()));
   const requestGuard = options.allowPrivate ? undefined : createRequestGuard({ allow: allowHosts });
   const store = new FileJobStore(home);
+  let engine: Engine | undefined;
   const backend = new LocalBackend({
     store,
     env,
     maxConcurrentJobs: options.maxJobs ?? DEFAULT_MAX_JOBS,
     createEngine: async () => {
       const { BrowserEngine } = await import('../engine/engine.js');
-      return new BrowserEngine({ env, requestGuard });
+      engine = new BrowserEngine({ env, requestGuard });
+      return engine;
     },
   });
   const owners = await JobOwners.open(home);
@@ -82,7 +95,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     url: `http://${host}:${port}`,
     close: async (reason) => {
       await app.close();
-      await backend.close(reason);
+      // close() aborts every running job, but a page that is loading does not
+      // listen; closing the browser under it ends it now, failed with `reason`.
+      const closing = backend.close(reason);
+      await engine?.close().catch(() => undefined);
+      await atMost(closing, SHUTDOWN_GRACE_MS);
     },
   };
 }

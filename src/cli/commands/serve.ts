@@ -71,6 +71,9 @@ export function serveCommand(): Command {
       await waitForSignal();
       process.stderr.write('webjobs serve: shutting down\n');
       await server.close('webjobs serve shut down while this job was running; start the job again');
+      process.stderr.write('webjobs serve: stopped\n');
+      // Whatever a job left behind (a timer, a socket) must not keep a stopped server alive.
+      process.exit(0);
     });
 }
 
