@@ -25,6 +25,8 @@ export interface InPageResult {
 /* eslint-disable @typescript-eslint/no-explicit-any */
 export function extractInPage(options: InPageOptions, Readability: any, TurndownService: any, gfm: any): InPageResult {
   const REMOVE_ALWAYS = 'script, style, noscript, template, svg, canvas, iframe, object, embed, link, meta, base';
+  /** Page furniture that is never part of an article, removed before Readability looks for one. */
+  const FURNITURE = 'nav, aside, footer, dialog, [role="navigation"], [role="contentinfo"], [role="complementary"], [role="search"], [role="dialog"]';
   const CHROME = 'nav, header, footer, aside, form, dialog, [role="navigation"], [role="banner"], [role="contentinfo"], [aria-hidden="true"]';
 
   function metadataOf(doc: Document): Record<string, string> {
@@ -103,7 +105,9 @@ export function extractInPage(options: InPageOptions, Readability: any, Turndown
       return kept;
     }
     if (options.onlyMainContent) {
-      const article = new Readability(clone.cloneNode(true), { charThreshold: 200, keepClasses: true }).parse();
+      const candidate = clone.cloneNode(true) as Document;
+      remove(candidate, FURNITURE);
+      const article = new Readability(candidate, { charThreshold: 200, keepClasses: true }).parse();
       if (article && article.content && article.textContent.trim().length > 0) {
         const holder = doc.createElement('div');
         holder.innerHTML = article.content;
