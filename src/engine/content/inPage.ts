@@ -93,6 +93,11 @@ export function extractInPage(options: InPageOptions, Readability: any, Turndown
     }
   }
 
+  /** What Readability keeps around an article that is not its text. */
+  function cleanArticle(root: Element): void {
+    remove(root, 'figcaption');
+  }
+
   function mainContent(doc: Document): Element {
     const clone = doc.cloneNode(true) as Document;
     remove(clone, REMOVE_ALWAYS);
@@ -109,8 +114,10 @@ export function extractInPage(options: InPageOptions, Readability: any, Turndown
       remove(candidate, FURNITURE);
       const article = new Readability(candidate, { charThreshold: 200, keepClasses: true }).parse();
       if (article && article.content && article.textContent.trim().length > 0) {
-        const holder = doc.createElement('div');
+        // An inert document: nothing in the article starts loading again.
+        const holder = doc.implementation.createHTMLDocument('').createElement('div');
         holder.innerHTML = article.content;
+        cleanArticle(holder);
         return holder;
       }
       remove(clone, CHROME);
