@@ -96,6 +96,28 @@ export function extractInPage(options: InPageOptions, Readability: any, Turndown
   /** What Readability keeps around an article that is not its text. */
   function cleanArticle(root: Element): void {
     remove(root, 'figcaption');
+    const textLength = (el: Element) => (el.textContent || '').replace(/\s+/g, ' ').trim().length;
+    const linkDensity = (el: Element) => {
+      const total = textLength(el);
+      if (total === 0) return 0;
+      let linked = 0;
+      for (const a of Array.from(el.querySelectorAll('a'))) linked += textLength(a);
+      return linked / total;
+    };
+    // Lists and blocks made of links are related-article lists, tags and share bars.
+    for (const el of Array.from(root.querySelectorAll('ul, ol, p, div, section, h2, h3, h4, h5, h6'))) {
+      if (!root.contains(el)) continue;
+      if (el.querySelector('pre, table, img, picture, video')) continue;
+      const density = linkDensity(el);
+      // A block with a good deal of text outside its links is prose that happens to link a lot.
+      if (density <= 0.5 || (1 - density) * textLength(el) > 150) continue;
+      // A short heading or label right before such a block ("Related", "More from ...") goes with it.
+      const label = el.previousElementSibling;
+      if (label && textLength(label) < 60 && label.querySelectorAll('a, img').length === 0 && !/[.!?:"”]$/.test((label.textContent || '').trim())) {
+        label.remove();
+      }
+      el.remove();
+    }
   }
 
   function mainContent(doc: Document): Element {
