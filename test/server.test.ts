@@ -65,6 +65,10 @@ async function waitStatus(path: string, wanted: string, key = KEYS.scale): Promi
 beforeAll(async () => {
   internal = await startFixtureServer({
     '/secret': (_req, res) => sendHtml(res, html('<h1>Internal secret</h1><p>Not for the internet.</p>')),
+    '/sitemap.xml': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/xml' });
+      res.end('<urlset><url><loc>http://127.0.0.1/</loc></url></urlset>');
+    },
     '/tracker.js': (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/javascript' });
       res.end('document.title = "leaked";');
@@ -86,6 +90,14 @@ beforeAll(async () => {
     '/embeds-internal': (_req, res) =>
       sendHtml(res, html(`<article><h1>Embeds</h1>${articleText('embeds')}</article><script src="${internal.at('/tracker.js')}"></script>`)),
     '/hang': () => new Promise(() => undefined),
+    '/robots.txt': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end(`User-agent: *\nAllow: /\nSitemap: ${site.at('/sitemap-hop')}\n`);
+    },
+    '/sitemap-hop': (_req, res) => {
+      res.writeHead(302, { location: internal.at('/sitemap.xml') });
+      res.end();
+    },
   });
   server = await startServe({
     args: ['--allow-host', new URL(site.url).host, '--max-jobs-per-key', String(MAX_JOBS_PER_KEY), '--quiet'],
@@ -272,6 +284,17 @@ describe('server-side request forgery', () => {
     expect(record.data.markdown).toContain('Embeds');
     expect(record.data.metadata.title).not.toBe('leaked');
     expect(internal.requests).not.toContain('GET /tracker.js');
+  });
+});
+
+describe('server-side request forgery in a crawl', () => {
+  it("checks every redirect hop of the crawler's own robots.txt and sitemap requests", async () => {
+    const start = await api('POST', '/api/crawl', { body: { url: site.at('/p1'), maxPages: 2, followLinks: false } });
+    expect(start.status).toBe(200);
+    const path = `/api/crawl/${start.body.jobId}`;
+    expect(await waitFinal(path)).toBe('completed');
+    expect(site.requests).toContain('GET /sitemap-hop');
+    expect(internal.requests).not.toContain('GET /sitemap.xml');
   });
 });
 

@@ -22,6 +22,10 @@ const SECRET = `<article><h1>Behind the challenge</h1>${articleText('secrets')}<
 beforeAll(async () => {
   site = await startFixtureServer({
     '/page': (_req, res) => sendHtml(res, html(`<article><h1>Proxied page</h1>${articleText('proxies')}</article>`)),
+    '/robots.txt': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('User-agent: *\nDisallow: /private\n');
+    },
     '/recaptcha': (_req, res) =>
       sendHtml(
         res,
@@ -110,6 +114,17 @@ describe('proxies', () => {
     expect(dead.code).toBe(1);
     expect(dead.stderr).toMatch(/proxy/i);
     expect(dead.stderr).not.toMatch(/timed out/);
+  });
+
+  it("sends a crawl's own robots.txt and sitemap requests through the proxy too", async () => {
+    const before = proxy.forwarded.length;
+    const { code } = await runCli(['crawl', site.at('/page'), '--use-proxy', '--max-pages', '1'], { env: baseEnv() });
+    expect(code).toBe(0);
+    const forwarded = proxy.forwarded.slice(before);
+    // Node's requests tunnel with CONNECT host:port; the browser's come as absolute URLs.
+    expect(forwarded).toContain(new URL(site.url).host);
+    expect(forwarded).toContain(site.at('/page'));
+    expect(site.requests).toContain('GET /robots.txt');
   });
 
   it('refuses --use-proxy with no proxy configured, and a bad country code, before any job', async () => {

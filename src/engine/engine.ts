@@ -4,6 +4,7 @@
  * browsers: one per distinct proxy, since Chromium takes its proxy at launch.
  */
 import puppeteer from 'puppeteer';
+import { PageError } from '../api/errors.js';
 import type { PageData, ScrapeOptions, SessionOptions } from '../api/types.js';
 import { BrowserPool, type BrowserSettings } from './browser.js';
 import { findBrowser } from './findBrowser.js';
@@ -14,9 +15,12 @@ import { resolveProxy, type ProxyConfig } from './session/proxy.js';
 
 export interface FetchOptions {
   timeoutMs: number;
+  signal?: AbortSignal;
   sessionOptions?: SessionOptions;
   headers?: Record<string, string>;
 }
+
+const MAX_REDIRECTS = 10;
 
 export interface Engine {
   /** Throws (EnvironmentError, ConfigError) when a job with these options could not run here. */
@@ -58,8 +62,24 @@ export class BrowserEngine implements Engine {
     return scrapeUrl(this.pool(proxy), url, scrapeOptions, solver);
   }
 
-  fetch(url: string, options: FetchOptions): Promise<Response> {
-    return proxiedFetch(url, resolveProxy(options.sessionOptions, this.env), options);
+  /**
+   * Follows redirects itself, so that the request guard (against SSRF, in `serve`)
+   * sees every hop, as it does for the browser's requests.
+   */
+  async fetch(url: string, options: FetchOptions): Promise<Response> {
+    const proxy = resolveProxy(options.sessionOptions, this.env);
+    const guard = this.settings.requestGuard;
+    let current = url;
+    for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+      const refusal = guard ? await guard(current) : undefined;
+      if (refusal) throw new PageError(refusal);
+      const response = await proxiedFetch(current, proxy, options);
+      const location = response.headers.get('location');
+      if (response.status < 300 || response.status > 399 || !location) return response;
+      await response.body?.cancel();
+      current = new URL(location, current).href;
+    }
+    throw new PageError(`too many redirects fetching ${url}`);
   }
 
   async close(): Promise<void> {

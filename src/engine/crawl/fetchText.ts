@@ -12,6 +12,9 @@ export interface Fetched {
 
 const MAX_BYTES = 20 * 1024 * 1024;
 
+/** How plain requests go out: Engine.fetch, which applies the session's proxy and the request guard. */
+export type PlainFetch = (url: string, init: { timeoutMs: number; signal?: AbortSignal; headers: Record<string, string> }) => Promise<Response>;
+
 function isGzip(bytes: Buffer): boolean {
   return bytes.length > 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
 }
@@ -21,13 +24,12 @@ function isGzip(bytes: Buffer): boolean {
  * not with Content-Encoding). Network errors and timeouts come back as status 0,
  * so callers treat "unreachable" like "absent" without try/catch.
  */
-export async function fetchText(url: string, timeoutMs: number, signal?: AbortSignal): Promise<Fetched> {
-  const signals = [AbortSignal.timeout(timeoutMs), ...(signal ? [signal] : [])];
+export async function fetchText(fetcher: PlainFetch, url: string, timeoutMs: number, signal?: AbortSignal): Promise<Fetched> {
   try {
-    const response = await fetch(url, {
-      signal: AbortSignal.any(signals),
+    const response = await fetcher(url, {
+      timeoutMs,
+      signal,
       headers: { 'user-agent': CRAWLER_USER_AGENT, accept: 'text/plain, application/xml, text/xml, */*' },
-      redirect: 'follow',
     });
     const length = Number(response.headers.get('content-length') ?? 0);
     if (length > MAX_BYTES) {

@@ -4,7 +4,7 @@
  * our group "webjobs" before "*") are robots-parser's.
  */
 import { createRequire } from 'node:module';
-import { CRAWLER_USER_AGENT, fetchText } from './fetchText.js';
+import { CRAWLER_USER_AGENT, fetchText, type PlainFetch } from './fetchText.js';
 
 export interface Robots {
   isAllowed(url: string): boolean;
@@ -25,9 +25,9 @@ const ALLOW_ALL: Robots = { isAllowed: () => true, sitemaps: [] };
  * everything, as most crawlers do; a 5xx allows everything too, since a crawl is a
  * one-off run a user asked for, not a recurring bot.
  */
-export async function loadRobots(startUrl: string, timeoutMs: number, signal?: AbortSignal): Promise<Robots> {
+export async function loadRobots(fetcher: PlainFetch, startUrl: string, timeoutMs: number, signal?: AbortSignal): Promise<Robots> {
   const robotsUrl = new URL('/robots.txt', startUrl).href;
-  const fetched = await fetchText(robotsUrl, timeoutMs, signal);
+  const fetched = await fetchText(fetcher, robotsUrl, timeoutMs, signal);
   if (fetched.status < 200 || fetched.status >= 300) return ALLOW_ALL;
   const parsed = robotsParser(robotsUrl, fetched.text);
   return {

@@ -4,7 +4,7 @@
  * elements matter, so they are picked out with a small scanner rather than a
  * full XML parser.
  */
-import { fetchText } from './fetchText.js';
+import { fetchText, type PlainFetch } from './fetchText.js';
 
 export interface SitemapLimits {
   /** Stop after this many page URLs. */
@@ -46,7 +46,12 @@ export function parseSitemap(xml: string): ParsedSitemap {
 }
 
 /** Page URLs from the given sitemaps (breadth-first through indexes), within the limits. */
-export async function collectSitemapUrls(sitemaps: string[], limits: SitemapLimits, signal?: AbortSignal): Promise<string[]> {
+export async function collectSitemapUrls(
+  fetcher: PlainFetch,
+  sitemaps: string[],
+  limits: SitemapLimits,
+  signal?: AbortSignal,
+): Promise<string[]> {
   const queue = [...new Set(sitemaps)];
   const seen = new Set(queue);
   const urls: string[] = [];
@@ -54,7 +59,7 @@ export async function collectSitemapUrls(sitemaps: string[], limits: SitemapLimi
   while (queue.length > 0 && urls.length < limits.maxUrls && fetchedFiles < limits.maxFiles && !signal?.aborted) {
     const sitemapUrl = queue.shift()!;
     fetchedFiles++;
-    const fetched = await fetchText(sitemapUrl, limits.timeoutMs, signal);
+    const fetched = await fetchText(fetcher, sitemapUrl, limits.timeoutMs, signal);
     if (fetched.status < 200 || fetched.status >= 300) continue;
     const { isIndex, locs } = parseSitemap(fetched.text);
     for (const loc of locs) {

@@ -1,4 +1,4 @@
-/** Node-side HTTP fetches that take the same proxy as the browser. */
+/** Node-side HTTP requests (robots.txt, sitemaps) that take the same proxy as the browser. */
 import { fetch as undiciFetch, ProxyAgent, Socks5ProxyAgent, type Dispatcher } from 'undici';
 import { PageError } from '../../api/errors.js';
 import type { ProxyConfig } from './proxy.js';
@@ -17,9 +17,11 @@ function dispatcherFor(proxy: ProxyConfig): Dispatcher {
 export async function proxiedFetch(
   url: string,
   proxy: ProxyConfig | undefined,
-  options: { timeoutMs: number; headers?: Record<string, string> },
+  options: { timeoutMs: number; signal?: AbortSignal; headers?: Record<string, string> },
 ): Promise<Response> {
-  const init = { headers: options.headers, signal: AbortSignal.timeout(options.timeoutMs), redirect: 'follow' as const };
+  const signal = AbortSignal.any([AbortSignal.timeout(options.timeoutMs), ...(options.signal ? [options.signal] : [])]);
+  // Redirects are the caller's to follow, hop by hop (see Engine.fetch).
+  const init = { headers: options.headers, signal, redirect: 'manual' as const };
   if (!proxy) return fetch(url, init);
   try {
     return (await undiciFetch(url, { ...init, dispatcher: dispatcherFor(proxy) })) as unknown as Response;

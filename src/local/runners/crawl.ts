@@ -8,6 +8,7 @@ import { PageError } from '../../api/errors.js';
 import { LIMITS } from '../../api/limits.js';
 import type { CrawlRequest, Format, PageEntry, ScrapeOptions } from '../../api/types.js';
 import { defaultConcurrency } from '../../engine/browser.js';
+import type { PlainFetch } from '../../engine/crawl/fetchText.js';
 import { Frontier } from '../../engine/crawl/frontier.js';
 import { looksLikePage, normalizeUrl } from '../../engine/crawl/normalize.js';
 import { loadRobots, type Robots } from '../../engine/crawl/robots.js';
@@ -98,10 +99,12 @@ class Crawl {
   async run(): Promise<void> {
     const { ctx } = this;
     const request = ctx.request;
-    this.robots = await loadRobots(request.url, FETCH_TIMEOUT_MS, ctx.signal);
+    const fetcher: PlainFetch = (url, init) => ctx.engine.fetch(url, { ...init, sessionOptions: request.sessionOptions });
+    this.robots = await loadRobots(fetcher, request.url, FETCH_TIMEOUT_MS, ctx.signal);
     const sitemapUrls = request.ignoreSitemap
       ? Promise.resolve([])
       : collectSitemapUrls(
+          fetcher,
           [...this.robots.sitemaps, new URL('/sitemap.xml', request.url).href],
           { maxUrls: 10_000, maxFiles: 50, timeoutMs: FETCH_TIMEOUT_MS },
           ctx.signal,
