@@ -1,0 +1,242 @@
+/**
+ * Main-content extraction and Markdown, through the real engine: a real Chromium
+ * (BrowserPool) scraping pages served on 127.0.0.1.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ScrapeOptions } from '../src/api/types.js';
+import { BrowserPool } from '../src/engine/browser.js';
+import { scrapeUrl } from '../src/engine/scrape.js';
+
+const prose = (topic: string) =>
+  [
+    `The ${topic} story begins in a small town, where the people had long argued about the river, the bridge and the old mill that stood beside it.`,
+    `Over the years, the arguments about the ${topic} grew louder, and the town council, which met every Tuesday, could not agree on anything at all.`,
+    `In the end, a young engineer proposed a plan for the ${topic}: rebuild the mill, keep the bridge, and let the river run as it always had, slowly and quietly.`,
+  ]
+    .map((p) => `<p>${p}</p>`)
+    .join('\n');
+
+const page = (body: string, head = '', lang = 'en') =>
+  `<!doctype html><html lang="${lang}"><head><meta charset="utf-8">${head}</head><body>${body}</body></html>`;
+
+const chrome = {
+  nav: '<nav><a href="/">Home page link</a> <a href="/about">About us link</a> <a href="/contact">Contact link</a></nav>',
+  header: '<header><div class="site-name">Gazette site banner</div></header>',
+  aside: '<aside class="sidebar"><h3>Popular elsewhere</h3><ul><li><a href="/p1">Sidebar story one</a></li><li><a href="/p2">Sidebar story two</a></li></ul></aside>',
+  footer: '<footer><p>Copyright footer text, all rights reserved.</p></footer>',
+  noise:
+    '<script>var marker = "SCRIPT_TEXT";</script><style>.x { content: "STYLE_TEXT"; }</style>' +
+    '<svg><text>SVG_TEXT</text></svg><noscript>NOSCRIPT_TEXT</noscript>',
+};
+
+const PAGES: Record<string, { type: string; body: Buffer | string }> = {
+  '/article': {
+    type: 'text/html; charset=utf-8',
+    body: page(
+      `${chrome.header}${chrome.nav}
+       <main><article>
+         <h1>Rivers of the valley</h1>
+         ${prose('valley')}
+         <h2>Plans for the mill</h2>
+         ${prose('mill')}
+         <ul><li>first point of the plan</li><li>second point of the plan</li></ul>
+         <ol><li>step one of the work</li><li>step two of the work</li></ol>
+         <p>Read the <a href="/docs/guide">engineering guide</a> or jump to the <a href="#top">top of the page</a>, which the council reviewed twice.</p>
+         <p class="keep">Paragraph kept by includeTags, with its own sentence, long enough to matter.</p>
+         <p class="drop">Paragraph dropped by excludeTags, with its own sentence, long enough to matter.</p>
+       </article></main>
+       ${chrome.aside}${chrome.noise}${chrome.footer}`,
+      `<title>River article</title>
+       <meta name="description" content="All about the rivers of the valley">
+       <meta property="og:title" content="OG rivers title">
+       <meta property="og:image" content="https://example.com/river.jpg">
+       <meta property="og:type" content="article">`,
+    ),
+  },
+  '/table': {
+    type: 'text/html; charset=utf-8',
+    body: page(
+      `${chrome.nav}<article><h1>Results</h1>${prose('league')}
+       <table><thead><tr><th>Name</th><th>Score</th></tr></thead>
+         <tbody><tr><td>Ann</td><td>7</td></tr><tr><td>Bob | Jr</td><td>9</td></tr></tbody></table>
+       <p>And the same table without a header row, as many pages write it, for the second season of the league.</p>
+       <table><tr><td>Team</td><td>Wins</td></tr><tr><td>Reds</td><td>12</td></tr></table>
+       ${prose('season')}</article>${chrome.footer}`,
+      '<title>Table page</title>',
+    ),
+  },
+  '/code': {
+    type: 'text/html; charset=utf-8',
+    body: page(
+      `${chrome.nav}<article><h1>Code samples</h1>${prose('compiler')}
+       <pre><code class="language-js">const answer = 42;
+if (answer &gt; 1) {
+  console.log("big");
+}
+</code></pre>
+       <p>The same idea in Python, with <code>print</code> inline, reads just as plainly to most people.</p>
+       <pre class="lang-python"><code>print("hello")</code></pre>
+       ${prose('runtime')}</article>${chrome.footer}`,
+      '<title>Code page</title>',
+    ),
+  },
+  // ISO-8859-1 bytes, declared only in the HTTP header.
+  '/latin1': {
+    type: 'text/html; charset=ISO-8859-1',
+    body: Buffer.from(
+      `<!doctype html><html lang="de"><head><title>Caf\u00e9 Stra\u00dfe</title></head><body>${chrome.nav}<article><h1>\u00dcber das Caf\u00e9</h1>` +
+        `<p>Das Caf\u00e9 an der Stra\u00dfe war na\u00efve gebaut, \u00e4hnlich wie die \u00fcbrigen H\u00e4user; man sa\u00df dort gern, \u00e0 la fran\u00e7aise, bei Kuchen f\u00fcr zw\u00f6lf Gro\u00dfen.</p>` +
+        `${prose('caf\u00e9')}</article></body></html>`,
+      'latin1',
+    ),
+  },
+  // windows-1252 declared only in a meta tag: 0x93/0x94 are curly quotes, 0x80 is the euro sign.
+  '/cp1252': {
+    type: 'text/html',
+    body: Buffer.concat([
+      Buffer.from(
+        '<!doctype html><html lang="en"><head><meta charset="windows-1252"><title>Prices</title></head><body><article><h1>Prices</h1><p>He said ',
+        'latin1',
+      ),
+      Buffer.from([0x93]),
+      Buffer.from('it costs ', 'latin1'),
+      Buffer.from([0x80]),
+      Buffer.from('5 in the caf\u00e9', 'latin1'),
+      Buffer.from([0x94]),
+      Buffer.from(`, and nobody argued with the price at all that day.</p>${prose('price')}</article></body></html>`, 'latin1'),
+    ]),
+  },
+};
+
+let server: http.Server;
+let base: string;
+let pool: BrowserPool;
+
+const scrape = (path: string, options?: ScrapeOptions) => scrapeUrl(pool, `${base}${path}`, { timeout: 20_000, ...options });
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    const found = PAGES[(req.url ?? '/').split('?')[0]!];
+    if (!found) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    res.writeHead(200, { 'content-type': found.type }).end(found.body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  pool = new BrowserPool();
+}, 30_000);
+
+afterAll(async () => {
+  await pool?.close();
+  await new Promise<void>((resolve) => server?.close(() => resolve()));
+});
+
+describe('main content', () => {
+  it('keeps the article and drops navigation, header, sidebar, footer, scripts, styles and svg', async () => {
+    const { markdown = '' } = await scrape('/article');
+    expect(markdown).toContain('The valley story begins in a small town');
+    expect(markdown).toContain('rebuild the mill, keep the bridge');
+    for (const gone of ['Home page link', 'About us link', 'Gazette site banner', 'Sidebar story one', 'Popular elsewhere', 'Copyright footer text']) {
+      expect(markdown).not.toContain(gone);
+    }
+    for (const gone of ['SCRIPT_TEXT', 'STYLE_TEXT', 'SVG_TEXT', 'NOSCRIPT_TEXT', '<script', '<svg']) expect(markdown).not.toContain(gone);
+  }, 30_000);
+
+  it('writes headings and lists as Markdown', async () => {
+    const { markdown = '' } = await scrape('/article');
+    expect(markdown).toMatch(/^## Plans for the mill$/m);
+    expect(markdown).toMatch(/^-\s+first point of the plan$/m);
+    expect(markdown).toMatch(/^-\s+second point of the plan$/m);
+    expect(markdown).toMatch(/^1\.\s+step one of the work$/m);
+    expect(markdown).toMatch(/^2\.\s+step two of the work$/m);
+  }, 30_000);
+
+  it('makes links absolute and leaves fragment links alone', async () => {
+    const { markdown = '' } = await scrape('/article');
+    expect(markdown).toContain(`[engineering guide](${base}/docs/guide)`);
+    expect(markdown).toContain('[top of the page](#top)');
+  }, 30_000);
+
+  it('turns tables into GFM tables, with or without a header row', async () => {
+    const { markdown = '' } = await scrape('/table');
+    expect(markdown).toContain(['| Name | Score |', '| --- | --- |', '| Ann | 7 |', '| Bob \\| Jr | 9 |'].join('\n'));
+    expect(markdown).toContain(['| Team | Wins |', '| --- | --- |', '| Reds | 12 |'].join('\n'));
+    expect(markdown).not.toMatch(/<\/?(table|tr|td|th)\b/);
+  }, 30_000);
+
+  it('fences code blocks with their language', async () => {
+    const { markdown = '' } = await scrape('/code');
+    expect(markdown).toContain(['```js', 'const answer = 42;', 'if (answer > 1) {', '  console.log("big");', '}', '```'].join('\n'));
+    expect(markdown).toContain(['```python', 'print("hello")', '```'].join('\n'));
+    expect(markdown).toContain('with `print` inline');
+  }, 30_000);
+});
+
+describe('character sets', () => {
+  it('decodes an ISO-8859-1 page to UTF-8', async () => {
+    const { markdown = '', metadata } = await scrape('/latin1');
+    expect(markdown).toContain('# Über das Café');
+    expect(markdown).toContain('Das Café an der Straße war naïve gebaut, ähnlich wie die übrigen Häuser; man saß dort gern, à la française');
+    expect(markdown).not.toContain('\ufffd');
+    expect(metadata.title).toBe('Café Straße');
+    expect(metadata.language).toBe('de');
+  }, 30_000);
+
+  it('decodes a windows-1252 page declared in a meta tag', async () => {
+    const { markdown = '' } = await scrape('/cp1252');
+    expect(markdown).toContain('He said “it costs €5 in the café”, and nobody argued');
+    expect(markdown).not.toContain('\ufffd');
+  }, 30_000);
+});
+
+describe('scrape options', () => {
+  it('includeTags keeps only the matching elements', async () => {
+    const { markdown = '' } = await scrape('/article', { includeTags: ['.keep', 'h1'] });
+    expect(markdown).toContain('Paragraph kept by includeTags');
+    expect(markdown).toContain('Rivers of the valley');
+    expect(markdown).not.toContain('The valley story begins');
+    expect(markdown).not.toContain('Paragraph dropped by excludeTags');
+  }, 30_000);
+
+  it('excludeTags removes the matching elements and keeps the rest', async () => {
+    const { markdown = '' } = await scrape('/article', { excludeTags: ['.drop', 'ol'] });
+    expect(markdown).not.toContain('Paragraph dropped by excludeTags');
+    expect(markdown).not.toContain('step one of the work');
+    expect(markdown).toContain('Paragraph kept by includeTags');
+    expect(markdown).toContain('The valley story begins');
+  }, 30_000);
+
+  it('onlyMainContent false keeps the page around the article, still without scripts and styles', async () => {
+    const main = (await scrape('/article')).markdown ?? '';
+    const full = (await scrape('/article', { onlyMainContent: false })).markdown ?? '';
+    expect(full.length).toBeGreaterThan(main.length);
+    for (const kept of ['Home page link', 'Sidebar story one', 'Copyright footer text', 'The valley story begins']) expect(full).toContain(kept);
+    for (const gone of ['SCRIPT_TEXT', 'STYLE_TEXT', 'SVG_TEXT']) expect(full).not.toContain(gone);
+  }, 30_000);
+
+  it('html format gives the main content as HTML', async () => {
+    const { html = '', markdown } = await scrape('/article', { formats: ['html'] });
+    expect(html).toContain('<h2');
+    expect(html).toContain('The valley story begins');
+    expect(html).not.toContain('Copyright footer text');
+    expect(markdown).toBeUndefined();
+  }, 30_000);
+});
+
+describe('metadata', () => {
+  it('has title, description, language and og:* tags', async () => {
+    const { metadata } = await scrape('/article');
+    expect(metadata.title).toBe('River article');
+    expect(metadata.description).toBe('All about the rivers of the valley');
+    expect(metadata.language).toBe('en');
+    expect(metadata['og:title']).toBe('OG rivers title');
+    expect(metadata['og:image']).toBe('https://example.com/river.jpg');
+    expect(metadata['og:type']).toBe('article');
+    expect(metadata.sourceURL).toBe(`${base}/article`);
+    expect(metadata.statusCode).toBe('200');
+  }, 30_000);
+});
