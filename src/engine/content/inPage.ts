@@ -96,6 +96,10 @@ export function extractInPage(options: InPageOptions, Readability: any, Turndown
   /** What Readability keeps around an article that is not its text. */
   function cleanArticle(root: Element): void {
     remove(root, 'figcaption');
+    for (const el of Array.from(root.querySelectorAll('[class], [id]'))) {
+      const names = `${el.getAttribute('class') || ''} ${el.getAttribute('id') || ''}`;
+      if (/(^|[\s_-])(caption|credit|byline)s?($|[\s_-])/i.test(names) && root.contains(el)) el.remove();
+    }
     const textLength = (el: Element) => (el.textContent || '').replace(/\s+/g, ' ').trim().length;
     const linkDensity = (el: Element) => {
       const total = textLength(el);
