@@ -30,7 +30,7 @@ beforeAll(async () => {
       sendHtml(
         res,
         html(`<main id="main"><h1>Checking you are human</h1>
-          <div class="g-recaptcha" data-sitekey="${SITEKEY}" data-callback="onSolved"></div></main>
+          <div class="g-recaptcha" style="width:304px;height:78px" data-sitekey="${SITEKEY}" data-callback="onSolved"></div></main>
           <script>
             function onSolved(token) {
               fetch('/verify?token=' + encodeURIComponent(token)).then(r => r.text()).then(body => {
@@ -43,8 +43,16 @@ beforeAll(async () => {
       sendHtml(
         res,
         html(`<form method="post" action="/verify-form"><h1>One moment</h1>
-          <div class="h-captcha" data-sitekey="hc-key"></div></form>`),
+          <div class="h-captcha" style="width:304px;height:78px" data-sitekey="hc-key"></div></form>`),
       ),
+    '/article-with-form': (_req, res) =>
+      sendHtml(
+        res,
+        html(`<article><h1>Long read</h1>${articleText('long reads', 30)}</article>
+          <form><h2>Email this article</h2><div class="g-recaptcha" style="width:304px;height:78px" data-sitekey="${SITEKEY}"></div></form>`),
+      ),
+    '/hidden-widget': (_req, res) =>
+      sendHtml(res, html(`<article><h1>Short note</h1><p>Brief.</p></article><div class="g-recaptcha" style="display:none" data-sitekey="${SITEKEY}"></div>`)),
     '/verify': (req, res) => {
       const token = new URL(req.url!, site.url).searchParams.get('token');
       sendHtml(res, token === TOKEN ? SECRET : '<p>wrong token</p>', token === TOKEN ? 200 : 403);
@@ -169,6 +177,17 @@ describe('CAPTCHAs', () => {
     expect(code).toBe(1);
     expect(JSON.parse(stdout).error).toMatch(/blocked by a CAPTCHA \(reCAPTCHA v2\)/);
     expect(stderr).toMatch(/--solve-captchas/);
+  });
+
+  it('reads an article that merely carries a widget in a form, or a hidden one, as the article', async () => {
+    const tasks = solver.tasks.length;
+    const article = await runCli(['scrape', site.at('/article-with-form')], { env: { WEBJOBS_HOME: home } });
+    expect(article.code).toBe(0);
+    expect(article.stdout).toContain('Long read');
+    const hidden = await runCli(['scrape', site.at('/hidden-widget'), '--solve-captchas'], { env: solverEnv() });
+    expect(hidden.code).toBe(0);
+    expect(hidden.stdout).toContain('Brief.');
+    expect(solver.tasks.length).toBe(tasks);
   });
 
   it('refuses --solve-captchas with no solver configured, before any job', async () => {

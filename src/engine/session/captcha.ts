@@ -35,16 +35,31 @@ export function describeCaptcha(found: FoundCaptcha): string {
   return KIND_LABEL[found.kind];
 }
 
+/**
+ * Below this much visible text a page with a CAPTCHA widget is a challenge page.
+ * Articles often carry a widget in a comment or "email this" form; those pages
+ * have far more text, and their content is readable without solving anything.
+ */
+const CHALLENGE_MAX_TEXT = 2500;
+
+/** The CAPTCHA that stands between the user and the page's content, if any. */
 export async function detectCaptcha(page: Page): Promise<FoundCaptcha | undefined> {
-  return page.evaluate(() => {
+  return page.evaluate((maxText) => {
+    if ((document.body?.innerText ?? '').trim().length > maxText) return undefined;
+    const shown = (el: Element) => {
+      const box = el.getBoundingClientRect();
+      return box.width > 0 && box.height > 0 && getComputedStyle(el).visibility !== 'hidden';
+    };
     const widgets: [string, 'recaptcha' | 'hcaptcha' | 'turnstile'][] = [
-      ['.g-recaptcha[data-sitekey], [data-sitekey].g-recaptcha', 'recaptcha'],
+      ['.g-recaptcha[data-sitekey]', 'recaptcha'],
       ['.h-captcha[data-sitekey]', 'hcaptcha'],
       ['.cf-turnstile[data-sitekey]', 'turnstile'],
     ];
     for (const [selector, kind] of widgets) {
       const el = document.querySelector(selector);
-      if (el) return { kind, sitekey: el.getAttribute('data-sitekey')!, callback: el.getAttribute('data-callback') ?? undefined };
+      if (el && shown(el)) {
+        return { kind, sitekey: el.getAttribute('data-sitekey')!, callback: el.getAttribute('data-callback') ?? undefined };
+      }
     }
     const frames: [RegExp, 'recaptcha' | 'hcaptcha' | 'turnstile'][] = [
       [/google\.com\/recaptcha|recaptcha\.net/, 'recaptcha'],
@@ -55,11 +70,11 @@ export async function detectCaptcha(page: Page): Promise<FoundCaptcha | undefine
       const src = frame.getAttribute('src')!;
       for (const [pattern, kind] of frames) {
         const key = /[?&](?:k|sitekey)=([\w-]+)/.exec(src)?.[1];
-        if (pattern.test(src) && key) return { kind, sitekey: key };
+        if (pattern.test(src) && key && shown(frame)) return { kind, sitekey: key };
       }
     }
     return undefined;
-  });
+  }, CHALLENGE_MAX_TEXT);
 }
 
 export interface CaptchaSolverConfig {
