@@ -44,6 +44,8 @@ beforeAll(async () => {
     '/hang': () => {
       /* never answers */
     },
+    '/stuck-iframe': (_req, res) =>
+      sendHtml(res, html(`<article><h1>Never finishes loading</h1>${articleText('iframes')}</article><iframe src="/hang"></iframe>`)),
     '/binary': (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/zip' });
       res.end(Buffer.alloc(64));
@@ -128,6 +130,14 @@ describe('webjobs scrape', () => {
     expect(record.status).toBe('failed');
     expect(record.error).toMatch(/timed out after 1500 ms/);
     expect(stderr).toMatch(/timed out/);
+  });
+
+  it('reads a page whose document arrived but whose load event never comes, and says so', async () => {
+    const { code, stdout } = await runCli(['scrape', site.at('/stuck-iframe'), '--timeout', '1500', '--json'], { env });
+    expect(code).toBe(0);
+    const record = JSON.parse(stdout);
+    expect(record.data.markdown).toContain('Paragraph 6 about iframes');
+    expect(record.data.metadata.warning).toMatch(/did not finish loading within 1500 ms/);
   });
 
   it('fails a refused connection and a non-HTML download with clear errors', async () => {

@@ -124,12 +124,41 @@ function withDeadline<T>(promise: Promise<T>, ms: number, what: () => string): P
   return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }
 
-async function navigate(page: Page, url: string, options: Required<ScrapeOptions>, proxyLabel?: string): Promise<HTTPResponse | null> {
+function isTimeout(err: unknown): boolean {
+  return (err as Error)?.name === 'TimeoutError';
+}
+
+/** Whether the tab's document has been parsed, asked with a short deadline in case the renderer hangs. */
+async function documentParsed(page: Page): Promise<boolean> {
+  const state = await withDeadline(page.evaluate(() => document.readyState), 2_000, () => 'no answer').catch(() => 'loading');
+  return state === 'interactive' || state === 'complete';
+}
+
+interface Navigation {
+  response: HTTPResponse | null;
+  /** False when the load event (or network idle) never came, but the document had arrived and was parsed. */
+  complete: boolean;
+}
+
+/**
+ * Navigates to `url`. A page whose document arrived and was parsed, but whose load
+ * event never comes (a hanging iframe or subresource, a long poll under
+ * networkidle), is read as it stands rather than failed: its text is there.
+ */
+async function navigate(page: Page, url: string, options: Required<ScrapeOptions>, proxyLabel?: string): Promise<Navigation> {
   refusals.delete(page);
+  let documentResponse: HTTPResponse | null = null;
+  const onResponse = (response: HTTPResponse) => {
+    if (response.request().isNavigationRequest() && response.frame() === page.mainFrame()) documentResponse = response;
+  };
+  page.on('response', onResponse);
   try {
-    return await page.goto(url, { waitUntil: WAIT_UNTIL[options.waitUntil], timeout: options.timeout });
+    return { response: await page.goto(url, { waitUntil: WAIT_UNTIL[options.waitUntil], timeout: options.timeout }), complete: true };
   } catch (err) {
+    if (isTimeout(err) && documentResponse && (await documentParsed(page))) return { response: documentResponse, complete: false };
     throw new PageError(refusals.get(page) ?? describeNavigationError(err, url, options.timeout, proxyLabel));
+  } finally {
+    page.off('response', onResponse);
   }
 }
 
@@ -155,7 +184,7 @@ async function scrapeInTab(
 ): Promise<PageData> {
   const deadline = Date.now() + options.timeout;
   await prepare(page, settings);
-  const response = await navigate(page, url, options, settings.proxy?.label);
+  const { response, complete } = await navigate(page, url, options, settings.proxy?.label);
   if (response?.status() === 407) throw new PageError(`the proxy ${settings.proxy?.label ?? ''} refused the credentials (HTTP 407) for ${url}`);
   if (!response) throw new PageError(`no response for ${url}`);
   const contentType = response.headers()['content-type'] ?? 'text/html';
@@ -179,6 +208,7 @@ async function scrapeInTab(
     metadata: { ...result.metadata, url: page.url(), sourceURL: url, statusCode: String(response.status()) },
   };
   if (captcha) data.metadata.captcha = captcha;
+  if (!complete) data.metadata.warning = `the page did not finish loading within ${options.timeout} ms; this is what had loaded by then`;
   if (formats.includes('markdown')) data.markdown = result.markdown;
   if (formats.includes('html')) data.html = result.html;
   if (formats.includes('links')) data.links = result.links;
