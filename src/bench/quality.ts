@@ -1,21 +1,22 @@
 /**
  * Main-content quality benchmark: scrapes the 181 pages of the ScrapingHub
- * article-extraction-benchmark through the engine, from a local HTTP server, and
+ * article-extraction-benchmark as one batch job, from a local HTTP server, and
  * scores the Markdown text against the hand-made ground truth.
  *
  *   npm run bench:quality            (data from ../shared/data/article-extraction-benchmark)
  *   WEBJOBS_BENCH_DATA=/path npm run bench:quality
  *   WEBJOBS_BENCH_ONLY=id1,id2 ...   (a subset; WEBJOBS_BENCH_DUMP=dir writes the markdown)
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import type { ScrapeOptions } from '../api/types.js';
-import { BrowserPool } from '../engine/browser.js';
-import { scrapeUrl } from '../engine/scrape.js';
+import { LocalBackend } from '../local/localBackend.js';
+import { FileJobStore } from '../store/fileStore.js';
 import { pageF1, scorePage, stripMarkdown, summarise, type PageScore } from './score.js';
 
 const CSP = "default-src 'self' data: 'unsafe-inline'; script-src 'none'";
@@ -30,7 +31,6 @@ export interface FetchedPage {
   id: string;
   markdown?: string;
   error?: string;
-  ms: number;
 }
 
 function dataDir(): string {
@@ -74,40 +74,36 @@ async function startServer(dir: string): Promise<{ base: string; close: () => Pr
 }
 
 /**
- * Fetches the Markdown of every page. This is the only part that talks to the
- * engine, so that it can be swapped for a batch job later.
+ * Fetches the Markdown of every page as one batch job on the local back end: the
+ * same path `webjobs batch` takes, store included.
  */
 export async function fetchPages(
   pages: { id: string; url: string }[],
   scrapeOptions: ScrapeOptions = {},
   concurrency = CONCURRENCY,
 ): Promise<FetchedPage[]> {
-  const pool = new BrowserPool();
-  const results: FetchedPage[] = new Array(pages.length);
-  let next = 0;
-  let done = 0;
-  const worker = async () => {
-    while (next < pages.length) {
-      const index = next++;
-      const { id, url } = pages[index]!;
-      const started = performance.now();
-      try {
-        const data = await scrapeUrl(pool, url, scrapeOptions);
-        results[index] = { id, markdown: data.markdown ?? '', ms: performance.now() - started };
-      } catch (err) {
-        results[index] = { id, error: (err as Error).message, ms: performance.now() - started };
-      }
-      done++;
-      if (process.stderr.isTTY) process.stderr.write(`\r${done}/${pages.length}`);
-    }
-  };
+  const home = mkdtempSync(path.join(os.tmpdir(), 'webjobs-bench-quality-'));
+  const backend = new LocalBackend({ store: new FileJobStore(home) });
   try {
-    await Promise.all(Array.from({ length: Math.min(concurrency, pages.length) }, worker));
-  } finally {
+    const { jobId } = await backend.start('batch', { urls: pages.map((p) => p.url), scrapeOptions, concurrency });
+    let done = 0;
+    await backend.wait('batch', jobId, {
+      onPage: () => {
+        done++;
+        if (process.stderr.isTTY) process.stderr.write(`\r${done}/${pages.length}`);
+      },
+    });
     if (process.stderr.isTTY) process.stderr.write('\r');
-    await pool.close();
+    const record = await backend.result('batch', jobId, { page: 1, batchSize: pages.length });
+    if (record.status !== 'completed') throw new Error(`the batch job ${record.status}: ${record.error ?? ''}`);
+    return record.data.map((entry, i) => ({
+      id: pages[i]!.id,
+      ...(entry.status === 'completed' ? { markdown: entry.markdown ?? '' } : { error: entry.error ?? entry.status }),
+    }));
+  } finally {
+    await backend.close();
+    rmSync(home, { recursive: true, force: true });
   }
-  return results;
 }
 
 async function main(): Promise<void> {
@@ -119,17 +115,8 @@ async function main(): Promise<void> {
   const server = await startServer(dir);
   const started = performance.now();
   let fetched: FetchedPage[];
-  let retried: string[] = [];
   try {
-    const pages = ids.map((id) => ({ id, url: `${server.base}/${id}.html` }));
-    fetched = await fetchPages(pages);
-    // A few of these captured pages sometimes never fire `load` when several tabs load at once
-    // (Chromium, not the extraction); they load at once alone, so failures get one retry, one at a time.
-    retried = fetched.filter((p) => p.error?.startsWith('timed out')).map((p) => p.id);
-    if (retried.length > 0) {
-      const again = await fetchPages(pages.filter((p) => retried.includes(p.id)), {}, 1);
-      fetched = fetched.map((p) => again.find((a) => a.id === p.id) ?? p);
-    }
+    fetched = await fetchPages(ids.map((id) => ({ id, url: `${server.base}/${id}.html` })));
   } finally {
     await server.close();
   }
@@ -156,16 +143,15 @@ async function main(): Promise<void> {
   // A failed page counts as an empty prediction: it lowers recall, as in the benchmark.
   const all = [...scored.map((s) => s.score), ...failures.map((f) => scorePage(truth[f.id]!.articleBody, ''))];
   const summary = summarise(all);
-  const meanMs = fetched.reduce((sum, p) => sum + p.ms, 0) / Math.max(1, fetched.length); // retried pages: their retry
 
   const onScored = summarise(scored.map((s) => s.score));
   console.log(`F1 ${summary.f1.toFixed(4)}  P ${summary.precision.toFixed(4)}  R ${summary.recall.toFixed(4)}  (all ${all.length} pages, failures as empty)`);
   if (failures.length > 0) {
     console.log(`F1 ${onScored.f1.toFixed(4)}  P ${onScored.precision.toFixed(4)}  R ${onScored.recall.toFixed(4)}  (the ${scored.length} pages scored)`);
   }
-  console.log(`pages scored ${scored.length}, failures ${failures.length} (${retried.length} retried alone after failing in the batch)`);
+  console.log(`pages scored ${scored.length}, failures ${failures.length}`);
   console.log(
-    `mean ${meanMs.toFixed(0)} ms per page (latency, ${CONCURRENCY} at a time); wall ${(wallMs / 1000).toFixed(1)} s, ` +
+    `one batch job, ${CONCURRENCY} pages at a time: wall ${(wallMs / 1000).toFixed(1)} s, ` +
       `${(wallMs / Math.max(1, fetched.length)).toFixed(0)} ms per page of wall time`,
   );
   for (const failure of failures) console.log(`  failed ${failure.id}: ${failure.error}`);
