@@ -46,6 +46,12 @@ beforeAll(async () => {
     },
     '/stuck-iframe': (_req, res) =>
       sendHtml(res, html(`<article><h1>Never finishes loading</h1>${articleText('iframes')}</article><iframe src="/hang"></iframe>`)),
+    '/with-media': (_req, res) =>
+      sendHtml(
+        res,
+        html(`<article><h1>Pictures</h1>${articleText('pictures', 3)}<img src="/pic.png" alt="pic"><img src="/photo.jpg?w=200">
+          <video src="/clip.mp4"></video></article>`),
+      ),
     '/binary': (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/zip' });
       res.end(Buffer.alloc(64));
@@ -147,6 +153,14 @@ describe('webjobs scrape', () => {
     const binary = await runCli(['scrape', site.at('/binary')], { env });
     expect(binary.code).toBe(1);
     expect(binary.stderr).toMatch(/not a web page|did not render/);
+  });
+
+  it('never downloads images or media', async () => {
+    const { code, stdout } = await runCli(['scrape', site.at('/with-media')], { env });
+    expect(code).toBe(0);
+    expect(stdout).toContain('Pictures');
+    expect(site.requests).toContain('GET /with-media');
+    expect(site.requests.filter((r) => /pic\.png|photo\.jpg|clip\.mp4/.test(r))).toEqual([]);
   });
 
   it('writes to a file with -o and nothing to stdout', async () => {
