@@ -204,7 +204,7 @@ describe('bad input', () => {
   });
 
   it('has --help with examples on every command', async () => {
-    for (const command of ['scrape', 'status', 'result', 'jobs', 'cancel']) {
+    for (const command of ['scrape', 'batch', 'crawl', 'extract', 'serve', 'status', 'result', 'jobs', 'cancel']) {
       const { code, stdout } = await runCli([command, '--help'], { env });
       expect(code).toBe(0);
       expect(stdout).toContain('Examples:');
