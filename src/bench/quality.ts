@@ -9,11 +9,11 @@
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
+import { listenOnLoopback, type LoopbackServer } from './loopback.js';
 import type { ScrapeOptions } from '../api/types.js';
 import { LocalBackend } from '../local/localBackend.js';
 import { FileJobStore } from '../store/fileStore.js';
@@ -40,7 +40,7 @@ function dataDir(): string {
 }
 
 /** Serves html/<id>.html.gz as /<id>.html, decompressed, with a CSP that keeps scripts and outside hosts off. */
-async function startServer(dir: string): Promise<{ base: string; close: () => Promise<void> }> {
+async function startServer(dir: string): Promise<LoopbackServer> {
   const server = http.createServer((req, res) => {
     const match = /^\/([\w-]+)\.html$/.exec((req.url ?? '').split('?')[0]!);
     if (!match) {
@@ -61,16 +61,7 @@ async function startServer(dir: string): Promise<{ base: string; close: () => Pr
     });
     res.end(body);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    base: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return listenOnLoopback(server);
 }
 
 /**

@@ -15,10 +15,10 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { listenOnLoopback, type LoopbackServer } from './loopback.js';
 
 const SELF = fileURLToPath(import.meta.url);
 const CHROMIUM = process.env.WEBJOBS_CHROME ?? '/usr/bin/chromium';
@@ -50,7 +50,7 @@ function articlePage(n: number): string {
 <aside><h3>Related</h3><ul>${nav}</ul></aside></main><footer><p>© Bench News</p></footer></body></html>`;
 }
 
-async function startSite(): Promise<{ base: string; close: () => Promise<void> }> {
+async function startSite(): Promise<LoopbackServer> {
   const server = http.createServer((req, res) => {
     const match = /^\/article\/(\d+)$/.exec(req.url ?? '');
     if (!match) {
@@ -62,16 +62,7 @@ async function startSite(): Promise<{ base: string; close: () => Promise<void> }
     res.end(body);
   });
   server.keepAliveTimeout = 30_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    base: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return listenOnLoopback(server);
 }
 
 // ---------------------------------------------------------------- process tree RSS
