@@ -188,6 +188,12 @@ describe('bad input', () => {
     expect((await runCli(['scrape', site.at('/article'), '--wait-until', 'never'], { env })).code).toBe(2);
   });
 
+  it('fails with the option named when a CSS selector is not valid', async () => {
+    const { code, stderr } = await runCli(['scrape', site.at('/article'), '--include-tags', 'article,!!nope'], { env });
+    expect(code).toBe(1);
+    expect(stderr).toContain('includeTags: "!!nope" is not a valid CSS selector');
+  });
+
   it('says what to do when no browser can be found (exit code 6)', async () => {
     const { code, stderr } = await runCli(['scrape', site.at('/article')], {
       env: { ...env, WEBJOBS_CHROME: '/nonexistent/chrome' },

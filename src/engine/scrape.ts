@@ -8,7 +8,7 @@ import type { PageData, ScrapeOptions, WaitUntil } from '../api/types.js';
 import type { BrowserPool, BrowserSettings, RequestGuard } from './browser.js';
 import { extractionScript } from './content/bundle.js';
 import { describeCaptcha, detectCaptcha, injectToken, solveCaptcha, type CaptchaSolverConfig } from './session/captcha.js';
-import type { InPageResult } from './content/inPage.js';
+import type { InPageOptions, InPageResult } from './content/inPage.js';
 
 const WAIT_UNTIL: Record<WaitUntil, PuppeteerLifeCycleEvent> = {
   load: 'load',
@@ -177,6 +177,17 @@ async function navigate(page: Page, url: string, options: Required<ScrapeOptions
   }
 }
 
+async function extractContent(page: Page, options: InPageOptions): Promise<InPageResult> {
+  try {
+    return (await page.evaluate(extractionScript(options))) as InPageResult;
+  } catch (err) {
+    // The user's includeTags/excludeTags are only parsed by the page's CSS engine.
+    const badSelector = /(?:include|exclude)Tags: .* is not a valid CSS selector/.exec((err as Error).message);
+    if (badSelector) throw new PageError(badSelector[0]);
+    throw err;
+  }
+}
+
 /** Fills the defaults the validator would; the engine can be called directly too. */
 export function withDefaults(options: ScrapeOptions = {}): Required<ScrapeOptions> {
   return {
@@ -209,16 +220,14 @@ async function scrapeInTab(
   if (options.waitFor > 0) await new Promise((resolve) => setTimeout(resolve, options.waitFor));
   const captcha = await passCaptcha(page, url, solver, deadline);
   const formats = options.formats;
-  const result = (await page.evaluate(
-    extractionScript({
-      onlyMainContent: options.onlyMainContent,
-      includeTags: options.includeTags,
-      excludeTags: options.excludeTags,
-      wantHtml: formats.includes('html'),
-      wantMarkdown: formats.includes('markdown'),
-      wantLinks: formats.includes('links'),
-    }),
-  )) as InPageResult;
+  const result = await extractContent(page, {
+    onlyMainContent: options.onlyMainContent,
+    includeTags: options.includeTags,
+    excludeTags: options.excludeTags,
+    wantHtml: formats.includes('html'),
+    wantMarkdown: formats.includes('markdown'),
+    wantLinks: formats.includes('links'),
+  });
   const data: PageData = {
     metadata: { ...result.metadata, url: page.url(), sourceURL: url, statusCode: String(response.status()) },
   };

@@ -83,13 +83,12 @@ export function extractInPage(options: InPageOptions, Readability: any, Turndown
     for (const el of Array.from(root.querySelectorAll(selector))) el.remove();
   }
 
-  function safeRemove(root: ParentNode, selectors: string[]): void {
-    for (const selector of selectors) {
-      try {
-        remove(root, selector);
-      } catch {
-        /* an invalid selector was rejected up front; ignore here */
-      }
+  /** querySelectorAll for a selector the user gave, failing with a message that names the option. */
+  function selectUser(root: ParentNode, selector: string, option: string): Element[] {
+    try {
+      return Array.from(root.querySelectorAll(selector));
+    } catch {
+      throw new Error(`${option}: "${selector}" is not a valid CSS selector`);
     }
   }
 
@@ -127,11 +126,11 @@ export function extractInPage(options: InPageOptions, Readability: any, Turndown
   function mainContent(doc: Document): Element {
     const clone = doc.cloneNode(true) as Document;
     remove(clone, REMOVE_ALWAYS);
-    safeRemove(clone, options.excludeTags);
+    for (const selector of options.excludeTags) for (const el of selectUser(clone, selector, 'excludeTags')) el.remove();
     if (options.includeTags.length > 0) {
       const kept = clone.createElement('div');
       for (const selector of options.includeTags) {
-        for (const el of Array.from(clone.querySelectorAll(selector))) kept.appendChild(el);
+        for (const el of selectUser(clone, selector, 'includeTags')) kept.appendChild(el);
       }
       return kept;
     }
