@@ -6,6 +6,7 @@
  *   npm run bench:quality            (data from ../shared/data/article-extraction-benchmark)
  *   WEBJOBS_BENCH_DATA=/path npm run bench:quality
  *   WEBJOBS_BENCH_ONLY=id1,id2 ...   (a subset; WEBJOBS_BENCH_DUMP=dir writes the markdown)
+ *   WEBJOBS_BENCH_PEER=0             (skip the jsdom peer)
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -13,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
+import { jsdomMarkdown } from './jsdomPeer.js';
 import { listenOnLoopback, type LoopbackServer } from './loopback.js';
 import type { ScrapeOptions } from '../api/types.js';
 import { LocalBackend } from '../local/localBackend.js';
@@ -97,6 +99,26 @@ export async function fetchPages(
   }
 }
 
+/** Scores the jsdom peer on the same pages with the same scoring, and its CPU cost per page. */
+function printPeer(dir: string, ids: string[], truth: Record<string, Truth>): void {
+  const scores: PageScore[] = [];
+  let cpuMs = 0;
+  let errors = 0;
+  for (const id of ids) {
+    const html = gunzipSync(readFileSync(path.join(dir, 'html', `${id}.html.gz`))).toString('utf8');
+    const result = jsdomMarkdown(html, truth[id]!.url);
+    cpuMs += result.cpuMs;
+    if (result.error !== undefined) errors++;
+    scores.push(scorePage(truth[id]!.articleBody, stripMarkdown(result.markdown ?? '')));
+  }
+  const peer = summarise(scores);
+  console.log(
+    `peer, same pages and scoring: Readability + turndown through jsdom in Node: F1 ${peer.f1.toFixed(4)}  ` +
+      `P ${peer.precision.toFixed(4)}  R ${peer.recall.toFixed(4)}; ${(cpuMs / Math.max(1, ids.length)).toFixed(0)} ms of ` +
+      `Node CPU per page (one core, before any browser work); ${errors} pages where jsdom threw`,
+  );
+}
+
 async function main(): Promise<void> {
   const dir = dataDir();
   const truth = JSON.parse(readFileSync(path.join(dir, 'ground-truth.json'), 'utf8')) as Record<string, Truth>;
@@ -146,6 +168,7 @@ async function main(): Promise<void> {
       `${(wallMs / Math.max(1, fetched.length)).toFixed(0)} ms per page of wall time`,
   );
   for (const failure of failures) console.log(`  failed ${failure.id}: ${failure.error}`);
+  if (process.env.WEBJOBS_BENCH_PEER !== '0') printPeer(dir, ids, truth);
   console.log('worst pages by F1:');
   for (const s of [...scored].sort((a, b) => a.f1 - b.f1).slice(0, 10)) {
     const p = s.score.precision ?? 0;

@@ -10,7 +10,8 @@
  *
  *   WEBJOBS_BENCH_PAGES=240          pages per throughput run
  *   WEBJOBS_BENCH_CONCURRENCY=n      tabs for webjobs and the floor (default: defaultConcurrency())
- *   WEBJOBS_BENCH_ONLY=webjobs,floor contenders to run
+ *   WEBJOBS_BENCH_ONLY=webjobs,floor contenders to run (empty: only the memory check)
+ *   WEBJOBS_BENCH_MEMORY=0           skip the memory check
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -129,8 +130,12 @@ async function runWebjobs(urls: string[]): Promise<number> {
     });
     const status = await backend.wait('batch', jobId);
     const elapsed = Date.now() - started;
-    const record = await backend.result('batch', jobId, { page: 1, batchSize: 1000 });
-    const ok = record.data.filter((e) => e.status === 'completed' && (e.markdown ?? '').length > 500).length;
+    // Checked one result batch at a time, as the CLI reads: holding all entries would inflate the peak RSS measured.
+    let ok = 0;
+    for (let page = 1; page <= Math.ceil(urls.length / 100); page++) {
+      const record = await backend.result('batch', jobId, { page, batchSize: 100 });
+      ok += record.data.filter((e) => e.status === 'completed' && (e.markdown ?? '').length > 500).length;
+    }
     if (status !== 'completed' || ok !== urls.length) throw new Error(`webjobs: ${status}, ${ok}/${urls.length} pages with markdown`);
     return elapsed;
   } finally {
@@ -241,7 +246,7 @@ function urlsFor(base: string, count: number, distinct = count): string[] {
 
 async function parent(): Promise<void> {
   const pages = Number(process.env.WEBJOBS_BENCH_PAGES) || 240;
-  const only = (process.env.WEBJOBS_BENCH_ONLY ?? 'floor,webjobs,crawlee').split(',') as Contender[];
+  const only = (process.env.WEBJOBS_BENCH_ONLY ?? 'floor,webjobs,crawlee').split(',').filter((name): name is Contender => name in RUNNERS);
   const site = await startSite();
   const results: Partial<Record<Contender, Measured>> = {};
   try {

@@ -67,6 +67,12 @@ export async function launchBrowser(settings: BrowserSettings = {}): Promise<Bro
 }
 
 /**
+ * A tab's renderer keeps growing as it serves page after page; a fresh tab now
+ * and then keeps a 1,000-page batch's memory near a 100-page one's.
+ */
+const PAGES_PER_TAB = 25;
+
+/**
  * Hands out tabs of one shared browser. A tab whose page crashed is thrown away;
  * a browser that disconnected is replaced on the next request for a tab.
  */
@@ -74,6 +80,7 @@ export class BrowserPool {
   private browser: Promise<Browser> | undefined;
   private idle: Page[] = [];
   private closed = false;
+  private readonly uses = new WeakMap<Page, number>();
 
   constructor(readonly settings: BrowserSettings = {}) {}
 
@@ -109,7 +116,9 @@ export class BrowserPool {
 
   /** Returns a tab for reuse, or closes it when it is no longer healthy. */
   async release(page: Page, healthy: boolean): Promise<void> {
-    if (!healthy || this.closed || page.isClosed() || !page.browser().connected) {
+    const uses = (this.uses.get(page) ?? 0) + 1;
+    this.uses.set(page, uses);
+    if (!healthy || uses >= PAGES_PER_TAB || this.closed || page.isClosed() || !page.browser().connected) {
       await page.close().catch(() => undefined);
       return;
     }
