@@ -1,11 +1,12 @@
 /**
  * `webjobs scrape` end to end: the real CLI, a real Chromium, fixture pages on 127.0.0.1.
  */
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articleText, html, sendHtml, startFixtureServer, type FixtureServer } from './helpers/fixtureServer.js';
-import { runCli, tempHome } from './helpers/cli.js';
+import { BIN, runCli, tempHome } from './helpers/cli.js';
 
 let site: FixtureServer;
 const home = tempHome();
@@ -169,6 +170,24 @@ describe('webjobs scrape', () => {
     expect(code).toBe(0);
     expect(stdout).toBe('');
     expect(readFileSync(out, 'utf8')).toContain('Main headline');
+  });
+});
+
+describe('terminals', () => {
+  it('finishes quietly on a pseudo-terminal that has no size (no runaway spinner)', async () => {
+    const out = path.join(home, 'pty-out.md');
+    const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} scrape ${site.at('/article')} > ${JSON.stringify(out)}`;
+    // Without CI in the environment at all: spinners (ora) switch themselves off when it is there, even empty.
+    const { CI: _ci, ...withoutCi } = process.env;
+    const child = spawn('script', ['-qec', command, '/dev/null'], { env: { ...withoutCi, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    let terminalBytes = 0;
+    child.stdout.on('data', (d: Buffer) => (terminalBytes += d.length));
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    clearTimeout(killer);
+    expect(code).toBe(0);
+    expect(readFileSync(out, 'utf8')).toContain('Main headline');
+    expect(terminalBytes).toBeLessThan(10_000);
   });
 });
 

@@ -1,8 +1,12 @@
 /** What the CLI shows a person: colours and spinners on a terminal only, never on data streams. */
 import { Chalk, type ChalkInstance } from 'chalk';
 
+/**
+ * A terminal a person watches. A pseudo-terminal without a size (script(1), some
+ * CI runners) is not one: spinners redraw by the terminal's width and go wrong there.
+ */
 export function stderrIsTerminal(): boolean {
-  return Boolean(process.stderr.isTTY) && process.env.CI !== 'true';
+  return Boolean(process.stderr.isTTY) && (process.stderr.columns ?? 0) > 0 && process.env.CI !== 'true';
 }
 
 export const colors: ChalkInstance = new Chalk({
@@ -22,7 +26,8 @@ const SILENT: Progress = { update() {}, done() {}, stop() {} };
 export async function startProgress(text: string): Promise<Progress> {
   if (!stderrIsTerminal()) return SILENT;
   const { default: ora } = await import('ora');
-  const spinner = ora({ text, stream: process.stderr, color: 'cyan' }).start();
+  // discardStdin: false, because `webjobs batch -` reads its URLs from stdin.
+  const spinner = ora({ text, stream: process.stderr, color: 'cyan', discardStdin: false }).start();
   return {
     update: (next) => {
       spinner.text = next;
