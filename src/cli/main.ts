@@ -51,8 +51,9 @@ export async function main(argv: string[]): Promise<void> {
     const { workerCommand } = await import('./commands/worker.js');
     program.addCommand(workerCommand(), { hidden: true });
   }
-  program.exitOverride();
-  for (const cmd of program.commands) cmd.exitOverride();
+  // Usage errors look like every other error: one line starting with "webjobs:".
+  const output = { outputError: (text: string, write: (text: string) => void) => write(`${colors.red('webjobs:')} ${text.replace(/^error: /, '')}`) };
+  for (const cmd of [program, ...program.commands]) cmd.exitOverride().configureOutput(output);
   try {
     await program.parseAsync(argv);
   } catch (err) {
