@@ -30,7 +30,36 @@ function killOurBrowser(): boolean {
   return false;
 }
 
+/** Whether a process descends from one whose environment has our WEBJOBS_HOME (renderers sit under Chromium's zygote). */
+function startedByUs(pid: string): boolean {
+  for (let current = pid, depth = 0; current !== '0' && current !== '1' && depth < 8; depth++) {
+    const environ = readFileSync(`/proc/${current}/environ`, 'utf8');
+    if (environ.split('\0').includes(`WEBJOBS_HOME=${home}`)) return true;
+    const stat = readFileSync(`/proc/${current}/stat`, 'utf8');
+    current = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]!;
+  }
+  return false;
+}
+
+/** Kills the renderer processes (tabs) of our Chromium, leaving the browser itself running. */
+function killOurRenderers(): number {
+  let count = 0;
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (!cmdline.includes('--type=renderer')) continue;
+      if (!startedByUs(pid)) continue;
+      process.kill(Number(pid), 'SIGKILL');
+      count++;
+    } catch {
+      /* the process ended while we looked */
+    }
+  }
+  return count;
+}
+
 let killed = false;
+let renderersKilled = 0;
 
 beforeAll(async () => {
   site = await startFixtureServer({
@@ -45,6 +74,11 @@ beforeAll(async () => {
       res.end();
     },
     '/new': (_req, res) => sendHtml(res, page('New home')),
+    '/crash-tab': (_req, res) => sendHtml(res, html('<h1>About to crash</h1><script src="/crash-tab.js"></script>')),
+    '/crash-tab.js': () => {
+      // Asked for by the tab's renderer while it parses the page: kill it mid-page and never answer.
+      renderersKilled = killOurRenderers();
+    },
     '/kill-browser': (_req, res) => {
       killed = killOurBrowser();
       setTimeout(() => sendHtml(res, page('Too late')), 500);
@@ -148,6 +182,19 @@ describe('webjobs batch', () => {
     expect(first.file).not.toBe(second.file);
     expect(readFileSync(path.join(dir, first.file), 'utf8')).toContain('Alpha page');
     expect(readFileSync(path.join(dir, second.file), 'utf8')).toContain('Alpha page');
+  });
+
+  it('fails only the page whose tab crashed, and goes on in a fresh tab', async () => {
+    renderersKilled = 0;
+    const urls = [site.at('/a'), site.at('/crash-tab'), site.at('/b'), site.at('/c')];
+    // A long page timeout: the crash must end the page at once, not when the timeout runs out.
+    const { code, stdout } = await runCli(['batch', ...urls, '--json', '--concurrency', '1', '--timeout', '120000'], { env });
+    expect(renderersKilled).toBeGreaterThan(0);
+    expect(code).toBe(3);
+    const record = JSON.parse(stdout);
+    expect(record.data.map((e: { status: string }) => e.status)).toEqual(['completed', 'failed', 'completed', 'completed']);
+    expect(record.data[1].error).toMatch(/crash/i);
+    expect(record.data[3].markdown).toContain('Gamma page');
   });
 
   it('goes on with a fresh browser when the browser is killed mid-batch', async () => {

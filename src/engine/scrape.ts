@@ -255,9 +255,10 @@ export async function scrapeUrl(
     throw err.name === 'EnvironmentError' ? err : new PageError(`could not open a browser tab: ${err.message}`);
   });
   let healthy = true;
+  const crash = crashOf(page, url);
   try {
     return await withDeadline(
-      scrapeInTab(page, url, options, pool.settings, solver),
+      Promise.race([scrapeInTab(page, url, options, pool.settings, solver), crash.promise]),
       options.timeout + options.waitFor + 10_000,
       () => `timed out after ${options.timeout} ms waiting for ${url} to load`,
     );
@@ -266,6 +267,18 @@ export async function scrapeUrl(
     if (err instanceof PageError || (err as Error).name === 'EnvironmentError') throw err;
     throw new PageError(describeNavigationError(err, url, options.timeout));
   } finally {
+    crash.dispose();
     await pool.release(page, healthy);
   }
+}
+
+/** Rejects as soon as the tab's renderer crashes: Puppeteer's navigation would only notice at its timeout. */
+function crashOf(page: Page, url: string): { promise: Promise<never>; dispose(): void } {
+  let onError: (() => void) | undefined;
+  const promise = new Promise<never>((_, reject) => {
+    onError = () => reject(new PageError(`the browser tab crashed while loading ${url}`));
+    page.once('error', onError);
+  });
+  promise.catch(() => undefined);
+  return { promise, dispose: () => page.off('error', onError!) };
 }
