@@ -7,16 +7,12 @@
  * it also covers what that check cannot see: a container restart where the new
  * server has the old one's pid (often 1) or another host name.
  */
-import { promises as fs } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { isProcessAlive } from '../store/fileStore.js';
 import type { JobMeta, JobStore } from '../store/jobStore.js';
 
 export const INTERRUPTED_MESSAGE =
   'interrupted: webjobs serve stopped while this job was running (crash, kill or restart); start the job again';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A detached `webjobs scrape --no-wait` worker still at work: not ours to touch. */
 function ownedByAnotherLiveProcess(meta: JobMeta): boolean {
@@ -29,11 +25,11 @@ export interface Recovered {
 }
 
 /**
- * Reads job folders directly (the layout is FileJobStore's) because listing
- * through the store would already mark every orphaned pending job failed.
+ * Goes by ids and updates each job under its lock, because reading through the
+ * store would already mark every orphaned pending job failed.
  */
-export async function recoverJobs(home: string, store: JobStore, enqueue: (jobId: string) => void): Promise<Recovered> {
-  const names = (await fs.readdir(path.join(home, 'jobs')).catch(() => [] as string[])).filter((n) => UUID.test(n));
+export async function recoverJobs(store: JobStore, enqueue: (jobId: string) => void): Promise<Recovered> {
+  const names = await store.ids();
   const toResume: { jobId: string; createdAt: string }[] = [];
   const failed: string[] = [];
   for (const jobId of names) {

@@ -69,7 +69,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     },
   });
   const owners = await JobOwners.open(home);
-  const recovered = await recoverJobs(home, store, (jobId) => backend.enqueue(jobId));
+  const recovered = await recoverJobs(store, (jobId) => backend.enqueue(jobId));
   if (recovered.resumed.length + recovered.failed.length > 0) {
     log(`recovered jobs of a previous run: ${recovered.resumed.length} pending resumed, ${recovered.failed.length} interrupted marked failed`);
   }

@@ -16,6 +16,7 @@ import { readJson, withFileLock, writeJsonAtomic } from './atomicFile.js';
 import type { JobMeta, JobStore, RecordHeader, StoredJob } from './jobStore.js';
 
 const PAGE_NAME_WIDTH = 6;
+const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export function isProcessAlive(pid: number): boolean {
   try {
@@ -150,9 +151,13 @@ export class FileJobStore implements JobStore {
     );
   }
 
-  async list(): Promise<StoredJob[]> {
+  async ids(): Promise<string[]> {
     const names = await fs.readdir(this.jobsDir).catch(() => [] as string[]);
-    const jobs = await Promise.all(names.map((name) => this.read(name).catch(() => undefined)));
+    return names.filter((name) => JOB_ID.test(name));
+  }
+
+  async list(): Promise<StoredJob[]> {
+    const jobs = await Promise.all((await this.ids()).map((jobId) => this.read(jobId).catch(() => undefined)));
     return jobs
       .filter((job): job is StoredJob => job !== undefined)
       .sort((a, b) => a.meta.createdAt.localeCompare(b.meta.createdAt));

@@ -36,4 +36,6 @@ export interface JobStore {
   /** Entries [start, start+count) that exist; missing ones come back as undefined. */
   readPages(jobId: string, start: number, count: number): Promise<(PageEntry | undefined)[]>;
   list(): Promise<StoredJob[]>;
+  /** Every job id in the store, without reading (or judging) the jobs. */
+  ids(): Promise<string[]>;
 }
