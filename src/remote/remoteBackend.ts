@@ -4,6 +4,7 @@
  * the service's conventions: the /api prefix, the x-api-key header, status
  * endpoints that say only the status, and paged batch/crawl results.
  */
+import { KIND_PATHS } from '../api/paths.js';
 import type { JobBackend, StartOptions, WaitOptions } from '../api/backend.js';
 import { JobNotFoundError, PlanError, UsageError, WaitTimeoutError } from '../api/errors.js';
 import {
@@ -27,14 +28,6 @@ export interface RemoteBackendOptions extends Omit<HttpOptions, 'apiUrl'> {
   /** Waits between status polls: soon at first, then every ~2 s. */
   pollDelaysMs?: number[];
 }
-
-/** Paths under /api, as the real service has them. */
-const KIND_PATHS: Record<JobKind, string> = {
-  scrape: '/scrape',
-  batch: '/scrape/batch',
-  crawl: '/crawl',
-  extract: '/extract',
-};
 
 const DEFAULT_POLL_DELAYS_MS = [250, 500, 1000, 1500, 2000];
 /** Entries per request when streaming a batch/crawl's pages during a wait. */

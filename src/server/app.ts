@@ -4,6 +4,7 @@
  * coarse JSON-schema gate; the request validation of record is validateRequest,
  * the same code the CLI uses, so a 400 says exactly what `webjobs` would.
  */
+import { KIND_PATHS } from '../api/paths.js';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { JobBackend } from '../api/backend.js';
 import { AuthError, JobNotFoundError, TooManyJobsError, UsageError, WebjobsError } from '../api/errors.js';
@@ -13,14 +14,6 @@ import type { ApiKey, KeyRing } from './keys.js';
 import type { JobOwners } from './owners.js';
 import { checkKindAllowed, checkRequestAllowed } from './plans.js';
 import { literalRefusal, type AllowList } from './ssrf.js';
-
-/** Where each kind lives under /api, as the real service has it. */
-export const KIND_PATHS: Record<JobKind, string> = {
-  scrape: '/scrape',
-  batch: '/scrape/batch',
-  crawl: '/crawl',
-  extract: '/extract',
-};
 
 export const SERVER_DEFAULTS = {
   /** Enough for 1,000 URLs of 1,000 characters each; more is refused with 413. */
