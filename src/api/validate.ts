@@ -233,10 +233,11 @@ export function validateRequest<K extends JobKind>(kind: K, value: unknown): Job
   return VALIDATORS[kind](value);
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Job ids are UUIDs; anything else is refused before it can become a path. */
+export const JOB_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function validateJobId(value: string): string {
-  if (!UUID.test(value)) throw new UsageError(`"${value}" is not a job id (job ids look like 3f2b6c1e-8d4a-4b7e-9c1a-2e5f7a9b0c3d)`);
+  if (!JOB_ID_PATTERN.test(value)) throw new UsageError(`"${value}" is not a job id (job ids look like 3f2b6c1e-8d4a-4b7e-9c1a-2e5f7a9b0c3d)`);
   return value.toLowerCase();
 }
 

@@ -11,12 +11,12 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { JobNotFoundError } from '../api/errors.js';
+import { JOB_ID_PATTERN } from '../api/validate.js';
 import type { JobKind, JobRequest, PageEntry } from '../api/types.js';
 import { readJson, withFileLock, writeJsonAtomic } from './atomicFile.js';
 import type { JobMeta, JobStore, RecordHeader, StoredJob } from './jobStore.js';
 
 const PAGE_NAME_WIDTH = 6;
-const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export function isProcessAlive(pid: number): boolean {
   try {
@@ -153,7 +153,7 @@ export class FileJobStore implements JobStore {
 
   async ids(): Promise<string[]> {
     const names = await fs.readdir(this.jobsDir).catch(() => [] as string[]);
-    return names.filter((name) => JOB_ID.test(name));
+    return names.filter((name) => JOB_ID_PATTERN.test(name));
   }
 
   async list(): Promise<StoredJob[]> {
