@@ -9,5 +9,6 @@ export default defineConfig({
     hookTimeout: 60_000,
     maxWorkers: 2,
     fileParallelism: true,
+    reporters: ['default', './test/summaryReporter.ts'],
   },
 });
