@@ -82,21 +82,30 @@ export function validateUrl(value: unknown, field = 'url'): string {
   return parsed.href;
 }
 
-/** Every URL of a list, reporting all the bad ones at once with their 1-based positions. */
-export function validateUrlList(value: unknown, field: string, max: number, positionLabel = 'item'): string[] {
-  if (!Array.isArray(value) || value.length === 0) throw new UsageError(`${field} must be a non-empty array of URLs`);
-  if (value.length > max) {
-    throw new LimitError(`${field}: ${value.length} URLs given, the limit is ${max.toLocaleString('en-US')}`);
-  }
+/**
+ * Checks every URL of a list and collects every problem, each named by
+ * `labelOf(index)`, so that a caller can report all bad entries at once.
+ */
+export function validateEach(items: readonly unknown[], labelOf: (index: number) => string): { urls: string[]; problems: string[] } {
   const problems: string[] = [];
-  const urls = value.map((item, i) => {
+  const urls = items.map((item, i) => {
     try {
-      return validateUrl(item, `${positionLabel} ${i + 1}`);
+      return validateUrl(item, labelOf(i));
     } catch (err) {
       problems.push((err as Error).message);
       return '';
     }
   });
+  return { urls, problems };
+}
+
+/** Every URL of a list, reporting all the bad ones at once with their 1-based positions. */
+export function validateUrlList(value: unknown, field: string, max: number): string[] {
+  if (!Array.isArray(value) || value.length === 0) throw new UsageError(`${field} must be a non-empty array of URLs`);
+  if (value.length > max) {
+    throw new LimitError(`${field}: ${value.length} URLs given, the limit is ${max.toLocaleString('en-US')}`);
+  }
+  const { urls, problems } = validateEach(value, (i) => `item ${i + 1}`);
   if (problems.length > 0) {
     const shown = problems.slice(0, 20).join('; ');
     const more = problems.length > 20 ? ` (and ${problems.length - 20} more)` : '';

@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import { Command } from 'commander';
 import { LimitError, UsageError } from '../../api/errors.js';
 import { LIMITS } from '../../api/limits.js';
-import { validateUrl } from '../../api/validate.js';
+import { validateEach } from '../../api/validate.js';
 import { addConcurrencyOption, addManyPagesOptions, runManyPages, type ManyPagesFlags } from '../manyPages.js';
 import { addRunOptions, addScrapeOptions, addSessionOptions, scrapeOptionsFrom, sessionOptionsFrom, type ScrapeFlags, type SessionFlags } from '../options.js';
 
@@ -58,15 +58,10 @@ export function checkUrls(sources: Sourced[]): string[] {
   if (sources.length > LIMITS.maxBatchUrls) {
     throw new LimitError(`${sources.length} URLs given; a batch takes at most ${LIMITS.maxBatchUrls.toLocaleString('en-US')}. Split the list into several batches.`);
   }
-  const problems: string[] = [];
-  const urls = sources.map(({ url, where }) => {
-    try {
-      return validateUrl(url, where);
-    } catch (err) {
-      problems.push((err as Error).message);
-      return '';
-    }
-  });
+  const { urls, problems } = validateEach(
+    sources.map((source) => source.url),
+    (i) => sources[i]!.where,
+  );
   if (problems.length > 0) {
     const more = problems.length > 20 ? `\n  (and ${problems.length - 20} more)` : '';
     throw new UsageError(`${problems.length} invalid URL(s), nothing was scraped:\n  ${problems.slice(0, 20).join('\n  ')}${more}`);
