@@ -44,7 +44,7 @@ const NET_ERRORS: Record<string, string> = {
 
 export function describeNavigationError(err: unknown, url: string, timeoutMs: number, proxyLabel?: string): string {
   const message = err instanceof Error ? err.message : String(err);
-  if ((err as Error)?.name === 'TimeoutError' || /timeout .*exceeded/i.test(message)) {
+  if (isTimeout(err)) {
     return `timed out after ${timeoutMs} ms waiting for ${url} to load`;
   }
   const code = /net::(ERR_[A-Z_]+)/.exec(message)?.[1];
@@ -140,7 +140,7 @@ function withDeadline<T>(promise: Promise<T>, ms: number, what: () => string): P
 }
 
 function isTimeout(err: unknown): boolean {
-  return (err as Error)?.name === 'TimeoutError';
+  return (err as Error)?.name === 'TimeoutError' || /timeout .*exceeded/i.test((err as Error)?.message ?? '');
 }
 
 /** Whether the tab's document has been parsed, asked with a short deadline in case the renderer hangs. */
