@@ -23,3 +23,13 @@ export async function createLocalBackend(env: NodeJS.ProcessEnv = process.env) {
   ]);
   return new LocalBackend({ store: new FileJobStore(webjobsHome(env)), env });
 }
+
+/** Runs `fn` with a back end and closes it however `fn` ends, so browsers and sockets never outlive a command. */
+export async function withBackend<T>(choice: BackendChoice, fn: (backend: JobBackend) => Promise<T>): Promise<T> {
+  const backend = await createBackend(choice);
+  try {
+    return await fn(backend);
+  } finally {
+    await backend.close();
+  }
+}

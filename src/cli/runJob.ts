@@ -1,7 +1,8 @@
 /** Start a job, wait for it with progress on stderr, and hand back the back end to read the result. */
 import type { JobBackend, JobProgress, WaitOptions } from '../api/backend.js';
-import type { JobKind, JobRequestByKind, JobStatus } from '../api/types.js';
-import { createBackend } from './backendFactory.js';
+import { JobFailedError } from '../api/errors.js';
+import type { JobKind, JobRecordByKind, JobRequestByKind, JobStatus } from '../api/types.js';
+import { withBackend } from './backendFactory.js';
 import type { RunFlags } from './options.js';
 import { writeOutput } from './output.js';
 import { startProgress } from './terminal.js';
@@ -30,8 +31,7 @@ export async function runJob<K extends JobKind>(
   options: RunJobOptions,
   render: (job: FinishedJob) => Promise<number>,
 ): Promise<number> {
-  const backend = await createBackend(flags);
-  try {
+  return withBackend(flags, async (backend) => {
     // With --wait-timeout the job must outlive this process when the wait runs out, so locally it runs in a worker.
     const detach = !flags.wait || flags.waitTimeout !== undefined;
     const { jobId } = await backend.start(kind, request, { detach });
@@ -53,8 +53,26 @@ export async function runJob<K extends JobKind>(
     } finally {
       progress.stop();
     }
-    return await render({ backend, jobId, status });
-  } finally {
-    await backend.close();
-  }
+    return render({ backend, jobId, status });
+  });
+}
+
+/**
+ * How a one-record job (scrape, extract) ends on the CLI: with --json the record
+ * as it is, failed or not; otherwise `text(record)` of a completed job. A job that
+ * did not complete fails the command after its record was printed.
+ */
+export function renderRecord<K extends 'scrape' | 'extract'>(
+  kind: K,
+  flags: Pick<RunFlags, 'json' | 'output'>,
+  what: (jobId: string) => string,
+  text: (record: JobRecordByKind[K]) => string,
+): (job: FinishedJob) => Promise<number> {
+  return async ({ backend, jobId }) => {
+    const record = await backend.result(kind, jobId);
+    if (flags.json) await writeOutput(JSON.stringify(record, null, 2), flags.output);
+    if (record.status !== 'completed') throw new JobFailedError(`${what(jobId)} ${record.status}: ${record.error ?? 'no reason given'}`);
+    if (!flags.json) await writeOutput(text(record), flags.output);
+    return 0;
+  };
 }

@@ -1,11 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { Command } from 'commander';
-import { JobFailedError, UsageError } from '../../api/errors.js';
+import { UsageError } from '../../api/errors.js';
 import type { ExtractRequest } from '../../api/types.js';
 import { DEFAULT_MODEL } from '../../engine/extract/defaults.js';
 import { addRunOptions, addSessionOptions, sessionOptionsFrom, type RunFlags, type SessionFlags } from '../options.js';
-import { writeOutput } from '../output.js';
-import { runJob } from '../runJob.js';
+import { renderRecord, runJob } from '../runJob.js';
 
 interface ExtractFlags extends SessionFlags, RunFlags {
   prompt?: string;
@@ -93,12 +92,12 @@ Environment:
   return cmd.action(async (urls: string[], flags: ExtractFlags) => {
     const request = requestFrom(urls, flags);
     const label = `Extracting from ${urls.length} page${urls.length === 1 ? '' : 's'}`;
-    process.exitCode = await runJob('extract', request, flags, { label }, async ({ backend, jobId }) => {
-      const record = await backend.result('extract', jobId);
-      if (flags.json) await writeOutput(JSON.stringify(record, null, 2), flags.output);
-      if (record.status !== 'completed') throw new JobFailedError(`extract job ${jobId} ${record.status}: ${record.error ?? 'no reason given'}`);
-      if (!flags.json) await writeOutput(JSON.stringify(record.data ?? null, null, 2), flags.output);
-      return 0;
-    });
+    process.exitCode = await runJob(
+      'extract',
+      request,
+      flags,
+      { label },
+      renderRecord('extract', flags, (jobId) => `extract job ${jobId}`, (record) => JSON.stringify(record.data ?? null, null, 2)),
+    );
   });
 }

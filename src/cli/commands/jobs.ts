@@ -1,7 +1,7 @@
 /** Commands about jobs that already exist: status, result, jobs, cancel. */
 import { Command, InvalidArgumentError } from 'commander';
 import { JOB_KINDS, type JobKind } from '../../api/types.js';
-import { createBackend } from '../backendFactory.js';
+import { withBackend } from '../backendFactory.js';
 import { parseInteger, type RunFlags } from '../options.js';
 import { writeOutput } from '../output.js';
 
@@ -15,15 +15,6 @@ function addBackendOptions(cmd: Command): Command {
       if (!JOB_KINDS.includes(value as JobKind)) throw new InvalidArgumentError(`choose from ${JOB_KINDS.join(', ')}.`);
       return value as JobKind;
     });
-}
-
-async function withBackend<T>(flags: BackendFlags, fn: (backend: Awaited<ReturnType<typeof createBackend>>) => Promise<T>): Promise<T> {
-  const backend = await createBackend(flags);
-  try {
-    return await fn(backend);
-  } finally {
-    await backend.close();
-  }
 }
 
 export function statusCommand(): Command {

@@ -1,9 +1,7 @@
 import { Command } from 'commander';
-import { JobFailedError } from '../../api/errors.js';
 import type { Format, ScrapeJob } from '../../api/types.js';
 import { addRunOptions, addScrapeOptions, addSessionOptions, scrapeOptionsFrom, sessionOptionsFrom, type RunFlags, type ScrapeFlags, type SessionFlags } from '../options.js';
-import { writeOutput } from '../output.js';
-import { runJob } from '../runJob.js';
+import { renderRecord, runJob } from '../runJob.js';
 
 /** Markdown by default; with one other format asked, that format; links one a line. */
 export function renderPage(data: NonNullable<ScrapeJob['data']>, formats: Format[] = ['markdown']): string {
@@ -31,12 +29,12 @@ Examples:
   );
   return cmd.action(async (url: string, flags: ScrapeFlags & SessionFlags & RunFlags) => {
     const request = { url, scrapeOptions: scrapeOptionsFrom(flags), sessionOptions: sessionOptionsFrom(flags) };
-    process.exitCode = await runJob('scrape', request, flags, { label: `Scraping ${url}` }, async ({ backend, jobId }) => {
-      const record = await backend.result('scrape', jobId);
-      if (flags.json) await writeOutput(JSON.stringify(record, null, 2), flags.output);
-      if (record.status !== 'completed') throw new JobFailedError(`scrape of ${url} ${record.status}: ${record.error ?? 'no reason given'}`);
-      if (!flags.json) await writeOutput(renderPage(record.data!, flags.formats), flags.output);
-      return 0;
-    });
+    process.exitCode = await runJob(
+      'scrape',
+      request,
+      flags,
+      { label: `Scraping ${url}` },
+      renderRecord('scrape', flags, () => `scrape of ${url}`, (record) => renderPage(record.data!, flags.formats)),
+    );
   });
 }
