@@ -30,9 +30,10 @@ function librarySource(): string {
 
 /** An expression that, evaluated in a page, returns the InPageResult for `options`. */
 export function extractionScript(options: InPageOptions): string {
-  cached ??= `(function () { ${librarySource()} })()`;
+  // Everything but the options is the same for every page: built once per process.
+  cached ??= `var libs = (function () { ${librarySource()} })();
+    return (${extractInPage.toString()})`;
   return `(function () {
-    var libs = ${cached};
-    return (${extractInPage.toString()})(${JSON.stringify(options)}, libs.Readability, libs.TurndownService, libs.gfm);
+    ${cached}(${JSON.stringify(options)}, libs.Readability, libs.TurndownService, libs.gfm);
   })()`;
 }
