@@ -1,0 +1,1368 @@
+/**
+ * Main-content extraction (onlyMainContent, the default) on every kind of page, not
+ * only articles: forum threads, Q&A, product and category pages, docs, index pages,
+ * landing pages and listings. Written before the rewrite: many of these fail today.
+ *
+ * Each page is a small hand-written copy of what a common CMS, shop, forum or doc
+ * generator serves, wrapped in the same site furniture (header with nav, sidebar,
+ * footer, cookie banner), so that each case below shows only its own content.
+ * The tests check content (sentences, headings, code, prices), not Markdown layout,
+ * except the heading-level test.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BrowserPool } from '../src/engine/browser.js';
+import { scrapeUrl } from '../src/engine/scrape.js';
+import { html, sendHtml, startFixtureServer, type FixtureServer } from './helpers/fixtureServer.js';
+
+// ---------------------------------------------------------------------------
+// Site furniture: the same on every page, so its strings must never reach the Markdown.
+// ---------------------------------------------------------------------------
+
+/** A link as it would appear in the Markdown if it leaked: "[Label](". Used for short, common labels. */
+const link = (label: string) => `[${label}](`;
+
+const NAV = ['Shop', 'Journal', 'Community', 'Help centre', 'My account'];
+const FOOTER_LINKS = ['About us', 'Careers', 'Press', 'Contact us', 'Shipping & returns', 'Privacy Policy', 'Terms of Service'];
+const SIDEBAR_POSTS = ['Ten tips for a tidy garage', 'What we learned shipping 10,000 orders'];
+const COOKIE_TEXT = 'We use cookies to enhance your browsing experience, serve personalised ads or content, and analyse our traffic.';
+
+/** Strings of the furniture that must be gone from every page's Markdown. */
+const FURNITURE = [
+  'Skip to content',
+  'Everyday goods, made to last',
+  'Search for:',
+  ...NAV.map(link),
+  'Recent Posts',
+  ...SIDEBAR_POSTS,
+  'Follow us on Instagram',
+  ...FOOTER_LINKS.map(link),
+  'All rights reserved',
+  'We value your privacy',
+  COOKIE_TEXT,
+];
+
+const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+
+const header = `
+<a class="skip-link screen-reader-text" href="#content">Skip to content</a>
+<header id="masthead" class="site-header" role="banner">
+  <div class="site-branding">
+    <p class="site-title"><a href="/" rel="home">Northwind</a></p>
+    <p class="site-description">Everyday goods, made to last</p>
+  </div>
+  <nav id="site-navigation" class="main-navigation" aria-label="Primary menu">
+    <button class="menu-toggle" aria-controls="primary-menu" aria-expanded="false">Menu</button>
+    <ul id="primary-menu" class="menu">${NAV.map((l) => `<li class="menu-item"><a href="/${slug(l)}/">${l}</a></li>`).join('')}</ul>
+  </nav>
+  <form role="search" method="get" class="search-form" action="/">
+    <label><span class="screen-reader-text">Search for:</span><input type="search" class="search-field" placeholder="Search …" name="s"></label>
+    <input type="submit" class="search-submit" value="Search">
+  </form>
+</header>`;
+
+const sidebar = `
+<aside id="secondary" class="widget-area" role="complementary">
+  <section class="widget widget_recent_entries"><h2 class="widget-title">Recent Posts</h2>
+    <ul>${SIDEBAR_POSTS.map((t) => `<li><a href="/journal/${slug(t)}/">${t}</a></li>`).join('')}</ul></section>
+  <section class="widget widget_text"><div class="textwidget"><p>Follow us on Instagram for behind-the-scenes photos.</p></div></section>
+</aside>`;
+
+const footer = `
+<footer id="colophon" class="site-footer">
+  <div class="footer-widgets">
+    <section class="widget"><h2 class="widget-title">Company</h2><ul>${FOOTER_LINKS.slice(0, 3).map((l) => `<li><a href="/${slug(l)}/">${l}</a></li>`).join('')}</ul></section>
+    <section class="widget"><h2 class="widget-title">Help</h2><ul>${FOOTER_LINKS.slice(3, 5).map((l) => `<li><a href="/${slug(l)}/">${l}</a></li>`).join('')}</ul></section>
+  </div>
+  <div class="site-info">© 2025 Northwind Ltd. All rights reserved.
+    <a href="/privacy-policy/">Privacy Policy</a> · <a href="/terms/">Terms of Service</a></div>
+</footer>`;
+
+/** A CookieYes-style banner: a plain div, no dialog role, as many consent plug-ins write it. */
+const cookieBanner = `
+<div class="cky-consent-container cky-banner-bottom" tabindex="0">
+  <div class="cky-consent-bar"><div class="cky-notice">
+    <p class="cky-title">We value your privacy</p>
+    <div class="cky-notice-des"><p>${COOKIE_TEXT} By clicking "Accept All", you consent to our use of cookies.</p></div>
+    <div class="cky-notice-btn-wrapper"><button class="cky-btn cky-btn-customize">Customise</button><button class="cky-btn cky-btn-reject">Reject All</button><button class="cky-btn cky-btn-accept">Accept All</button></div>
+  </div></div>
+</div>`;
+
+/** A whole page: the site's furniture around `content` (which brings its own <main> where the platform has one). */
+function sitePage(title: string, content: string, { head = '', withSidebar = true, bodyClass = '' } = {}): string {
+  return html(
+    `<div id="page" class="site ${bodyClass}">${header}
+      <div id="content" class="site-content">${content}${withSidebar ? sidebar : ''}</div>
+      ${footer}</div>${cookieBanner}`,
+    { title, head },
+  );
+}
+
+// ---------------------------------------------------------------------------
+// Checking content, not layout.
+// ---------------------------------------------------------------------------
+
+/** The text a reader sees in the Markdown: links as their text, escapes and bold undone, whitespace collapsed. */
+function plain(md: string): string {
+  return md
+    .replace(/!\[[^\]]*\]\([^)]*\)/g, '')
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/\\([\\`*_{}[\]()#+\-.!|>~])/g, '$1')
+    .replace(/\*\*/g, '')
+    .replace(/\s+/g, ' ');
+}
+
+const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+/**
+ * One assertion per page: every `kept` string is in the text, no `dropped` string is in
+ * the Markdown or its text. A failure lists all missing and leaked strings at once, with
+ * the start of what the extraction returned; soft, so a page's code-block checks still run.
+ */
+function expectContent(md: string, { kept = [], dropped = [] }: { kept?: string[]; dropped?: string[] }): void {
+  const text = plain(md);
+  const missing = kept.map(oneLine).filter((s) => !text.includes(s));
+  const leaked = dropped.filter((s) => md.includes(s) || text.includes(oneLine(s)));
+  const preview = md.length > 700 ? `${md.slice(0, 700)}\n… (${md.length} chars in all)` : md || '(empty)';
+  expect.soft({ missing, leaked }, `kept strings missing / dropped strings present; extraction returned:\n${preview}\n`).toEqual({
+    missing: [],
+    leaked: [],
+  });
+}
+
+/** A fenced code block whose body contains `lines` in order, one per line, with nothing else on them. */
+function expectCodeBlock(md: string, lines: string[]): void {
+  const blocks = [...md.matchAll(/^(```|~~~~)[^\n]*\n([\s\S]*?)\n\1$/gm)].map((m) => m[2]!);
+  const found = blocks.some((body) => body.includes(lines.join('\n')));
+  expect.soft(found, `no fenced code block holds these lines:\n${lines.join('\n')}\nfenced blocks found: ${JSON.stringify(blocks)}\n`).toBe(true);
+}
+
+// ---------------------------------------------------------------------------
+// The pages.
+// ---------------------------------------------------------------------------
+
+const PAGES: Record<string, string> = {};
+
+// 1. Forum threads: the posts ARE the content, every one of them.
+
+const DISCOURSE_POSTS = [
+  { user: 'mkowalski', date: 'Mar 3, 2025 9:14 am', body: 'Since upgrading the service to 3.2 last night, every worker logs "remaining connection slots are reserved" within an hour of a deploy. Nothing else changed in the cluster, and the pool size is still twenty per worker.' },
+  { user: 'dana_ops', date: 'Mar 3, 2025 10:02 am', body: 'Version 3.2 switched the default pool mode from transaction to session, so each worker now holds its connections for the whole request. Check the release notes under "Database" for the new setting name.' },
+  { user: 'mkowalski', date: 'Mar 3, 2025 10:40 am', body: 'That was it: setting pool_mode back to transaction brought the connection count down from 480 to about 60. I had skimmed right past that line in the notes.' },
+  { user: 'lee.h', date: 'Mar 3, 2025 1:15 pm', body: 'We hit the same thing on Friday. Another option is to keep session mode and lower the per-worker pool to five; our latency did not change at all with the smaller pool.' },
+  { user: 'dana_ops', date: 'Mar 4, 2025 8:30 am', body: 'I have opened a pull request that logs a warning at start-up when the pool mode is left at its default, so the next upgrade does not surprise anyone else.' },
+];
+
+PAGES['/forum/discourse'] = sitePage(
+  'Postgres connection pool exhausted after upgrading to 3.2 - Support - Acme Community',
+  `<div id="main-outlet" class="wrap" role="main">
+    <div id="topic-title"><div class="title-wrapper">
+      <h1 data-topic-id="4821"><a href="/t/postgres-connection-pool-exhausted/4821" class="fancy-title">Postgres connection pool exhausted after upgrading to 3.2</a></h1>
+      <div class="topic-category"><a class="badge-category__wrapper" href="/c/support/5"><span class="badge-category__name">Support</span></a></div>
+    </div></div>
+    <div class="posts-wrapper"><div class="post-stream">
+    ${DISCOURSE_POSTS.map(
+      (p, i) => `
+      <div class="topic-post clearfix ${i === 0 ? 'topic-owner' : ''} regular" data-post-number="${i + 1}">
+        <article id="post_${i + 1}" aria-label="post #${i + 1} by @${p.user}" role="region" data-post-id="${20101 + i}" class="boxed onscreen-post">
+          <div class="row">
+            <div class="topic-avatar"><a class="trigger-user-card main-avatar" href="/u/${p.user}" data-user-card="${p.user}" aria-hidden="true" tabindex="-1"></a></div>
+            <div class="topic-body clearfix">
+              <div role="heading" aria-level="2" class="topic-meta-data">
+                <div class="names trigger-user-card"><span class="first username"><a href="/u/${p.user}" data-user-card="${p.user}">${p.user}</a></span></div>
+                <div class="post-infos"><div class="post-info post-date"><a class="post-date" href="/t/postgres-connection-pool-exhausted/4821/${i + 1}"><span title="${p.date}" class="relative-date">${p.date}</span></a></div></div>
+              </div>
+              <div class="regular contents">
+                <div class="cooked"><p>${p.body}</p></div>
+                <section class="post-menu-area clearfix"><nav class="post-controls"><div class="actions">
+                  <button class="widget-button btn-flat toggle-like" title="like this post">Like</button>
+                  <button class="widget-button btn-flat share" title="copy a link to this post">Copy link</button>
+                  <button class="widget-button btn-flat reply create" title="begin composing a reply to this post"><span class="d-button-label">Reply</span></button>
+                </div></nav></section>
+              </div>
+            </div>
+          </div>
+        </article>
+      </div>`,
+    ).join('')}
+    </div></div>
+    <div id="topic-footer-buttons"><div class="topic-footer-main-buttons">
+      <a href="/login" class="btn btn-primary login-to-reply">Log in to reply</a>
+    </div></div>
+    <div class="more-topics__container"><div class="suggested-topics">
+      <h3 class="suggested-topics-title">Suggested Topics</h3>
+      <table class="topic-list">
+        <thead><tr><th>Topic</th><th>Replies</th><th>Views</th><th>Activity</th></tr></thead>
+        <tbody>
+          <tr class="topic-list-item"><td class="main-link"><a href="/t/pgbouncer-prepared-statements/4710" class="title raw-link raw-topic-link">PgBouncer transaction mode and prepared statements</a></td><td class="num posts">4</td><td class="num views">812</td><td class="num activity">Feb 12</td></tr>
+          <tr class="topic-list-item"><td class="main-link"><a href="/t/migrations-hang-on-deploy/4655" class="title raw-link raw-topic-link">Migrations hang forever on deploy</a></td><td class="num posts">9</td><td class="num views">1.4k</td><td class="num activity">Jan 28</td></tr>
+        </tbody>
+      </table>
+    </div></div>
+  </div>`,
+  { withSidebar: false },
+);
+
+const PHPBB_POSTS = [
+  { id: 1001, user: 'kjell', date: 'Mon Mar 03, 2025 7:41 pm', body: 'My router drops every wireless client at exactly 3:00 each night and only comes back after a reboot. The system log shows the radio restarting, but no error before it.' },
+  { id: 1002, user: 'ostrander', date: 'Mon Mar 03, 2025 8:05 pm', body: 'Three in the morning is when the stock firmware runs its automatic channel scan. Turn off "Auto channel" in the wireless settings and pin the radio to channel 6.' },
+  { id: 1003, user: 'kjell', date: 'Tue Mar 04, 2025 6:50 am', body: 'Pinned it to channel 6 and the clients stayed connected all night for the first time in weeks. Is there any downside to leaving it fixed?' },
+  { id: 1004, user: 'beatrix_w', date: 'Tue Mar 04, 2025 9:12 am', body: 'Only if a neighbour moves onto the same channel. Run a site survey every few months, and switch to 1 or 11 if channel 6 gets crowded.' },
+];
+
+PAGES['/forum/phpbb'] = sitePage(
+  'Router drops Wi-Fi every night at 3am - Home Networking Forum',
+  `<div id="page-body" class="page-body" role="main">
+    <h2 class="topic-title"><a href="./viewtopic.php?t=812">Router drops Wi-Fi every night at 3am</a></h2>
+    <div class="action-bar bar-top">
+      <a href="./posting.php?mode=reply&amp;t=812" class="button" title="Post a reply"><span>Post Reply</span></a>
+      <div class="search-box" role="search"><form method="get" id="topic-search" action="./search.php"><fieldset><input class="inputbox search tiny" type="search" name="keywords" placeholder="Search this topic…"></fieldset></form></div>
+      <div class="pagination">4 posts • Page <strong>1</strong> of <strong>1</strong></div>
+    </div>
+    ${PHPBB_POSTS.map(
+      (p, i) => `
+    <div id="p${p.id}" class="post has-profile ${i % 2 ? 'bg1' : 'bg2'}">
+      <div class="inner">
+        <dl class="postprofile" id="profile${p.id}">
+          <dt class="has-profile-rank no-avatar"><a href="./memberlist.php?mode=viewprofile&amp;u=${p.id}" class="username">${p.user}</a></dt>
+          <dd class="profile-rank">Registered User</dd>
+          <dd class="profile-posts"><strong>Posts:</strong> ${(p.id % 97) * 13}</dd>
+          <dd class="profile-joined"><strong>Joined:</strong> Sat Jan 05, 2019 8:14 pm</dd>
+        </dl>
+        <div class="postbody"><div id="post_content${p.id}">
+          <h3 class="${i === 0 ? 'first' : ''}"><a href="#p${p.id}">${i === 0 ? '' : 'Re: '}Router drops Wi-Fi every night at 3am</a></h3>
+          <ul class="post-buttons"><li><a href="./posting.php?mode=quote&amp;p=${p.id}" title="Reply with quote" class="button button-icon-only"><span>Quote</span></a></li></ul>
+          <p class="author"><a class="unread" href="./viewtopic.php?p=${p.id}#p${p.id}" title="Post"><span>Post</span></a> by <strong><a href="./memberlist.php?mode=viewprofile&amp;u=${p.id}" class="username">${p.user}</a></strong> » <time datetime="2025-03-03T19:41:00+00:00">${p.date}</time></p>
+          <div class="content">${p.body}</div>
+          <div id="sig${p.id}" class="signature">Running open firmware on every box I own since 2016.</div>
+        </div></div>
+      </div>
+      <div class="back2top"><a href="#top" class="top" title="Top">Top</a></div>
+    </div>
+    <hr class="divider">`,
+    ).join('')}
+    <div class="action-bar bar-bottom"><a href="./posting.php?mode=reply&amp;t=812" class="button" title="Post a reply"><span>Post Reply</span></a></div>
+    <div class="forabg similar-topics"><div class="inner">
+      <ul class="topiclist"><li class="header"><dl class="row-item"><dt><div class="list-inner">Similar topics</div></dt><dd class="posts">Replies</dd><dd class="views">Views</dd></dl></li></ul>
+      <ul class="topiclist topics">
+        <li class="row bg1"><dl class="row-item topic_read"><dt><div class="list-inner"><a href="./viewtopic.php?t=790" class="topictitle">Mesh nodes lose backhaul after firmware update</a><br>by <a href="./memberlist.php?u=7" class="username">ravi</a> » in <a href="./viewforum.php?f=4">Home Networking</a></div></dt><dd class="posts">6</dd><dd class="views">412</dd></dl></li>
+        <li class="row bg2"><dl class="row-item topic_read"><dt><div class="list-inner"><a href="./viewtopic.php?t=771" class="topictitle">Best channel width for a crowded building?</a><br>by <a href="./memberlist.php?u=9" class="username">tove</a> » in <a href="./viewforum.php?f=4">Home Networking</a></div></dt><dd class="posts">11</dd><dd class="views">1032</dd></dl></li>
+      </ul>
+    </div></div>
+    <div class="action-bar actions-jump"><p class="jumpbox-return"><a href="./viewforum.php?f=4" class="left-box arrow-left" accesskey="r"><span>Return to “Home Networking”</span></a></p></div>
+  </div>`,
+  { withSidebar: false },
+);
+
+// Vanilla Forums: the opening post is a "Discussion", every reply an "ItemComment" / "Comment",
+// the class names that make an article extractor throw replies away.
+const VANILLA_POSTS = [
+  { user: 'anna_b', date: 'March 3, 2025 9:14AM', body: 'Our sourdough starter smells strongly of nail-polish remover every morning, even though it doubles within six hours of a feed. Is it still safe to bake with?' },
+  { user: 'ferment_fred', date: 'March 3, 2025 9:52AM', body: 'That acetone smell means the yeast has run out of food and is stressed, not that anything harmful is growing. Feed it twice a day for a week and it will settle down.' },
+  { user: 'clara.m', date: 'March 3, 2025 11:20AM', body: 'Also try a stiffer starter: one part water to two parts flour slows it down, so it is not starving by morning when your kitchen is warm.' },
+  { user: 'anna_b', date: 'March 4, 2025 8:05AM', body: 'Twice-daily feeds fixed it within four days, and the loaf I baked yesterday had the best rise I have ever managed.' },
+];
+
+PAGES['/forum/vanilla'] = sitePage(
+  'Starter smells like nail-polish remover — Bread Bakers Forum',
+  `<div id="Body"><div class="Row"><div class="Column ContentColumn" id="Content"><main class="Content MainContent">
+    <div class="Discussion"><div class="PageTitle"><h1>Starter smells like nail-polish remover</h1></div>
+    ${VANILLA_POSTS.map((p, i) =>
+      i === 0
+        ? `
+      <div class="DataBox DataBox-Discussion"><div class="Item ItemDiscussion"><div class="Discussion">
+        <div class="Item-Header DiscussionHeader"><div class="AuthorWrap"><span class="Author"><a href="/profile/${p.user}" class="Username">${p.user}</a></span></div>
+          <div class="Meta DiscussionMeta"><span class="MItem DateCreated"><a href="/discussion/311/starter-smells" class="Permalink"><time title="${p.date}" datetime="2025-03-03T09:14:00+00:00">${p.date}</time></a></span></div></div>
+        <div class="Item-BodyWrap"><div class="Item-Body"><div class="Message userContent"><p>${p.body}</p></div>
+          <div class="Reactions"><a href="/discussion/311#Form_Body" class="ReactButton ReplyLink">Reply</a></div></div></div>
+      </div></div></div>
+      <div class="CommentsWrap"><div class="DataBox DataBox-Comments"><h2 class="CommentHeading">Comments</h2><ul class="MessageList DataList Comments">`
+        : `
+        <li class="Item ${i % 2 ? 'Alt ' : ''}ItemComment Role_Member" id="Comment_${1200 + i}"><div class="Comment">
+          <div class="Item-Header CommentHeader"><div class="AuthorWrap"><span class="Author"><a href="/profile/${p.user}" class="Username">${p.user}</a></span></div>
+            <div class="Meta CommentMeta CommentInfo"><span class="MItem DateCreated"><a href="/discussion/comment/${1200 + i}/#Comment_${1200 + i}" class="Permalink" rel="nofollow"><time title="${p.date}" datetime="2025-03-03T10:00:00+00:00">${p.date}</time></a></span></div></div>
+          <div class="Item-BodyWrap"><div class="Item-Body"><div class="Message userContent"><p>${p.body}</p></div>
+            <div class="Reactions"><a href="#" class="ReactButton ReplyLink">Reply</a> <a href="#" class="ReactButton Quote">Quote</a></div></div></div>
+        </div></li>`,
+    ).join('')}
+      </ul></div></div>
+      <div class="Foot Closed"><div class="Note Closed SignInOrRegister"><a href="/entry/signin" class="Popup">Sign In</a> or <a href="/entry/register">Register</a> to comment.</div></div>
+    </div>
+  </main></div>
+  <div class="Column PanelColumn" id="Panel"><div class="Box InThisDiscussion"><h4>In this Discussion</h4><ul class="PanelInfo"><li><a href="/profile/anna_b" class="UserLink">anna_b</a></li><li><a href="/profile/clara.m" class="UserLink">clara.m</a></li></ul></div>
+    <div class="Box BoxCategories"><h4>Categories</h4><ul class="PanelInfo PanelCategories"><li><a href="/categories/starters">Starters and levain</a></li><li><a href="/categories/ovens">Ovens and baking stones</a></li></ul></div></div>
+  </div></div>`,
+  { withSidebar: false },
+);
+
+// 2. Q&A: the question and every answer.
+
+const SE_QUESTION = 'I have a list of dictionaries, each with a "date" key holding an ISO string, and I need them sorted newest first. Calling sorted() on the list raises a TypeError about comparing dictionaries.';
+const SE_ANSWERS = [
+  { id: 7501, score: 612, accepted: true, body: 'Pass a key function: sorted(rows, key=lambda r: r["date"], reverse=True). ISO 8601 strings of the same format sort correctly as plain strings, so there is no need to parse them first.', comment: 'This is the one, thanks for explaining why the strings sort correctly.' },
+  { id: 7502, score: 148, accepted: false, body: 'If the strings can carry different time zones, parse them before comparing: use datetime.fromisoformat inside the key, otherwise 09:00+02:00 sorts after 08:30+00:00 even though it happened earlier.', comment: 'Good catch on the offsets, that bit us in production.' },
+  { id: 7503, score: 37, accepted: false, body: 'For a large list that you sort in place, rows.sort(key=operator.itemgetter("date"), reverse=True) avoids building a copy and is a little faster than a lambda.', comment: 'Worth noting itemgetter raises KeyError if a row has no date.' },
+];
+
+const sePost = (kind: 'question' | 'answer', id: number, score: number, body: string, user: string, comment: string, extra = '') => `
+  <div class="post-layout">
+    <div class="votecell post-layout--left"><div class="js-voting-container d-flex jc-center fd-column ai-stretch gs4 fc-black-200">
+      <button class="js-vote-up-btn" aria-label="Up vote">Up vote</button>
+      <div class="js-vote-count flex--item d-flex fd-column ai-center fc-theme-body-font fw-bold fs-subheading py4" itemprop="upvoteCount" data-value="${score}">${score}</div>
+      <button class="js-vote-down-btn" aria-label="Down vote">Down vote</button>
+    </div></div>
+    <div class="postcell post-layout--right">
+      <div class="s-prose js-post-body" itemprop="text"><p>${body}</p></div>
+      ${extra}
+      <div class="mb0"><div class="d-flex fw-wrap ai-start jc-end gs8 gsy">
+        <div class="js-post-menu"><div class="d-flex gs8 s-anchors s-anchors__muted fw-wrap">
+          <div class="flex--item"><a href="/${kind === 'question' ? 'q' : 'a'}/${id}" rel="nofollow" title="Short permalink to this ${kind}" class="js-share-link">Share</a></div>
+          <div class="flex--item"><a href="/posts/${id}/edit" class="js-suggest-edit-post" title="Revise and improve this post">Improve this ${kind}</a></div>
+          <div class="flex--item"><button type="button" class="s-btn s-btn__link js-follow-post">Follow</button></div>
+        </div></div>
+        <div class="post-signature flex--item"><div class="user-info">
+          <div class="user-action-time">${kind === 'question' ? 'asked' : 'answered'} <span title="2021-03-03 10:12:44Z" class="relativetime">Mar 3, 2021 at 10:12</span></div>
+          <div class="user-details"><a href="/users/${id}/${user}">${user}</a><div class="-flair"><span class="reputation-score" title="reputation score">12.4k</span></div></div>
+        </div></div>
+      </div></div>
+    </div>
+    <div class="post-layout--right js-post-comments-component">
+      <div id="comments-${id}" class="comments js-comments-container bt bc-black-200 mt12"><ul class="comments-list js-comments-list">
+        <li id="comment-${id}1" class="comment js-comment" data-comment-id="${id}1"><div class="comment-text js-comment-text-and-form"><div class="comment-body js-comment-edit-hide">
+          <span class="comment-copy">${comment}</span> – <a href="/users/99/priya" class="comment-user">priya</a>
+          <span class="comment-date"><span class="relativetime-clean">Mar 4, 2021 at 8:01</span></span>
+        </div></div></li>
+      </ul></div>
+      <div id="comments-link-${id}"><a class="js-add-link comments-link" title="Use comments to ask for more information or suggest improvements." href="#" role="button">Add a comment</a></div>
+    </div>
+  </div>`;
+
+PAGES['/qa'] = sitePage(
+  'python - Sort a list of dictionaries by an ISO date string - Stack Overflow',
+  `<div id="content" class="snippet-hidden">
+    <div id="question-header" class="d-flex sm:fd-column">
+      <h1 itemprop="name" class="fs-headline1 ow-break-word mb8 flex--item fl1"><a href="/questions/7500/sort-a-list-of-dictionaries-by-an-iso-date-string" class="question-hyperlink">Sort a list of dictionaries by an ISO date string</a></h1>
+      <div class="ml12 aside-cta flex--item print:d-none"><a href="/questions/ask" class="ws-nowrap s-btn s-btn__primary">Ask Question</a></div>
+    </div>
+    <div class="d-flex fw-wrap pb8 mb16 bb bc-black-200">
+      <div class="flex--item ws-nowrap mr16 mb8" title="2021-03-03 10:12:44Z"><span class="fc-black-400 mr2">Asked</span> <time itemprop="dateCreated" datetime="2021-03-03T10:12:44">4 years ago</time></div>
+      <div class="flex--item ws-nowrap mb8" title="Viewed 45,201 times"><span class="fc-black-400 mr2">Viewed</span> 45k times</div>
+    </div>
+    <div id="mainbar" role="main" aria-label="question and answers">
+      <div class="question js-question" data-questionid="7500" id="question" data-position-on-page="0">
+        ${sePost('question', 7500, 412, SE_QUESTION, 'tomasz', 'What should happen to rows without a date?', `
+        <div class="mt24 mb12"><div class="post-taglist d-flex gs4 gsy fd-column"><ul class="ml0 list-ls-none js-post-tag-list-wrapper d-inline">
+          <li class="d-inline mr4 js-post-tag-list-item"><a href="/questions/tagged/python" class="post-tag" title="show questions tagged 'python'" rel="tag">python</a></li>
+          <li class="d-inline mr4 js-post-tag-list-item"><a href="/questions/tagged/sorting" class="post-tag" rel="tag">sorting</a></li>
+        </ul></div></div>`)}
+      </div>
+      <div id="answers">
+        <a name="tab-top"></a>
+        <div id="answers-header"><div class="answers-subheader d-flex ai-center mb8">
+          <div class="flex--item fl1"><h2 class="mb0" data-answercount="3">3 Answers <span style="display:none;" itemprop="answerCount">3</span></h2></div>
+          <div class="flex--item"><label class="flex--item fs-caption" for="answer-sort-dropdown-select-menu">Sorted by:</label>
+            <select id="answer-sort-dropdown-select-menu" class="s-select"><option value="scoredesc" selected>Highest score (default)</option><option value="modifieddesc">Date modified (newest first)</option></select></div>
+        </div></div>
+        ${SE_ANSWERS.map(
+          (a) => `
+        <a name="${a.id}"></a>
+        <div id="answer-${a.id}" class="answer js-answer ${a.accepted ? 'accepted-answer js-accepted-answer' : ''}" data-answerid="${a.id}" data-parentid="7500" itemprop="${a.accepted ? 'acceptedAnswer' : 'suggestedAnswer'}" itemscope itemtype="https://schema.org/Answer">
+          ${sePost('answer', a.id, a.score, a.body, `user${a.id}`, a.comment)}
+        </div>`,
+        ).join('')}
+        <h2 class="bottom-notice" data-loc="1">Not the answer you're looking for? Browse other questions tagged <a href="/questions/tagged/python" class="post-tag">python</a> or <a href="/questions/ask">ask your own question</a>.</h2>
+        <form id="post-form" action="/questions/7500/answer/submit" method="post" class="js-add-answer-component post-form">
+          <h2 class="space" id="your-answer-header">Your Answer</h2>
+          <div class="ps-relative"><textarea id="wmd-input" name="post-text" cols="92" rows="15"></textarea></div>
+          <div class="form-submit clear-both d-flex gsx gs4"><button id="submit-button" class="s-btn s-btn__primary" type="submit">Post Your Answer</button></div>
+          <p class="js-tos-notice">By clicking “Post Your Answer”, you agree to our terms of service and acknowledge you have read our privacy policy.</p>
+        </form>
+      </div>
+    </div>
+    <div id="sidebar" class="show-votes" role="complementary" aria-label="sidebar">
+      <div class="module sidebar-linked"><h4 id="h-linked">Linked</h4><div class="linked"><a href="/q/41" class="question-hyperlink">How do I sort a dictionary by value?</a></div></div>
+      <div id="hot-network-questions" class="module tex2jax_ignore"><h4><a href="https://stackexchange.com/questions?tab=hot" class="js-gps-track s-link s-link__inherit">Hot Network Questions</a></h4>
+        <ul><li><a href="https://example.stackexchange.com/questions/1/why-do-cats">Why do cats knock things off tables?</a></li></ul></div>
+    </div>
+  </div>`,
+  { withSidebar: false },
+);
+
+// 3. Product pages: title, price, description; not the cart, upsells or newsletter.
+
+const SHOPIFY_DESCRIPTION = [
+  'Knitted from 18.5 micron merino wool, the Trail Hoodie keeps you warm on a cold start and stays dry and odour-free on a long climb.',
+  'Flatlock seams sit flat under a pack strap, the thumb loops keep the sleeves over your hands, and the slim hood fits under a helmet.',
+];
+
+PAGES['/product/shopify'] = sitePage(
+  'Merino Trail Hoodie – Northwind Outdoor',
+  `<div class="announcement-bar" role="region" aria-label="Announcement"><p class="announcement-bar__message h5">Free shipping on orders over $75</p></div>
+  <main id="MainContent" class="content-for-layout focus-none" role="main" tabindex="-1">
+    <section id="shopify-section-template--main" class="shopify-section section">
+      <product-info id="MainProduct-template--main" class="section-template--main-padding" data-section="template--main">
+        <div class="page-width"><div class="product product--large product--left grid grid--1-col grid--2-col-tablet">
+          <div class="grid__item product__media-wrapper"><div class="product__media media"><img src="/cdn/shop/products/hoodie.jpg" alt="Merino Trail Hoodie in slate" width="800" height="800" loading="lazy"></div></div>
+          <div class="product__info-wrapper grid__item"><div id="ProductInfo-template--main" class="product__info-container">
+            <p class="product__text inline-richtext caption-with-letter-spacing">NORTHWIND OUTDOOR</p>
+            <div class="product__title"><h1>Merino Trail Hoodie</h1></div>
+            <div class="no-js-hidden" id="price-template--main" role="status"><div class="price price--large price--show-badge"><div class="price__container">
+              <div class="price__regular"><span class="visually-hidden visually-hidden--inline">Regular price</span><span class="price-item price-item--regular">$89.00 USD</span></div>
+            </div></div></div>
+            <div class="product__tax caption rte">Tax included. <a href="/policies/shipping-policy">Shipping</a> calculated at checkout.</div>
+            <variant-radios class="no-js-hidden" data-section="template--main"><fieldset class="js product-form__input"><legend class="form__label">Size</legend>
+              <input type="radio" id="size-s" name="Size" value="S"><label for="size-s">S</label>
+              <input type="radio" id="size-m" name="Size" value="M" checked><label for="size-m">M</label>
+              <input type="radio" id="size-l" name="Size" value="L"><label for="size-l">L</label>
+            </fieldset></variant-radios>
+            <p class="product__inventory">Only 3 left in stock</p>
+            <product-form class="product-form"><form method="post" action="/cart/add" id="product-form-template--main" class="form" enctype="multipart/form-data">
+              <input type="hidden" name="id" value="4411">
+              <div class="product-form__buttons"><button id="ProductSubmitButton-template--main" type="submit" name="add" class="product-form__submit button button--full-width button--secondary"><span>Add to cart</span></button></div>
+            </form></product-form>
+            <div class="product__description rte quick-add-hidden">
+              ${SHOPIFY_DESCRIPTION.map((p) => `<p>${p}</p>`).join('')}
+              <ul><li>Fabric: 100% merino wool, 190 g/m²</li><li>Fit: slim, true to size</li></ul>
+            </div>
+            <div class="product__accordion accordion quick-add-hidden"><details id="Details-collapsible-row-shipping"><summary><h2 class="h4 accordion__title">Shipping &amp; Returns</h2></summary>
+              <div class="accordion__content rte"><p>Free returns within 30 days on unworn items.</p></div></details></div>
+          </div></div>
+        </div></div>
+      </product-info>
+    </section>
+    <section id="shopify-section-template--related" class="shopify-section section"><product-recommendations class="related-products page-width section-template--related-padding isolate">
+      <h2 class="related-products__heading inline-richtext h2">You may also like</h2>
+      <ul class="grid product-grid grid--4-col-desktop grid--2-col-tablet-down" role="list">
+        ${[['Alpine Fleece Vest', '$59.00'], ['Ridge Wool Beanie', '$24.00'], ['Summit Base Layer Tee', '$45.00'], ['Canyon Hiking Socks', '$18.00']]
+          .map(
+            ([name, price]) => `
+        <li class="grid__item"><div class="card-wrapper product-card-wrapper underline-links-hover"><div class="card card--standard card--media"><div class="card__content"><div class="card__information">
+          <h3 class="card__heading"><a href="/products/${slug(name!)}" class="full-unstyled-link">${name}</a></h3>
+          <div class="card-information"><div class="price"><div class="price__container"><div class="price__regular"><span class="price-item price-item--regular">${price} USD</span></div></div></div></div>
+        </div></div></div></div></li>`,
+          )
+          .join('')}
+      </ul>
+    </product-recommendations></section>
+    <section id="shopify-section-template--newsletter" class="shopify-section section"><div class="newsletter center"><div class="newsletter__wrapper color-background-1 gradient content-container isolate">
+      <h2 class="inline-richtext h2">Subscribe to our emails</h2>
+      <div class="newsletter__subheading rte"><p>Be the first to know about new collections and exclusive offers.</p></div>
+      <form method="post" action="/contact#contact_form" id="contact_form" class="newsletter-form"><div class="field"><input id="NewsletterForm" type="email" name="contact[email]" placeholder="Email"><label class="field__label" for="NewsletterForm">Email</label><button type="submit" class="newsletter-form__button field__button" aria-label="Subscribe">→</button></div></form>
+    </div></div></section>
+  </main>
+  <cart-notification><div class="cart-notification-wrapper page-width"><div id="cart-notification" class="cart-notification focus-inset" aria-modal="true" aria-label="Item added to your cart" role="dialog" tabindex="-1">
+    <div class="cart-notification__header"><h2 class="cart-notification__heading caption-large text-body">Item added to your cart</h2></div>
+    <div id="cart-notification-links"><a href="/cart" id="cart-notification-button" class="button button--secondary button--full-width">View cart (1)</a></div>
+  </div></div></cart-notification>`,
+  { withSidebar: false },
+);
+
+const WOO_DESCRIPTION = [
+  'Our 26 cm skillet is cast in one piece in Sheffield and seasoned three times with flaxseed oil, so it comes out of the box ready to fry an egg without sticking.',
+  'It goes from the hob to the oven to the campfire, holds its heat when a cold steak hits the pan, and will outlive the kitchen you buy it for.',
+  'Wash it with hot water and a brush, dry it on a low flame, and wipe a few drops of oil over the surface before you put it away.',
+];
+
+PAGES['/product/woocommerce-tabs'] = sitePage(
+  'Cast Iron Skillet 26 cm – Northwind Kitchen',
+  `<div class="woocommerce-notices-wrapper"><div class="woocommerce-message" role="alert" tabindex="-1"><a href="/cart/" tabindex="1" class="button wc-forward">View basket</a> “Cast Iron Skillet 26 cm” has been added to your basket.</div></div>
+  <main id="main" class="site-main" role="main">
+    <nav class="woocommerce-breadcrumb" aria-label="Breadcrumb"><a href="/">Home</a>&nbsp;/&nbsp;<a href="/product-category/cookware/">Cookware</a>&nbsp;/&nbsp;Cast Iron Skillet 26 cm</nav>
+    <div id="product-318" class="product type-product post-318 status-publish first instock product_cat-cookware has-post-thumbnail shipping-taxable purchasable product-type-simple">
+      <div class="woocommerce-product-gallery woocommerce-product-gallery--with-images images" data-columns="4"><figure class="woocommerce-product-gallery__wrapper"><div class="woocommerce-product-gallery__image"><a href="/wp-content/uploads/skillet.jpg"><img src="/wp-content/uploads/skillet-600x600.jpg" alt="Cast iron skillet" width="600" height="600"></a></div></figure></div>
+      <div class="summary entry-summary">
+        <h1 class="product_title entry-title">Cast Iron Skillet 26 cm</h1>
+        <p class="price"><span class="woocommerce-Price-amount amount"><bdi><span class="woocommerce-Price-currencySymbol">£</span>39.95</bdi></span></p>
+        <div class="woocommerce-product-details__short-description"><p>Pre-seasoned, oven-safe to 260 °C, made in Sheffield.</p></div>
+        <p class="stock in-stock">Only 3 left in stock</p>
+        <form class="cart" action="/product/cast-iron-skillet/" method="post" enctype="multipart/form-data">
+          <div class="quantity"><label class="screen-reader-text" for="quantity_1">Cast Iron Skillet 26 cm quantity</label><input type="number" id="quantity_1" class="input-text qty text" name="quantity" value="1" min="1" max="3"></div>
+          <button type="submit" name="add-to-cart" value="318" class="single_add_to_cart_button button alt">Add to basket</button>
+        </form>
+        <div class="product_meta"><span class="sku_wrapper">SKU: <span class="sku">CI-26</span></span> <span class="posted_in">Category: <a href="/product-category/cookware/" rel="tag">Cookware</a></span></div>
+      </div>
+      <div class="woocommerce-tabs wc-tabs-wrapper">
+        <ul class="tabs wc-tabs" role="tablist">
+          <li class="description_tab active" id="tab-title-description" role="tab" aria-controls="tab-description"><a href="#tab-description">Description</a></li>
+          <li class="additional_information_tab" id="tab-title-additional_information" role="tab" aria-controls="tab-additional_information"><a href="#tab-additional_information">Specifications</a></li>
+          <li class="reviews_tab" id="tab-title-reviews" role="tab" aria-controls="tab-reviews"><a href="#tab-reviews">Reviews (2)</a></li>
+        </ul>
+        <div class="woocommerce-Tabs-panel woocommerce-Tabs-panel--description panel entry-content wc-tab" id="tab-description" role="tabpanel" aria-labelledby="tab-title-description">
+          <h2>Description</h2>
+          ${WOO_DESCRIPTION.map((p) => `<p>${p}</p>`).join('')}
+        </div>
+        <div class="woocommerce-Tabs-panel woocommerce-Tabs-panel--additional_information panel entry-content wc-tab" id="tab-additional_information" role="tabpanel" aria-labelledby="tab-title-additional_information" hidden>
+          <h2>Additional information</h2>
+          <table class="woocommerce-product-attributes shop_attributes">
+            <tr class="woocommerce-product-attributes-item"><th class="woocommerce-product-attributes-item__label">Weight</th><td class="woocommerce-product-attributes-item__value">2.4 kg</td></tr>
+            <tr class="woocommerce-product-attributes-item"><th class="woocommerce-product-attributes-item__label">Handle length</th><td class="woocommerce-product-attributes-item__value">17.5 cm</td></tr>
+          </table>
+        </div>
+        <div class="woocommerce-Tabs-panel woocommerce-Tabs-panel--reviews panel entry-content wc-tab" id="tab-reviews" role="tabpanel" aria-labelledby="tab-title-reviews" style="display: none;">
+          <div id="reviews" class="woocommerce-Reviews"><div id="comments"><h2 class="woocommerce-Reviews-title">2 reviews for <span>Cast Iron Skillet 26 cm</span></h2>
+            <ol class="commentlist"><li class="review even thread-even depth-1" id="li-comment-77"><div id="comment-77" class="comment_container"><div class="comment-text">
+              <div class="star-rating" role="img" aria-label="Rated 5 out of 5"><span>Rated <strong class="rating">5</strong> out of 5</span></div>
+              <p class="meta"><strong class="woocommerce-review__author">Dana </strong> <span class="woocommerce-review__dash">–</span> <time class="woocommerce-review__published-date" datetime="2025-03-03T10:12:00+00:00">March 3, 2025</time></p>
+              <div class="description"><p>Heats evenly on my induction hob and the seasoning has held up to a month of daily use.</p></div>
+            </div></div></li></ol>
+          </div></div>
+        </div>
+      </div>
+      <section class="related products"><h2>Related products</h2>
+        <ul class="products columns-4">
+          ${[['Enamelled Dutch Oven', '89.00'], ['Carbon Steel Wok', '54.00'], ['Cast Iron Griddle', '44.50']]
+            .map(
+              ([name, price]) => `<li class="product type-product"><a href="/product/${slug(name!)}/" class="woocommerce-LoopProduct-link woocommerce-loop-product__link"><h2 class="woocommerce-loop-product__title">${name}</h2><span class="price"><span class="woocommerce-Price-amount amount"><bdi><span class="woocommerce-Price-currencySymbol">£</span>${price}</bdi></span></span></a><a href="?add-to-cart=1" class="button product_type_simple add_to_cart_button ajax_add_to_cart">Add to basket</a></li>`,
+            )
+            .join('')}
+        </ul>
+      </section>
+    </div>
+  </main>`,
+);
+
+const JSONLD_DESCRIPTION =
+  'A 1.2 litre stovetop kettle in brushed stainless steel with a copper-clad base that boils water on gas, electric and induction hobs in under six minutes. The whistle sounds at a gentle pitch, and the heat-proof walnut handle stays cool to the touch.';
+
+PAGES['/product/jsonld'] = sitePage(
+  'Whistling Stovetop Kettle – Northwind Kitchen',
+  `<main id="MainContent" class="content-for-layout" role="main">
+    <div class="product-single grid">
+      <div class="product-single__meta">
+        <h1 class="product-single__title">Whistling Stovetop Kettle</h1>
+        <div class="product__price"><span class="price-item price-item--regular" data-regular-price>$64.00</span></div>
+        <form method="post" action="/cart/add" class="product-form product-form-product-template" enctype="multipart/form-data">
+          <select name="id" class="product-form__variants no-js"><option selected value="901">Brushed steel</option><option value="902">Matte black</option></select>
+          <button type="submit" name="add" class="btn product-form__cart-submit"><span>Add to cart</span></button>
+        </form>
+        <div class="product-single__store-availability-container"><p class="product__policies rte">Free shipping on orders over $75</p></div>
+      </div>
+    </div>
+  </main>`,
+  {
+    head: `<script type="application/ld+json">${JSON.stringify({
+      '@context': 'https://schema.org/',
+      '@type': 'Product',
+      name: 'Whistling Stovetop Kettle',
+      image: ['/cdn/shop/products/kettle.jpg'],
+      description: JSONLD_DESCRIPTION,
+      sku: 'KET-12',
+      brand: { '@type': 'Brand', name: 'Northwind Kitchen' },
+      offers: { '@type': 'Offer', url: '/products/whistling-stovetop-kettle', priceCurrency: 'USD', price: '64.00', availability: 'https://schema.org/InStock' },
+    })}</script>`,
+    withSidebar: false,
+  },
+);
+
+// 4. Category grid: the products are the content; filters, sort and pagination are not.
+
+const CATEGORY_ITEMS = [
+  ['Cloudstride 4 Road Shoe', '$129.00'], ['Tempo Racer Lite', '$149.00'], ['Trailhead GTX', '$159.00'], ['Harbor Daily Trainer', '$99.00'],
+  ['Velocity Knit Runner', '$119.00'], ['Summit Rock Plate', '$139.00'], ['Breeze Mesh Flat', '$89.00'], ['Marathon Carbon Elite', '$229.00'],
+  ['Park Loop Cushion', '$109.00'], ['Sprint Spike 2', '$79.00'], ['Dune Trail Zero', '$124.00'], ['Recovery Slide Foam', '$49.00'],
+];
+
+PAGES['/category'] = sitePage(
+  "Women's Running Shoes – Northwind",
+  `<main id="MainContent" class="content-for-layout" role="main">
+    <div class="collection-hero"><div class="collection-hero__inner page-width">
+      <div class="collection-hero__text-wrapper"><h1 class="collection-hero__title"><span class="visually-hidden">Collection: </span>Women's Running Shoes</h1>
+        <div class="collection-hero__description rte">Road, trail and track shoes tested by our own running club, with free exchanges if the fit is not right after your first run.</div></div>
+    </div></div>
+    <div class="facets-vertical page-width">
+      <facet-filters-form class="facets facets-vertical-sort page-width small-hide">
+        <form id="FacetFiltersForm" class="facets__form-vertical">
+          <div id="FacetsWrapperDesktop" class="facets__wrapper">
+            <h2 class="facets__heading caption-large text-body">Filter by:</h2>
+            <details class="disclosure-has-popup facets__disclosure-vertical js-filter" open><summary class="facets__summary caption-large focus-offset"><span>Colour</span></summary>
+              <fieldset class="facets-wrap"><legend class="visually-hidden">Colour</legend><ul class="facets__list list-unstyled" role="list">
+                <li class="list-menu__item facets__item"><label for="Filter-Colour-1" class="facet-checkbox"><input type="checkbox" name="filter.v.option.colour" value="Black" id="Filter-Colour-1"> Black (8)</label></li>
+                <li class="list-menu__item facets__item"><label for="Filter-Colour-2" class="facet-checkbox"><input type="checkbox" name="filter.v.option.colour" value="Navy" id="Filter-Colour-2"> Navy (4)</label></li>
+                <li class="list-menu__item facets__item"><label for="Filter-Colour-3" class="facet-checkbox"><input type="checkbox" name="filter.v.option.colour" value="Coral" id="Filter-Colour-3"> Coral (3)</label></li>
+              </ul></fieldset></details>
+            <details class="disclosure-has-popup facets__disclosure-vertical js-filter" open><summary class="facets__summary caption-large focus-offset"><span>Size</span></summary>
+              <fieldset class="facets-wrap"><legend class="visually-hidden">Size</legend><ul class="facets__list list-unstyled" role="list">
+                <li class="list-menu__item facets__item"><label for="Filter-Size-1" class="facet-checkbox"><input type="checkbox" id="Filter-Size-1"> UK 5 (10)</label></li>
+                <li class="list-menu__item facets__item"><label for="Filter-Size-2" class="facet-checkbox"><input type="checkbox" id="Filter-Size-2"> UK 6 (12)</label></li>
+              </ul></fieldset></details>
+            <details class="disclosure-has-popup facets__disclosure-vertical js-filter" open><summary class="facets__summary caption-large focus-offset"><span>Price</span></summary>
+              <div class="facets__price"><span class="field-currency">$</span><input class="field__input" name="filter.v.price.gte" id="Filter-Price-GTE" type="number" placeholder="0"><label class="field__label" for="Filter-Price-GTE">From</label>
+              <span class="field-currency">$</span><input class="field__input" name="filter.v.price.lte" id="Filter-Price-LTE" type="number" placeholder="229.00"><label class="field__label" for="Filter-Price-LTE">To</label>
+              <p class="facets__price-max">The highest price is $229.00</p></div></details>
+          </div>
+          <div class="facet-filters sorting caption"><div class="facet-filters__field">
+            <h2 class="facet-filters__label caption-large text-body"><label for="SortBy">Sort by:</label></h2>
+            <div class="select"><select name="sort_by" class="facet-filters__sort select__select caption-large" id="SortBy"><option value="manual" selected>Featured</option><option value="price-ascending">Price, low to high</option><option value="price-descending">Price, high to low</option></select></div>
+          </div></div>
+          <div class="product-count light" role="status"><h2 class="product-count__text text-body"><span id="ProductCountDesktop">12 products</span></h2></div>
+        </form>
+      </facet-filters-form>
+      <div class="product-grid-container" id="ProductGridContainer"><div class="collection page-width">
+        <ul id="product-grid" data-id="template--collection" class="grid product-grid grid--2-col-tablet-down grid--3-col-desktop" role="list">
+          ${CATEGORY_ITEMS.map(
+            ([name, price]) => `
+          <li class="grid__item"><div class="card-wrapper product-card-wrapper underline-links-hover"><div class="card card--standard card--media"><div class="card__inner ratio"><div class="card__media"><img src="/cdn/shop/products/${slug(name!)}.jpg" alt="${name}" loading="lazy" width="533" height="533"></div></div>
+            <div class="card__content"><div class="card__information">
+              <h3 class="card__heading h5"><a href="/products/${slug(name!)}" class="full-unstyled-link">${name}</a></h3>
+              <div class="card-information"><div class="price"><div class="price__container"><div class="price__regular"><span class="visually-hidden visually-hidden--inline">Regular price</span><span class="price-item price-item--regular">${price}</span></div></div></div></div>
+            </div></div></div></div></li>`,
+          ).join('')}
+        </ul>
+        <div class="pagination-wrapper"><nav class="pagination" role="navigation" aria-label="Pagination"><ul class="pagination__list list-unstyled" role="list">
+          <li><a role="link" aria-disabled="true" class="pagination__item light" aria-current="page" aria-label="Page 1">1</a></li>
+          <li><a href="?page=2" class="pagination__item link" aria-label="Page 2">2</a></li>
+          <li><a href="?page=3" class="pagination__item link" aria-label="Page 3">3</a></li>
+          <li><a href="?page=2" class="pagination__item pagination__item--prev pagination__item-arrow link motion-reduce" aria-label="Next page">Next page</a></li>
+        </ul></nav></div>
+      </div></div>
+    </div>
+  </main>`,
+  { withSidebar: false },
+);
+
+// 5. Documentation pages: prose, code blocks, admonitions and tables; none of the doc site's navigation.
+
+const MKDOCS_CODE = ['from acme import Client', '', 'client = Client(api_key="sk_test_123")', 'job = client.jobs.create(url="https://example.com", retries=3)', 'print(job.status)'];
+
+PAGES['/docs/mkdocs'] = sitePage(
+  'Quickstart - Acme SDK',
+  `<div class="md-container" data-md-component="container">
+    <main class="md-main" data-md-component="main"><div class="md-main__inner md-grid">
+      <div class="md-sidebar md-sidebar--primary" data-md-component="sidebar" data-md-type="navigation"><div class="md-sidebar__scrollwrap"><div class="md-sidebar__inner">
+        <nav class="md-nav md-nav--primary" aria-label="Navigation" data-md-level="0"><label class="md-nav__title" for="__drawer">Acme SDK</label>
+          <ul class="md-nav__list" data-md-scrollfix>
+            <li class="md-nav__item"><a href="../" class="md-nav__link">Overview</a></li>
+            <li class="md-nav__item md-nav__item--active"><a href="./" class="md-nav__link md-nav__link--active">Quickstart</a></li>
+            <li class="md-nav__item"><a href="../authentication/" class="md-nav__link">Authentication and API keys</a></li>
+            <li class="md-nav__item"><a href="../webhooks/" class="md-nav__link">Receiving webhooks</a></li>
+          </ul></nav>
+      </div></div></div>
+      <div class="md-sidebar md-sidebar--secondary" data-md-component="sidebar" data-md-type="toc"><div class="md-sidebar__scrollwrap"><div class="md-sidebar__inner">
+        <nav class="md-nav md-nav--secondary" aria-label="Table of contents"><label class="md-nav__title" for="__toc">Table of contents</label>
+          <ul class="md-nav__list" data-md-component="toc" data-md-scrollfix>
+            <li class="md-nav__item"><a href="#install-the-package" class="md-nav__link"><span class="md-ellipsis">Install the package</span></a></li>
+            <li class="md-nav__item"><a href="#create-your-first-job" class="md-nav__link"><span class="md-ellipsis">Create your first job</span></a></li>
+          </ul></nav>
+      </div></div></div>
+      <div class="md-content" data-md-component="content">
+        <nav class="md-path" aria-label="Navigation"><ol class="md-path__list"><li class="md-path__item"><a href="../" class="md-path__link"><span class="md-ellipsis">Home</span></a></li><li class="md-path__item"><a href="../guides/" class="md-path__link"><span class="md-ellipsis">Getting started guides</span></a></li></ol></nav>
+        <article class="md-content__inner md-typeset">
+          <a href="https://github.com/acme/sdk/edit/main/docs/quickstart.md" title="Edit this page" class="md-content__button md-icon">Edit this page</a>
+          <h1 id="quickstart">Quickstart<a class="headerlink" href="#quickstart" title="Permanent link">¶</a></h1>
+          <p>This guide takes you from an empty directory to your first finished scraping job in about five minutes, using the Python client.</p>
+          <h2 id="install-the-package">Install the package<a class="headerlink" href="#install-the-package" title="Permanent link">¶</a></h2>
+          <p>The client supports Python 3.9 and later and has no compiled dependencies.</p>
+          <p>Run the following:</p>
+          <div class="language-bash highlight"><pre id="__code_0"><span></span><button class="md-clipboard md-icon" title="Copy to clipboard" data-clipboard-target="#__code_0 > code"></button><code><span id="__span-0-1"><a id="__codelineno-0-1" name="__codelineno-0-1" href="#__codelineno-0-1"></a>pip<span class="w"> </span>install<span class="w"> </span>acme-sdk==2.4.0
+</span></code></pre></div>
+          <div class="admonition note"><p class="admonition-title">Note</p><p>If you work behind a proxy, set HTTPS_PROXY before installing, or pip will time out while fetching the wheel.</p></div>
+          <h2 id="create-your-first-job">Create your first job<a class="headerlink" href="#create-your-first-job" title="Permanent link">¶</a></h2>
+          <p>Create a client with your test key and submit a URL; the call returns at once with a job you can poll.</p>
+          <div class="language-python highlight"><pre id="__code_1"><span></span><button class="md-clipboard md-icon" title="Copy to clipboard" data-clipboard-target="#__code_1 > code"></button><code>${MKDOCS_CODE.map(
+            (line, i) => `<span id="__span-1-${i + 1}"><a id="__codelineno-1-${i + 1}" name="__codelineno-1-${i + 1}" href="#__codelineno-1-${i + 1}"></a>${line.replace(/"/g, '&quot;')}\n</span>`,
+          ).join('')}</code></pre></div>
+          <p>The create call accepts these parameters:</p>
+          <table>
+            <thead><tr><th>Parameter</th><th>Type</th><th>Description</th></tr></thead>
+            <tbody>
+              <tr><td><code>url</code></td><td>str</td><td>The page to scrape; must be http or https.</td></tr>
+              <tr><td><code>retries</code></td><td>int</td><td>How many times to retry a failed page, 0 to 5.</td></tr>
+              <tr><td><code>webhook</code></td><td>str</td><td>A URL that receives a POST when the job finishes.</td></tr>
+            </tbody>
+          </table>
+          <form class="md-feedback" name="feedback"><fieldset><div class="md-feedback__title">Was this page helpful?</div>
+            <div class="md-feedback__list"><button class="md-feedback__icon md-icon" type="submit" title="This page was helpful" data-md-value="1">Yes</button><button class="md-feedback__icon md-icon" type="submit" title="This page could be improved" data-md-value="0">No</button></div>
+            <div class="md-feedback__note"><div data-md-value="1">Thanks for your feedback!</div></div></fieldset></form>
+          <aside class="md-source-file"><span class="md-source-file__fact">Last updated: <span class="git-revision-date-localized-plugin git-revision-date-localized-plugin-date">March 3, 2025</span></span></aside>
+        </article>
+      </div>
+    </div></main>
+    <footer class="md-footer"><nav class="md-footer__inner md-grid" aria-label="Footer">
+      <a href="../" class="md-footer__link md-footer__link--prev" aria-label="Previous: Overview"><div class="md-footer__title"><span class="md-footer__direction">Previous</span><div class="md-ellipsis">Overview</div></div></a>
+      <a href="../authentication/" class="md-footer__link md-footer__link--next" aria-label="Next: Authentication and API keys"><div class="md-footer__title"><span class="md-footer__direction">Next</span><div class="md-ellipsis">Authentication and API keys</div></div></a>
+    </nav></footer>
+  </div>`,
+  { withSidebar: false },
+);
+
+PAGES['/docs/sphinx'] = sitePage(
+  'Configuration — Acme SDK 2.4 documentation',
+  `<div class="wy-grid-for-nav">
+    <nav data-toggle="wy-nav-shift" class="wy-nav-side"><div class="wy-side-scroll">
+      <div class="wy-side-nav-search"><a href="index.html" class="icon icon-home">Acme SDK</a><div class="version">2.4</div>
+        <div role="search"><form id="rtd-search-form" class="wy-form" action="search.html" method="get"><input type="text" name="q" placeholder="Search docs" aria-label="Search docs"></form></div></div>
+      <div class="wy-menu wy-menu-vertical" data-spy="affix" role="navigation" aria-label="Navigation menu">
+        <p class="caption" role="heading"><span class="caption-text">User guide</span></p>
+        <ul class="current"><li class="toctree-l1"><a class="reference internal" href="install.html">Installing the SDK</a></li><li class="toctree-l1 current"><a class="current reference internal" href="#">Configuration</a></li><li class="toctree-l1"><a class="reference internal" href="logging.html">Logging and tracing</a></li></ul>
+      </div>
+    </div></nav>
+    <section data-toggle="wy-nav-shift" class="wy-nav-content-wrap"><div class="wy-nav-content"><div class="rst-content">
+      <div role="navigation" aria-label="Page navigation"><ul class="wy-breadcrumbs">
+        <li><a href="index.html" class="icon icon-home" aria-label="Home"></a></li><li class="breadcrumb-item"><a href="guide.html">User guide</a></li><li class="breadcrumb-item active">Configuration</li>
+        <li class="wy-breadcrumbs-aside"><a href="https://github.com/acme/sdk/blob/main/docs/configuration.rst" class="fa fa-github"> Edit on GitHub</a></li>
+      </ul><hr></div>
+      <div role="main" class="document" itemscope="itemscope" itemtype="http://schema.org/Article"><div itemprop="articleBody">
+        <section id="configuration"><h1>Configuration<a class="headerlink" href="#configuration" title="Link to this heading">¶</a></h1>
+          <p>The SDK reads its settings from a TOML file, so that the same code can run against staging and production without a change.</p>
+          <p>Run the following:</p>
+          <div class="highlight-toml notranslate"><div class="highlight"><pre><span></span><span class="k">[client]</span>
+<span class="n">endpoint</span><span class="w"> </span><span class="o">=</span><span class="w"> </span><span class="s">"https://api.example.com/v2"</span>
+<span class="n">timeout_seconds</span><span class="w"> </span><span class="o">=</span><span class="w"> </span><span class="m">30</span>
+</pre><button class="copybtn o-tooltip--left" data-tooltip="Copy" data-clipboard-target="#codecell0">Copy</button></div></div>
+          <div class="admonition warning"><p class="admonition-title">Warning</p><p>Never commit the file that holds your production key; point the SDK at it with ACME_CONFIG instead.</p></div>
+        </section>
+      </div></div>
+      <footer><div class="rst-footer-buttons" role="navigation" aria-label="Footer"><a href="install.html" class="btn btn-neutral float-left" title="Installing the SDK" accesskey="p" rel="prev"><span class="fa fa-arrow-circle-left" aria-hidden="true"></span> Previous</a><a href="logging.html" class="btn btn-neutral float-right" title="Logging and tracing" accesskey="n" rel="next">Next <span class="fa fa-arrow-circle-right" aria-hidden="true"></span></a></div>
+        <hr><div role="contentinfo"><p>© Copyright 2025, Acme Inc.</p></div>Built with <a href="https://www.sphinx-doc.org/">Sphinx</a> using a <a href="https://github.com/readthedocs/sphinx_rtd_theme">theme</a> provided by <a href="https://readthedocs.org">Read the Docs</a>.</footer>
+    </div></div></section>
+  </div>`,
+  { withSidebar: false },
+);
+
+PAGES['/docs/docusaurus'] = sitePage(
+  'Deploying with Docker | Acme Docs',
+  `<div class="main-wrapper mainWrapper_z2l0"><div class="docsWrapper_hBAB"><div class="docRoot_UBD9">
+    <aside class="theme-doc-sidebar-container docSidebarContainer_YfHR"><div class="sidebarViewport_aRkj"><div class="sidebar_njMd">
+      <nav aria-label="Docs sidebar" class="menu thin-scrollbar menu_SIkG"><ul class="theme-doc-sidebar-menu menu__list">
+        <li class="theme-doc-sidebar-item-link menu__list-item"><a class="menu__link" href="/docs/intro">Introduction</a></li>
+        <li class="theme-doc-sidebar-item-link menu__list-item"><a class="menu__link menu__link--active" aria-current="page" href="/docs/docker">Deploying with Docker</a></li>
+        <li class="theme-doc-sidebar-item-link menu__list-item"><a class="menu__link" href="/docs/kubernetes">Running on Kubernetes</a></li>
+      </ul></nav>
+    </div></div></aside>
+    <main class="docMainContainer_TBSr"><div class="container padding-top--md padding-bottom--lg"><div class="row">
+      <div class="col docItemCol_VOVn"><div class="docItemContainer_Djhp"><article>
+        <nav class="theme-doc-breadcrumbs breadcrumbsContainer_Z_bl" aria-label="Breadcrumbs"><ul class="breadcrumbs"><li class="breadcrumbs__item"><a aria-label="Home page" class="breadcrumbs__link" href="/">Home</a></li><li class="breadcrumbs__item"><span class="breadcrumbs__link">Operations</span></li></ul></nav>
+        <div class="tocCollapsible_ETCw theme-doc-toc-mobile tocMobile_ITEo"><button type="button" class="clean-btn tocCollapsibleButton_TO0P">On this page</button></div>
+        <div class="theme-doc-markdown markdown">
+          <header><h1>Deploying with Docker</h1></header>
+          <p>The official image runs the worker as an unprivileged user and reads its configuration from environment variables.</p>
+          <p>Run the following:</p>
+          <div class="language-bash codeBlockContainer_Ckt0 theme-code-block" style="--prism-color:#393A34"><div class="codeBlockContent_biex">
+            <pre tabindex="0" class="prism-code language-bash codeBlock_bY9V thin-scrollbar"><code class="codeBlockLines_e6Vv"><span class="token-line"><span class="token plain">docker pull acme/worker:2.4</span><br></span><span class="token-line"><span class="token plain">docker run -d --name worker -e ACME_KEY=sk_live_xyz acme/worker:2.4</span><br></span></code></pre>
+            <div class="buttonGroup__atx"><button type="button" aria-label="Copy code to clipboard" title="Copy" class="clean-btn"><span class="copyButtonIcons_eSgA" aria-hidden="true"></span></button></div>
+          </div></div>
+          <div class="theme-admonition theme-admonition-tip admonition_xJq3 alert alert--success"><div class="admonitionHeading_Gvgb">tip</div><div class="admonitionContent_BuS1"><p>Mount a volume at /data if you want the job history to survive a restart of the container.</p></div></div>
+        </div>
+        <footer class="theme-doc-footer docusaurus-mt-lg"><div class="theme-doc-footer-edit-meta-row row">
+          <div class="col"><a href="https://github.com/acme/docs/edit/main/docs/docker.md" target="_blank" rel="noopener noreferrer" class="theme-edit-this-page">Edit this page</a></div>
+          <div class="col lastUpdated_JAkA"><span class="theme-last-updated">Last updated on <b><time datetime="2025-03-03T00:00:00.000Z">Mar 3, 2025</time></b></span></div>
+        </div></footer>
+      </article>
+      <div class="feedback-widget"><p class="feedback-widget__question">Was this page helpful?</p><button class="button button--outline">Yes</button><button class="button button--outline">No</button></div>
+      <nav class="pagination-nav docusaurus-mt-lg" aria-label="Docs pages"><a class="pagination-nav__link pagination-nav__link--prev" href="/docs/intro"><div class="pagination-nav__sublabel">Previous</div><div class="pagination-nav__label">Introduction</div></a><a class="pagination-nav__link pagination-nav__link--next" href="/docs/kubernetes"><div class="pagination-nav__sublabel">Next</div><div class="pagination-nav__label">Running on Kubernetes</div></a></nav>
+      </div></div>
+      <div class="col col--3"><div class="tableOfContents_bqdL thin-scrollbar theme-doc-toc-desktop"><ul class="table-of-contents table-of-contents__left-border"><li><a href="#pull-the-image" class="table-of-contents__link toc-highlight">Pull the image</a></li><li><a href="#persist-the-data" class="table-of-contents__link toc-highlight">Persist the data</a></li></ul></div></div>
+    </div></div></main>
+  </div></div></div>`,
+  { withSidebar: false },
+);
+
+// 6. Short index and landing pages: little prose, mostly links, still the content.
+
+const BLOG_INDEX = [
+  ['Why we moved our queue to Postgres', 'Fewer moving parts, and the throughput numbers that convinced us.'],
+  ['A year of on-call, in charts', 'Pages per week fell by two thirds once alerts had owners.'],
+  ['Debugging a memory leak in Node streams', 'A backpressure bug that only showed up under real traffic.'],
+  ['How we test against a real browser', 'Real Chromium, real servers, and no mocks in sight.'],
+  ['Shipping a CLI people actually read', 'Error messages that say what to do next.'],
+  ['The cost of one more dependency', 'Counting what each package really adds to the install.'],
+];
+
+PAGES['/index/blog'] = sitePage(
+  'Engineering notes – Northwind',
+  `<main class="page-content" aria-label="Content"><div class="wrapper"><div class="home">
+    <h1 class="page-heading">Engineering notes</h1>
+    <p>Write-ups from the team that builds and runs the Northwind shop: what broke, what we changed, and what we would do again.</p>
+    <ul class="post-list">
+      ${BLOG_INDEX.map(([title, summary], i) => `<li><span class="post-meta">Mar ${i + 1}, 2025</span><h3><a class="post-link" href="/2025/03/0${i + 1}/${slug(title!)}.html">${title}</a></h3><p class="post-excerpt">${summary}</p></li>`).join('\n      ')}
+    </ul>
+  </div></div></main>`,
+);
+
+const DOCS_LANDING = [
+  ['Getting started', 'Install the CLI and run your first job.'],
+  ['Concepts', 'Jobs, pages, formats and how they fit together.'],
+  ['API reference', 'Every endpoint, parameter and error code.'],
+  ['Guides', 'Task-by-task walkthroughs for common set-ups.'],
+  ['Self-hosting', 'Run the service on your own machines.'],
+  ['Release notes', 'What changed in each version, and how to upgrade.'],
+];
+
+PAGES['/index/docs'] = sitePage(
+  'Acme documentation',
+  `<main id="main" class="docs-landing">
+    <h1>Acme documentation</h1>
+    <p>Everything you need to build with Acme, from your first request to running it in production.</p>
+    <ul class="card-list">
+      ${DOCS_LANDING.map(([title, summary]) => `<li class="card"><a class="card__link" href="/docs/${slug(title!)}/"><span class="card__title">${title}</span></a><span class="card__summary">${summary}</span></li>`).join('\n      ')}
+    </ul>
+  </main>`,
+  { withSidebar: false },
+);
+
+// Article prose shared by the article-like cases: six paragraphs a reader must get in full.
+
+const GARDEN = [
+  'Tomatoes are among the most rewarding crops for a small garden, but they punish a late start more than almost anything else you can grow.',
+  'Sow the seeds indoors six to eight weeks before your last frost, in a warm spot where the compost stays close to 21 degrees Celsius.',
+  'Once the first true leaves appear, pot each seedling on into its own container and bury the stem up to the lowest leaves to build a stronger root system.',
+  'Harden the plants off over ten days by leaving them outside for a little longer each afternoon, and bring them in whenever a cold night is forecast.',
+  'Plant out in the warmest, sunniest bed you have, set a stake at planting time rather than later, and water deeply twice a week instead of a little every day.',
+  'Pinch out the side shoots of cordon varieties every few days, and start feeding with a high-potash fertiliser as soon as the first truss has set fruit.',
+];
+
+// 7. Consent banners and a newsletter modal around an article.
+
+PAGES['/consent'] = sitePage(
+  'Growing tomatoes from seed – Northwind Journal',
+  `<div id="onetrust-consent-sdk"><div class="onetrust-pc-dark-filter ot-fade-in"></div>
+    <div id="onetrust-banner-sdk" class="otFlat" tabindex="0" role="region" aria-label="Cookie banner"><div class="ot-sdk-container"><div class="ot-sdk-row">
+      <div id="onetrust-group-container" class="ot-sdk-eight ot-sdk-columns"><div id="onetrust-policy">
+        <h2 id="onetrust-policy-title">Your privacy choices</h2>
+        <div id="onetrust-policy-text">We and our partners store and access information on your device, such as cookies, to measure audiences and personalise content. <a class="ot-cookie-policy-link" href="/cookie-policy" aria-label="More information about your privacy">Cookie Policy</a></div>
+      </div></div>
+      <div id="onetrust-button-group-parent" class="ot-sdk-three ot-sdk-columns"><div id="onetrust-button-group">
+        <button id="onetrust-pc-btn-handler">Cookie Settings</button><button id="onetrust-reject-all-handler">Reject All</button><button id="onetrust-accept-btn-handler">Accept All Cookies</button>
+      </div></div>
+    </div></div></div>
+  </div>
+  <main id="primary" class="site-main"><article class="post type-post status-publish hentry">
+    <header class="entry-header"><h1 class="entry-title">Growing tomatoes from seed</h1></header>
+    <div class="entry-content">${GARDEN.map((p) => `<p>${p}</p>`).join('\n')}</div>
+  </article></main>
+  <div class="elementor-popup-modal newsletter-popup" id="elementor-popup-modal-2210" style="display: flex;">
+    <div class="dialog-widget-content dialog-lightbox-widget-content animated"><a role="button" tabindex="0" aria-label="Close" class="dialog-close-button dialog-lightbox-close-button" href="#">×</a>
+      <div class="dialog-message dialog-lightbox-message"><div class="elementor elementor-2210">
+        <h2 class="elementor-heading-title">Join 20,000 gardeners</h2>
+        <p>Get our seasonal planting calendar free when you sign up for the Sunday newsletter. No spam, unsubscribe anytime.</p>
+        <form class="elementor-form" method="post" name="Newsletter"><input type="email" name="form_fields[email]" placeholder="Your email address"><button type="submit" class="elementor-button">Sign me up</button></form>
+      </div></div>
+    </div>
+  </div>
+  <div class="cookie-banner" aria-label="cookie consent" aria-live="polite">
+    <p class="cookie-banner__text">We use cookies to make this site work and to understand how you use it. You can change your choice at any time in Cookie settings. <a href="/privacy/">Read our privacy notice</a></p>
+    <div class="cookie-banner__actions"><button class="btn btn--primary" data-consent="all">Accept all</button><button class="btn btn--secondary" data-consent="none">Reject</button></div>
+  </div>`,
+);
+
+// 8. A blog post with a comment section: the comments are not the article.
+
+const COMMENTS = [
+  { id: 12, who: 'Marta', body: 'I started mine in February on a windowsill and they went leggy by March. A grow light made all the difference the second year.' },
+  { id: 13, who: 'Geoff Lindqvist', body: 'Burying the stem is the best tip here. My plants were twice as sturdy after I tried it last spring, even in the windy bed.' },
+  { id: 14, who: 'Sunita', body: 'Which high-potash feed do you use? The one from the garden centre left white crust on the top of my pots all summer.' },
+];
+
+PAGES['/comments'] = sitePage(
+  'Growing tomatoes from seed – Northwind Journal',
+  `<main id="primary" class="site-main">
+    <article id="post-42" class="post-42 post type-post status-publish format-standard hentry category-gardening">
+      <header class="entry-header"><h1 class="entry-title">Growing tomatoes from seed</h1></header>
+      <div class="entry-content">${GARDEN.map((p) => `<p>${p}</p>`).join('\n')}</div>
+    </article>
+    <div id="comments" class="comments-area">
+      <h2 class="comments-title">3 thoughts on “Growing tomatoes from seed”</h2>
+      <ol class="comment-list">
+        ${COMMENTS.map(
+          (c, i) => `
+        <li id="comment-${c.id}" class="comment ${i % 2 ? 'odd alt' : 'even'} thread-${i % 2 ? 'odd' : 'even'} depth-1">
+          <article id="div-comment-${c.id}" class="comment-body">
+            <footer class="comment-meta">
+              <div class="comment-author vcard"><b class="fn">${c.who}</b> <span class="says">says:</span></div>
+              <div class="comment-metadata"><a href="#comment-${c.id}"><time datetime="2025-03-0${i + 4}T08:01:00+00:00">March ${i + 4}, 2025 at 8:01 am</time></a></div>
+            </footer>
+            <div class="comment-content"><p>${c.body}</p></div>
+            <div class="reply"><a rel="nofollow" class="comment-reply-link" href="#comment-${c.id}" data-commentid="${c.id}" aria-label="Reply to ${c.who}">Reply</a></div>
+          </article>
+        </li>`,
+        ).join('')}
+      </ol>
+      <div id="respond" class="comment-respond">
+        <h3 id="reply-title" class="comment-reply-title">Leave a Reply</h3>
+        <form action="/wp-comments-post.php" method="post" id="commentform" class="comment-form" novalidate>
+          <p class="comment-notes"><span id="email-notes">Your email address will not be published.</span> Required fields are marked <span class="required">*</span></p>
+          <p class="comment-form-comment"><label for="comment">Comment <span class="required">*</span></label><textarea id="comment" name="comment" cols="45" rows="8" maxlength="65525" required></textarea></p>
+          <p class="comment-form-author"><label for="author">Name <span class="required">*</span></label><input id="author" name="author" type="text" size="30" maxlength="245" required></p>
+          <p class="form-submit"><input name="submit" type="submit" id="submit" class="submit" value="Post Comment"></p>
+        </form>
+      </div>
+    </div>
+  </main>`,
+);
+
+// 9. Boilerplate inside the article container, a teaser before the body, and a body split over sibling divs.
+
+const TEASER = 'Start tomatoes indoors, pot them on deep, harden them off slowly: our six-step guide to a bumper crop.';
+
+PAGES['/boilerplate'] = sitePage(
+  'Growing tomatoes from seed – Northwind Journal',
+  `<main id="primary" class="site-main">
+    <article id="post-42" class="post-42 post type-post status-publish format-standard has-post-thumbnail hentry category-gardening">
+      <header class="entry-header">
+        <h1 class="entry-title">Growing tomatoes from seed</h1>
+        <div class="entry-meta"><span class="posted-on">Updated: <time class="entry-date updated" datetime="2025-03-03T09:00:00+00:00">March 3, 2025</time></span><span class="byline"> by <span class="author vcard"><a class="url fn n" href="/author/hannah/">Hannah Weiss</a></span></span></div>
+      </header>
+      <div class="entry-summary excerpt"><p>${TEASER}</p></div>
+      <div class="sharedaddy sd-sharing-enabled"><div class="robots-nocontent sd-block sd-social sd-social-icon-text sd-sharing">
+        <h3 class="sd-title">Share this:</h3>
+        <div class="sd-content"><ul>
+          <li class="share-facebook"><a rel="nofollow noopener noreferrer" class="share-facebook sd-button share-icon" href="https://www.facebook.com/sharer.php?u=https%3A%2F%2Fnorthwind.example%2Ftomatoes" target="_blank" title="Click to share on Facebook"><span>Facebook</span></a></li>
+          <li class="share-x"><a rel="nofollow noopener noreferrer" class="share-x sd-button share-icon" href="https://x.com/intent/tweet?url=https%3A%2F%2Fnorthwind.example%2Ftomatoes" target="_blank" title="Click to share on X"><span>X</span></a></li>
+          <li class="share-email"><a rel="nofollow noopener noreferrer" class="share-email sd-button share-icon" href="mailto:?subject=Tomatoes" title="Click to email a link to a friend"><span>Email</span></a></li>
+        </ul></div>
+      </div></div>
+      <div class="entry-content">
+        <p>${GARDEN[0]}</p>
+        <p>${GARDEN[1]}</p>
+        <p>${GARDEN[2]}</p>
+        <div class="newsletter-signup wp-block-group"><h3>Subscribe to our newsletter</h3><p>Get our best gardening tips every week, straight to your inbox.</p>
+          <form class="newsletter-signup__form" action="/subscribe" method="post"><input type="email" name="email" placeholder="you@example.com"><button type="submit">Subscribe</button></form></div>
+        <p>${GARDEN[3]}</p>
+        <p>${GARDEN[4]}</p>
+        <p>${GARDEN[5]}</p>
+      </div>
+      <div class="helpful-widget"><p class="helpful-widget__title">Was this article helpful?</p><button class="helpful-widget__yes">Yes</button><button class="helpful-widget__no">No</button></div>
+      <div class="author-bio"><h2 class="author-bio__title">About the author</h2><p class="author-bio__text">Hannah Weiss has run the Northwind allotment for twelve years and writes our monthly growing column.</p></div>
+      <div class="related-posts"><h3 class="related-posts__title">Related posts</h3><ul>
+        <li><a href="/journal/pruning-cordon-tomatoes/">Pruning cordon tomatoes</a></li>
+        <li><a href="/journal/saving-your-own-seed/">Saving your own seed</a></li>
+        <li><a href="/journal/the-best-cherry-varieties/">The best cherry varieties</a></li>
+      </ul></div>
+    </article>
+  </main>`,
+);
+
+PAGES['/split-body'] = sitePage(
+  'Growing tomatoes from seed – Northwind Journal',
+  `<main id="main" class="l-main">
+    <article class="c-article">
+      <h1 class="c-article__title">Growing tomatoes from seed</h1>
+      <p class="c-article__summary summary">${TEASER}</p>
+      <div class="c-article__body article-body-part"><p>${GARDEN[0]}</p><p>${GARDEN[1]}</p></div>
+      <div class="ad-slot ad-slot--inline" data-ad-unit="mid-article-1"><span class="ad-slot__label">Advertisement</span></div>
+      <div class="c-article__body article-body-part"><p>${GARDEN[2]}</p><p>${GARDEN[3]}</p></div>
+      <div class="ad-slot ad-slot--inline" data-ad-unit="mid-article-2"><span class="ad-slot__label">Advertisement</span></div>
+      <div class="c-article__body article-body-part"><p>${GARDEN[4]}</p><p>${GARDEN[5]}</p></div>
+    </article>
+  </main>`,
+);
+
+// 10. Heading levels as the page has them.
+
+PAGES['/headings'] = sitePage(
+  'A field guide to sourdough – Northwind Journal',
+  `<main id="primary" class="site-main"><article class="post hentry">
+    <h1 class="entry-title">A field guide to sourdough</h1>
+    <div class="entry-content">
+      <p>Sourdough is bread raised by a culture of wild yeast and lactic acid bacteria, kept alive in a jar of flour and water that bakers call a starter.</p>
+      <h2>Keeping a starter</h2>
+      <p>Feed the starter once a day at room temperature, or once a week if it lives in the fridge, always discarding all but a spoonful before you feed it.</p>
+      <h3>Flour for feeding</h3>
+      <p>Wholemeal rye gives the liveliest starter because its bran carries plenty of wild yeast and the sugars they feed on.</p>
+      <h2>Shaping the loaf</h2>
+      <p>Shape on an unfloured bench so the dough grips the surface and builds tension, then let it rise in a floured basket overnight in the fridge.</p>
+    </div>
+  </article></main>`,
+);
+
+// 11. A SaaS landing page: every section is content.
+
+const PLANS = [
+  { name: 'Starter', price: '$19', feature: 'Up to 50 invoices a month' },
+  { name: 'Growth', price: '$49', feature: 'Unlimited invoices and recurring billing' },
+  { name: 'Scale', price: '$129', feature: 'Multi-entity accounting and an SLA' },
+];
+const FAQ = [
+  ['Can I cancel at any time?', 'Yes. Plans are billed monthly and you can cancel from the billing page; you keep access until the end of the period.'],
+  ['Do you support VAT and sales tax?', 'Ledgerly calculates VAT for 31 countries and US sales tax for every state, and shows it on each invoice.'],
+  ['Is my data encrypted?', 'All data is encrypted in transit with TLS 1.3 and at rest with AES-256, and backups are kept in two regions.'],
+];
+
+PAGES['/landing'] = sitePage(
+  'Ledgerly – Invoicing for small teams',
+  `<main class="landing">
+    <section class="hero section"><div class="container">
+      <h1 class="hero__title">Send invoices in minutes, not days</h1>
+      <p class="hero__subtitle">Ledgerly turns your timesheets into polished invoices, chases late payers for you, and reconciles every payment with your bank.</p>
+      <div class="hero__actions"><a class="btn btn--primary" href="/signup">Start free trial</a><a class="btn btn--ghost" href="/demo">Book a demo</a></div>
+    </div></section>
+    <section id="features" class="features section"><div class="container">
+      <h2 class="section__title">Everything you need to get paid</h2>
+      <div class="feature-grid">
+        <div class="feature-card"><h3>Recurring billing</h3><p>Set a schedule once and Ledgerly sends the invoice on the same day every month, with the right tax for each client.</p></div>
+        <div class="feature-card"><h3>Automatic reminders</h3><p>Polite reminders go out three, seven and fourteen days after the due date, and stop the moment a payment arrives.</p></div>
+        <div class="feature-card"><h3>Bank reconciliation</h3><p>Connect your business account and every incoming payment is matched to its invoice without a spreadsheet.</p></div>
+      </div>
+    </div></section>
+    <section id="pricing" class="pricing section"><div class="container">
+      <h2 class="section__title">Simple, transparent pricing</h2>
+      <div class="pricing-grid">
+        ${PLANS.map(
+          (p) => `<div class="pricing-card${p.name === 'Growth' ? ' pricing-card--featured' : ''}"><h3 class="pricing-card__name">${p.name}</h3><p class="pricing-card__price"><span class="amount">${p.price}</span><span class="period">/month</span></p><ul class="pricing-card__features"><li>${p.feature}</li><li>Email support</li></ul><a class="btn btn--primary" href="/signup?plan=${p.name.toLowerCase()}">Choose ${p.name}</a></div>`,
+        ).join('\n        ')}
+      </div>
+    </div></section>
+    <section class="testimonials section"><div class="container">
+      <figure class="testimonial"><blockquote><p>We cut the time we spend on billing from two days a month to an hour.</p></blockquote><figcaption>Priya Nair, CFO at Lumen Labs</figcaption></figure>
+    </div></section>
+    <section id="faq" class="faq section"><div class="container">
+      <h2 class="section__title">Frequently asked questions</h2>
+      ${FAQ.map(([q, a]) => `<details class="faq__item"><summary class="faq__question">${q}</summary><div class="faq__answer"><p>${a}</p></div></details>`).join('\n      ')}
+    </div></section>
+    <section class="cta-banner section"><div class="container"><h2>Ready to get paid faster?</h2><a class="btn btn--primary btn--lg" href="/signup">Start your 14-day free trial</a></div></section>
+  </main>`,
+  { withSidebar: false },
+);
+
+// 12. A listing: each entry's title, meta line and summary.
+
+const COURSES = [
+  ['Intro to SQL for Analysts', 'Beginner · 4 weeks', 'Learn to select, filter and join tables on a real sales database. By the end you will write the queries your dashboards run.'],
+  ['Data Pipelines with Airflow', 'Intermediate · 6 weeks', 'Schedule, retry and monitor batch jobs with Apache Airflow. You will build a pipeline that loads a warehouse every night.'],
+  ['Streaming with Kafka', 'Advanced · 5 weeks', 'Design topics, partitions and consumer groups for event streams. The final project processes a million events an hour.'],
+  ['dbt in Practice', 'Intermediate · 3 weeks', 'Turn SQL scripts into tested, documented dbt models. You will set up continuous integration for a dbt project.'],
+  ['Python for Data Engineers', 'Beginner · 6 weeks', 'Cover the Python you need for data work, from files to APIs. Each week ends with a small tool you can keep using.'],
+  ['Data Modelling Fundamentals', 'Intermediate · 4 weeks', 'Compare star schemas, data vaults and wide tables on the same dataset. You will learn when each one pays off.'],
+  ['Spark at Scale', 'Advanced · 6 weeks', 'Tune joins, partitions and memory for Spark jobs that process terabytes. Labs run on a real cluster, not a laptop.'],
+  ['Data Quality and Testing', 'Intermediate · 3 weeks', 'Catch bad data before it reaches a dashboard with tests and contracts. You will add checks to an existing pipeline.'],
+];
+
+PAGES['/listing'] = sitePage(
+  'Data engineering courses – Northwind Academy',
+  `<main id="main-content" class="course-catalogue">
+    <h1>Data engineering courses</h1>
+    <div class="course-list">
+      ${COURSES.map(
+        ([title, meta, summary]) => `<article class="course-card"><h2 class="course-card__title"><a href="/courses/${slug(title!)}">${title}</a></h2><p class="course-card__meta">${meta} · ★ 4.7</p><p class="course-card__summary">${summary}</p></article>`,
+      ).join('\n      ')}
+    </div>
+    <nav class="pagination" aria-label="Pagination"><a href="?page=2" rel="next">Next page</a></nav>
+  </main>`,
+  { withSidebar: false },
+);
+
+// ---------------------------------------------------------------------------
+// The tests.
+// ---------------------------------------------------------------------------
+
+let server: FixtureServer;
+let pool: BrowserPool;
+
+/** The Markdown of the page at `path`, main content only (the default). */
+async function markdownOf(path: string): Promise<string> {
+  const { markdown = '' } = await scrapeUrl(pool, server.at(path), { timeout: 20_000 });
+  return markdown;
+}
+
+beforeAll(async () => {
+  server = await startFixtureServer(Object.fromEntries(Object.entries(PAGES).map(([path, page]) => [path, (_req, res) => sendHtml(res, page)])));
+  pool = new BrowserPool();
+}, 30_000);
+
+afterAll(async () => {
+  await pool?.close();
+  await server?.close();
+});
+
+describe('the fixtures themselves', () => {
+  // With onlyMainContent off every furniture string must show up: otherwise a typo in
+  // FURNITURE would make the "dropped" checks below pass whatever the extractor does.
+  it('put every furniture string into the full-page Markdown', async () => {
+    const { markdown = '' } = await scrapeUrl(pool, server.at('/index/blog'), { timeout: 20_000, onlyMainContent: false });
+    const text = plain(markdown);
+    const absent = FURNITURE.filter((s) => !markdown.includes(s) && !text.includes(s));
+    expect(absent, 'furniture strings not found on the full page').toEqual([]);
+  });
+});
+
+describe('forum threads: the posts are the content', () => {
+  it('keeps every post of a Discourse topic and drops the reply controls and suggested topics', async () => {
+    const md = await markdownOf('/forum/discourse');
+    expectContent(md, {
+      kept: [...DISCOURSE_POSTS.map((p) => p.body)],
+      dropped: [...FURNITURE, 'Log in to reply', 'Suggested Topics', 'PgBouncer transaction mode and prepared statements', 'Migrations hang forever on deploy'],
+    });
+  });
+
+  it('keeps every post of a phpBB topic and drops the action bars, similar topics and jump box', async () => {
+    const md = await markdownOf('/forum/phpbb');
+    expectContent(md, {
+      kept: [...PHPBB_POSTS.map((p) => p.body)],
+      dropped: [...FURNITURE, 'Post Reply', 'Similar topics', 'Mesh nodes lose backhaul after firmware update', 'Best channel width for a crowded building?', 'Return to “Home Networking”'],
+    });
+  });
+
+
+  it('keeps every reply of a Vanilla Forums discussion, though replies carry Comment classes', async () => {
+    const md = await markdownOf('/forum/vanilla');
+    expectContent(md, {
+      kept: VANILLA_POSTS.map((p) => p.body),
+      dropped: [...FURNITURE, 'to comment.', 'In this Discussion', 'Starters and levain', 'Ovens and baking stones'],
+    });
+  });
+});
+
+describe('Q&A: the question and all the answers', () => {
+  it('keeps the question and the three answers of a StackExchange-like page', async () => {
+    // Comments under posts are left to the extractor: neither required nor forbidden here.
+    const md = await markdownOf('/qa');
+    expectContent(md, {
+      kept: [SE_QUESTION, ...SE_ANSWERS.map((a) => a.body)],
+      dropped: [...FURNITURE, 'Hot Network Questions', "Not the answer you're looking for?", 'Your Answer', 'By clicking “Post Your Answer”', 'Why do cats knock things off tables?'],
+    });
+  });
+});
+
+describe('product pages', () => {
+  it('keeps price and description of a Shopify product, without cart, upsells or newsletter', async () => {
+    const md = await markdownOf('/product/shopify');
+    expectContent(md, {
+      kept: ['$89.00', ...SHOPIFY_DESCRIPTION, 'Fabric: 100% merino wool'],
+      dropped: [
+        ...FURNITURE,
+        'Free shipping on orders over $75',
+        'Item added to your cart',
+        'You may also like',
+        'Alpine Fleece Vest',
+        'Ridge Wool Beanie',
+        'Subscribe to our emails',
+        'Be the first to know about new collections',
+      ],
+    });
+  });
+
+  it('keeps the Description tab panel of a WooCommerce product, without the basket notice or related products', async () => {
+    const md = await markdownOf('/product/woocommerce-tabs');
+    expectContent(md, {
+      kept: ['£39.95', ...WOO_DESCRIPTION],
+      dropped: [...FURNITURE, 'has been added to your basket', 'Related products', 'Enamelled Dutch Oven', 'Carbon Steel Wok'],
+    });
+  });
+
+  it('keeps the hidden Specifications tab of a WooCommerce product: product data one click away', async () => {
+    const md = await markdownOf('/product/woocommerce-tabs');
+    expectContent(md, { kept: ['Weight', '2.4 kg', 'Handle length', '17.5 cm'] });
+  });
+
+  it('keeps a description that only the JSON-LD Product carries', async () => {
+    const md = await markdownOf('/product/jsonld');
+    expectContent(md, {
+      kept: ['$64.00', JSONLD_DESCRIPTION],
+      dropped: [...FURNITURE, 'Free shipping on orders over $75'],
+    });
+  });
+});
+
+describe('category pages', () => {
+  it('keeps the intro and all 12 products with prices, without filters, sorting or pagination', async () => {
+    const md = await markdownOf('/category');
+    expectContent(md, {
+      kept: [
+        'Road, trail and track shoes tested by our own running club',
+        ...CATEGORY_ITEMS.map(([name]) => name!),
+        ...CATEGORY_ITEMS.map(([, price]) => price!),
+      ],
+      dropped: [...FURNITURE, 'Filter by:', 'Black (8)', 'Navy (4)', 'UK 5 (10)', 'The highest price is', 'Sort by:', 'Price, low to high', 'Next page'],
+    });
+  });
+});
+
+describe('documentation pages', () => {
+  it('keeps the prose, both code blocks, the note and the parameter table of an MkDocs page, without its navigation', async () => {
+    const md = await markdownOf('/docs/mkdocs');
+    expectContent(md, {
+      kept: [
+        'This guide takes you from an empty directory to your first finished scraping job',
+        'Run the following:',
+        'If you work behind a proxy, set HTTPS_PROXY before installing',
+        'Create a client with your test key and submit a URL',
+        'How many times to retry a failed page, 0 to 5.',
+        'A URL that receives a POST when the job finishes.',
+      ],
+      dropped: [
+        ...FURNITURE,
+        'Authentication and API keys',
+        'Receiving webhooks',
+        'Table of contents',
+        'Getting started guides',
+        'Edit this page',
+        'Was this page helpful?',
+        'Thanks for your feedback!',
+      ],
+    });
+    expectCodeBlock(md, ['pip install acme-sdk==2.4.0']);
+    expectCodeBlock(md, MKDOCS_CODE);
+  });
+
+  it('keeps the code block of a Sphinx / Read the Docs page after "Run the following:", without the toctree or Edit on GitHub', async () => {
+    const md = await markdownOf('/docs/sphinx');
+    expectContent(md, {
+      kept: ['The SDK reads its settings from a TOML file', 'Run the following:', 'Never commit the file that holds your production key'],
+      dropped: [...FURNITURE, 'Installing the SDK', 'Logging and tracing', 'Search docs', 'Edit on GitHub', 'Built with', '© Copyright 2025, Acme Inc.'],
+    });
+    expectCodeBlock(md, ['[client]', 'endpoint = "https://api.example.com/v2"', 'timeout_seconds = 30']);
+  });
+
+  it('keeps a Docusaurus code block line by line, without sidebar, TOC, edit link, feedback or pagination', async () => {
+    const md = await markdownOf('/docs/docusaurus');
+    expectContent(md, {
+      kept: ['The official image runs the worker as an unprivileged user', 'Run the following:', 'Mount a volume at /data'],
+      dropped: [...FURNITURE, 'Running on Kubernetes', 'On this page', 'Persist the data', 'Edit this page', 'Was this page helpful?', 'Last updated on'],
+    });
+    // Prism writes each line as a span ending in <br>: the line breaks must survive.
+    expectCodeBlock(md, ['docker pull acme/worker:2.4', 'docker run -d --name worker -e ACME_KEY=sk_live_xyz acme/worker:2.4']);
+  });
+});
+
+describe('short index and landing pages', () => {
+  it('does not come back empty on a blog index: paragraph and every post with its summary', async () => {
+    const md = await markdownOf('/index/blog');
+    expectContent(md, {
+      kept: ['Write-ups from the team that builds and runs the Northwind shop', ...BLOG_INDEX.flat()],
+      dropped: FURNITURE,
+    });
+  });
+
+  it('does not come back empty on a docs landing page: paragraph and every section card', async () => {
+    const md = await markdownOf('/index/docs');
+    expectContent(md, {
+      kept: ['Everything you need to build with Acme', ...DOCS_LANDING.flat()],
+      dropped: FURNITURE,
+    });
+  });
+});
+
+describe('consent banners and modals', () => {
+  it('drops a OneTrust banner at the top, a cookie banner at the bottom and a newsletter modal, and keeps the article', async () => {
+    const md = await markdownOf('/consent');
+    expectContent(md, {
+      kept: GARDEN,
+      dropped: [
+        ...FURNITURE,
+        'Your privacy choices',
+        'We and our partners store and access information on your device',
+        'Cookie Policy',
+        'We use cookies to make this site work',
+        'Read our privacy notice',
+        'Join 20,000 gardeners',
+        'Get our seasonal planting calendar free',
+      ],
+    });
+  });
+});
+
+describe('comment sections', () => {
+  // The decision: readers' comments under an article are not the article's main
+  // content and are dropped, whereas in a forum thread or on a Q&A page the posts
+  // are the content (see the forum and Q&A tests above).
+  it('keeps the blog post and drops its comment section and reply form', async () => {
+    const md = await markdownOf('/comments');
+    expectContent(md, {
+      kept: GARDEN,
+      dropped: [...FURNITURE, '3 thoughts on', 'Leave a Reply', 'Your email address will not be published', ...COMMENTS.map((c) => c.body), 'Geoff Lindqvist'],
+    });
+  });
+});
+
+describe('boilerplate inside the article container', () => {
+  it('keeps all six paragraphs and drops share bar, date line, helpful widget, author bio, newsletter box and related posts', async () => {
+    const md = await markdownOf('/boilerplate');
+    expectContent(md, {
+      kept: GARDEN,
+      dropped: [
+        ...FURNITURE,
+        'Share this:',
+        'Click to share on Facebook',
+        link('Facebook'),
+        'Updated: March 3, 2025',
+        'Was this article helpful?',
+        'About the author',
+        'Hannah Weiss has run the Northwind allotment',
+        'Subscribe to our newsletter',
+        'Get our best gardening tips every week',
+        'Related posts',
+        'Pruning cordon tomatoes',
+        'Saving your own seed',
+      ],
+    });
+  });
+
+  it('keeps the whole body when it is split over sibling divs after a summary teaser, not just the teaser', async () => {
+    const md = await markdownOf('/split-body');
+    expectContent(md, { kept: GARDEN, dropped: [...FURNITURE, 'Advertisement'] });
+  });
+});
+
+describe('the page title heading', () => {
+  // Every page keeps its own title heading (the H1; phpBB writes the topic title as an H2).
+  // Checked once per page here, so that the tests above show each page's own problem.
+  const TITLES: [string, string][] = [
+    ['/forum/discourse', 'Postgres connection pool exhausted after upgrading to 3.2'],
+    ['/forum/phpbb', 'Router drops Wi-Fi every night at 3am'],
+    ['/forum/vanilla', 'Starter smells like nail-polish remover'],
+    ['/qa', 'Sort a list of dictionaries by an ISO date string'],
+    ['/product/shopify', 'Merino Trail Hoodie'],
+    ['/product/woocommerce-tabs', 'Cast Iron Skillet 26 cm'],
+    ['/product/jsonld', 'Whistling Stovetop Kettle'],
+    ['/category', "Women's Running Shoes"],
+    ['/docs/mkdocs', 'Quickstart'],
+    ['/docs/sphinx', 'Configuration'],
+    ['/docs/docusaurus', 'Deploying with Docker'],
+    ['/index/blog', 'Engineering notes'],
+    ['/index/docs', 'Acme documentation'],
+    ['/consent', 'Growing tomatoes from seed'],
+    ['/comments', 'Growing tomatoes from seed'],
+    ['/boilerplate', 'Growing tomatoes from seed'],
+    ['/split-body', 'Growing tomatoes from seed'],
+    ['/landing', 'Send invoices in minutes, not days'],
+    ['/listing', 'Data engineering courses'],
+  ];
+
+  it.each(TITLES)('%s keeps "%s" as a heading', async (path, title) => {
+    const md = await markdownOf(path);
+    const headings = md.split('\n').filter((line) => /^#{1,6} /.test(line));
+    expect(
+      headings.some((line) => plain(line).includes(title)),
+      `no heading line holds the title; heading lines were: ${JSON.stringify(headings)}; the Markdown starts:\n${md.slice(0, 300)}\n`,
+    ).toBe(true);
+  });
+});
+
+describe('heading levels', () => {
+  it('keeps the H1 as "# " and H2/H3 at their own levels', async () => {
+    const md = await markdownOf('/headings');
+    expect.soft(md, `the H1 should stay a level-1 heading; extraction returned:\n${md}\n`).toMatch(/^# A field guide to sourdough$/m);
+    expect.soft(md, `H2 should stay level 2; extraction returned:\n${md}\n`).toMatch(/^## Keeping a starter$/m);
+    expect.soft(md, `H2 should stay level 2; extraction returned:\n${md}\n`).toMatch(/^## Shaping the loaf$/m);
+    expect.soft(md, `H3 should stay level 3; extraction returned:\n${md}\n`).toMatch(/^### Flour for feeding$/m);
+  });
+});
+
+describe('service / marketing pages', () => {
+  it('keeps hero, features, plans with prices and FAQ answers of a SaaS landing page, without nav, footer or cookie banner', async () => {
+    const md = await markdownOf('/landing');
+    expectContent(md, {
+      kept: [
+        'Ledgerly turns your timesheets into polished invoices',
+        'Recurring billing',
+        'Set a schedule once and Ledgerly sends the invoice',
+        'Automatic reminders',
+        'Polite reminders go out three, seven and fourteen days',
+        'Bank reconciliation',
+        'every incoming payment is matched to its invoice',
+        ...PLANS.flatMap((p) => [p.name, p.price, p.feature]),
+        ...FAQ.flat(),
+      ],
+      dropped: FURNITURE,
+    });
+  });
+});
+
+describe('listing pages', () => {
+  it('keeps all eight courses with their meta line and summary', async () => {
+    const md = await markdownOf('/listing');
+    expectContent(md, {
+      kept: [...COURSES.flat()],
+      dropped: [...FURNITURE, 'Next page'],
+    });
+  });
+});
