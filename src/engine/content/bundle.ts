@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { extractInPage, type InPageOptions } from './inPage.js';
+import { mainContentSelector } from './mainContent.js';
 import { markdownConverter } from './markdown.js';
 
 const require = createRequire(import.meta.url);
@@ -34,8 +35,9 @@ export function extractionScript(options: InPageOptions): string {
   // Everything but the options is the same for every page: built once per process.
   cached ??= `var libs = (function () { ${librarySource()} })();
     var toMarkdown = (${markdownConverter.toString()})(libs.TurndownService, libs.gfm);
+    var selector = (${mainContentSelector.toString()})(libs.Readability);
     return (${extractInPage.toString()})`;
   return `(function () {
-    ${cached}(${JSON.stringify(options)}, libs.Readability, toMarkdown);
+    ${cached}(${JSON.stringify(options)}, selector, toMarkdown);
   })()`;
 }

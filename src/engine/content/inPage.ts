@@ -6,6 +6,8 @@
  * in Node, costs no extra parse and spreads the work over Chromium's renderer processes.
  */
 
+import type { MainContent, MainContentSelector } from './mainContent.js';
+
 export interface InPageOptions {
   onlyMainContent: boolean;
   includeTags: string[];
@@ -20,14 +22,14 @@ export interface InPageResult {
   markdown: string;
   html: string;
   links: string[];
+  /** Why the content may not be what the caller expects (a fallback was used). */
+  warning?: string;
 }
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
-export function extractInPage(options: InPageOptions, Readability: any, toMarkdown: (root: Element) => string): InPageResult {
-  const REMOVE_ALWAYS = 'script, style, noscript, template, svg, canvas, iframe, object, embed, link, meta, base';
-  /** Page furniture that is never part of an article, removed before Readability looks for one. */
-  const FURNITURE = 'nav, aside, footer, dialog, [role="navigation"], [role="contentinfo"], [role="complementary"], [role="search"], [role="dialog"]';
-  const CHROME = 'nav, header, footer, aside, form, dialog, [role="navigation"], [role="banner"], [role="contentinfo"], [aria-hidden="true"]';
+export function extractInPage(options: InPageOptions, selector: MainContentSelector, toMarkdown: (root: Element) => string): InPageResult {
+  /** Never content. `noscript` too, except that main-content selection may read it first. */
+  const REMOVE_ALWAYS = 'script, style, template, svg, canvas, iframe, object, embed, link, meta, base';
 
   function metadataOf(doc: Document): Record<string, string> {
     const meta: Record<string, string> = {};
@@ -92,68 +94,30 @@ export function extractInPage(options: InPageOptions, Readability: any, toMarkdo
     }
   }
 
-  /** What Readability keeps around an article that is not its text. */
-  function cleanArticle(root: Element): void {
-    remove(root, 'figcaption');
-    for (const el of Array.from(root.querySelectorAll('[class], [id]'))) {
-      const names = `${el.getAttribute('class') || ''} ${el.getAttribute('id') || ''}`;
-      if (/(^|[\s_-])(caption|credit|byline)s?($|[\s_-])/i.test(names) && root.contains(el)) el.remove();
-    }
-    const textLength = (el: Element) => (el.textContent || '').replace(/\s+/g, ' ').trim().length;
-    const linkDensity = (el: Element) => {
-      const total = textLength(el);
-      if (total === 0) return 0;
-      let linked = 0;
-      for (const a of Array.from(el.querySelectorAll('a'))) linked += textLength(a);
-      return linked / total;
-    };
-    // Lists and blocks made of links are related-article lists, tags and share bars.
-    for (const el of Array.from(root.querySelectorAll('ul, ol, p, div, section, h2, h3, h4, h5, h6'))) {
-      if (!root.contains(el)) continue;
-      if (el.querySelector('pre, table, img, picture, video')) continue;
-      const density = linkDensity(el);
-      // A block with a good deal of text outside its links is prose that happens to link a lot.
-      if (density <= 0.5 || (1 - density) * textLength(el) > 150) continue;
-      // A short heading or label right before such a block ("Related", "More from ...") goes with it.
-      const label = el.previousElementSibling;
-      if (label && textLength(label) < 60 && label.querySelectorAll('a, img').length === 0 && !/[.!?:"”]$/.test((label.textContent || '').trim())) {
-        label.remove();
-      }
-      el.remove();
-    }
-  }
-
-  function mainContent(doc: Document): Element {
+  function mainContent(doc: Document): MainContent {
+    // Visibility is only known in the live page: mark it there, then work on a copy.
+    const unmark = options.onlyMainContent ? selector.markHidden(doc) : () => undefined;
     const clone = doc.cloneNode(true) as Document;
+    unmark();
     remove(clone, REMOVE_ALWAYS);
-    for (const selector of options.excludeTags) for (const el of selectUser(clone, selector, 'excludeTags')) el.remove();
+    for (const css of options.excludeTags) for (const el of selectUser(clone, css, 'excludeTags')) el.remove();
+    if (options.onlyMainContent && options.includeTags.length === 0) return selector.select(clone);
+    remove(clone, 'noscript');
     if (options.includeTags.length > 0) {
       const kept = clone.createElement('div');
-      for (const selector of options.includeTags) {
-        for (const el of selectUser(clone, selector, 'includeTags')) kept.appendChild(el);
+      for (const css of options.includeTags) {
+        for (const el of selectUser(clone, css, 'includeTags')) kept.appendChild(el);
       }
-      return kept;
+      return { root: kept };
     }
-    if (options.onlyMainContent) {
-      const candidate = clone.cloneNode(true) as Document;
-      remove(candidate, FURNITURE);
-      const article = new Readability(candidate, { charThreshold: 200, keepClasses: true }).parse();
-      if (article && article.content && article.textContent.trim().length > 0) {
-        // An inert document: nothing in the article starts loading again.
-        const holder = doc.implementation.createHTMLDocument('').createElement('div');
-        holder.innerHTML = article.content;
-        cleanArticle(holder);
-        return holder;
-      }
-      remove(clone, CHROME);
-    }
-    return clone.body ?? clone.documentElement;
+    return { root: clone.body ?? clone.documentElement };
   }
 
   const metadata = metadataOf(document);
   const links = options.wantLinks ? linksOf(document) : [];
   const needContent = options.wantHtml || options.wantMarkdown;
-  const content = needContent ? mainContent(document) : null;
+  const main = needContent ? mainContent(document) : null;
+  const content = main?.root;
   if (content) absolutise(content);
   return {
     metadata,

@@ -1,0 +1,223 @@
+/**
+ * Main content, in the page: what a reader came for, on any kind of page.
+ *
+ * Two candidates are built from the same clean copy of the page:
+ * - the region: the page's main region (`main`, `[role=main]`, or the body) without
+ *   what the reader cannot see and without page furniture (navigation, headers,
+ *   footers, sidebars, cookie banners, share bars, newsletter boxes...). It keeps
+ *   every post of a thread, every item of a grid, every block of a product or
+ *   marketing page.
+ * - the article: Readability's pick inside that region, cleaned of captions, bylines
+ *   and link blocks. On an article it is cleaner than the region (comments, author
+ *   boxes and teasers go); on other pages it is one fragment of the content.
+ * The article wins when it holds most of the region's text; otherwise the region does.
+ *
+ * Like extractInPage, this is serialised with toString() and evaluated in the page:
+ * it references nothing outside itself but the library passed in.
+ */
+
+export interface MainContent {
+  root: Element;
+  /** Set when the content had to come from a fallback that the reader should know of. */
+  warning?: string;
+}
+
+export interface MainContentSelector {
+  /** Marks what the reader cannot see in the live page; returns a function that removes the marks. */
+  markHidden(doc: Document): () => void;
+  /** Picks the main content of `doc`, a marked copy of the page, which it may modify. */
+  select(doc: Document): MainContent;
+}
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+export function mainContentSelector(Readability: any): MainContentSelector {
+  const HIDDEN = 'data-webjobs-hidden';
+  const LEVEL = 'data-webjobs-level';
+
+  /** Page furniture by element and role: never the content, whatever the page. */
+  const FURNITURE_TAGS =
+    'nav, aside, footer, dialog, header:not(:has(h1)), form[role="search"], [role="navigation"], [role="banner"], [role="contentinfo"], [role="complementary"], [role="search"], [role="dialog"], [role="alertdialog"], [role="menu"], [role="menubar"], [role="toolbar"]';
+
+  /** Page furniture by class or id, as whole words of the name (cookie-banner, shareBar, site_nav). */
+  const FURNITURE_NAMES = new RegExp(
+    '^(' +
+      [
+        'cookies?', 'consent', 'gdpr', 'onetrust', 'cmp', 'newsletter', 'subscribe', 'subscription', 'signup',
+        'share', 'sharing', 'sharedaddy', 'social', 'breadcrumbs?', 'sidebar', 'related', 'recommended',
+        'recommendations', 'promo', 'advert', 'advertisement', 'ads?', 'adsbygoogle', 'sponsored', 'popup', 'modal',
+        'overlay', 'skip', 'skiplink', 'menu', 'navbar', 'nav', 'navigation', 'masthead', 'pagination', 'pager',
+        'toc', 'feedback', 'outbrain', 'taboola', 'toolbar', 'widget', 'banner', 'filters?', 'facets?', 'sort',
+        'refinements?',
+      ].join('|') +
+      ')$',
+    'i',
+  );
+
+  function words(el: Element): string[] {
+    const names = `${el.getAttribute('class') || ''} ${el.getAttribute('id') || ''}`;
+    // Split on separators and camelCase: "cookieBanner site_nav" -> cookie banner site nav.
+    return names
+      .replace(/([a-z])([A-Z])/g, '$1 $2')
+      .split(/[^A-Za-z0-9]+/)
+      .filter(Boolean);
+  }
+
+  const textLength = (node: Node) => (node.textContent || '').replace(/\s+/g, ' ').trim().length;
+
+  function markHidden(doc: Document): () => void {
+    const marked: Element[] = [];
+    if (!doc.body) return () => undefined;
+    const total = textLength(doc.body);
+    const walker = doc.createTreeWalker(doc.body, NodeFilter.SHOW_ELEMENT, {
+      acceptNode(node) {
+        const el = node as HTMLElement;
+        // Closed <details> and inactive tabs hide content the reader opens with a click: it is content.
+        if (el.tagName === 'DETAILS' || el.getAttribute('role') === 'tabpanel') return NodeFilter.FILTER_REJECT;
+        if (el.getAttribute('aria-hidden') === 'true' || !el.checkVisibility({ visibilityProperty: true })) {
+          // A page hidden whole until its scripts reveal it (anti-flicker, preloaders) is still the page.
+          if (textLength(el) < total / 3) marked.push(el);
+          return NodeFilter.FILTER_REJECT;
+        }
+        return NodeFilter.FILTER_ACCEPT;
+      },
+    });
+    while (walker.nextNode());
+    for (const el of marked) el.setAttribute(HIDDEN, '');
+    return () => {
+      for (const el of marked) el.removeAttribute(HIDDEN);
+    };
+  }
+
+  /**
+   * A page that shows nothing without its scripts often carries its content in
+   * `<noscript>` for crawlers (Discourse does). Chromium runs scripts, so that
+   * content is raw text here: parsed, it becomes the body.
+   */
+  function bodyOrNoscript(doc: Document): Element {
+    const body = doc.body ?? doc.documentElement;
+    let best: Element | null = null;
+    const visible = textLength(body) - Array.from(body.querySelectorAll('noscript')).reduce((sum, el) => sum + textLength(el), 0);
+    for (const noscript of visible >= 200 ? [] : Array.from(body.querySelectorAll('noscript'))) {
+      const parsed = doc.createElement('div');
+      parsed.innerHTML = noscript.textContent || '';
+      if (!best || textLength(parsed) > textLength(best)) best = parsed;
+    }
+    if (best && textLength(best) > visible) body.replaceChildren(...Array.from(best.childNodes));
+    for (const noscript of Array.from(body.querySelectorAll('noscript'))) noscript.remove();
+    return body;
+  }
+
+  /** The page's main region: its `main` when that holds a fair share of the text, else the body. */
+  function region(doc: Document): Element {
+    const body = bodyOrNoscript(doc);
+    const total = textLength(body);
+    let best: Element | null = null;
+    for (const el of Array.from(doc.querySelectorAll('main, [role="main"]'))) {
+      if (el.closest(`[${HIDDEN}]`)) continue;
+      if (!best || textLength(el) > textLength(best)) best = el;
+    }
+    return best && textLength(best) >= 0.2 * total ? best : body;
+  }
+
+  /**
+   * Removes page furniture from `root`. An element holding a third of the text or
+   * the page's h1 stays, whatever its name says: a wrapper called "content-sidebar-wrap"
+   * is not a sidebar, and undoing such a removal is cheaper than trusting names.
+   */
+  function removeFurniture(root: Element): void {
+    for (const el of Array.from(root.querySelectorAll(`[${HIDDEN}]`))) el.remove();
+    const total = textLength(root);
+    const guarded = (el: Element) => el.querySelector('h1') !== null || textLength(el) >= total / 3;
+    for (const el of Array.from(root.querySelectorAll(FURNITURE_TAGS))) {
+      if (root.contains(el) && !guarded(el)) el.remove();
+    }
+    for (const el of Array.from(root.querySelectorAll('[class], [id]'))) {
+      if (!root.contains(el) || !words(el).some((word) => FURNITURE_NAMES.test(word))) continue;
+      if (!guarded(el)) el.remove();
+    }
+  }
+
+  function remove(root: ParentNode, selector: string): void {
+    for (const el of Array.from(root.querySelectorAll(selector))) el.remove();
+  }
+
+  /** What Readability keeps around an article that is not its text. */
+  function cleanArticle(root: Element): void {
+    remove(root, 'figcaption');
+    for (const el of Array.from(root.querySelectorAll('[class], [id]'))) {
+      const names = `${el.getAttribute('class') || ''} ${el.getAttribute('id') || ''}`;
+      if (/(^|[\s_-])(caption|credit|byline)s?($|[\s_-])/i.test(names) && root.contains(el)) el.remove();
+    }
+    const linkDensity = (el: Element) => {
+      const total = textLength(el);
+      if (total === 0) return 0;
+      let linked = 0;
+      for (const a of Array.from(el.querySelectorAll('a'))) linked += textLength(a);
+      return linked / total;
+    };
+    // Lists and blocks made of links are related-article lists, tags and share bars.
+    for (const el of Array.from(root.querySelectorAll('ul, ol, p, div, section, h2, h3, h4, h5, h6'))) {
+      if (!root.contains(el)) continue;
+      if (el.querySelector('pre, table, img, picture, video')) continue;
+      const density = linkDensity(el);
+      // A block with a good deal of text outside its links is prose that happens to link a lot.
+      if (density <= 0.5 || (1 - density) * textLength(el) > 150) continue;
+      // A short heading or label right before such a block ("Related", "More from ...") goes with it.
+      const label = el.previousElementSibling;
+      if (label && textLength(label) < 60 && label.querySelectorAll('a, img').length === 0 && !/[.!?:"”]$/.test((label.textContent || '').trim())) {
+        label.remove();
+      }
+      el.remove();
+    }
+  }
+
+  /** Readability's article inside `content`, in an inert document, its h1 headings kept as h1. */
+  function article(doc: Document, content: Element): Element | null {
+    const copy = doc.cloneNode(true) as Document;
+    const body = copy.body ?? copy.documentElement;
+    body.innerHTML = '';
+    body.appendChild(copy.importNode(content, true));
+    // Readability turns every h1 into an h2; the mark lets us undo that.
+    for (const h1 of Array.from(body.querySelectorAll('h1'))) h1.setAttribute(LEVEL, '1');
+    const parsed = new Readability(copy, { charThreshold: 200, keepClasses: true }).parse();
+    if (!parsed?.content || parsed.textContent.trim().length === 0) return null;
+    // An inert document: nothing in the article starts loading again.
+    const holder = doc.implementation.createHTMLDocument('').createElement('div');
+    holder.innerHTML = parsed.content;
+    for (const heading of Array.from(holder.querySelectorAll(`[${LEVEL}="1"]`))) {
+      const h1 = holder.ownerDocument.createElement('h1');
+      while (heading.firstChild) h1.appendChild(heading.firstChild);
+      heading.replaceWith(h1);
+    }
+    cleanArticle(holder);
+    return holder;
+  }
+
+  /**
+   * Responsive pages often carry the same block twice (a desktop and a mobile
+   * version) and carousels repeat their slides: a block whose text was already
+   * seen goes.
+   */
+  function removeRepeats(root: Element): void {
+    const seen = new Set<string>();
+    for (const el of Array.from(root.querySelectorAll('p, li, h1, h2, h3, h4, h5, h6, td, dd, blockquote, pre'))) {
+      if (!root.contains(el) || el.querySelector('p, li, h1, h2, h3, h4, h5, h6, td, dd, blockquote, pre')) continue;
+      const text = (el.textContent || '').replace(/\s+/g, ' ').trim();
+      if (text.length < 20) continue;
+      if (seen.has(text)) el.remove();
+      else seen.add(text);
+    }
+  }
+
+  function select(doc: Document): MainContent {
+    const content = region(doc);
+    removeFurniture(content);
+    removeRepeats(content);
+    const picked = article(doc, content);
+    const regionLength = textLength(content);
+    if (picked && textLength(picked) >= 0.4 * regionLength) return { root: picked };
+    return { root: content };
+  }
+
+  return { markHidden, select };
+}
