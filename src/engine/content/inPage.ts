@@ -101,7 +101,7 @@ export function extractInPage(options: InPageOptions, selector: MainContentSelec
     unmark();
     remove(clone, REMOVE_ALWAYS);
     for (const css of options.excludeTags) for (const el of selectUser(clone, css, 'excludeTags')) el.remove();
-    if (options.onlyMainContent && options.includeTags.length === 0) return selector.select(clone);
+    if (options.onlyMainContent && options.includeTags.length === 0) return selector.select(clone, doc);
     remove(clone, 'noscript');
     if (options.includeTags.length > 0) {
       const kept = clone.createElement('div');

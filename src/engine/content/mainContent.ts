@@ -25,8 +25,8 @@ export interface MainContent {
 export interface MainContentSelector {
   /** Marks what the reader cannot see in the live page; returns a function that removes the marks. */
   markHidden(doc: Document): () => void;
-  /** Picks the main content of `doc`, a marked copy of the page, which it may modify. */
-  select(doc: Document): MainContent;
+  /** Picks the main content of `doc`, a marked copy of `page`, which it may modify. */
+  select(doc: Document, page: Document): MainContent;
 }
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -63,6 +63,13 @@ export function mainContentSelector(Readability: any): MainContentSelector {
   }
 
   const textLength = (node: Node) => (node.textContent || '').replace(/\s+/g, ' ').trim().length;
+
+  /** The text outside links. */
+  function proseLength(el: Element): number {
+    let linked = 0;
+    for (const a of Array.from(el.querySelectorAll('a'))) linked += textLength(a);
+    return textLength(el) - linked;
+  }
 
   function markHidden(doc: Document): () => void {
     const marked: Element[] = [];
@@ -112,9 +119,10 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     const body = bodyOrNoscript(doc);
     const total = textLength(body);
     let best: Element | null = null;
+    // Of several, the one with the most prose: a second "main" is often a list of teasers.
     for (const el of Array.from(doc.querySelectorAll('main, [role="main"]'))) {
       if (el.closest(`[${HIDDEN}]`)) continue;
-      if (!best || textLength(el) > textLength(best)) best = el;
+      if (!best || proseLength(el) > proseLength(best)) best = el;
     }
     return best && textLength(best) >= 0.2 * total ? best : body;
   }
@@ -135,6 +143,35 @@ export function mainContentSelector(Readability: any): MainContentSelector {
       if (!root.contains(el) || !words(el).some((word) => FURNITURE_NAMES.test(word))) continue;
       if (!guarded(el)) el.remove();
     }
+    for (const el of Array.from(root.querySelectorAll('ul, ol, form, fieldset, p, div, span, h2, h3, h4, h5, h6'))) {
+      if (root.contains(el) && !guarded(el) && (isMenu(el) || isControlPanel(el) || isBoilerplate(el))) el.remove();
+    }
+  }
+
+  /** A list of short links and nothing else: a menu, a tag cloud, a category list. */
+  function isMenu(el: Element): boolean {
+    if (el.tagName !== 'UL' && el.tagName !== 'OL') return false;
+    const items = Array.from(el.children).filter((li) => li.tagName === 'LI');
+    if (items.length < 3) return false;
+    let linked = 0;
+    for (const a of Array.from(el.querySelectorAll('a'))) linked += textLength(a);
+    const total = textLength(el);
+    return linked >= 0.9 * total && total / items.length < 40;
+  }
+
+  /** Filters, sorting and reply boxes: a form made of choices or a text area. */
+  function isControlPanel(el: Element): boolean {
+    if (el.tagName !== 'FORM' && el.tagName !== 'FIELDSET') return false;
+    return el.querySelector('textarea') !== null || el.querySelectorAll('input[type="checkbox"], input[type="radio"]').length >= 5;
+  }
+
+  /** Boilerplate lines that say the same on every site; short, and matched whole. */
+  const BOILERPLATE =
+    /^(was this (page|article|answer|post|information) (helpful|useful)\??.*|edit this page.*|share( this)?( article| post| page| story)?:?|leave a (reply|comment).*|not the answer you're looking for\?.*|your answer|(subscribe|sign up) (to|for) (our|the) newsletter.*|related (posts|articles|stories)|you may also like|(last )?updated( on)?:? .{0,40}|thanks for your feedback!?)$/i;
+
+  function isBoilerplate(el: Element): boolean {
+    const text = (el.textContent || '').replace(/\s+/g, ' ').trim();
+    return text.length > 0 && text.length < 120 && BOILERPLATE.test(text);
   }
 
   function remove(root: ParentNode, selector: string): void {
@@ -156,7 +193,8 @@ export function mainContentSelector(Readability: any): MainContentSelector {
       return linked / total;
     };
     // Lists and blocks made of links are related-article lists, tags and share bars.
-    for (const el of Array.from(root.querySelectorAll('ul, ol, p, div, section, h2, h3, h4, h5, h6'))) {
+    // Headings are left alone: a heading made of a link is an entry's title on an index page.
+    for (const el of Array.from(root.querySelectorAll('ul, ol, p, div, section'))) {
       if (!root.contains(el)) continue;
       if (el.querySelector('pre, table, img, picture, video')) continue;
       const density = linkDensity(el);
@@ -209,13 +247,41 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     }
   }
 
-  function select(doc: Document): MainContent {
+  /** Whether the page says it is an article: JSON-LD, Open Graph, or one <article> holding most of the text. */
+  function declaresArticle(page: Document, content: Element): boolean {
+    const ARTICLE_TYPE = /"@type"\s*:\s*\[?\s*"(Article|NewsArticle|BlogPosting|TechArticle|Report|ScholarlyArticle|HowTo|Recipe)"/;
+    for (const script of Array.from(page.querySelectorAll('script[type="application/ld+json"]'))) {
+      if (ARTICLE_TYPE.test(script.textContent || '')) return true;
+    }
+    if (/article/i.test(page.querySelector('meta[property="og:type"]')?.getAttribute('content') || '')) return true;
+    const total = textLength(content);
+    return Array.from(content.querySelectorAll('article')).some((el) => textLength(el) > 0.6 * total);
+  }
+
+  /** A blog's comment section, by the names blog engines and comment services give it. */
+  const COMMENT_SECTIONS =
+    '#comments, #respond, #disqus_thread, .comments-area, .comment-respond, .commentlist, .comment-list, #commentlist, .comments-section, #comment-section, .comments-container';
+
+  /** Whether the page says it is a discussion (a forum thread, a Q&A page), whose comments are its content. */
+  function declaresDiscussion(page: Document): boolean {
+    const DISCUSSION_TYPE = /"@type"\s*:\s*\[?\s*"(DiscussionForumPosting|QAPage|Question|SocialMediaPosting|Comment)"/;
+    return Array.from(page.querySelectorAll('script[type="application/ld+json"]')).some((script) => DISCUSSION_TYPE.test(script.textContent || ''));
+  }
+
+  function select(doc: Document, page: Document): MainContent {
     const content = region(doc);
     removeFurniture(content);
     removeRepeats(content);
+    // Readers' comments under a post are not the post.
+    if (!declaresDiscussion(page)) {
+      for (const el of Array.from(content.querySelectorAll(COMMENT_SECTIONS))) if (content.contains(el) && !el.querySelector('h1')) el.remove();
+    }
     const picked = article(doc, content);
-    const regionLength = textLength(content);
-    if (picked && textLength(picked) >= 0.4 * regionLength) return { root: picked };
+    // Readability's pick wins when it holds most of the region's prose (links are
+    // menus and teasers more often than content), and a smaller part of it on a page
+    // that says it is an article.
+    const share = declaresArticle(page, content) ? 0.4 : 0.8;
+    if (picked && proseLength(picked) >= share * proseLength(content)) return { root: picked };
     return { root: content };
   }
 
