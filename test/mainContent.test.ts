@@ -958,6 +958,7 @@ PAGES['/headings'] = sitePage(
       <p>Feed the starter once a day at room temperature, or once a week if it lives in the fridge, always discarding all but a spoonful before you feed it.</p>
       <h3>Flour for feeding</h3>
       <p>Wholemeal rye gives the liveliest starter because its bran carries plenty of wild yeast and the sugars they feed on.</p>
+      <h1>Baking day</h1>
       <h2>Shaping the loaf</h2>
       <p>Shape on an unfloured bench so the dough grips the surface and builds tension, then let it rise in a floured basket overnight in the fridge.</p>
     </div>
@@ -1293,7 +1294,9 @@ describe('boilerplate inside the article container', () => {
 });
 
 describe('the page title heading', () => {
-  // Every page keeps its own title heading (the H1; phpBB writes the topic title as an H2).
+  // A page that is not an article keeps its own title heading (the H1; phpBB writes the
+  // topic title as an H2). An article's title heading is left to metadata.title, as the
+  // benchmarks' ground truths (and Readability) have it; headings inside it keep their level.
   // Checked once per page here, so that the tests above show each page's own problem.
   const TITLES: [string, string][] = [
     ['/forum/discourse', 'Postgres connection pool exhausted after upgrading to 3.2'],
@@ -1309,10 +1312,6 @@ describe('the page title heading', () => {
     ['/docs/docusaurus', 'Deploying with Docker'],
     ['/index/blog', 'Engineering notes'],
     ['/index/docs', 'Acme documentation'],
-    ['/consent', 'Growing tomatoes from seed'],
-    ['/comments', 'Growing tomatoes from seed'],
-    ['/boilerplate', 'Growing tomatoes from seed'],
-    ['/split-body', 'Growing tomatoes from seed'],
     ['/landing', 'Send invoices in minutes, not days'],
     ['/listing', 'Data engineering courses'],
   ];
@@ -1328,9 +1327,9 @@ describe('the page title heading', () => {
 });
 
 describe('heading levels', () => {
-  it('keeps the H1 as "# " and H2/H3 at their own levels', async () => {
+  it('keeps an H1 inside the article as "# " and H2/H3 at their own levels', async () => {
     const md = await markdownOf('/headings');
-    expect.soft(md, `the H1 should stay a level-1 heading; extraction returned:\n${md}\n`).toMatch(/^# A field guide to sourdough$/m);
+    expect.soft(md, `an H1 inside the article should stay a level-1 heading; extraction returned:\n${md}\n`).toMatch(/^# Baking day$/m);
     expect.soft(md, `H2 should stay level 2; extraction returned:\n${md}\n`).toMatch(/^## Keeping a starter$/m);
     expect.soft(md, `H2 should stay level 2; extraction returned:\n${md}\n`).toMatch(/^## Shaping the loaf$/m);
     expect.soft(md, `H3 should stay level 3; extraction returned:\n${md}\n`).toMatch(/^### Flour for feeding$/m);

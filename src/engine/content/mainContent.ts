@@ -280,9 +280,55 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     // Readability's pick wins when it holds most of the region's prose (links are
     // menus and teasers more often than content), and a smaller part of it on a page
     // that says it is an article.
-    const share = declaresArticle(page, content) ? 0.4 : 0.8;
-    if (picked && proseLength(picked) >= share * proseLength(content)) return { root: picked };
-    return { root: content };
+    const isArticle = declaresArticle(page, content);
+    const share = isArticle ? 0.4 : 0.8;
+    let chosen = content;
+    if (picked && proseLength(picked) >= share * proseLength(content)) chosen = isArticle ? picked : withTitle(picked, content);
+    addProductDescription(page, chosen);
+    return { root: chosen };
+  }
+
+  /**
+   * Readability takes the title heading out; an article's title is metadata.title, but
+   * a thread, a docs page or an index without its title heading reads as a fragment.
+   */
+  function withTitle(picked: Element, content: Element): Element {
+    const title = content.querySelector('h1');
+    const text = (title?.textContent || '').replace(/\s+/g, ' ').trim();
+    const has = Array.from(picked.querySelectorAll('h1, h2')).some((h) => (h.textContent || '').replace(/\s+/g, ' ').trim() === text);
+    if (text && !has) {
+      const h1 = picked.ownerDocument.createElement('h1');
+      h1.textContent = text;
+      picked.prepend(h1);
+    }
+    return picked;
+  }
+
+  /**
+   * A product's description is often only in its JSON-LD (the visible one sits in a
+   * tab filled by script, or is cut short): when the content lacks it, it is added.
+   */
+  function addProductDescription(page: Document, root: Element): void {
+    const seen = (root.textContent || '').replace(/\s+/g, ' ');
+    for (const script of Array.from(page.querySelectorAll('script[type="application/ld+json"]'))) {
+      let data: unknown;
+      try {
+        data = JSON.parse(script.textContent || '');
+      } catch {
+        continue;
+      }
+      const items: any[] = Array.isArray(data) ? data : [data, ...((data as any)?.['@graph'] ?? [])];
+      for (const item of items) {
+        const type = item?.['@type'];
+        if (!(type === 'Product' || (Array.isArray(type) && type.includes('Product')))) continue;
+        const description = typeof item.description === 'string' ? item.description.replace(/\s+/g, ' ').trim() : '';
+        if (description.length < 40 || seen.includes(description.slice(0, 60))) continue;
+        const p = root.ownerDocument.createElement('p');
+        p.textContent = description;
+        root.appendChild(p);
+        return;
+      }
+    }
   }
 
   return { markHidden, select };
