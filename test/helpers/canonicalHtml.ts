@@ -9,7 +9,7 @@
  *   relative link in the page and the absolute one in our Markdown compare equal;
  * - outside `<pre>`, runs of ASCII whitespace become one space, and spaces a browser
  *   would not show (next to a block boundary or a `<br>`, or doubled across an inline
- *   tag) are dropped. Inside `<pre>` every character counts;
+ *   tag other than `<code>`) are dropped. Inside `<pre>` every character counts;
  * - comments are dropped: they are not shown.
  *
  * Everything else counts: element names and nesting (a tight list item is not a loose
@@ -46,10 +46,14 @@ function openingTag(element: Element, base: string): string {
   return `<${element.localName}${attributes.join('')}>`;
 }
 
-/** Inline content as a browser shows it: no space at the edges, around `<br>`, or twice in a row. */
+/**
+ * Inline content as a browser shows it: no space at the edges, around `<br>`, or twice in
+ * a row across tags. A space just inside `<code>` is shown (code has a background), so
+ * the run of tags a doubled space is looked for across does not include code's.
+ */
 function tidyInlineRun(run: string): string {
   return run
-    .replace(/ ((?:<[^>]*>)+) /g, ' $1')
+    .replace(/ ((?:<(?!\/?code[ >])[^>]*>)+) /g, ' $1')
     .replace(/ ?(<br>) ?/g, '$1')
     .replace(/^ | $/g, '');
 }
