@@ -60,6 +60,13 @@ const usable: Example[] = examples
   .map((e, i) => ({ number: i + 1, section: e.section, html: e.html, rawHtml: holdsRawHtml(e.markdown) }))
   .filter((e) => !RAW_HTML_SECTIONS.has(e.section));
 
+/** Shapes real pages have and the spec's examples do not (their HTML comes from Markdown). */
+const BEYOND_THE_SPEC: Record<string, string> = {
+  '/list-of-blocks': '<ul><li><div>first line</div><div>second line</div></li><li>other item</li></ul>',
+  '/list-text-after-sublist': '<ul><li>intro<ul><li>inner</li></ul>after the sublist</li></ul>',
+  '/bang-before-link': '<p>Wow!<a href="/x">a link</a></p>',
+};
+
 const page = (body: string) => `<!doctype html><html><head><meta charset="utf-8"></head><body>${body}</body></html>`;
 
 let server: http.Server;
@@ -69,6 +76,7 @@ let canonicaliser: Canonicaliser;
 
 beforeAll(async () => {
   const byPath = new Map(usable.map((e) => [`/example/${e.number}`, page(e.html)]));
+  for (const [path, body] of Object.entries(BEYOND_THE_SPEC)) byPath.set(path, page(body));
   server = http.createServer((req, res) => {
     const body = byPath.get(req.url ?? '');
     if (body === undefined) {
@@ -148,6 +156,24 @@ describe('CommonMark spec examples', () => {
     expect(usable.length).toBeGreaterThan(500);
     expect((outcomes.length - failures.length) / outcomes.length).toBeGreaterThanOrEqual(TARGET);
   }, 600_000);
+});
+
+describe('pages beyond the spec', () => {
+  /** Our Markdown for `path`, read back with the reference parser. */
+  const readBack = async (path: string) => {
+    const url = `${base}${path}`;
+    const { markdown = '' } = await scrapeUrl(pool, url, { onlyMainContent: false, timeout: 20_000 });
+    return canonicaliser.canonical(renderMarkdown(markdown), url);
+  };
+
+  it('keeps blocks inside a list item apart, even without <p>', async () => {
+    expect(await readBack('/list-of-blocks')).toBe('<ul><li><p>first line</p><p>second line</p></li><li><p>other item</p></li></ul>');
+    expect(await readBack('/list-text-after-sublist')).toBe('<ul><li><p>intro</p><ul><li>inner</li></ul><p>after the sublist</p></li></ul>');
+  }, 60_000);
+
+  it('does not turn a link after "!" into an image', async () => {
+    expect(await readBack('/bang-before-link')).toBe(`<p>Wow!<a href="${base}/x">a link</a></p>`);
+  }, 60_000);
 });
 
 describe('the canonical form used for the comparison', () => {

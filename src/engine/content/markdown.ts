@@ -74,17 +74,47 @@ export function markdownConverter(TurndownService: any, gfm: any): (root: Elemen
     }
   }
 
+  /** Elements that are blocks for turndown (and for a browser). */
+  const BLOCK = /^(ADDRESS|ARTICLE|ASIDE|BLOCKQUOTE|BODY|CENTER|DD|DIR|DIV|DL|DT|FIELDSET|FIGCAPTION|FIGURE|FOOTER|FORM|H[1-6]|HEADER|HGROUP|HR|LI|MAIN|MENU|NAV|OL|P|PRE|SECTION|TABLE|UL)$/;
+
   const trimNewlines = (text: string) => text.replace(/^\n+|\n+$/g, '');
 
   /** Block rules, by element. Built per conversion: the looseness cache must not outlive it. */
   function blockRules() {
     const looseness = new WeakMap<Element, boolean>();
 
-    /** CommonMark writes a tight list's items without <p>: a list with a paragraph in any item is loose. */
+    /** What a child of a list item becomes, for deciding whether the item needs blank lines. */
+    function partKind(node: Node): 'inline' | 'block' | 'closed' | 'open' {
+      if (node.nodeType !== 1 || !BLOCK.test(node.nodeName)) return 'inline'; // text, <a>, <em>...
+      if (/^(H[1-6]|PRE|HR)$/.test(node.nodeName)) return 'closed'; // nothing runs on into the next line
+      if (/^(UL|OL|BLOCKQUOTE|TABLE)$/.test(node.nodeName)) return 'open'; // a next line would run on into it
+      return 'block'; // <div> and the like: a paragraph of its own
+    }
+
+    /**
+     * An item needs blank lines (and so its list is loose) when it holds a <p>, or a
+     * paragraph right after another paragraph, a list or a quote: written on the next
+     * line, it would run on into them. Text and inline elements side by side are one paragraph.
+     */
+    function itemNeedsBlankLines(item: Element): boolean {
+      const paragraph = (kind: string | undefined) => kind === 'inline' || kind === 'block';
+      let previous: string | undefined;
+      for (const child of Array.from(item.childNodes)) {
+        if (child.nodeType !== 1 && !(child.nodeType === 3 && (child.nodeValue || '').trim())) continue;
+        if (child.nodeName === 'P') return true;
+        const kind = partKind(child);
+        if (paragraph(kind) && previous === 'open') return true;
+        if (paragraph(kind) && paragraph(previous) && !(kind === 'inline' && previous === 'inline')) return true;
+        previous = kind;
+      }
+      return false;
+    }
+
+    /** CommonMark writes a tight list's items without <p>; a loose one's items are apart by blank lines. */
     function isLoose(list: Element): boolean {
       let loose = looseness.get(list);
       if (loose === undefined) {
-        loose = Array.from(list.children).some((item) => Array.from(item.children).some((child) => child.nodeName === 'P'));
+        loose = Array.from(list.children).some(itemNeedsBlankLines);
         looseness.set(list, loose);
       }
       return loose;
