@@ -190,8 +190,8 @@ export function markdownConverter(TurndownService: any, gfm: any): (root: Elemen
         const info = codeLanguage(node);
         // A backtick fence cannot carry an info string with a backtick; the fence outruns any run in the code.
         const char = info.includes('`') ? '~' : '`';
-        const runs = code.match(char === '`' ? /`+/g : /~+/g) || [];
-        const fence = char.repeat(Math.max(3, ...runs.map((run) => run.length + 1)));
+        const runs: string[] = code.match(char === '`' ? /`+/g : /~+/g) ?? [];
+        const fence = char.repeat(runs.reduce((longest, run) => Math.max(longest, run.length + 1), 3));
         const body = code === '' || code.endsWith('\n') ? code : `${code}\n`;
         return block(node, `${fence}${info}\n${body}${fence}`);
       },
@@ -200,7 +200,7 @@ export function markdownConverter(TurndownService: any, gfm: any): (root: Elemen
 
       otherBlock: (content: string, node: Element) => block(node, trimNewlines(content)),
 
-      /** Blank blocks the page still shows as blocks keep no text, only their gap. */
+      /** A blank block of no other kind (an empty <div>, <p>) leaves only its gap. */
       blank: (node: Element) => block(node, ''),
     };
   }
