@@ -67,12 +67,34 @@ beforeAll(async () => {
         res.end(JSON.stringify({ html: JSON.parse(rendered('requests')) }));
       }, 1_200);
     },
-    // A page with content whose clock never stops ticking: the DOM never settles.
+    // Pages with content whose clock never stops ticking: the DOM never settles.
     '/clock': (_req, res) =>
       sendHtml(
         res,
         html(`<article><h1>Timekeeping</h1>${articleText('clocks')}<p id="clock"></p></article>
+          <script>(function tick() {
+            document.getElementById('clock').textContent = String(Date.now());
+            setTimeout(tick, 20);
+          })();</script>`),
+      ),
+    '/interval-clock': (_req, res) =>
+      sendHtml(
+        res,
+        html(`<article><h1>Timekeeping</h1>${articleText('intervals')}<p id="clock"></p></article>
           <script>setInterval(() => { document.getElementById('clock').textContent = String(Date.now()); }, 20);</script>`),
+      ),
+    // A page with content and a script that keeps timers for itself: they must still fire as asked.
+    '/timers': (_req, res) =>
+      sendHtml(
+        res,
+        html(`<article><h1>Timers</h1>${articleText('schedules')}<ul id="log"></ul></article>
+          <script>
+            const log = (what) => { const li = document.createElement('li'); li.textContent = what; document.getElementById('log').append(li); };
+            const cancelled = setTimeout(() => log('cancelled timer fired'), 10);
+            clearTimeout(cancelled);
+            setTimeout(function (word) { log(word + ' ' + (this === window)); }, 5, 'argument');
+            setTimeout("log('string timer fired')", 5);
+          </script>`),
       ),
     // A shell that never renders: its API never answers.
     '/stuck-shell': (_req, res) => sendHtml(res, shell(`fetch('/api/never');`, '<div id="root">Loading…</div>')),
@@ -122,6 +144,15 @@ describe('pages rendered by script, default options', () => {
   it('completes a page that keeps mutating forever, with its content', async () => {
     const data = await scrapeUrl(pool, site.at('/clock'));
     expect(data.markdown).toContain('Paragraph 6 about clocks');
+    const interval = await scrapeUrl(pool, site.at('/interval-clock'));
+    expect(interval.markdown).toContain('Paragraph 6 about intervals');
+  });
+
+  it("leaves the page's own timers working as the page asked", async () => {
+    const data = await scrapeUrl(pool, site.at('/timers'), { onlyMainContent: false });
+    expect(data.markdown).toContain('argument true');
+    expect(data.markdown).toContain('string timer fired');
+    expect(data.markdown).not.toContain('cancelled timer fired');
   });
 
   it('completes a shell that never renders with what it shows, inside a short timeout', async () => {

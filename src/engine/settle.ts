@@ -10,9 +10,11 @@
  * flight. The wait itself runs in the page, so polling costs no round trips to Node.
  *
  * Costs and how they are kept small on static pages:
- * - a page without scripts cannot change by itself: no wait at all;
+ * - a page without scripts that run (JSON-LD does not) cannot change by itself: no wait at all;
  * - the quiet period counts from the last mutation, not from `load`: a static page
  *   whose parser finished long enough before `load` does not wait either;
+ * - a page with content, no fetch/XHR in flight and no short setTimeout pending has
+ *   nothing left that could change it: no wait either;
  * - otherwise a page with content waits at most QUIET_MS after its last mutation;
  * - only an empty application shell (little visible text and an empty mount point
  *   such as #root, a noscript asking for JavaScript, or no text at all) waits longer.
@@ -33,7 +35,7 @@ export interface SettleParams {
   pollMs: number;
 }
 
-export type SettleOutcome = 'no-scripts' | 'settled' | 'shell-gave-up' | 'cap' | 'no-probe';
+export type SettleOutcome = 'no-scripts' | 'idle' | 'settled' | 'shell-gave-up' | 'cap' | 'no-probe';
 
 export interface SettleReport {
   outcome: SettleOutcome;
@@ -73,17 +75,23 @@ interface Probe {
   lastChange: number;
   /** fetch/XHR requests in flight. */
   pending: number;
+  /** Ids of setTimeout timers due within TIMER_HORIZON_MS that have not fired yet. */
+  timers: Set<number>;
+  /** The page's setTimeout before the probe wrapped it, for the wait's own timers. */
+  setTimeout: typeof setTimeout;
 }
 
 const PROBE_KEY = '__webjobsSettleProbe';
+/** A timer due later than this is a refresh or a reminder, not the page drawing itself. */
+const TIMER_HORIZON_MS = 1_000;
 
 /**
  * Runs in the page before any of its scripts (serialized by Puppeteer, so it
  * must not refer to anything outside itself but its argument).
  */
-function installProbe(key: string): void {
+function installProbe(key: string, timerHorizonMs: number): void {
   if (Object.prototype.hasOwnProperty.call(window, key)) return;
-  const probe: Probe = { lastChange: performance.now(), pending: 0 };
+  const probe: Probe = { lastChange: performance.now(), pending: 0, timers: new Set(), setTimeout: window.setTimeout.bind(window) };
   Object.defineProperty(window, key, { value: probe, enumerable: false });
   const changed = () => {
     probe.lastChange = performance.now();
@@ -121,6 +129,29 @@ function installProbe(key: string): void {
       throw err;
     }
   };
+
+  // Short timers a script has set are how a page says "I will change soon": a page with
+  // content, no request in flight and no such timer pending is done drawing itself.
+  // Intervals (clocks, pollers) are left out: they never end.
+  const setTimer = window.setTimeout;
+  const clearTimer = window.clearTimeout;
+  window.setTimeout = function (handler: TimerHandler, delay?: number, ...args: unknown[]): number {
+    if (typeof handler !== 'function' || (Number(delay) || 0) > timerHorizonMs) return setTimer(handler, delay, ...args);
+    const id: number = setTimer(
+      (...callArgs: unknown[]) => {
+        probe.timers.delete(id);
+        handler.apply(window, callArgs);
+      },
+      delay,
+      ...args,
+    );
+    probe.timers.add(id);
+    return id;
+  } as typeof setTimeout;
+  window.clearTimeout = function (id?: number): void {
+    if (id !== undefined) probe.timers.delete(id);
+    clearTimer(id);
+  } as typeof clearTimeout;
 }
 
 /**
@@ -131,8 +162,10 @@ function waitInPage(key: string, params: SettleParams): Promise<SettleReport> {
   const start = performance.now();
   const probe = (window as unknown as Record<string, Probe | undefined>)[key];
   if (!probe) return Promise.resolve({ outcome: 'no-probe', waitedMs: 0 });
-  // Nothing on the page can change it: the common static page pays nothing.
-  if (document.scripts.length === 0 && probe.pending === 0) return Promise.resolve({ outcome: 'no-scripts', waitedMs: 0 });
+  // Nothing on the page can change it: the common static page pays nothing. Data blocks
+  // (JSON-LD, templates) are scripts to the DOM but never run.
+  const runs = (script: HTMLScriptElement) => !script.type || /^(module|(text|application)\/(x-)?(java|ecma)script)$/i.test(script.type.trim());
+  if (!Array.from(document.scripts).some(runs) && probe.pending === 0) return Promise.resolve({ outcome: 'no-scripts', waitedMs: 0 });
 
   /** Little visible text, and a sign that a script is meant to draw the page. */
   const looksLikeShell = (): boolean => {
@@ -154,11 +187,13 @@ function waitInPage(key: string, params: SettleParams): Promise<SettleReport> {
       if (now - start >= cap) return resolve({ outcome: 'cap', waitedMs });
       const quiet = shell ? params.shellQuietMs : params.quietMs;
       const quietFor = now - probe.lastChange;
+      // Nothing scheduled and nothing in flight: a page with content cannot change any more.
+      if (!shell && probe.pending === 0 && probe.timers.size === 0) return resolve({ outcome: 'idle', waitedMs });
       if (probe.pending === 0 && quietFor >= quiet) return resolve({ outcome: shell ? 'shell-gave-up' : 'settled', waitedMs });
       // A shell or a request in flight is looked at often, so content that arrives is seen at once;
       // otherwise sleep until the quiet period would be over.
       const next = shell || probe.pending > 0 ? params.pollMs : quiet - quietFor;
-      setTimeout(check, Math.max(1, Math.min(next, cap - (now - start))));
+      probe.setTimeout(check, Math.max(1, Math.min(next, cap - (now - start))));
     };
     check();
   });
@@ -166,7 +201,7 @@ function waitInPage(key: string, params: SettleParams): Promise<SettleReport> {
 
 /** Installs the probe in every document the tab loads from now on. Once per tab. */
 export async function installSettleProbe(page: Page): Promise<void> {
-  await page.evaluateOnNewDocument(installProbe, PROBE_KEY);
+  await page.evaluateOnNewDocument(installProbe, PROBE_KEY, TIMER_HORIZON_MS);
 }
 
 /**
