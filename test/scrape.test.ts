@@ -42,6 +42,10 @@ beforeAll(async () => {
       res.end();
     },
     '/error': (_req, res) => sendHtml(res, html(`<article><h1>Server trouble</h1>${articleText('errors')}</article>`), 500),
+    '/empty-error': (_req, res) => {
+      res.writeHead(500, { 'content-length': '0' });
+      res.end();
+    },
     '/hang': () => {
       /* never answers */
     },
@@ -104,8 +108,15 @@ describe('webjobs scrape', () => {
     expect(stored).toEqual(record);
   });
 
-  it('waits for content rendered by script after load', async () => {
-    const { code, stdout } = await runCli(['scrape', site.at('/rendered'), '--wait-for', '600'], { env });
+  it('waits for content rendered by script after load, with no option asking for it', async () => {
+    const { code, stdout } = await runCli(['scrape', site.at('/rendered')], { env });
+    expect(code).toBe(0);
+    expect(stdout).toContain('Rendered later');
+    expect(stdout).not.toContain('Loading');
+  });
+
+  it('--wait-for still adds a fixed wait', async () => {
+    const { code, stdout } = await runCli(['scrape', site.at('/rendered'), '--wait-for', '600', '--wait-until', 'domcontentloaded'], { env });
     expect(code).toBe(0);
     expect(stdout).toContain('Rendered later');
   });
@@ -128,6 +139,16 @@ describe('webjobs scrape', () => {
     const serverError = JSON.parse((await runCli(['scrape', site.at('/error'), '--json'], { env })).stdout);
     expect(serverError.data.metadata.statusCode).toBe('500');
     expect(serverError.data.markdown).toContain('Server trouble');
+  });
+
+  it("completes a 500 with an empty body with its status code and no content, not Chromium's error page", async () => {
+    const { code, stdout } = await runCli(['scrape', site.at('/empty-error'), '--json'], { env });
+    expect(code).toBe(0);
+    const record = JSON.parse(stdout);
+    expect(record.status).toBe('completed');
+    expect(record.data.markdown).toBe('');
+    expect(record.data.metadata).toMatchObject({ statusCode: '500', url: site.at('/empty-error'), sourceURL: site.at('/empty-error') });
+    expect(stdout).not.toMatch(/isn.t working|HTTP ERROR|chrome-error/i);
   });
 
   it('fails a hanging page at its timeout, with exit code 1 and the record saying why', async () => {

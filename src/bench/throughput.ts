@@ -4,6 +4,7 @@
  *   webjobs   a batch job through LocalBackend (Markdown produced, stored on disk)
  *   crawlee   Crawlee's PuppeteerCrawler, same Chromium and flags, page.content()
  *   floor     bare Puppeteer: one browser, reused tabs, goto + content()
+ *   webjobs-nosettle  webjobs without the settle wait (settle.ts), to price that wait
  * Each contender runs in its own child process, so peak RSS (the child and its
  * Chromium processes, summed from /proc) is its own. Then a memory check: a
  * 1,000-URL batch against a 100-URL batch.
@@ -11,6 +12,8 @@
  *   WEBJOBS_BENCH_PAGES=240          pages per throughput run
  *   WEBJOBS_BENCH_CONCURRENCY=n      tabs for webjobs and the floor (default: defaultConcurrency())
  *   WEBJOBS_BENCH_ONLY=webjobs,floor contenders to run (empty: only the memory check)
+ *   WEBJOBS_BENCH_ROUNDS=3           run the contenders in turn 3 times; compare their medians
+ *   WEBJOBS_BENCH_SCRIPTS=1          pages carry the small scripts most static sites have
  *   WEBJOBS_BENCH_MEMORY=0           skip the memory check
  */
 import { spawn } from 'node:child_process';
@@ -51,14 +54,32 @@ function articlePage(n: number): string {
 <aside><h3>Related</h3><ul>${nav}</ul></aside></main><footer><p>© Bench News</p></footer></body></html>`;
 }
 
+/**
+ * What a static site's pages commonly carry: an analytics snippet and a script that
+ * touches the DOM once parsed (a cookie notice). A page without scripts skips the
+ * settle wait altogether; these pages show what it costs when it cannot.
+ */
+const PAGE_SCRIPTS = `<script>window.dataLayer = window.dataLayer || []; dataLayer.push({ event: 'pageview', t: Date.now() });</script>
+<script>document.addEventListener('DOMContentLoaded', () => {
+  document.body.classList.add('js');
+  const notice = document.createElement('div');
+  notice.className = 'cookie-notice';
+  notice.textContent = 'This site uses cookies.';
+  document.body.append(notice);
+});</script>`;
+
+function scriptedPage(n: number): string {
+  return articlePage(n).replace('</body>', `${PAGE_SCRIPTS}</body>`);
+}
+
 async function startSite(): Promise<LoopbackServer> {
   const server = http.createServer((req, res) => {
-    const match = /^\/article\/(\d+)$/.exec(req.url ?? '');
+    const match = /^\/(article|scripted)\/(\d+)$/.exec(req.url ?? '');
     if (!match) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;
     }
-    const body = articlePage(Number(match[1]));
+    const body = match[1] === 'scripted' ? scriptedPage(Number(match[2])) : articlePage(Number(match[2]));
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(body) });
     res.end(body);
   });
@@ -109,7 +130,7 @@ export function treeRss(root: number): number {
 
 // ---------------------------------------------------------------- contenders (run in a child)
 
-type Contender = 'webjobs' | 'crawlee' | 'floor';
+type Contender = 'webjobs' | 'webjobs-nosettle' | 'crawlee' | 'floor';
 
 function concurrency(defaultValue: number): number {
   return Number(process.env.WEBJOBS_BENCH_CONCURRENCY) || defaultValue;
@@ -193,7 +214,21 @@ async function runCrawlee(urls: string[]): Promise<number> {
   return elapsed;
 }
 
-const RUNNERS: Record<Contender, (urls: string[]) => Promise<number>> = { webjobs: runWebjobs, crawlee: runCrawlee, floor: runFloor };
+// webjobs-nosettle is the same runner; measure() turns the settle wait off in its process.
+const RUNNERS: Record<Contender, (urls: string[]) => Promise<number>> = {
+  webjobs: runWebjobs,
+  'webjobs-nosettle': runWebjobs,
+  crawlee: runCrawlee,
+  floor: runFloor,
+};
+
+/** The child's environment: the URLs, quiet logs, and WEBJOBS_SETTLE=0 only for webjobs-nosettle. */
+function childEnv(contender: Contender, urls: string[]): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, WEBJOBS_BENCH_URLS: JSON.stringify(urls), CRAWLEE_LOG_LEVEL: 'ERROR', APIFY_LOG_LEVEL: 'ERROR' };
+  delete env.WEBJOBS_SETTLE;
+  if (contender === 'webjobs-nosettle') env.WEBJOBS_SETTLE = '0';
+  return env;
+}
 
 async function child(contender: Contender): Promise<void> {
   const urls = JSON.parse(process.env.WEBJOBS_BENCH_URLS!) as string[];
@@ -215,7 +250,7 @@ interface Measured {
 function measure(contender: Contender, urls: string[]): Promise<Measured> {
   return new Promise((resolve, reject) => {
     const proc = spawn(process.execPath, [SELF, '--child', contender], {
-      env: { ...process.env, WEBJOBS_BENCH_URLS: JSON.stringify(urls), CRAWLEE_LOG_LEVEL: 'ERROR', APIFY_LOG_LEVEL: 'ERROR' },
+      env: childEnv(contender, urls),
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let out = '';
@@ -240,25 +275,58 @@ function measure(contender: Contender, urls: string[]): Promise<Measured> {
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 
+/**
+ * The settle wait's price: webjobs against itself without the wait, round by round.
+ * The two run next to each other in each round, so the ratio of a pair sees the
+ * same load from the rest of the machine; the median pair is the figure.
+ */
+function printSettleCost(withSettle: Measured[], without: Measured[]): void {
+  const ratios = withSettle.map((m, i) => m.pagesPerSecond / without[i]!.pagesPerSecond).sort((a, b) => a - b);
+  const ratio = ratios[Math.floor(ratios.length / 2)]!;
+  const each = ratios.length > 1 ? `; pairs ${ratios.map((r) => r.toFixed(2)).join(' ')}` : '';
+  console.log(`webjobs / webjobs-nosettle = ${ratio.toFixed(2)}x   (settle wait costs ${((1 - ratio) * 100).toFixed(1)}% of throughput${each}; target < 10%)`);
+}
+
+/** The round with the median throughput. */
+function median(measured: Measured[]): Measured {
+  const sorted = [...measured].sort((a, b) => a.pagesPerSecond - b.pagesPerSecond);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
 function urlsFor(base: string, count: number, distinct = count): string[] {
-  return Array.from({ length: count }, (_, i) => `${base}/article/${i % distinct}`);
+  const kind = process.env.WEBJOBS_BENCH_SCRIPTS === '1' ? 'scripted' : 'article';
+  return Array.from({ length: count }, (_, i) => `${base}/${kind}/${i % distinct}`);
 }
 
 async function parent(): Promise<void> {
   const pages = Number(process.env.WEBJOBS_BENCH_PAGES) || 240;
+  const roundCount = Math.max(1, Number(process.env.WEBJOBS_BENCH_ROUNDS) || 1);
   const only = (process.env.WEBJOBS_BENCH_ONLY ?? 'floor,webjobs,crawlee').split(',').filter((name): name is Contender => name in RUNNERS);
   const site = await startSite();
   const results: Partial<Record<Contender, Measured>> = {};
   try {
-    console.log(`Site: ${pages} article pages at ${site.base}; ${os.availableParallelism()} CPUs; Chromium ${CHROMIUM}`);
-    for (const contender of only) {
-      const m = await measure(contender, urlsFor(site.base, pages));
-      results[contender] = m;
-      console.log(`${contender.padEnd(8)} ${m.pagesPerSecond.toFixed(1).padStart(6)} pages/s  (${m.pages} pages in ${(m.elapsedMs / 1000).toFixed(1)} s, peak RSS ${mb(m.peakRss)})`);
+    const kind = process.env.WEBJOBS_BENCH_SCRIPTS === '1' ? 'article pages with scripts' : 'article pages (no scripts)';
+    console.log(`Site: ${pages} ${kind} at ${site.base}; ${os.availableParallelism()} CPUs; Chromium ${CHROMIUM}`);
+    // Rounds run the contenders in turn, so a load spike on a shared machine hits all of them alike;
+    // each contender's median round is the one compared.
+    const rounds: Partial<Record<Contender, Measured[]>> = {};
+    for (let round = 1; round <= roundCount; round++) {
+      for (const contender of only) {
+        const m = await measure(contender, urlsFor(site.base, pages));
+        (rounds[contender] ??= []).push(m);
+        const label = roundCount > 1 ? `${contender} #${round}` : contender;
+        console.log(`${label.padEnd(19)} ${m.pagesPerSecond.toFixed(1).padStart(6)} pages/s  (${m.pages} pages in ${(m.elapsedMs / 1000).toFixed(1)} s, peak RSS ${mb(m.peakRss)})`);
+      }
     }
-    const { webjobs, crawlee, floor } = results;
+    for (const contender of only) results[contender] = median(rounds[contender]!);
+    if (roundCount > 1) {
+      for (const contender of only) console.log(`median ${contender.padEnd(16)} ${results[contender]!.pagesPerSecond.toFixed(1).padStart(6)} pages/s`);
+    }
+    const { webjobs, crawlee, floor, 'webjobs-nosettle': noSettle } = results;
     if (webjobs && crawlee) console.log(`webjobs / crawlee = ${(webjobs.pagesPerSecond / crawlee.pagesPerSecond).toFixed(2)}x   (target >= 3x)`);
     if (webjobs && floor) console.log(`webjobs / floor   = ${(webjobs.pagesPerSecond / floor.pagesPerSecond).toFixed(2)}x   (target >= 0.8x)`);
+    if (noSettle && floor) console.log(`webjobs-nosettle / floor = ${(noSettle.pagesPerSecond / floor.pagesPerSecond).toFixed(2)}x`);
+    if (rounds.webjobs && rounds['webjobs-nosettle']) printSettleCost(rounds.webjobs, rounds['webjobs-nosettle']);
     if (process.env.WEBJOBS_BENCH_MEMORY !== '0') {
       const small = await measure('webjobs', urlsFor(site.base, 100));
       const large = await measure('webjobs', urlsFor(site.base, 1000));

@@ -9,6 +9,7 @@ import type { BrowserPool, BrowserSettings, RequestGuard } from './browser.js';
 import { extractionScript } from './content/bundle.js';
 import { describeCaptcha, detectCaptcha, injectToken, solveCaptcha, type CaptchaSolverConfig } from './session/captcha.js';
 import type { InPageOptions, InPageResult } from './content/inPage.js';
+import { installSettleProbe, settleEnabled, settleParams, waitForSettle } from './settle.js';
 
 const WAIT_UNTIL: Record<WaitUntil, PuppeteerLifeCycleEvent> = {
   load: 'load',
@@ -111,6 +112,7 @@ async function prepare(page: Page, settings: BrowserSettings): Promise<void> {
   }
   if (settings.requestGuard) await interceptRequests(page, settings.requestGuard);
   else await blockByUrl(page);
+  if (settleEnabled()) await installSettleProbe(page);
 }
 
 /**
@@ -201,6 +203,40 @@ export function withDefaults(options: ScrapeOptions = {}): Required<ScrapeOption
   };
 }
 
+/**
+ * After waitUntil, waits for script-rendered content (see settle.ts) within half
+ * the time left before the page's deadline; waitFor, when asked, comes after.
+ */
+async function settle(page: Page, deadline: number): Promise<void> {
+  if (!settleEnabled()) return;
+  const params = settleParams(deadline - Date.now());
+  if (params) await waitForSettle(page, params);
+}
+
+/**
+ * An HTTP error whose body is empty makes Chromium show its own error page
+ * ("This page isn't working", at chrome-error://chromewebdata/) instead of a document.
+ */
+function showsBrowserErrorPage(page: Page, response: HTTPResponse): boolean {
+  return response.status() >= 400 && page.url().startsWith('chrome-error://');
+}
+
+/** The page as the server sent it: its status code and nothing to read. */
+function emptyErrorPage(url: string, response: HTTPResponse, formats: Required<ScrapeOptions>['formats']): PageData {
+  const data: PageData = {
+    metadata: {
+      url: response.url(),
+      sourceURL: url,
+      statusCode: String(response.status()),
+      warning: `the server answered HTTP ${response.status()} with an empty body`,
+    },
+  };
+  if (formats.includes('markdown')) data.markdown = '';
+  if (formats.includes('html')) data.html = '';
+  if (formats.includes('links')) data.links = [];
+  return data;
+}
+
 async function scrapeInTab(
   page: Page,
   url: string,
@@ -213,10 +249,13 @@ async function scrapeInTab(
   const { response, complete } = await navigate(page, url, options, settings.proxy?.label);
   if (response?.status() === 407) throw new PageError(`the proxy ${settings.proxy?.label ?? ''} refused the credentials (HTTP 407) for ${url}`);
   if (!response) throw new PageError(`no response for ${url}`);
+  // Chromium shows its own error page for an HTTP error without a body; that page is not the site's content.
+  if (showsBrowserErrorPage(page, response)) return emptyErrorPage(url, response, options.formats);
   const contentType = response.headers()['content-type'] ?? 'text/html';
   if (!RENDERABLE.test(contentType)) {
     throw new PageError(`${url} is not a web page (content type ${contentType.split(';')[0]}); it cannot be rendered as a page`);
   }
+  await settle(page, deadline);
   if (options.waitFor > 0) await new Promise((resolve) => setTimeout(resolve, options.waitFor));
   const captcha = await passCaptcha(page, url, solver, deadline);
   const formats = options.formats;
