@@ -123,6 +123,10 @@ describe('readerText', () => {
     expect(readerText('one\ntwo  \nthree\\\nfour\n\n---\n\nfive')).toBe('one two\nthree\nfour\n\nfive');
   });
 
+  it('keeps code blocks as written, indentation included', () => {
+    expect(readerText('Run:\n\n```\nif x:\n    go()\n```\n\n    indented  code')).toBe('Run:\n\nif x:\n    go()\n\nindented  code');
+  });
+
   it('keeps raw HTML verbatim: turndown never writes tags, so they were page text', () => {
     expect(readerText('Wrap it in a <div> element.')).toBe('Wrap it in a <div> element.');
   });

@@ -1,6 +1,6 @@
 /**
- * Main-content quality benchmark. Each page set runs as one batch job of webjobs,
- * served from 127.0.0.1, and the text a reader sees in the Markdown (readerText.ts)
+ * Main-content quality benchmark. Each page set runs as one batch job of webjobs
+ * (WCXB as two: a job takes at most 1,000 URLs), served from 127.0.0.1, and the text a reader sees in the Markdown (readerText.ts)
  * is scored against hand-made ground truth; the jsdom peer (Readability + turndown)
  * is scored on the same pages the same way.
  *
@@ -46,6 +46,7 @@ import {
   type BenchSet,
   type SetName,
 } from './sets.js';
+import { LIMITS } from '../api/limits.js';
 import type { ScrapeOptions } from '../api/types.js';
 import { LocalBackend } from '../local/localBackend.js';
 import { FileJobStore } from '../store/fileStore.js';
@@ -101,7 +102,8 @@ async function startServer(htmlDir: string): Promise<LoopbackServer> {
 
 /**
  * Fetches the Markdown of every page as one batch job on the local back end: the
- * same path `webjobs batch` takes, store included.
+ * same path `webjobs batch` takes, store included. More pages than a batch job
+ * takes (LIMITS.maxBatchUrls) run as consecutive jobs of even size on the same back end.
  */
 export async function fetchPages(
   pages: { id: string; url: string }[],
@@ -110,26 +112,42 @@ export async function fetchPages(
 ): Promise<FetchedPage[]> {
   const home = mkdtempSync(path.join(os.tmpdir(), 'webjobs-bench-quality-'));
   const backend = new LocalBackend({ store: new FileJobStore(home) });
+  const jobs = Math.ceil(pages.length / LIMITS.maxBatchUrls);
+  const size = Math.ceil(pages.length / Math.max(1, jobs));
+  const progress = { done: 0, total: pages.length };
   try {
-    const { jobId } = await backend.start('batch', { urls: pages.map((p) => p.url), scrapeOptions, concurrency });
-    let done = 0;
-    await backend.wait('batch', jobId, {
-      onPage: () => {
-        done++;
-        if (process.stderr.isTTY) process.stderr.write(`\r${done}/${pages.length}`);
-      },
-    });
+    const fetched: FetchedPage[] = [];
+    for (let start = 0; start < pages.length; start += size) {
+      fetched.push(...(await fetchBatch(backend, pages.slice(start, start + size), { scrapeOptions, concurrency }, progress)));
+    }
     if (process.stderr.isTTY) process.stderr.write('\r');
-    const record = await backend.result('batch', jobId, { page: 1, batchSize: pages.length });
-    if (record.status !== 'completed') throw new Error(`the batch job ${record.status}: ${record.error ?? ''}`);
-    return record.data.map((entry, i) => ({
-      id: pages[i]!.id,
-      ...(entry.status === 'completed' ? { markdown: entry.markdown ?? '' } : { error: entry.error ?? entry.status }),
-    }));
+    return fetched;
   } finally {
     await backend.close();
     rmSync(home, { recursive: true, force: true });
   }
+}
+
+/** One batch job over `pages` (at most LIMITS.maxBatchUrls), its entries in the pages' order. */
+async function fetchBatch(
+  backend: LocalBackend,
+  pages: { id: string; url: string }[],
+  options: { scrapeOptions: ScrapeOptions; concurrency: number },
+  progress: { done: number; total: number },
+): Promise<FetchedPage[]> {
+  const { jobId } = await backend.start('batch', { urls: pages.map((p) => p.url), ...options });
+  await backend.wait('batch', jobId, {
+    onPage: () => {
+      progress.done++;
+      if (process.stderr.isTTY) process.stderr.write(`\r${progress.done}/${progress.total}`);
+    },
+  });
+  const record = await backend.result('batch', jobId, { page: 1, batchSize: pages.length });
+  if (record.status !== 'completed') throw new Error(`the batch job ${record.status}: ${record.error ?? ''}`);
+  return record.data.map((entry, i) => ({
+    id: pages[i]!.id,
+    ...(entry.status === 'completed' ? { markdown: entry.markdown ?? '' } : { error: entry.error ?? entry.status }),
+  }));
 }
 
 /** The set's pages after the id, type and sample knobs, or undefined (with a line saying why) when absent. */
@@ -175,7 +193,8 @@ async function runWebjobs(set: BenchSet): Promise<Map<string, string>> {
   const wallMs = performance.now() - started;
   const failures = fetched.filter((f) => f.error !== undefined);
   console.log(
-    `${set.title}, webjobs: ${fetched.length} pages as one batch job, ${CONCURRENCY} at a time: wall ` +
+    `${set.title}, webjobs: ${fetched.length} pages in ${Math.ceil(fetched.length / LIMITS.maxBatchUrls)} batch job(s), ` +
+      `${CONCURRENCY} pages at a time: wall ` +
       `${(wallMs / 1000).toFixed(1)} s, ${(wallMs / Math.max(1, fetched.length)).toFixed(0)} ms per page; ` +
       `${failures.length} failures (scored as empty)`,
   );
@@ -212,18 +231,15 @@ function runPeer(set: BenchSet): { texts: Map<string, string>; cpuMsPerPage: num
   return { texts, cpuMsPerPage: cpuMs / Math.max(1, set.pages.length), errors };
 }
 
-/** The 181 set's scoring: shingle P and R per page, F1 of their means. */
-function scoreArticles(set: BenchSet, texts: Map<string, string>): PageRow[] {
-  return set.pages.map((page) => {
-    const score = scorePage(page.truth, texts.get(page.id) ?? '');
+/** The 181 set's scoring: shingle P and R per page, F1 of their means. Prints the summary, returns per-page rows. */
+function reportArticles(set: BenchSet, texts: Map<string, string>, who: string): PageRow[] {
+  const scores = set.pages.map((page) => scorePage(page.truth, texts.get(page.id) ?? ''));
+  const summary = summarise(scores);
+  console.log(`  ${who.padEnd(8)} F1 ${summary.f1.toFixed(4)}  P ${summary.precision.toFixed(4)}  R ${summary.recall.toFixed(4)}`);
+  return set.pages.map((page, i) => {
+    const score = scores[i]!;
     return { set: set.name, id: page.id, type: page.type, f1: pageF1(score), precision: score.precision ?? 0, recall: score.recall ?? 0 };
   });
-}
-
-function reportArticles(set: BenchSet, texts: Map<string, string>, who: string): PageRow[] {
-  const summary = summarise(set.pages.map((page) => scorePage(page.truth, texts.get(page.id) ?? '')));
-  console.log(`  ${who.padEnd(8)} F1 ${summary.f1.toFixed(4)}  P ${summary.precision.toFixed(4)}  R ${summary.recall.toFixed(4)}`);
-  return scoreArticles(set, texts);
 }
 
 interface WcxbRow extends PageRow {

@@ -24,24 +24,22 @@ export function readerText(markdown: string): string {
   const lines = markdown.replace(/\r\n?/g, '\n').split('\n');
   const blocks: string[] = [];
   collectBlocks(new Parser().parse(lines.join('\n')), lines, blocks);
-  return blocks
-    .map(tidy)
-    .filter((block) => block !== '')
-    .join('\n\n');
+  return blocks.filter((block) => block.trim() !== '').join('\n\n');
 }
 
 /** Appends the text of every leaf block under `node` to `out`, in order. */
 function collectBlocks(node: Node, source: string[], out: string[]): void {
   switch (node.type) {
     case 'paragraph':
-      out.push(tableText(node, source) ?? inlineText(node));
+      out.push(tableText(node, source) ?? tidy(inlineText(node)));
       return;
     case 'heading':
-      out.push(inlineText(node));
+      out.push(tidy(inlineText(node)));
       return;
     case 'code_block':
     case 'html_block':
-      out.push(node.literal ?? '');
+      // Verbatim, indentation included: it is shown as written.
+      out.push((node.literal ?? '').replace(/\n+$/, ''));
       return;
     case 'thematic_break':
       return;
@@ -74,7 +72,7 @@ function inlinePiece(node: Node): string {
   }
 }
 
-/** Trailing spaces and runs of spaces go; line structure stays. */
+/** Prose as shown: runs of spaces collapse, lines lose outer spaces, line structure stays. */
 function tidy(block: string): string {
   return block
     .split('\n')
