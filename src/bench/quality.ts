@@ -1,12 +1,29 @@
 /**
- * Main-content quality benchmark: scrapes the 181 pages of the ScrapingHub
- * article-extraction-benchmark as one batch job, from a local HTTP server, and
- * scores the Markdown text against the hand-made ground truth.
+ * Main-content quality benchmark. Each page set runs as one batch job of webjobs
+ * (WCXB as two: a job takes at most 1,000 URLs), served from 127.0.0.1, and the text a reader sees in the Markdown (readerText.ts)
+ * is scored against hand-made ground truth; the jsdom peer (Readability + turndown)
+ * is scored on the same pages the same way.
  *
- *   npm run bench:quality            (data from ../shared/data/article-extraction-benchmark)
- *   WEBJOBS_BENCH_DATA=/path npm run bench:quality
- *   WEBJOBS_BENCH_ONLY=id1,id2 ...   (a subset; WEBJOBS_BENCH_DUMP=dir writes the markdown)
- *   WEBJOBS_BENCH_PEER=0             (skip the jsdom peer)
+ * Sets (one that is absent is skipped, with a line saying how to get it):
+ * - articles: the 181 pages of the ScrapingHub article-extraction-benchmark,
+ *   4-token shingle scoring (F1 of mean P and mean R). Data in
+ *   ../shared/data/article-extraction-benchmark, or WEBJOBS_BENCH_DATA=/path.
+ * - wcxb: the development split of WCXB (1,497 pages, 7 page types), WCXB's word
+ *   scoring (means over pages of per-page P, R, F1) and its with/without snippet
+ *   rates. Fetch it with `npm run bench:fetch-wcxb` into .bench-data/wcxb, or
+ *   WEBJOBS_BENCH_WCXB=/path. Its held-out test split is never read.
+ *
+ *   npm run bench:quality
+ *
+ * Knobs, for tuning extraction:
+ *   WEBJOBS_BENCH_SETS=articles,wcxb   which sets (default both)
+ *   WEBJOBS_BENCH_TYPES=forum,product  WCXB page types only; also prints the 10 worst pages per type
+ *   WEBJOBS_BENCH_ONLY=id1,id2         pages whose id starts with one of these, in every set
+ *   WEBJOBS_BENCH_SAMPLE=N             N WCXB pages, every k-th page of each type (a quick, representative run)
+ *   WEBJOBS_BENCH_DUMP=dir             dir/<set>/<id>.md, .txt (the scored text) and .truth.txt
+ *   WEBJOBS_BENCH_SCORES=file.json     per-page {set, id, type, f1, precision, recall}, to compare two runs
+ *   WEBJOBS_BENCH_PEER=0               skip the jsdom peer (minutes on the WCXB pages)
+ *   WEBJOBS_BENCH_CONCURRENCY=8        pages at a time in the batch job
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -16,18 +33,28 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { jsdomMarkdown } from './jsdomPeer.js';
 import { listenOnLoopback, type LoopbackServer } from './loopback.js';
+import { readerText } from './readerText.js';
+import { meanOf, pageF1, scorePage, snippetRate, summarise, wordScore } from './score.js';
+import {
+  byIdPrefix,
+  loadArticles,
+  loadWcxbDev,
+  sampleByType,
+  SET_NAMES,
+  WCXB_TYPES,
+  type BenchPage,
+  type BenchSet,
+  type SetName,
+} from './sets.js';
+import { LIMITS } from '../api/limits.js';
 import type { ScrapeOptions } from '../api/types.js';
 import { LocalBackend } from '../local/localBackend.js';
 import { FileJobStore } from '../store/fileStore.js';
-import { pageF1, scorePage, stripMarkdown, summarise, type PageScore } from './score.js';
 
+/** No scripts, and nothing from any host but the one serving the page: no request leaves 127.0.0.1. */
 const CSP = "default-src 'self' data: 'unsafe-inline'; script-src 'none'";
 const CONCURRENCY = Number(process.env.WEBJOBS_BENCH_CONCURRENCY) || 8;
-
-interface Truth {
-  articleBody: string;
-  url: string;
-}
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 export interface FetchedPage {
   id: string;
@@ -35,24 +62,31 @@ export interface FetchedPage {
   error?: string;
 }
 
-function dataDir(): string {
-  if (process.env.WEBJOBS_BENCH_DATA) return path.resolve(process.env.WEBJOBS_BENCH_DATA);
-  const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-  return path.resolve(repoRoot, '..', 'shared', 'data', 'article-extraction-benchmark');
+/** One page's score in either scoring, as written to WEBJOBS_BENCH_SCORES. */
+interface PageRow {
+  set: SetName;
+  id: string;
+  type: string;
+  f1: number;
+  precision: number;
+  recall: number;
 }
 
-/** Serves html/<id>.html.gz as /<id>.html, decompressed, with a CSP that keeps scripts and outside hosts off. */
-async function startServer(dir: string): Promise<LoopbackServer> {
+function listEnv(name: string): string[] {
+  return (process.env[name] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+/** Serves <htmlDir>/<id>.html.gz as /<id>.html, decompressed, under the CSP above. */
+async function startServer(htmlDir: string): Promise<LoopbackServer> {
   const server = http.createServer((req, res) => {
     const match = /^\/([\w-]+)\.html$/.exec((req.url ?? '').split('?')[0]!);
-    if (!match) {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-      return;
-    }
-    let body: Buffer;
+    let body: Buffer | undefined;
     try {
-      body = gunzipSync(readFileSync(path.join(dir, 'html', `${match[1]}.html.gz`)));
+      if (match) body = gunzipSync(readFileSync(path.join(htmlDir, `${match[1]}.html.gz`)));
     } catch {
+      body = undefined;
+    }
+    if (!body) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;
     }
@@ -68,7 +102,8 @@ async function startServer(dir: string): Promise<LoopbackServer> {
 
 /**
  * Fetches the Markdown of every page as one batch job on the local back end: the
- * same path `webjobs batch` takes, store included.
+ * same path `webjobs batch` takes, store included. More pages than a batch job
+ * takes (LIMITS.maxBatchUrls) run as consecutive jobs of even size on the same back end.
  */
 export async function fetchPages(
   pages: { id: string; url: string }[],
@@ -77,103 +112,229 @@ export async function fetchPages(
 ): Promise<FetchedPage[]> {
   const home = mkdtempSync(path.join(os.tmpdir(), 'webjobs-bench-quality-'));
   const backend = new LocalBackend({ store: new FileJobStore(home) });
+  const jobs = Math.ceil(pages.length / LIMITS.maxBatchUrls);
+  const size = Math.ceil(pages.length / Math.max(1, jobs));
+  const progress = { done: 0, total: pages.length };
   try {
-    const { jobId } = await backend.start('batch', { urls: pages.map((p) => p.url), scrapeOptions, concurrency });
-    let done = 0;
-    await backend.wait('batch', jobId, {
-      onPage: () => {
-        done++;
-        if (process.stderr.isTTY) process.stderr.write(`\r${done}/${pages.length}`);
-      },
-    });
+    const fetched: FetchedPage[] = [];
+    for (let start = 0; start < pages.length; start += size) {
+      fetched.push(...(await fetchBatch(backend, pages.slice(start, start + size), { scrapeOptions, concurrency }, progress)));
+    }
     if (process.stderr.isTTY) process.stderr.write('\r');
-    const record = await backend.result('batch', jobId, { page: 1, batchSize: pages.length });
-    if (record.status !== 'completed') throw new Error(`the batch job ${record.status}: ${record.error ?? ''}`);
-    return record.data.map((entry, i) => ({
-      id: pages[i]!.id,
-      ...(entry.status === 'completed' ? { markdown: entry.markdown ?? '' } : { error: entry.error ?? entry.status }),
-    }));
+    return fetched;
   } finally {
     await backend.close();
     rmSync(home, { recursive: true, force: true });
   }
 }
 
-/** Scores the jsdom peer on the same pages with the same scoring, and its CPU cost per page. */
-function printPeer(dir: string, ids: string[], truth: Record<string, Truth>): void {
-  const scores: PageScore[] = [];
-  let cpuMs = 0;
-  let errors = 0;
-  for (const id of ids) {
-    const html = gunzipSync(readFileSync(path.join(dir, 'html', `${id}.html.gz`))).toString('utf8');
-    const result = jsdomMarkdown(html, truth[id]!.url);
-    cpuMs += result.cpuMs;
-    if (result.error !== undefined) errors++;
-    scores.push(scorePage(truth[id]!.articleBody, stripMarkdown(result.markdown ?? '')));
-  }
-  const peer = summarise(scores);
-  console.log(
-    `peer, same pages and scoring: Readability + turndown through jsdom in Node: F1 ${peer.f1.toFixed(4)}  ` +
-      `P ${peer.precision.toFixed(4)}  R ${peer.recall.toFixed(4)}; ${(cpuMs / Math.max(1, ids.length)).toFixed(0)} ms of ` +
-      `Node CPU per page (one core, before any browser work); ${errors} pages where jsdom threw`,
-  );
+/** One batch job over `pages` (at most LIMITS.maxBatchUrls), its entries in the pages' order. */
+async function fetchBatch(
+  backend: LocalBackend,
+  pages: { id: string; url: string }[],
+  options: { scrapeOptions: ScrapeOptions; concurrency: number },
+  progress: { done: number; total: number },
+): Promise<FetchedPage[]> {
+  const { jobId } = await backend.start('batch', { urls: pages.map((p) => p.url), ...options });
+  await backend.wait('batch', jobId, {
+    onPage: () => {
+      progress.done++;
+      if (process.stderr.isTTY) process.stderr.write(`\r${progress.done}/${progress.total}`);
+    },
+  });
+  const record = await backend.result('batch', jobId, { page: 1, batchSize: pages.length });
+  if (record.status !== 'completed') throw new Error(`the batch job ${record.status}: ${record.error ?? ''}`);
+  return record.data.map((entry, i) => ({
+    id: pages[i]!.id,
+    ...(entry.status === 'completed' ? { markdown: entry.markdown ?? '' } : { error: entry.error ?? entry.status }),
+  }));
 }
 
-async function main(): Promise<void> {
-  const dir = dataDir();
-  const truth = JSON.parse(readFileSync(path.join(dir, 'ground-truth.json'), 'utf8')) as Record<string, Truth>;
-  let ids = Object.keys(truth).sort();
-  const only = process.env.WEBJOBS_BENCH_ONLY?.split(',').filter(Boolean);
-  if (only?.length) ids = ids.filter((id) => only.some((prefix) => id.startsWith(prefix)));
-  const server = await startServer(dir);
+/** The set's pages after the id, type and sample knobs, or undefined (with a line saying why) when absent. */
+function loadSet(name: SetName): BenchSet | undefined {
+  if (name === 'articles') {
+    const dir = process.env.WEBJOBS_BENCH_DATA
+      ? path.resolve(process.env.WEBJOBS_BENCH_DATA)
+      : path.resolve(REPO_ROOT, '..', 'shared', 'data', 'article-extraction-benchmark');
+    const set = loadArticles(dir);
+    if (!set) console.log(`articles: skipped, no ground-truth.json in ${dir} (set WEBJOBS_BENCH_DATA to the benchmark's directory)`);
+    if (set) set.pages = byIdPrefix(set.pages, listEnv('WEBJOBS_BENCH_ONLY'));
+    return set;
+  }
+  const dir = path.resolve(process.env.WEBJOBS_BENCH_WCXB ?? path.join(REPO_ROOT, '.bench-data', 'wcxb'));
+  const set = loadWcxbDev(dir);
+  if (!set) {
+    console.log(`wcxb: skipped, no dev split in ${dir} (npm run bench:fetch-wcxb, or WEBJOBS_BENCH_WCXB=/path)`);
+    return undefined;
+  }
+  const types = listEnv('WEBJOBS_BENCH_TYPES');
+  let pages = byIdPrefix(set.pages, listEnv('WEBJOBS_BENCH_ONLY'));
+  if (types.length) pages = pages.filter((p) => types.includes(p.type));
+  const sample = Number(process.env.WEBJOBS_BENCH_SAMPLE);
+  if (sample > 0) pages = sampleByType(pages, sample);
+  set.pages = pages;
+  return set;
+}
+
+function readHtml(set: BenchSet, page: BenchPage): string {
+  return gunzipSync(readFileSync(path.join(set.htmlDir, `${page.id}.html.gz`))).toString('utf8');
+}
+
+/** Runs the set's pages through webjobs; returns each page's reader text ('' for a failed page, as in both benchmarks). */
+async function runWebjobs(set: BenchSet): Promise<Map<string, string>> {
+  const server = await startServer(set.htmlDir);
   const started = performance.now();
   let fetched: FetchedPage[];
   try {
-    fetched = await fetchPages(ids.map((id) => ({ id, url: `${server.base}/${id}.html` })));
+    fetched = await fetchPages(set.pages.map((p) => ({ id: p.id, url: `${server.base}/${p.id}.html` })));
   } finally {
     await server.close();
   }
   const wallMs = performance.now() - started;
-
-  const dump = process.env.WEBJOBS_BENCH_DUMP;
-  if (dump) mkdirSync(dump, { recursive: true });
-  const scored: { id: string; score: PageScore; f1: number }[] = [];
-  const failures: FetchedPage[] = [];
-  for (const page of fetched) {
-    if (page.error !== undefined) {
-      failures.push(page);
-      continue;
-    }
-    const text = stripMarkdown(page.markdown ?? '');
-    if (dump) {
-      writeFileSync(path.join(dump, `${page.id}.md`), page.markdown ?? '');
-      writeFileSync(path.join(dump, `${page.id}.txt`), text);
-      writeFileSync(path.join(dump, `${page.id}.truth.txt`), truth[page.id]!.articleBody);
-    }
-    const score = scorePage(truth[page.id]!.articleBody, text);
-    scored.push({ id: page.id, score, f1: pageF1(score) });
-  }
-  // A failed page counts as an empty prediction: it lowers recall, as in the benchmark.
-  const all = [...scored.map((s) => s.score), ...failures.map((f) => scorePage(truth[f.id]!.articleBody, ''))];
-  const summary = summarise(all);
-
-  const onScored = summarise(scored.map((s) => s.score));
-  console.log(`F1 ${summary.f1.toFixed(4)}  P ${summary.precision.toFixed(4)}  R ${summary.recall.toFixed(4)}  (all ${all.length} pages, failures as empty)`);
-  if (failures.length > 0) {
-    console.log(`F1 ${onScored.f1.toFixed(4)}  P ${onScored.precision.toFixed(4)}  R ${onScored.recall.toFixed(4)}  (the ${scored.length} pages scored)`);
-  }
-  console.log(`pages scored ${scored.length}, failures ${failures.length}`);
+  const failures = fetched.filter((f) => f.error !== undefined);
   console.log(
-    `one batch job, ${CONCURRENCY} pages at a time: wall ${(wallMs / 1000).toFixed(1)} s, ` +
-      `${(wallMs / Math.max(1, fetched.length)).toFixed(0)} ms per page of wall time`,
+    `${set.title}, webjobs: ${fetched.length} pages in ${Math.ceil(fetched.length / LIMITS.maxBatchUrls)} batch job(s), ` +
+      `${CONCURRENCY} pages at a time: wall ` +
+      `${(wallMs / 1000).toFixed(1)} s, ${(wallMs / Math.max(1, fetched.length)).toFixed(0)} ms per page; ` +
+      `${failures.length} failures (scored as empty)`,
   );
-  for (const failure of failures) console.log(`  failed ${failure.id}: ${failure.error}`);
-  if (process.env.WEBJOBS_BENCH_PEER !== '0') printPeer(dir, ids, truth);
-  console.log('worst pages by F1:');
-  for (const s of [...scored].sort((a, b) => a.f1 - b.f1).slice(0, 10)) {
-    const p = s.score.precision ?? 0;
-    const r = s.score.recall ?? 0;
-    console.log(`  ${s.f1.toFixed(3)}  P ${p.toFixed(3)}  R ${r.toFixed(3)}  ${s.id}`);
+  for (const failure of failures.slice(0, 20)) console.log(`  failed ${failure.id}: ${failure.error}`);
+  dumpPages(set, fetched);
+  return new Map(fetched.map((f) => [f.id, f.error === undefined ? readerText(f.markdown ?? '') : '']));
+}
+
+/** WEBJOBS_BENCH_DUMP: the Markdown, the scored text and the truth of every page, for reading side by side. */
+function dumpPages(set: BenchSet, fetched: FetchedPage[]): void {
+  const dump = process.env.WEBJOBS_BENCH_DUMP;
+  if (!dump) return;
+  const dir = path.join(dump, set.name);
+  mkdirSync(dir, { recursive: true });
+  const truth = new Map(set.pages.map((p) => [p.id, p.truth]));
+  for (const page of fetched) {
+    writeFileSync(path.join(dir, `${page.id}.md`), page.markdown ?? `(failed: ${page.error})`);
+    writeFileSync(path.join(dir, `${page.id}.txt`), readerText(page.markdown ?? ''));
+    writeFileSync(path.join(dir, `${page.id}.truth.txt`), truth.get(page.id) ?? '');
+  }
+}
+
+/** The peer's reader text for every page, and its Node CPU cost. */
+function runPeer(set: BenchSet): { texts: Map<string, string>; cpuMsPerPage: number; errors: number } {
+  const texts = new Map<string, string>();
+  let cpuMs = 0;
+  let errors = 0;
+  for (const page of set.pages) {
+    const result = jsdomMarkdown(readHtml(set, page), page.url);
+    cpuMs += result.cpuMs;
+    if (result.error !== undefined) errors++;
+    texts.set(page.id, readerText(result.markdown ?? ''));
+  }
+  return { texts, cpuMsPerPage: cpuMs / Math.max(1, set.pages.length), errors };
+}
+
+/** The 181 set's scoring: shingle P and R per page, F1 of their means. Prints the summary, returns per-page rows. */
+function reportArticles(set: BenchSet, texts: Map<string, string>, who: string): PageRow[] {
+  const scores = set.pages.map((page) => scorePage(page.truth, texts.get(page.id) ?? ''));
+  const summary = summarise(scores);
+  console.log(`  ${who.padEnd(8)} F1 ${summary.f1.toFixed(4)}  P ${summary.precision.toFixed(4)}  R ${summary.recall.toFixed(4)}`);
+  return set.pages.map((page, i) => {
+    const score = scores[i]!;
+    return { set: set.name, id: page.id, type: page.type, f1: pageF1(score), precision: score.precision ?? 0, recall: score.recall ?? 0 };
+  });
+}
+
+interface WcxbRow extends PageRow {
+  with: number;
+  without: number;
+}
+
+function scoreWcxb(set: BenchSet, texts: Map<string, string>): WcxbRow[] {
+  return set.pages.map((page) => {
+    const text = texts.get(page.id) ?? '';
+    return {
+      set: set.name,
+      id: page.id,
+      type: page.type,
+      ...wordScore(page.truth, text),
+      with: snippetRate(text, page.with),
+      without: snippetRate(text, page.without),
+    };
+  });
+}
+
+/** evaluate.py's report: means over pages overall and per page type, for webjobs and the peer side by side. */
+function reportWcxb(rows: WcxbRow[], peerRows: WcxbRow[] | undefined): void {
+  const keys = ['f1', 'precision', 'recall', 'with', 'without'] as const;
+  const fmt = (r: WcxbRow[]) => {
+    const m = meanOf(r, keys);
+    return `${m.f1.toFixed(3)} ${m.precision.toFixed(3)} ${m.recall.toFixed(3)}`;
+  };
+  const snippets = (r: WcxbRow[]) => {
+    const m = meanOf(r, keys);
+    return `with ${(m.with * 100).toFixed(1)}%, without ${(m.without * 100).toFixed(1)}% (lower is better)`;
+  };
+  console.log(`  ${'type'.padEnd(14)} ${'pages'.padStart(5)}  webjobs F1/P/R     ${peerRows ? 'peer F1/P/R' : ''}`);
+  const line = (label: string, mine: WcxbRow[], theirs: WcxbRow[] | undefined) =>
+    console.log(`  ${label.padEnd(14)} ${String(mine.length).padStart(5)}  ${fmt(mine)}  ${theirs ? fmt(theirs) : ''}`);
+  line('all', rows, peerRows);
+  const ofType = (r: WcxbRow[], type: string) => r.filter((row) => row.type === type);
+  for (const type of WCXB_TYPES) {
+    const mine = ofType(rows, type);
+    if (mine.length) line(type, mine, peerRows && ofType(peerRows, type));
+  }
+  console.log(`  snippets, webjobs: ${snippets(rows)}`);
+  if (peerRows) console.log(`  snippets, peer:    ${snippets(peerRows)}`);
+}
+
+function printWorst(rows: PageRow[], label: string): void {
+  console.log(`  worst ${label} pages by F1:`);
+  for (const row of [...rows].sort((a, b) => a.f1 - b.f1).slice(0, 10)) {
+    console.log(`    ${row.f1.toFixed(3)}  P ${row.precision.toFixed(3)}  R ${row.recall.toFixed(3)}  ${row.id}`);
+  }
+}
+
+/** Runs one set: webjobs, then the peer unless skipped, then the report. Returns webjobs' per-page rows. */
+async function runSet(set: BenchSet): Promise<PageRow[]> {
+  console.log(`\n${set.title}: ${set.pages.length} pages`);
+  if (set.pages.length === 0) return [];
+  const texts = await runWebjobs(set);
+  const peer = process.env.WEBJOBS_BENCH_PEER === '0' ? undefined : runPeer(set);
+  if (peer) {
+    console.log(
+      `  peer: Readability + turndown through jsdom in Node, ${peer.cpuMsPerPage.toFixed(0)} ms of Node CPU per page ` +
+        `(one core, before any browser work); jsdom threw on ${peer.errors} pages`,
+    );
+  }
+  if (set.name === 'articles') {
+    const rows = reportArticles(set, texts, 'webjobs');
+    if (peer) reportArticles(set, peer.texts, 'peer');
+    printWorst(rows, 'article');
+    return rows;
+  }
+  const rows = scoreWcxb(set, texts);
+  reportWcxb(rows, peer && scoreWcxb(set, peer.texts));
+  if (listEnv('WEBJOBS_BENCH_TYPES').length) {
+    for (const type of WCXB_TYPES) {
+      const ofType = rows.filter((r) => r.type === type);
+      if (ofType.length) printWorst(ofType, type);
+    }
+  }
+  return rows.map(({ set: s, id, type, f1, precision, recall }) => ({ set: s, id, type, f1, precision, recall }));
+}
+
+async function main(): Promise<void> {
+  const wanted = listEnv('WEBJOBS_BENCH_SETS');
+  const unknown = wanted.filter((name) => !SET_NAMES.some((known) => known === name));
+  if (unknown.length) throw new Error(`WEBJOBS_BENCH_SETS: unknown set ${unknown.join(', ')} (known: ${SET_NAMES.join(', ')})`);
+  const names = wanted.length ? SET_NAMES.filter((name) => wanted.includes(name)) : SET_NAMES;
+  const rows: PageRow[] = [];
+  for (const name of names) {
+    const set = loadSet(name);
+    if (set) rows.push(...(await runSet(set)));
+  }
+  const scoresFile = process.env.WEBJOBS_BENCH_SCORES;
+  if (scoresFile) {
+    writeFileSync(scoresFile, JSON.stringify(rows, null, 1) + '\n');
+    console.log(`\nper-page scores: ${scoresFile}`);
   }
 }
 
