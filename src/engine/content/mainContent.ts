@@ -124,7 +124,11 @@ export function mainContentSelector(Readability: any): MainContentSelector {
       if (el.closest(`[${HIDDEN}]`)) continue;
       if (!best || proseLength(el) > proseLength(best)) best = el;
     }
-    return best && textLength(best) >= 0.2 * total ? best : body;
+    if (!best || textLength(best) < 0.2 * total) return body;
+    // The page's one title heading may sit just outside its main region (Stack Exchange puts it there).
+    const titles = Array.from(doc.querySelectorAll('h1')).filter((h1) => !h1.closest(`[${HIDDEN}]`));
+    if (!best.querySelector('h1') && titles.length === 1) best.prepend(titles[0]!.cloneNode(true));
+    return best;
   }
 
   /**
@@ -247,15 +251,13 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     }
   }
 
-  /** Whether the page says it is an article: JSON-LD, Open Graph, or one <article> holding most of the text. */
-  function declaresArticle(page: Document, content: Element): boolean {
+  /** Whether the page says it is an article, in JSON-LD or Open Graph (doc generators wrap pages in <article> too). */
+  function declaresArticle(page: Document): boolean {
     const ARTICLE_TYPE = /"@type"\s*:\s*\[?\s*"(Article|NewsArticle|BlogPosting|TechArticle|Report|ScholarlyArticle|HowTo|Recipe)"/;
     for (const script of Array.from(page.querySelectorAll('script[type="application/ld+json"]'))) {
       if (ARTICLE_TYPE.test(script.textContent || '')) return true;
     }
-    if (/article/i.test(page.querySelector('meta[property="og:type"]')?.getAttribute('content') || '')) return true;
-    const total = textLength(content);
-    return Array.from(content.querySelectorAll('article')).some((el) => textLength(el) > 0.6 * total);
+    return /article/i.test(page.querySelector('meta[property="og:type"]')?.getAttribute('content') || '');
   }
 
   /** A blog's comment section, by the names blog engines and comment services give it. */
@@ -280,7 +282,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     // Readability's pick wins when it holds most of the region's prose (links are
     // menus and teasers more often than content), and a smaller part of it on a page
     // that says it is an article.
-    const isArticle = declaresArticle(page, content);
+    const isArticle = declaresArticle(page);
     const share = isArticle ? 0.4 : 0.8;
     let chosen = content;
     if (picked && proseLength(picked) >= share * proseLength(content)) chosen = isArticle ? picked : withTitle(picked, content);
