@@ -47,11 +47,17 @@ export function mainContentSelector(Readability: any): MainContentSelector {
         'recommendations', 'promo', 'advert', 'advertisement', 'ads?', 'adsbygoogle', 'sponsored', 'popup', 'modal',
         'overlay', 'skip', 'skiplink', 'menu', 'navbar', 'nav', 'navigation', 'masthead', 'pagination', 'pager',
         'toc', 'feedback', 'outbrain', 'taboola', 'toolbar', 'widget', 'banner', 'filters?', 'facets?', 'sort',
-        'refinements?',
+        'refinements?', 'bio', 'authorbox',
       ].join('|') +
       ')$',
     'i',
   );
+
+  /**
+   * Names that are furniture whatever share of the text they hold: on a page with
+   * little content of its own, a cookie banner can hold a third of the text.
+   */
+  const ALWAYS_FURNITURE_NAMES = /^(cookies?|consent|gdpr|onetrust|cmp|newsletter|popup|modal|announcement)$/i;
 
   function words(el: Element): string[] {
     const names = `${el.getAttribute('class') || ''} ${el.getAttribute('id') || ''}`;
@@ -144,10 +150,12 @@ export function mainContentSelector(Readability: any): MainContentSelector {
       if (root.contains(el) && !guarded(el)) el.remove();
     }
     for (const el of Array.from(root.querySelectorAll('[class], [id]'))) {
-      if (!root.contains(el) || !words(el).some((word) => FURNITURE_NAMES.test(word))) continue;
-      if (!guarded(el)) el.remove();
+      if (!root.contains(el)) continue;
+      const names = words(el);
+      if (names.some((word) => ALWAYS_FURNITURE_NAMES.test(word)) && !el.querySelector('h1')) el.remove();
+      else if (names.some((word) => FURNITURE_NAMES.test(word)) && !guarded(el)) el.remove();
     }
-    for (const el of Array.from(root.querySelectorAll('ul, ol, form, fieldset, p, div, span, h2, h3, h4, h5, h6'))) {
+    for (const el of Array.from(root.querySelectorAll('ul, ol, form, fieldset, p, div, span, a, h2, h3, h4, h5, h6'))) {
       if (root.contains(el) && !guarded(el) && (isMenu(el) || isControlPanel(el) || isBoilerplate(el))) el.remove();
     }
   }
@@ -171,7 +179,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
 
   /** Boilerplate lines that say the same on every site; short, and matched whole. */
   const BOILERPLATE =
-    /^(was this (page|article|answer|post|information) (helpful|useful)\??.*|edit this page.*|share( this)?( article| post| page| story)?:?|leave a (reply|comment).*|not the answer you're looking for\?.*|your answer|(subscribe|sign up) (to|for) (our|the) newsletter.*|related (posts|articles|stories)|you may also like|(last )?updated( on)?:? .{0,40}|thanks for your feedback!?)$/i;
+    /^(was this (page|article|answer|post|information) (helpful|useful)\??.*|edit this page.*|share( this)?( article| post| page| story)?:?|leave a (reply|comment).*|not the answer you're looking for\?.*|your answer|(subscribe|sign up) (to|for) (our|the) newsletter.*|related (posts|articles|stories)|you may also like|(last )?updated( on)?:? .{0,40}|thanks for your feedback!?|free (shipping|delivery) on (all )?orders.{0,30}|((sign in|log in) )?(or )?(sign in|log in|register) to (comment|reply|post).{0,20})$/i;
 
   function isBoilerplate(el: Element): boolean {
     const text = (el.textContent || '').replace(/\s+/g, ' ').trim();
@@ -283,7 +291,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     // menus and teasers more often than content), and a smaller part of it on a page
     // that says it is an article.
     const isArticle = declaresArticle(page);
-    const share = isArticle ? 0.4 : 0.8;
+    const share = isArticle ? 0.4 : 0.9;
     let chosen = content;
     if (picked && proseLength(picked) >= share * proseLength(content)) chosen = isArticle ? picked : withTitle(picked, content);
     addProductDescription(page, chosen);

@@ -40,6 +40,14 @@ export function markdownConverter(TurndownService: any, gfm: any): (root: Elemen
     }
   }
 
+  /** A code block's text; highlighters (Prism) break lines with <br>, which has no text of its own. */
+  function codeText(pre: Element): string {
+    if (!pre.querySelector('br')) return pre.textContent || '';
+    const copy = pre.cloneNode(true) as Element;
+    for (const br of Array.from(copy.querySelectorAll('br'))) br.replaceWith('\n');
+    return copy.textContent || '';
+  }
+
   function codeLanguage(node: Element): string {
     const classes = `${node.className || ''} ${(node.firstElementChild as Element | null)?.className || ''}`;
     // Any letters: an info string is whatever follows the fence ("föö", "c++", ";").
@@ -184,7 +192,7 @@ export function markdownConverter(TurndownService: any, gfm: any): (root: Elemen
       },
 
       codeBlock(_content: string, node: Element): string {
-        const code = node.textContent || '';
+        const code = codeText(node);
         const info = codeLanguage(node);
         // A backtick fence cannot carry an info string with a backtick; the fence outruns any run in the code.
         const char = info.includes('`') ? '~' : '`';
