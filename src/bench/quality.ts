@@ -261,28 +261,22 @@ function scoreWcxb(set: BenchSet, texts: Map<string, string>): WcxbRow[] {
   });
 }
 
-/** evaluate.py's report: means over pages overall and per page type, for webjobs and the peer side by side. */
-function reportWcxb(rows: WcxbRow[], peerRows: WcxbRow[] | undefined): void {
+/** evaluate.py's report for one producer: means over pages, overall and per page type, and the snippet rates. */
+function reportWcxb(rows: WcxbRow[], who: string): void {
   const keys = ['f1', 'precision', 'recall', 'with', 'without'] as const;
-  const fmt = (r: WcxbRow[]) => {
+  const line = (label: string, r: WcxbRow[]) => {
     const m = meanOf(r, keys);
-    return `${m.f1.toFixed(3)} ${m.precision.toFixed(3)} ${m.recall.toFixed(3)}`;
+    console.log(`    ${label.padEnd(14)} ${String(r.length).padStart(5)}  ${m.f1.toFixed(3)}  ${m.precision.toFixed(3)}  ${m.recall.toFixed(3)}`);
   };
-  const snippets = (r: WcxbRow[]) => {
-    const m = meanOf(r, keys);
-    return `with ${(m.with * 100).toFixed(1)}%, without ${(m.without * 100).toFixed(1)}% (lower is better)`;
-  };
-  console.log(`  ${'type'.padEnd(14)} ${'pages'.padStart(5)}  webjobs F1/P/R     ${peerRows ? 'peer F1/P/R' : ''}`);
-  const line = (label: string, mine: WcxbRow[], theirs: WcxbRow[] | undefined) =>
-    console.log(`  ${label.padEnd(14)} ${String(mine.length).padStart(5)}  ${fmt(mine)}  ${theirs ? fmt(theirs) : ''}`);
-  line('all', rows, peerRows);
-  const ofType = (r: WcxbRow[], type: string) => r.filter((row) => row.type === type);
+  console.log(`  ${who}:`);
+  console.log(`    ${'type'.padEnd(14)} ${'pages'.padStart(5)}  F1     P      R`);
+  line('all', rows);
   for (const type of WCXB_TYPES) {
-    const mine = ofType(rows, type);
-    if (mine.length) line(type, mine, peerRows && ofType(peerRows, type));
+    const ofType = rows.filter((row) => row.type === type);
+    if (ofType.length) line(type, ofType);
   }
-  console.log(`  snippets, webjobs: ${snippets(rows)}`);
-  if (peerRows) console.log(`  snippets, peer:    ${snippets(peerRows)}`);
+  const m = meanOf(rows, keys);
+  console.log(`    snippets: with ${(m.with * 100).toFixed(1)}%, without ${(m.without * 100).toFixed(1)}% (lower is better)`);
 }
 
 function printWorst(rows: PageRow[], label: string): void {
@@ -292,32 +286,39 @@ function printWorst(rows: PageRow[], label: string): void {
   }
 }
 
-/** Runs one set: webjobs, then the peer unless skipped, then the report. Returns webjobs' per-page rows. */
+/**
+ * Runs one set: webjobs, its report, then the peer and its report (unless skipped).
+ * webjobs' figures print before the peer starts: on WCXB the peer takes minutes.
+ * Returns webjobs' per-page rows.
+ */
 async function runSet(set: BenchSet): Promise<PageRow[]> {
   console.log(`\n${set.title}: ${set.pages.length} pages`);
   if (set.pages.length === 0) return [];
-  const texts = await runWebjobs(set);
-  const peer = process.env.WEBJOBS_BENCH_PEER === '0' ? undefined : runPeer(set);
-  if (peer) {
-    console.log(
-      `  peer: Readability + turndown through jsdom in Node, ${peer.cpuMsPerPage.toFixed(0)} ms of Node CPU per page ` +
-        `(one core, before any browser work); jsdom threw on ${peer.errors} pages`,
-    );
-  }
-  if (set.name === 'articles') {
-    const rows = reportArticles(set, texts, 'webjobs');
-    if (peer) reportArticles(set, peer.texts, 'peer');
-    printWorst(rows, 'article');
-    return rows;
-  }
-  const rows = scoreWcxb(set, texts);
-  reportWcxb(rows, peer && scoreWcxb(set, peer.texts));
-  if (listEnv('WEBJOBS_BENCH_TYPES').length) {
+  const rows = reportSet(set, await runWebjobs(set), 'webjobs');
+  if (set.name === 'articles') printWorst(rows, 'article');
+  if (set.name === 'wcxb' && listEnv('WEBJOBS_BENCH_TYPES').length) {
     for (const type of WCXB_TYPES) {
       const ofType = rows.filter((r) => r.type === type);
       if (ofType.length) printWorst(ofType, type);
     }
   }
+  if (process.env.WEBJOBS_BENCH_PEER !== '0') {
+    const started = performance.now();
+    const peer = runPeer(set);
+    reportSet(set, peer.texts, 'peer');
+    console.log(
+      `  peer: Readability + turndown through jsdom in Node, ${peer.cpuMsPerPage.toFixed(0)} ms of Node CPU per page ` +
+        `(one core, before any browser work), wall ${((performance.now() - started) / 1000).toFixed(0)} s; jsdom threw on ${peer.errors} pages`,
+    );
+  }
+  return rows;
+}
+
+/** Scores and prints one producer's texts with the set's own scoring; returns the per-page rows. */
+function reportSet(set: BenchSet, texts: Map<string, string>, who: string): PageRow[] {
+  if (set.name === 'articles') return reportArticles(set, texts, who);
+  const rows = scoreWcxb(set, texts);
+  reportWcxb(rows, who);
   return rows.map(({ set: s, id, type, f1, precision, recall }) => ({ set: s, id, type, f1, precision, recall }));
 }
 
@@ -327,15 +328,15 @@ async function main(): Promise<void> {
   if (unknown.length) throw new Error(`WEBJOBS_BENCH_SETS: unknown set ${unknown.join(', ')} (known: ${SET_NAMES.join(', ')})`);
   const names = wanted.length ? SET_NAMES.filter((name) => wanted.includes(name)) : SET_NAMES;
   const rows: PageRow[] = [];
+  const scoresFile = process.env.WEBJOBS_BENCH_SCORES;
   for (const name of names) {
     const set = loadSet(name);
-    if (set) rows.push(...(await runSet(set)));
+    if (!set) continue;
+    rows.push(...(await runSet(set)));
+    // Written after every set, so a run stopped later keeps what it measured.
+    if (scoresFile) writeFileSync(scoresFile, JSON.stringify(rows, null, 1) + '\n');
   }
-  const scoresFile = process.env.WEBJOBS_BENCH_SCORES;
-  if (scoresFile) {
-    writeFileSync(scoresFile, JSON.stringify(rows, null, 1) + '\n');
-    console.log(`\nper-page scores: ${scoresFile}`);
-  }
+  if (scoresFile) console.log(`\nper-page scores: ${scoresFile}`);
 }
 
 main().catch((err) => {
