@@ -22,8 +22,6 @@ export interface InPageResult {
   markdown: string;
   html: string;
   links: string[];
-  /** Why the content may not be what the caller expects (a fallback was used). */
-  warning?: string;
 }
 
 /* eslint-disable @typescript-eslint/no-explicit-any */

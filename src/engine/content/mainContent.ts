@@ -18,8 +18,6 @@
 
 export interface MainContent {
   root: Element;
-  /** Set when the content had to come from a fallback that the reader should know of. */
-  warning?: string;
 }
 
 export interface MainContentSelector {
