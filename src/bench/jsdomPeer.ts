@@ -22,15 +22,18 @@ export function jsdomMarkdown(html: string, url: string): PeerResult {
     const used = process.cpuUsage(before);
     return (used.user + used.system) / 1000;
   };
+  let dom: JSDOM | undefined;
   try {
-    const dom = new JSDOM(html, { url, virtualConsole: new VirtualConsole() });
+    dom = new JSDOM(html, { url, virtualConsole: new VirtualConsole() });
     const article = new Readability(dom.window.document).parse();
     const service = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
     service.use(gfm);
     const markdown = article?.content ? service.turndown(article.content) : '';
-    dom.window.close();
     return { markdown, cpuMs: cpuMs() };
   } catch (err) {
     return { error: (err as Error).message.split('\n')[0], cpuMs: cpuMs() };
+  } finally {
+    // Closed on failure too: an open window keeps its whole document alive.
+    dom?.window.close();
   }
 }

@@ -30,8 +30,9 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { gunzipSync } from 'node:zlib';
-import { jsdomMarkdown } from './jsdomPeer.js';
+import type { PeerJob, PeerMessage } from './peerWorker.js';
 import { listenOnLoopback, type LoopbackServer } from './loopback.js';
 import { readerText } from './readerText.js';
 import { meanOf, pageF1, scorePage, snippetRate, summarise, wordScore } from './score.js';
@@ -176,10 +177,6 @@ function loadSet(name: SetName): BenchSet | undefined {
   return set;
 }
 
-function readHtml(set: BenchSet, page: BenchPage): string {
-  return gunzipSync(readFileSync(path.join(set.htmlDir, `${page.id}.html.gz`))).toString('utf8');
-}
-
 /** Runs the set's pages through webjobs; returns each page's reader text ('' for a failed page, as in both benchmarks). */
 async function runWebjobs(set: BenchSet): Promise<Map<string, string>> {
   const server = await startServer(set.htmlDir);
@@ -217,18 +214,65 @@ function dumpPages(set: BenchSet, fetched: FetchedPage[]): void {
   }
 }
 
-/** The peer's reader text for every page, and its Node CPU cost. */
-function runPeer(set: BenchSet): { texts: Map<string, string>; cpuMsPerPage: number; errors: number } {
+/** Pages per peer worker: small enough that jsdom's growth over a slice stays far below the heap limit. */
+const PEER_SLICE = 100;
+
+/**
+ * The peer's reader text for every page, and its Node CPU cost. Runs in worker
+ * threads, a fresh one per slice of pages (see peerWorker.ts), one at a time as
+ * the peer is single-threaded Node; a page that kills its worker (out of memory)
+ * counts as an error and scores as empty, and the next worker resumes after it.
+ */
+async function runPeer(set: BenchSet): Promise<{ texts: Map<string, string>; cpuMsPerPage: number; errors: number }> {
   const texts = new Map<string, string>();
   let cpuMs = 0;
   let errors = 0;
-  for (const page of set.pages) {
-    const result = jsdomMarkdown(readHtml(set, page), page.url);
-    cpuMs += result.cpuMs;
-    if (result.error !== undefined) errors++;
-    texts.set(page.id, readerText(result.markdown ?? ''));
+  let next = 0;
+  while (next < set.pages.length) {
+    const slice = set.pages.slice(next, next + PEER_SLICE).map((p) => ({ id: p.id, url: p.url }));
+    const done = await runPeerWorker({ htmlDir: set.htmlDir, pages: slice }, (message) => {
+      cpuMs += message.cpuMs;
+      if (message.error !== undefined) errors++;
+      texts.set(message.id, readerText(message.markdown ?? ''));
+    });
+    next += done.finished;
+    if (done.crashed !== undefined) {
+      console.log(`  peer: the worker died on ${done.crashed} (${done.reason}); scored as empty`);
+      errors++;
+      texts.set(done.crashed, '');
+      next++;
+    }
   }
   return { texts, cpuMsPerPage: cpuMs / Math.max(1, set.pages.length), errors };
+}
+
+/** One worker over `job`: how many pages it finished, and the page it died on, if it did. */
+function runPeerWorker(
+  job: PeerJob,
+  onPage: (message: PeerMessage) => void,
+): Promise<{ finished: number; crashed?: string; reason?: string }> {
+  const worker = new Worker(new URL('./peerWorker.js', import.meta.url), {
+    workerData: job,
+    resourceLimits: { maxOldGenerationSizeMb: 2048 },
+  });
+  let finished = 0;
+  let current: string | undefined;
+  let failure: string | undefined;
+  return new Promise((resolve) => {
+    worker.on('message', (message: PeerMessage | { started: string }) => {
+      if ('started' in message) {
+        current = message.started;
+        return;
+      }
+      finished++;
+      current = undefined;
+      onPage(message);
+    });
+    worker.on('error', (err) => {
+      failure = err.message.split('\n')[0];
+    });
+    worker.on('exit', () => resolve(current === undefined ? { finished } : { finished, crashed: current, reason: failure ?? 'exited' }));
+  });
 }
 
 /** The 181 set's scoring: shingle P and R per page, F1 of their means. Prints the summary, returns per-page rows. */
@@ -304,7 +348,7 @@ async function runSet(set: BenchSet): Promise<PageRow[]> {
   }
   if (process.env.WEBJOBS_BENCH_PEER !== '0') {
     const started = performance.now();
-    const peer = runPeer(set);
+    const peer = await runPeer(set);
     reportSet(set, peer.texts, 'peer');
     console.log(
       `  peer: Readability + turndown through jsdom in Node, ${peer.cpuMsPerPage.toFixed(0)} ms of Node CPU per page ` +
