@@ -66,14 +66,23 @@ export function mainContentSelector(Readability: any): MainContentSelector {
       .filter(Boolean);
   }
 
-  const textLength = (node: Node) => (node.textContent || '').replace(/\s+/g, ' ').trim().length;
+  /** Text as a reader sees it: runs of white space as one space. */
+  const normalText = (node: Node) => (node.textContent || '').replace(/\s+/g, ' ').trim();
+  const textLength = (node: Node) => normalText(node).length;
 
-  /** The text outside links. */
-  function proseLength(el: Element): number {
+  /** The text inside links. */
+  function linkedLength(el: Element): number {
     let linked = 0;
     for (const a of Array.from(el.querySelectorAll('a'))) linked += textLength(a);
-    return textLength(el) - linked;
+    return linked;
   }
+
+  /** The text outside links. */
+  const proseLength = (el: Element) => textLength(el) - linkedLength(el);
+
+  /** The text of each JSON-LD block of the live page. */
+  const jsonLdTexts = (page: Document) =>
+    Array.from(page.querySelectorAll('script[type="application/ld+json"]')).map((script) => script.textContent || '');
 
   function markHidden(doc: Document): () => void {
     const marked: Element[] = [];
@@ -163,10 +172,8 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     if (el.tagName !== 'UL' && el.tagName !== 'OL') return false;
     const items = Array.from(el.children).filter((li) => li.tagName === 'LI');
     if (items.length < 3) return false;
-    let linked = 0;
-    for (const a of Array.from(el.querySelectorAll('a'))) linked += textLength(a);
     const total = textLength(el);
-    return linked >= 0.9 * total && total / items.length < 40;
+    return linkedLength(el) >= 0.9 * total && total / items.length < 40;
   }
 
   /** Filters, sorting and reply boxes: a form made of choices or a text area. */
@@ -180,7 +187,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     /^(was this (page|article|answer|post|information) (helpful|useful)\??.*|edit this page.*|share( this)?( article| post| page| story)?:?|leave a (reply|comment).*|not the answer you're looking for\?.*|your answer|(subscribe|sign up) (to|for) (our|the) newsletter.*|related (posts|articles|stories)|you may also like|(last )?updated( on)?:? .{0,40}|thanks for your feedback!?|free (shipping|delivery) on (all )?orders.{0,30}|((sign in|log in) )?(or )?(sign in|log in|register) to (comment|reply|post).{0,20})$/i;
 
   function isBoilerplate(el: Element): boolean {
-    const text = (el.textContent || '').replace(/\s+/g, ' ').trim();
+    const text = normalText(el);
     return text.length > 0 && text.length < 120 && BOILERPLATE.test(text);
   }
 
@@ -197,10 +204,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     }
     const linkDensity = (el: Element) => {
       const total = textLength(el);
-      if (total === 0) return 0;
-      let linked = 0;
-      for (const a of Array.from(el.querySelectorAll('a'))) linked += textLength(a);
-      return linked / total;
+      return total === 0 ? 0 : linkedLength(el) / total;
     };
     // Lists and blocks made of links are related-article lists, tags and share bars.
     // Headings are left alone: a heading made of a link is an entry's title on an index page.
@@ -250,7 +254,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     const seen = new Set<string>();
     for (const el of Array.from(root.querySelectorAll('p, li, h1, h2, h3, h4, h5, h6, td, dd, blockquote, pre'))) {
       if (!root.contains(el) || el.querySelector('p, li, h1, h2, h3, h4, h5, h6, td, dd, blockquote, pre')) continue;
-      const text = (el.textContent || '').replace(/\s+/g, ' ').trim();
+      const text = normalText(el);
       if (text.length < 20) continue;
       if (seen.has(text)) el.remove();
       else seen.add(text);
@@ -260,9 +264,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
   /** Whether the page says it is an article, in JSON-LD or Open Graph (doc generators wrap pages in <article> too). */
   function declaresArticle(page: Document): boolean {
     const ARTICLE_TYPE = /"@type"\s*:\s*\[?\s*"(Article|NewsArticle|BlogPosting|TechArticle|Report|ScholarlyArticle|HowTo|Recipe)"/;
-    for (const script of Array.from(page.querySelectorAll('script[type="application/ld+json"]'))) {
-      if (ARTICLE_TYPE.test(script.textContent || '')) return true;
-    }
+    if (jsonLdTexts(page).some((text) => ARTICLE_TYPE.test(text))) return true;
     return /article/i.test(page.querySelector('meta[property="og:type"]')?.getAttribute('content') || '');
   }
 
@@ -273,7 +275,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
   /** Whether the page says it is a discussion (a forum thread, a Q&A page), whose comments are its content. */
   function declaresDiscussion(page: Document): boolean {
     const DISCUSSION_TYPE = /"@type"\s*:\s*\[?\s*"(DiscussionForumPosting|QAPage|Question|SocialMediaPosting|Comment)"/;
-    return Array.from(page.querySelectorAll('script[type="application/ld+json"]')).some((script) => DISCUSSION_TYPE.test(script.textContent || ''));
+    return jsonLdTexts(page).some((text) => DISCUSSION_TYPE.test(text));
   }
 
   function select(doc: Document, page: Document): MainContent {
@@ -302,8 +304,8 @@ export function mainContentSelector(Readability: any): MainContentSelector {
    */
   function withTitle(picked: Element, content: Element): Element {
     const title = content.querySelector('h1');
-    const text = (title?.textContent || '').replace(/\s+/g, ' ').trim();
-    const has = Array.from(picked.querySelectorAll('h1, h2')).some((h) => (h.textContent || '').replace(/\s+/g, ' ').trim() === text);
+    const text = title ? normalText(title) : '';
+    const has = Array.from(picked.querySelectorAll('h1, h2')).some((h) => normalText(h) === text);
     if (text && !has) {
       const h1 = picked.ownerDocument.createElement('h1');
       h1.textContent = text;
@@ -318,10 +320,10 @@ export function mainContentSelector(Readability: any): MainContentSelector {
    */
   function addProductDescription(page: Document, root: Element): void {
     const seen = (root.textContent || '').replace(/\s+/g, ' ');
-    for (const script of Array.from(page.querySelectorAll('script[type="application/ld+json"]'))) {
+    for (const text of jsonLdTexts(page)) {
       let data: unknown;
       try {
-        data = JSON.parse(script.textContent || '');
+        data = JSON.parse(text);
       } catch {
         continue;
       }
