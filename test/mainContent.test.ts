@@ -1041,6 +1041,31 @@ PAGES['/listing'] = sitePage(
   { withSidebar: false },
 );
 
+// 13. A page built with a page builder (Elementor): every block of text sits in an
+// "elementor-widget", a name the furniture rules read as a sidebar widget. The rules
+// remove them all; the page must not come back empty.
+
+const SERVICES = [
+  ['Garden design', 'We draw a plan for your whole garden, from the first sketch to the planting list, and walk it with you on site.'],
+  ['Tree surgery', 'Our certified arborists prune, reduce and fell trees safely, and take every branch away the same day.'],
+  ['Lawn care', 'Seasonal feeding, scarifying and aeration keep a lawn green through dry summers without extra watering.'],
+  ['Hedge trimming', 'Formal and natural hedges cut to shape twice a year, with the clippings composted at our own yard.'],
+];
+
+const elementorWidget = (kind: string, inner: string) =>
+  `<div class="elementor-element elementor-widget elementor-widget-${kind}"><div class="elementor-widget-container">${inner}</div></div>`;
+
+PAGES['/builder'] = sitePage(
+  'Our services – Greenleaf Gardens',
+  `<div data-elementor-type="wp-page" class="elementor elementor-42">
+    ${SERVICES.map(
+      ([name, text]) =>
+        `<section class="elementor-section"><div class="elementor-container"><div class="elementor-column"><div class="elementor-widget-wrap">${elementorWidget('heading', `<h2 class="elementor-heading-title">${name}</h2>`)}${elementorWidget('text-editor', `<p>${text}</p>`)}</div></div></div></section>`,
+    ).join('\n    ')}
+  </div>`,
+  { withSidebar: false },
+);
+
 // ---------------------------------------------------------------------------
 // The tests.
 // ---------------------------------------------------------------------------
@@ -1363,5 +1388,18 @@ describe('listing pages', () => {
       kept: [...COURSES.flat()],
       dropped: [...FURNITURE, 'Next page'],
     });
+  });
+});
+
+describe('never silently empty', () => {
+  it('returns the main region with a warning when the rules would leave a page builder page empty', async () => {
+    const { markdown = '', metadata } = await scrapeUrl(pool, server.at('/builder'), { timeout: 20_000 });
+    expectContent(markdown, { kept: SERVICES.flat(), dropped: FURNITURE });
+    expect(metadata.warning).toMatch(/main content found was only \d+ characters/);
+  });
+
+  it('gives no warning on a page whose content was found', async () => {
+    const { metadata } = await scrapeUrl(pool, server.at('/listing'), { timeout: 20_000 });
+    expect(metadata.warning).toBeUndefined();
   });
 });

@@ -271,7 +271,11 @@ async function scrapeInTab(
     metadata: { ...result.metadata, url: page.url(), sourceURL: url, statusCode: String(response.status()) },
   };
   if (captcha) data.metadata.captcha = captcha;
-  if (!complete) data.metadata.warning = `the page did not finish loading within ${options.timeout} ms; this is what had loaded by then`;
+  const warnings = [
+    complete ? '' : `the page did not finish loading within ${options.timeout} ms; this is what had loaded by then`,
+    result.warning ?? '',
+  ].filter(Boolean);
+  if (warnings.length > 0) data.metadata.warning = warnings.join('; ');
   if (formats.includes('markdown')) data.markdown = result.markdown;
   if (formats.includes('html')) data.html = result.html;
   if (formats.includes('links')) data.links = result.links;

@@ -22,6 +22,8 @@ export interface InPageResult {
   markdown: string;
   html: string;
   links: string[];
+  /** Why the content may not be what the reader came for, when there is reason to think so. */
+  warning?: string;
 }
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -118,6 +120,7 @@ export function extractInPage(options: InPageOptions, selector: MainContentSelec
   const content = main?.root;
   if (content) absolutise(content);
   return {
+    ...(main?.warning ? { warning: main.warning } : {}),
     metadata,
     links,
     html: content && options.wantHtml ? content.innerHTML.trim() : '',

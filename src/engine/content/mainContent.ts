@@ -18,6 +18,8 @@
 
 export interface MainContent {
   root: Element;
+  /** Set when the selection looked too short and the plainer main region was returned instead. */
+  warning?: string;
 }
 
 export interface MainContentSelector {
@@ -127,16 +129,26 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     return body;
   }
 
+  /**
+   * The element the page marks as its main content. A page that marks several
+   * large, separate ones (Digg: the story and a column of teasers) has its main
+   * content somewhere under their common ancestor; small extra ones are ignored.
+   */
+  function mainRegion(doc: Document, total: number): Element | null {
+    const marked = Array.from(doc.querySelectorAll('main, [role="main"]')).filter((el) => !el.closest(`[${HIDDEN}]`));
+    const outermost = marked.filter((el) => !marked.some((other) => other !== el && other.contains(el)));
+    const large = outermost.filter((el) => textLength(el) >= 0.15 * total);
+    if (large.length < 2) return outermost.reduce<Element | null>((best, el) => (!best || proseLength(el) > proseLength(best) ? el : best), null);
+    let ancestor = large[0]!.parentElement;
+    while (ancestor && !large.every((el) => ancestor!.contains(el))) ancestor = ancestor.parentElement;
+    return ancestor;
+  }
+
   /** The page's main region: its `main` when that holds a fair share of the text, else the body. */
   function region(doc: Document): Element {
     const body = bodyOrNoscript(doc);
     const total = textLength(body);
-    let best: Element | null = null;
-    // Of several, the one with the most prose: a second "main" is often a list of teasers.
-    for (const el of Array.from(doc.querySelectorAll('main, [role="main"]'))) {
-      if (el.closest(`[${HIDDEN}]`)) continue;
-      if (!best || proseLength(el) > proseLength(best)) best = el;
-    }
+    const best = mainRegion(doc, total);
     if (!best || textLength(best) < 0.2 * total) return body;
     // The page's one title heading may sit just outside its main region (Stack Exchange puts it there).
     const titles = Array.from(doc.querySelectorAll('h1')).filter((h1) => !h1.closest(`[${HIDDEN}]`));
@@ -150,20 +162,31 @@ export function mainContentSelector(Readability: any): MainContentSelector {
    * is not a sidebar, and undoing such a removal is cheaper than trusting names.
    */
   function removeFurniture(root: Element): void {
-    for (const el of Array.from(root.querySelectorAll(`[${HIDDEN}]`))) el.remove();
+    removeHidden(root);
+    // Measured before banners go: on a thin page a banner is a fair share of the text.
     const total = textLength(root);
+    removeBanners(root);
     const guarded = (el: Element) => el.querySelector('h1') !== null || textLength(el) >= total / 3;
     for (const el of Array.from(root.querySelectorAll(FURNITURE_TAGS))) {
       if (root.contains(el) && !guarded(el)) el.remove();
     }
     for (const el of Array.from(root.querySelectorAll('[class], [id]'))) {
-      if (!root.contains(el)) continue;
-      const names = words(el);
-      if (names.some((word) => ALWAYS_FURNITURE_NAMES.test(word)) && !el.querySelector('h1')) el.remove();
-      else if (names.some((word) => FURNITURE_NAMES.test(word)) && !guarded(el)) el.remove();
+      if (root.contains(el) && words(el).some((word) => FURNITURE_NAMES.test(word)) && !guarded(el)) el.remove();
     }
     for (const el of Array.from(root.querySelectorAll('ul, ol, form, fieldset, p, div, span, a, h2, h3, h4, h5, h6'))) {
       if (root.contains(el) && !guarded(el) && (isMenu(el) || isControlPanel(el) || isBoilerplate(el))) el.remove();
+    }
+  }
+
+  function removeHidden(root: Element): void {
+    for (const el of Array.from(root.querySelectorAll(`[${HIDDEN}]`))) el.remove();
+  }
+
+  /** What is never content, whatever share of the page it holds: cookie banners, popups, skip links. */
+  function removeBanners(root: Element): void {
+    for (const a of Array.from(root.querySelectorAll('a[href^="#"]'))) if (words(a).some((word) => /^skip/i.test(word))) a.remove();
+    for (const el of Array.from(root.querySelectorAll('[class], [id]'))) {
+      if (root.contains(el) && words(el).some((word) => ALWAYS_FURNITURE_NAMES.test(word)) && !el.querySelector('h1')) el.remove();
     }
   }
 
@@ -280,6 +303,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
 
   function select(doc: Document, page: Document): MainContent {
     const content = region(doc);
+    const untouched = content.cloneNode(true) as Element;
     removeFurniture(content);
     removeRepeats(content);
     // Readers' comments under a post are not the post.
@@ -287,15 +311,60 @@ export function mainContentSelector(Readability: any): MainContentSelector {
       for (const el of Array.from(content.querySelectorAll(COMMENT_SECTIONS))) if (content.contains(el) && !el.querySelector('h1')) el.remove();
     }
     const picked = article(doc, content);
-    // Readability's pick wins when it holds most of the region's prose (links are
-    // menus and teasers more often than content), and a smaller part of it on a page
-    // that says it is an article.
     const isArticle = declaresArticle(page);
-    const share = isArticle ? 0.4 : 0.9;
     let chosen = content;
-    if (picked && proseLength(picked) >= share * proseLength(content)) chosen = isArticle ? picked : withTitle(picked, content);
+    if (picked && picksArticle(picked, content, isArticle)) chosen = isArticle ? picked : withTitle(picked, content);
     addProductDescription(page, chosen);
-    return { root: chosen };
+    return neverSilentlyEmpty(chosen, untouched);
+  }
+
+  /** Below this many characters, a selection that left most of the main region out is suspect. */
+  const SHORT_CONTENT = 250;
+
+  /**
+   * The rules above can be wrong about a page: content in blocks named like furniture,
+   * or a teaser picked over the post. When the selection is nearly empty while the
+   * main region holds several times more, the main region comes back with only what
+   * is surely not content removed (hidden elements, navigation, headers, footers),
+   * and a warning says so, rather than an empty result that looks like success.
+   */
+  function neverSilentlyEmpty(chosen: Element, untouched: Element): MainContent {
+    const kept = textLength(chosen);
+    if (kept >= SHORT_CONTENT) return { root: chosen };
+    removeHidden(untouched);
+    removeBanners(untouched);
+    for (const el of Array.from(untouched.querySelectorAll(FURNITURE_TAGS))) {
+      if (untouched.contains(el) && el.querySelector('h1') === null) el.remove();
+    }
+    removeRepeats(untouched);
+    const available = textLength(untouched);
+    if (available < 4 * Math.max(kept, 50)) return { root: chosen };
+    return {
+      root: untouched,
+      warning: `the main content found was only ${kept} characters of the ${available} in the page's main region; this is the main region with only navigation, headers, footers and banners removed`,
+    };
+  }
+
+  /**
+   * Whether Readability's pick is the content rather than the region. It is when it
+   * holds most of the region's prose (links are menus and teasers more often than
+   * content). On a page that says it is an article, a smaller part will do, and a
+   * short news item on a busy page (a quarter of the prose) wins as long as the rest
+   * of the region is not itself made of many paragraphs (a thread, a listing).
+   */
+  function picksArticle(picked: Element, content: Element, isArticle: boolean): boolean {
+    const share = proseLength(picked) / Math.max(1, proseLength(content));
+    if (!isArticle) return share >= 0.9;
+    return share >= 0.4 || (share >= 0.25 && paragraphsOutside(content, picked) <= 10);
+  }
+
+  /** How many paragraphs of the region (80 characters of prose or more) are not in the pick. */
+  function paragraphsOutside(content: Element, picked: Element): number {
+    const pickedText = normalText(picked);
+    const BLOCKS = 'p, li, dd, td, blockquote, pre, div';
+    return Array.from(content.querySelectorAll(BLOCKS)).filter(
+      (el) => !el.querySelector(BLOCKS) && proseLength(el) >= 80 && !pickedText.includes(normalText(el).slice(0, 60)),
+    ).length;
   }
 
   /**
