@@ -275,10 +275,12 @@ export function mainContentSelector(Readability: any): MainContentSelector {
    */
   function removeRepeats(root: Element): void {
     const seen = new Set<string>();
-    for (const el of Array.from(root.querySelectorAll('p, li, h1, h2, h3, h4, h5, h6, td, dd, blockquote, pre'))) {
-      if (!root.contains(el) || el.querySelector('p, li, h1, h2, h3, h4, h5, h6, td, dd, blockquote, pre')) continue;
+    const BLOCKS = 'p, li, h1, h2, h3, h4, h5, h6, dd, blockquote, pre';
+    for (const el of Array.from(root.querySelectorAll(BLOCKS))) {
+      // A table repeats itself by design (the same instruction every day of a plan).
+      if (!root.contains(el) || el.querySelector(BLOCKS) || el.closest('table')) continue;
       const text = normalText(el);
-      if (text.length < 20) continue;
+      if (text.length < 60) continue;
       if (seen.has(text)) el.remove();
       else seen.add(text);
     }
