@@ -1066,6 +1066,28 @@ PAGES['/builder'] = sitePage(
   { withSidebar: false },
 );
 
+// 14. A shop page hidden until its scripts run (an anti-flicker wrapper), under a
+// large block of JSON state, and a hidden mobile menu holding a third of the text.
+
+const RECIPE = [
+  'Soak the beans overnight in plenty of cold water, then drain and rinse them well.',
+  'Simmer them with a bay leaf and half an onion for about an hour, until they are soft.',
+  'Fry garlic and chilli in olive oil, add the beans with a ladle of their water, and season.',
+];
+const MOBILE_MENU = Array.from({ length: 12 }, (_, i) => `Seasonal recipes for the month number ${i + 1}`);
+
+PAGES['/hidden/anti-flicker'] = html(
+  `<script type="application/json" id="__STATE__">${JSON.stringify({ products: Array.from({ length: 400 }, (_, i) => ({ id: i, name: `Product ${i}`, blurb: 'x'.repeat(80) })) })}</script>
+  <div class="app" style="visibility: hidden"><main><h1>Smoky beans on toast</h1>${RECIPE.map((p) => `<p>${p}</p>`).join('')}</main></div>`,
+  { title: 'Smoky beans on toast' },
+);
+
+PAGES['/hidden/mobile-menu'] = html(
+  `<div class="burger-menu" style="display: none"><ul>${MOBILE_MENU.map((m) => `<li><a href="/m">${m}</a></li>`).join('')}</ul></div>
+  <div class="page"><h1>Smoky beans on toast</h1>${RECIPE.map((p) => `<p>${p}</p>`).join('')}</div>`,
+  { title: 'Smoky beans on toast' },
+);
+
 // ---------------------------------------------------------------------------
 // The tests.
 // ---------------------------------------------------------------------------
@@ -1401,5 +1423,15 @@ describe('never silently empty', () => {
   it('gives no warning on a page whose content was found', async () => {
     const { metadata } = await scrapeUrl(pool, server.at('/listing'), { timeout: 20_000 });
     expect(metadata.warning).toBeUndefined();
+  });
+});
+
+describe('hidden content', () => {
+  it('keeps a page hidden whole until its scripts run, though a JSON state block outweighs its text', async () => {
+    expectContent(await markdownOf('/hidden/anti-flicker'), { kept: ['Smoky beans on toast', ...RECIPE], dropped: ['Product 12'] });
+  });
+
+  it('drops a hidden mobile menu that holds a third of the text', async () => {
+    expectContent(await markdownOf('/hidden/mobile-menu'), { kept: RECIPE, dropped: MOBILE_MENU });
   });
 });

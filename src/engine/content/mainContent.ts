@@ -86,18 +86,27 @@ export function mainContentSelector(Readability: any): MainContentSelector {
   const jsonLdTexts = (page: Document) =>
     Array.from(page.querySelectorAll('script[type="application/ld+json"]')).map((script) => script.textContent || '');
 
+  /** Text a reader could be shown: the live page's scripts and styles can outweigh it a hundredfold. */
+  function readableLength(el: Element): number {
+    if (el.matches('script, style, template')) return 0;
+    let code = 0;
+    for (const inner of Array.from(el.querySelectorAll('script, style, template'))) code += textLength(inner);
+    return textLength(el) - code;
+  }
+
   function markHidden(doc: Document): () => void {
     const marked: Element[] = [];
     if (!doc.body) return () => undefined;
-    const total = textLength(doc.body);
+    const total = readableLength(doc.body);
     const walker = doc.createTreeWalker(doc.body, NodeFilter.SHOW_ELEMENT, {
       acceptNode(node) {
         const el = node as HTMLElement;
         // Closed <details> and inactive tabs hide content the reader opens with a click: it is content.
         if (el.tagName === 'DETAILS' || el.getAttribute('role') === 'tabpanel') return NodeFilter.FILTER_REJECT;
         if (el.getAttribute('aria-hidden') === 'true' || !el.checkVisibility({ visibilityProperty: true })) {
-          // A page hidden whole until its scripts reveal it (anti-flicker, preloaders) is still the page.
-          if (textLength(el) < total / 3) marked.push(el);
+          // A page hidden whole until its scripts reveal it (anti-flicker, preloaders) is still the
+          // page; a hidden mobile menu can hold a third of the text, never half of it.
+          if (readableLength(el) < total / 2) marked.push(el);
           return NodeFilter.FILTER_REJECT;
         }
         return NodeFilter.FILTER_ACCEPT;
