@@ -2,6 +2,7 @@
  * Main-content extraction and Markdown, through the real engine: a real Chromium
  * (BrowserPool) scraping pages served on 127.0.0.1.
  */
+import { Parser } from 'commonmark';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -53,6 +54,18 @@ const PAGES: Record<string, { type: string; body: Buffer | string }> = {
        <meta property="og:title" content="OG rivers title">
        <meta property="og:image" content="https://example.com/river.jpg">
        <meta property="og:type" content="article">`,
+    ),
+  },
+  '/cards': {
+    type: 'text/html; charset=utf-8',
+    body: page(
+      `<section class="grid">${['Oak desk', 'Ash shelf', 'Elm chair']
+        .map(
+          (name, i) =>
+            `<a class="card" href="/products/${i}"><div class="card__media"><img src="/img/${i}.png" alt="${name} photo"></div><h3>${name}</h3><p>Solid wood, made to order. <span class="price">$${100 + i}</span></p></a>`,
+        )
+        .join('')}</section>`,
+      '<title>Furniture</title>',
     ),
   },
   '/table': {
@@ -159,6 +172,27 @@ describe('main content', () => {
     const { markdown = '' } = await scrape('/article');
     expect(markdown).toContain(`[engineering guide](${base}/docs/guide)`);
     expect(markdown).toContain('[top of the page](#top)');
+  }, 30_000);
+
+  it('moves a link around blocks (a product card) into the blocks, so that the Markdown reads back as links', async () => {
+    const { markdown = '' } = await scrape('/cards', { onlyMainContent: false });
+    const links: { text: string; url: string }[] = [];
+    const texts: string[] = [];
+    const walker = new Parser().parse(markdown).walker();
+    for (let event = walker.next(); event; event = walker.next()) {
+      if (event.entering && event.node.type === 'text') texts.push(event.node.literal ?? '');
+      if (event.entering && event.node.type === 'link') {
+        let text = '';
+        const inner = event.node.walker();
+        for (let e = inner.next(); e; e = inner.next()) if (e.entering && e.node.type === 'text') text += e.node.literal;
+        links.push({ text, url: event.node.destination ?? '' });
+      }
+    }
+    // Read back, no link target is left as text.
+    expect(texts.filter((text) => text.includes(']('))).toEqual([]);
+    expect(links).toContainEqual({ text: 'Oak desk', url: `${base}/products/0` });
+    expect(links).toContainEqual({ text: 'Solid wood, made to order. $102', url: `${base}/products/2` });
+    expect(markdown).toMatch(/^### \[Ash shelf\]\(/m);
   }, 30_000);
 
   it('turns tables into GFM tables, with or without a header row', async () => {

@@ -40,6 +40,49 @@ export function markdownConverter(TurndownService: any, gfm: any): (root: Elemen
     }
   }
 
+  /** Elements that start a block of their own: a link cannot span them in Markdown. */
+  const BLOCK_ELEMENTS =
+    'address, article, aside, blockquote, dd, details, dialog, div, dl, dt, fieldset, figcaption, figure, footer, form, h1, h2, h3, h4, h5, h6, header, hgroup, hr, li, main, nav, ol, p, pre, section, summary, table, ul';
+
+  /**
+   * A card is often one link around a picture, a heading and a line of text. Markdown
+   * has no link around blocks (`[\n\n## Title\n\n](url)` reads back as text and a
+   * stray "](url)"), so the link moves into the blocks: each run of text or images
+   * inside it becomes a link of its own, and the blocks stay blocks.
+   */
+  function pushLinksIntoBlocks(root: Element): void {
+    for (const link of Array.from(root.querySelectorAll('a[href]'))) {
+      if (!link.querySelector(BLOCK_ELEMENTS) || link.parentElement?.closest('a[href]')) continue;
+      linkInlineRuns(link, link);
+      link.replaceWith(...Array.from(link.childNodes));
+    }
+  }
+
+  /** Wraps each run of inline content in `container` in a copy of `link`, descending into its blocks. */
+  function linkInlineRuns(container: Element, link: Element): void {
+    let run: Node[] = [];
+    const flush = () => {
+      const shown = run.some((node) => (node.textContent || '').trim() !== '' || (node as Element).querySelector?.('img') || node.nodeName === 'IMG');
+      const linked = run.some((node) => node.nodeName === 'A' || (node as Element).querySelector?.('a'));
+      if (shown && !linked) {
+        const copy = link.cloneNode(false) as Element;
+        run[0]!.parentNode!.insertBefore(copy, run[0]!);
+        for (const node of run) copy.appendChild(node);
+      }
+      run = [];
+    };
+    for (const child of Array.from(container.childNodes)) {
+      if (child.nodeType !== 1 || !(child as Element).matches(BLOCK_ELEMENTS)) {
+        run.push(child);
+        continue;
+      }
+      flush();
+      // A table, a code block or a rule keeps its own structure: a link inside would break it.
+      if (!(child as Element).matches('table, pre, hr')) linkInlineRuns(child as Element, link);
+    }
+    flush();
+  }
+
   /** A code block's text; highlighters (Prism) break lines with <br>, which has no text of its own. */
   function codeText(pre: Element): string {
     if (!pre.querySelector('br')) return pre.textContent || '';
@@ -329,6 +372,7 @@ export function markdownConverter(TurndownService: any, gfm: any): (root: Elemen
     });
     service.remove(['button', 'input', 'select', 'textarea']);
     normaliseTables(root);
+    pushLinksIntoBlocks(root);
     isolateBangsBeforeLinks(root);
     // Only line breaks and ASCII spaces are trimmed: a leading no-break space is text the page shows.
     return service.turndown(root).replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
