@@ -1088,6 +1088,23 @@ PAGES['/hidden/mobile-menu'] = html(
   { title: 'Smoky beans on toast' },
 );
 
+// 15. Adobe Experience Manager names every component "cmp-…", which is also short for a
+// consent management platform; and a responsive page that hides all three of its
+// server-rendered variants at the browser's viewport size.
+
+PAGES['/aem'] = sitePage(
+  'Smoky beans on toast – Northwind Kitchen',
+  `<main class="container responsivegrid"><div class="cmp-container"><div class="cmp-title"><h1 class="cmp-title__text">Smoky beans on toast</h1></div>
+    <div class="cmp-text">${RECIPE.map((p) => `<p>${p}</p>`).join('')}</div></div></main>`,
+  { withSidebar: false },
+);
+
+PAGES['/hidden/variants'] = html(
+  `<style>.variant { display: none } @media (min-width: 5000px) { .variant--wide { display: block } } @media (max-width: 100px) { .variant--narrow { display: block } }</style>
+  ${['wide', 'narrow', 'tiny'].map((v) => `<div class="variant variant--${v}"><h1>Smoky beans on toast</h1>${RECIPE.map((p) => `<p>${p}</p>`).join('')}</div>`).join('')}`,
+  { title: 'Smoky beans on toast' },
+);
+
 // ---------------------------------------------------------------------------
 // The tests.
 // ---------------------------------------------------------------------------
@@ -1433,5 +1450,20 @@ describe('hidden content', () => {
 
   it('drops a hidden mobile menu that holds a third of the text', async () => {
     expectContent(await markdownOf('/hidden/mobile-menu'), { kept: RECIPE, dropped: MOBILE_MENU });
+  });
+});
+
+describe('class names that mean something else', () => {
+  it('keeps the text of an Adobe Experience Manager page, whose components are all "cmp-…"', async () => {
+    expectContent(await markdownOf('/aem'), { kept: RECIPE, dropped: FURNITURE });
+  });
+});
+
+describe('never silently empty, when everything is hidden', () => {
+  it('returns the hidden content once, with a warning, when every responsive variant is hidden at this viewport', async () => {
+    const { markdown = '', metadata } = await scrapeUrl(pool, server.at('/hidden/variants'), { timeout: 20_000 });
+    expectContent(markdown, { kept: RECIPE });
+    expect(markdown.split(RECIPE[0]!).length - 1).toBe(1);
+    expect(metadata.warning).toMatch(/hidden blocks kept/);
   });
 });

@@ -42,7 +42,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
   const FURNITURE_NAMES = new RegExp(
     '^(' +
       [
-        'cookies?', 'consent', 'gdpr', 'onetrust', 'cmp', 'newsletter', 'subscribe', 'subscription', 'signup',
+        'cookies?', 'consent', 'gdpr', 'onetrust', 'newsletter', 'subscribe', 'subscription', 'signup',
         'share', 'sharing', 'sharedaddy', 'social', 'breadcrumbs?', 'sidebar', 'related', 'recommended',
         'recommendations', 'promo', 'advert', 'advertisement', 'ads?', 'adsbygoogle', 'sponsored', 'popup', 'modal',
         'overlay', 'skip', 'skiplink', 'menu', 'navbar', 'nav', 'navigation', 'masthead', 'pagination', 'pager',
@@ -57,7 +57,8 @@ export function mainContentSelector(Readability: any): MainContentSelector {
    * Names that are furniture whatever share of the text they hold: on a page with
    * little content of its own, a cookie banner can hold a third of the text.
    */
-  const ALWAYS_FURNITURE_NAMES = /^(cookies?|consent|gdpr|onetrust|cmp|newsletter|popup|modal|announcement)$/i;
+  // Not "cmp" (consent management platform): Adobe Experience Manager prefixes every component with it.
+  const ALWAYS_FURNITURE_NAMES = /^(cookies?|consent|gdpr|onetrust|newsletter|popup|modal|announcement)$/i;
 
   function words(el: Element): string[] {
     const names = `${el.getAttribute('class') || ''} ${el.getAttribute('id') || ''}`;
@@ -342,17 +343,30 @@ export function mainContentSelector(Readability: any): MainContentSelector {
   function neverSilentlyEmpty(chosen: Element, untouched: Element): MainContent {
     const kept = textLength(chosen);
     if (kept >= SHORT_CONTENT) return { root: chosen };
-    removeHidden(untouched);
-    removeBanners(untouched);
-    for (const el of Array.from(untouched.querySelectorAll(FURNITURE_TAGS))) {
-      if (untouched.contains(el) && el.querySelector('h1') === null) el.remove();
+    const plain = plainRegion(untouched.cloneNode(true) as Element, true);
+    if (textLength(plain) >= 4 * Math.max(kept, 50)) return fallback(kept, plain, 'navigation, headers, footers and banners');
+    // Responsive pages can hide every variant of their content at one viewport size.
+    const unhidden = plainRegion(untouched, false);
+    if (textLength(unhidden) >= 4 * Math.max(kept, 50)) return fallback(kept, unhidden, 'navigation, headers, footers and banners, though hidden blocks kept,');
+    return { root: chosen };
+  }
+
+  /** The main region without what is surely not content: navigation, headers, footers, banners, repeats. */
+  function plainRegion(root: Element, withoutHidden: boolean): Element {
+    if (withoutHidden) removeHidden(root);
+    else for (const el of Array.from(root.querySelectorAll(`[${HIDDEN}]`))) el.removeAttribute(HIDDEN);
+    removeBanners(root);
+    for (const el of Array.from(root.querySelectorAll(FURNITURE_TAGS))) {
+      if (root.contains(el) && el.querySelector('h1') === null) el.remove();
     }
-    removeRepeats(untouched);
-    const available = textLength(untouched);
-    if (available < 4 * Math.max(kept, 50)) return { root: chosen };
+    removeRepeats(root);
+    return root;
+  }
+
+  function fallback(kept: number, root: Element, removed: string): MainContent {
     return {
-      root: untouched,
-      warning: `the main content found was only ${kept} characters of the ${available} in the page's main region; this is the main region with only navigation, headers, footers and banners removed`,
+      root,
+      warning: `the main content found was only ${kept} characters of the ${textLength(root)} in the page's main region; this is the main region with only ${removed} removed`,
     };
   }
 
