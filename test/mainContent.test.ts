@@ -1041,9 +1041,8 @@ PAGES['/listing'] = sitePage(
   { withSidebar: false },
 );
 
-// 13. A page built with a page builder (Elementor): every block of text sits in an
-// "elementor-widget", a name the furniture rules read as a sidebar widget. The rules
-// remove them all; the page must not come back empty.
+// 13. A services page made of four "banner" sections, a name the furniture rules read
+// as an advertising banner. The rules remove them all; the page must not come back empty.
 
 const SERVICES = [
   ['Garden design', 'We draw a plan for your whole garden, from the first sketch to the planting list, and walk it with you on site.'],
@@ -1052,10 +1051,21 @@ const SERVICES = [
   ['Hedge trimming', 'Formal and natural hedges cut to shape twice a year, with the clippings composted at our own yard.'],
 ];
 
+PAGES['/builder'] = sitePage(
+  'Our services – Greenleaf Gardens',
+  `<div class="page-builder">
+    ${SERVICES.map(([name, text]) => `<section class="banner banner--service"><div class="banner__inner"><h2>${name}</h2><p>${text}</p></div></section>`).join('\n    ')}
+  </div>`,
+  { withSidebar: false },
+);
+
+// 13b. The same services built with Elementor: every block of text sits in an
+// "elementor-widget", which is content, not a sidebar widget.
+
 const elementorWidget = (kind: string, inner: string) =>
   `<div class="elementor-element elementor-widget elementor-widget-${kind}"><div class="elementor-widget-container">${inner}</div></div>`;
 
-PAGES['/builder'] = sitePage(
+PAGES['/elementor'] = sitePage(
   'Our services – Greenleaf Gardens',
   `<div data-elementor-type="wp-page" class="elementor elementor-42">
     ${SERVICES.map(
@@ -1431,7 +1441,7 @@ describe('listing pages', () => {
 });
 
 describe('never silently empty', () => {
-  it('returns the main region with a warning when the rules would leave a page builder page empty', async () => {
+  it('returns the main region with a warning when the rules would leave a page of "banner" sections empty', async () => {
     const { markdown = '', metadata } = await scrapeUrl(pool, server.at('/builder'), { timeout: 20_000 });
     expectContent(markdown, { kept: SERVICES.flat(), dropped: FURNITURE });
     expect(metadata.warning).toMatch(/main content found was only \d+ characters/);
@@ -1454,6 +1464,12 @@ describe('hidden content', () => {
 });
 
 describe('class names that mean something else', () => {
+  it('keeps every block of an Elementor page, whose text all sits in "elementor-widget"s, without a warning', async () => {
+    const { markdown = '', metadata } = await scrapeUrl(pool, server.at('/elementor'), { timeout: 20_000 });
+    expectContent(markdown, { kept: SERVICES.flat(), dropped: FURNITURE });
+    expect(metadata.warning).toBeUndefined();
+  });
+
   it('keeps the text of an Adobe Experience Manager page, whose components are all "cmp-…"', async () => {
     expectContent(await markdownOf('/aem'), { kept: RECIPE, dropped: FURNITURE });
   });

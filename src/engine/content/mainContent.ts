@@ -44,9 +44,9 @@ export function mainContentSelector(Readability: any): MainContentSelector {
       [
         'cookies?', 'consent', 'gdpr', 'onetrust', 'newsletter', 'subscribe', 'subscription', 'signup',
         'share', 'sharing', 'sharedaddy', 'social', 'breadcrumbs?', 'sidebar', 'related', 'recommended',
-        'recommendations', 'promo', 'advert', 'advertisement', 'ads?', 'adsbygoogle', 'sponsored', 'popup', 'modal',
-        'overlay', 'skip', 'skiplink', 'menu', 'navbar', 'nav', 'navigation', 'masthead', 'pagination', 'pager',
-        'toc', 'feedback', 'outbrain', 'taboola', 'toolbar', 'widget', 'banner', 'filters?', 'facets?', 'sort',
+        'recommendations', 'advert', 'advertisement', 'ads?', 'adsbygoogle', 'sponsored', 'popup', 'modal',
+        'skip', 'skiplink', 'menu', 'navbar', 'nav', 'navigation', 'masthead', 'pagination', 'pager',
+        'toc', 'feedback', 'outbrain', 'taboola', 'toolbar', 'banner', 'filters?', 'facets?', 'sort',
         'refinements?', 'bio', 'authorbox',
       ].join('|') +
       ')$',
