@@ -1076,6 +1076,36 @@ PAGES['/elementor'] = sitePage(
   { withSidebar: false },
 );
 
+// 13c. A XenForo thread: beside each post, what the forum knows of its author
+// (join date, message count, location, rank) and a signature under it.
+
+const XF_POSTS = [
+  ['TissueBox', 'Mar 27, 2025', 'Our starter went flat after a week in the fridge; is it dead or only sleeping?'],
+  ['Poltergust', 'Mar 28, 2025', 'Only sleeping: feed it twice a day at room temperature and it comes back within three days.'],
+];
+
+PAGES['/forum/xenforo'] = sitePage(
+  'Is my starter dead? | Bakers Forum',
+  `<main class="p-body-main"><h1 class="p-title-value">Is my starter dead?</h1>
+    ${XF_POSTS.map(
+      ([user, date, text], i) => `<article class="message message--post">
+        <div class="message-cell message-cell--user"><section class="message-user">
+          <div class="message-userDetails"><h4 class="message-name"><a href="/members/${i}/" class="username">${user}</a></h4>
+            <h5 class="userTitle message-userTitle">Dough Whisperer</h5></div>
+          <div class="message-userExtras"><dl><dt>Joined</dt><dd>Oct 25, 2017</dd></dl><dl><dt>Messages</dt><dd>13,539</dd></dl><dl><dt>Location</dt><dd>Kneadham-on-Sea</dd></dl></div>
+        </section></div>
+        <div class="message-cell message-cell--main"><header class="message-attribution"><time>${date}</time></header>
+          <div class="message-content"><div class="bbWrapper">${text}</div></div>
+          <aside class="message-signature"><div class="bbWrapper">Bake bread, not excuses.</div></aside></div>
+      </article>`,
+    ).join('\n    ')}
+  </main>`,
+  {
+    head: `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', '@type': 'DiscussionForumPosting', headline: 'Is my starter dead?' })}</script>`,
+    withSidebar: false,
+  },
+);
+
 // 14. A shop page hidden until its scripts run (an anti-flicker wrapper), under a
 // large block of JSON state, and a hidden mobile menu holding a third of the text.
 
@@ -1172,6 +1202,15 @@ describe('forum threads: the posts are the content', () => {
     expectContent(md, {
       kept: VANILLA_POSTS.map((p) => p.body),
       dropped: [...FURNITURE, 'to comment.', 'In this Discussion', 'Starters and levain', 'Ovens and baking stones'],
+    });
+  });
+});
+
+describe('forum threads: what the forum adds about each author', () => {
+  it('keeps each XenForo post with its author and date, and drops join date, message count, location, rank and signature', async () => {
+    expectContent(await markdownOf('/forum/xenforo'), {
+      kept: XF_POSTS.flat(),
+      dropped: [...FURNITURE, 'Joined', '13,539', 'Kneadham-on-Sea', 'Dough Whisperer', 'Bake bread, not excuses.'],
     });
   });
 });

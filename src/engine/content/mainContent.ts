@@ -36,7 +36,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
 
   /** Page furniture by element and role: never the content, whatever the page. */
   const FURNITURE_TAGS =
-    'nav, aside, footer, dialog, header:not(:has(h1)), form[role="search"], [role="navigation"], [role="banner"], [role="contentinfo"], [role="complementary"], [role="search"], [role="dialog"], [role="alertdialog"], [role="menu"], [role="menubar"], [role="toolbar"]';
+    'nav, aside, footer, dialog, header:not(:has(h1)):not(article header), form[role="search"], [role="navigation"], [role="banner"], [role="contentinfo"], [role="complementary"], [role="search"], [role="dialog"], [role="alertdialog"], [role="menu"], [role="menubar"], [role="toolbar"]';
 
   /** Page furniture by class or id, as whole words of the name (cookie-banner, shareBar, site_nav). */
   const FURNITURE_NAMES = new RegExp(
@@ -307,6 +307,24 @@ export function mainContentSelector(Readability: any): MainContentSelector {
   const COMMENT_SECTIONS =
     '#comments, #respond, #disqus_thread, .comments-area, .comment-respond, .commentlist, .comment-list, #commentlist, .comments-section, #comment-section, .comments-container';
 
+  /** Words naming who wrote a post, and words naming what a forum adds about them. */
+  const POSTER = /^(user|member|author|poster)s?$/i;
+  const POSTER_DETAIL = /^(extras?|stats|titles?|banners?|blurb|joined|since|signatures?)$/i;
+
+  /**
+   * What a forum shows beside each post about its author (join date, post count,
+   * rank, location, signature) and its site notices: not what the thread says.
+   * The author's name and the post's date stay.
+   */
+  function removePosterDetails(root: Element): void {
+    for (const el of Array.from(root.querySelectorAll('[class], [id]'))) {
+      if (!root.contains(el) || el.querySelector('h1')) continue;
+      const names = words(el);
+      const detail = names.some((w) => POSTER.test(w)) && names.some((w) => POSTER_DETAIL.test(w));
+      if (detail || names.some((w) => /^(signatures?|notices?)$/i.test(w))) el.remove();
+    }
+  }
+
   /** Whether the page says it is a discussion (a forum thread, a Q&A page), whose comments are its content. */
   function declaresDiscussion(page: Document): boolean {
     const DISCUSSION_TYPE = /"@type"\s*:\s*\[?\s*"(DiscussionForumPosting|QAPage|Question|SocialMediaPosting|Comment)"/;
@@ -318,10 +336,9 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     const untouched = content.cloneNode(true) as Element;
     removeFurniture(content);
     removeRepeats(content);
-    // Readers' comments under a post are not the post.
-    if (!declaresDiscussion(page)) {
-      for (const el of Array.from(content.querySelectorAll(COMMENT_SECTIONS))) if (content.contains(el) && !el.querySelector('h1')) el.remove();
-    }
+    // Readers' comments under a post are not the post; in a thread, the posts are the content.
+    if (declaresDiscussion(page)) removePosterDetails(content);
+    else for (const el of Array.from(content.querySelectorAll(COMMENT_SECTIONS))) if (content.contains(el) && !el.querySelector('h1')) el.remove();
     const picked = article(doc, content);
     const isArticle = declaresArticle(page);
     let chosen = content;
