@@ -1106,6 +1106,21 @@ PAGES['/forum/xenforo'] = sitePage(
   },
 );
 
+// 13d. A product page with its customers' reviews under the description.
+
+PAGES['/product/reviews'] = sitePage(
+  'Walnut Chopping Board – Northwind Kitchen',
+  `<main id="MainContent"><div class="product"><h1>Walnut Chopping Board</h1><p class="price">$48.00</p>
+    <div class="product__description"><p>End-grain walnut, 40 by 30 centimetres, oiled by hand and gentle on knife edges.</p></div></div>
+    <section id="judgeme_product_reviews" class="jdgm-widget jdgm-review-widget"><h2>Customer Reviews</h2>
+      <div class="jdgm-rev"><p>Heavy, beautiful and my knives love it. Five stars from our kitchen.</p></div>
+      <div class="jdgm-rev"><p>Arrived with a small crack; support replaced it within the week.</p></div></section></main>`,
+  {
+    head: `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org/', '@type': 'Product', name: 'Walnut Chopping Board', offers: { '@type': 'Offer', price: '48.00', priceCurrency: 'USD' } })}</script>`,
+    withSidebar: false,
+  },
+);
+
 // 14. A shop page hidden until its scripts run (an anti-flicker wrapper), under a
 // large block of JSON state, and a hidden mobile menu holding a third of the text.
 
@@ -1255,6 +1270,13 @@ describe('product pages', () => {
   it('keeps the hidden Specifications tab of a WooCommerce product: product data one click away', async () => {
     const md = await markdownOf('/product/woocommerce-tabs');
     expectContent(md, { kept: ['Weight', '2.4 kg', 'Handle length', '17.5 cm'] });
+  });
+
+  it("keeps title, price and description of a product and drops its customers' reviews", async () => {
+    expectContent(await markdownOf('/product/reviews'), {
+      kept: ['Walnut Chopping Board', '$48.00', 'End-grain walnut, 40 by 30 centimetres, oiled by hand and gentle on knife edges.'],
+      dropped: [...FURNITURE, 'Customer Reviews', 'my knives love it', 'support replaced it'],
+    });
   });
 
   it('keeps a description that only the JSON-LD Product carries', async () => {

@@ -325,6 +325,17 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     }
   }
 
+  function declaresProduct(page: Document): boolean {
+    return jsonLdTexts(page).some((text) => /"@type"\s*:\s*\[?\s*"Product"/.test(text));
+  }
+
+  /** Customers' reviews of a product: what others say of it, not the product's title, price, description and specifications. */
+  function removeReviews(root: Element): void {
+    for (const el of Array.from(root.querySelectorAll('[class], [id]'))) {
+      if (root.contains(el) && !el.querySelector('h1') && words(el).some((w) => /^(reviews?|ratings?)$/i.test(w))) el.remove();
+    }
+  }
+
   /** Whether the page says it is a discussion (a forum thread, a Q&A page), whose comments are its content. */
   function declaresDiscussion(page: Document): boolean {
     const DISCUSSION_TYPE = /"@type"\s*:\s*\[?\s*"(DiscussionForumPosting|QAPage|Question|SocialMediaPosting|Comment)"/;
@@ -338,6 +349,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     removeRepeats(content);
     // Readers' comments under a post are not the post; in a thread, the posts are the content.
     if (declaresDiscussion(page)) removePosterDetails(content);
+    if (declaresProduct(page)) removeReviews(content);
     else for (const el of Array.from(content.querySelectorAll(COMMENT_SECTIONS))) if (content.contains(el) && !el.querySelector('h1')) el.remove();
     const picked = article(doc, content);
     const isArticle = declaresArticle(page);
