@@ -19,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempHome } from './helpers/cli.js';
 import { startFakeAnthropic, toolUse, type FakeAnthropic } from './helpers/fakeAnthropic.js';
 import { articleText, html, sendHtml, startFixtureServer, type FixtureServer } from './helpers/fixtureServer.js';
+import { startProxy, type TestProxy } from './helpers/proxyServer.js';
 import { startServe, type ServeProcess } from './helpers/serve.js';
 import { serveClient } from './helpers/serveClient.js';
 
@@ -57,6 +58,8 @@ async function startRefused(): Promise<Refused> {
 let site: FixtureServer;
 let refused: Refused;
 let llm: FakeAnthropic;
+/** The user's own proxy (useProxy), which would connect wherever it is asked. */
+let userProxy: TestProxy;
 let server: ServeProcess;
 const api = serveClient(() => server.url, KEY);
 
@@ -126,6 +129,7 @@ function pages(): Record<string, string> {
 beforeAll(async () => {
   refused = await startRefused();
   llm = await startFakeAnthropic();
+  userProxy = await startProxy({ username: 'user', password: 'pa:ss' });
   const routes: Record<string, (req: http.IncomingMessage, res: http.ServerResponse) => void> = {
     '/agent': (req, res) => {
       // A window a page opened that would stay behind, fetching from the private network.
@@ -164,7 +168,9 @@ beforeAll(async () => {
   };
   server = await startServe({
     args: ['--allow-host', new URL(site.url).host, '--quiet'],
-    env: { WEBJOBS_HOME: tempHome(), WEBJOBS_API_KEYS: `${KEY}:scale`, ANTHROPIC_API_KEY: 'sk-test-key', ANTHROPIC_BASE_URL: llm.url },
+    env: { WEBJOBS_HOME: tempHome(), WEBJOBS_API_KEYS: `${KEY}:scale`, ANTHROPIC_API_KEY: 'sk-test-key', ANTHROPIC_BASE_URL: llm.url,
+      WEBJOBS_PROXY_URL: `http://user:${encodeURIComponent('pa:ss')}@127.0.0.1:${userProxy.port}`,
+    },
   });
 });
 
@@ -173,10 +179,11 @@ afterAll(async () => {
   await site?.close();
   await refused?.close();
   await llm?.close();
+  await userProxy?.close();
 });
 
-async function scrape(path: string): Promise<{ status: string; error?: string; data?: { metadata: { url: string } } }> {
-  const job = await api.start('scrape', { url: site.at(path), scrapeOptions: { timeout: 15_000 } });
+async function scrape(path: string, sessionOptions?: object): Promise<{ status: string; error?: string; data?: { metadata: { url: string } } }> {
+  const job = await api.start('scrape', { url: site.at(path), scrapeOptions: { timeout: 15_000 }, sessionOptions });
   await api.waitFinal(job);
   return (await api.call('GET', job)).body;
 }
@@ -249,6 +256,22 @@ describe('crawl and extract go through the same guard', () => {
     expect(await api.waitFinal(job)).toBe('completed');
     expect((await api.call('GET', job)).body.data).toEqual({ title: 'All at once' });
     await pinged();
+    expect(refused.paths.slice(pathsBefore)).toEqual([]);
+    expect(refused.connections - before).toBe(0);
+  });
+});
+
+describe("with the user's proxy (useProxy)", () => {
+  it('chains every connection through it, with its credentials, after the same check: the refused server sees nothing', async () => {
+    const before = refused.connections;
+    const pathsBefore = refused.paths.length;
+    const pinged = mark(['websocket-v4']);
+    const record = await scrape('/websocket-v4', { useProxy: true });
+    expect(record.status).toBe('completed');
+    await pinged();
+    expect(userProxy.forwarded).toContain(new URL(site.url).host);
+    expect(userProxy.forwarded.filter((target) => target.includes(String(refused.port)))).toEqual([]);
+    expect(userProxy.refused).toBe(0);
     expect(refused.paths.slice(pathsBefore)).toEqual([]);
     expect(refused.connections - before).toBe(0);
   });

@@ -226,7 +226,8 @@ async function forwardRequest(guard: EgressGuard, upstream: ProxyConfig | undefi
     return;
   }
   const headers = [...forwardedHeaders(req.rawHeaders), 'connection', 'close'];
-  const outgoing = http.request({ method: req.method, path: `${target.pathname}${target.search}`, headers, createConnection: () => socket });
+  // Resumed: a tunnel through an upstream proxy comes paused after its handshake.
+  const outgoing = http.request({ method: req.method, path: `${target.pathname}${target.search}`, headers, createConnection: () => socket.resume() });
   outgoing.on('response', (answer) => {
     res.writeHead(answer.statusCode ?? 502, answer.statusMessage, forwardedHeaders(answer.rawHeaders));
     answer.pipe(res);
