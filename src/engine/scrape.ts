@@ -228,6 +228,7 @@ async function followRedirectsAfterLoad(page: Page, watch: MainFrameWatch, seen:
   }
   return rested;
 }
+
 async function extractContent(page: Page, options: InPageOptions): Promise<InPageResult> {
   try {
     return (await page.evaluate(extractionScript(options))) as InPageResult;
@@ -320,7 +321,7 @@ async function scrapeInTab(
       if (showsBrowserErrorPage(page, response)) return emptyErrorPage(url, response, options.formats);
       const contentType = response.headers()['content-type'] ?? 'text/html';
       if (!RENDERABLE.test(contentType)) {
-        throw new PageError(`${response.url()} is not a web page (content type ${contentType.split(';')[0]}); it cannot be rendered as a page`);
+        throw new PageError(`${url} is not a web page (content type ${contentType.split(';')[0]}); it cannot be rendered as a page`);
       }
       await settle(page, deadline);
       if (!waited && options.waitFor > 0) await delay(options.waitFor, undefined, { signal });
