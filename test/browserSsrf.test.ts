@@ -60,6 +60,8 @@ let refused: Refused;
 let llm: FakeAnthropic;
 /** The user's own proxy (useProxy), which would connect wherever it is asked. */
 let userProxy: TestProxy;
+/** An allowed port where nothing listens. */
+let closedPort: number;
 let server: ServeProcess;
 const api = serveClient(() => server.url, KEY);
 
@@ -130,6 +132,10 @@ beforeAll(async () => {
   refused = await startRefused();
   llm = await startFakeAnthropic();
   userProxy = await startProxy({ username: 'user', password: 'pa:ss' });
+  const probe = http.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  closedPort = (probe.address() as AddressInfo).port;
+  await new Promise((resolve) => probe.close(resolve));
   const routes: Record<string, (req: http.IncomingMessage, res: http.ServerResponse) => void> = {
     '/agent': (req, res) => {
       // A window a page opened that would stay behind, fetching from the private network.
@@ -167,7 +173,7 @@ beforeAll(async () => {
     return originalPush(...items);
   };
   server = await startServe({
-    args: ['--allow-host', new URL(site.url).host, '--quiet'],
+    args: ['--allow-host', new URL(site.url).host, '--allow-host', `127.0.0.1:${closedPort}`, '--quiet'],
     env: { WEBJOBS_HOME: tempHome(), WEBJOBS_API_KEYS: `${KEY}:scale`, ANTHROPIC_API_KEY: 'sk-test-key', ANTHROPIC_BASE_URL: llm.url,
       WEBJOBS_PROXY_URL: `http://user:${encodeURIComponent('pa:ss')}@127.0.0.1:${userProxy.port}`,
     },
@@ -275,5 +281,15 @@ describe("with the user's proxy (useProxy)", () => {
     // The page itself came through the user's proxy, which saw webjobs' credentials, not a 407.
     expect(userProxy.forwarded).toContain(new URL(site.url).host);
     expect(userProxy.refused).toBe(0);
+  });
+});
+
+describe('errors keep their meaning behind the egress proxy', () => {
+  it('an allowed address where nothing listens fails the page with "connection refused", over http and https', async () => {
+    for (const url of [`http://127.0.0.1:${closedPort}/`, `https://127.0.0.1:${closedPort}/`]) {
+      const job = await api.start('scrape', { url });
+      expect(await api.waitFinal(job)).toBe('failed');
+      expect((await api.call('GET', job)).body.error).toMatch(/^connection refused: nothing is listening at/);
+    }
   });
 });

@@ -101,6 +101,7 @@ interface JobTabs {
 export class BrowserPool {
   private browser: Promise<Browser> | undefined;
   private egress: Promise<EgressProxy> | undefined;
+  private egressStarted: EgressProxy | undefined;
   private readonly jobs = new Map<AbortSignal, JobTabs>();
   /** Tabs of callers that run no job (tests, benchmarks): the browser's default context. */
   private unscoped: JobTabs = { idle: [], over: false };
@@ -138,8 +139,28 @@ export class BrowserPool {
   egressProxy(): Promise<EgressProxy> | undefined {
     const guard = this.settings.egressGuard;
     if (!guard) return undefined;
-    this.egress ??= startEgressProxy(guard, this.settings.proxy);
+    if (!this.egress) {
+      const starting = startEgressProxy(guard, this.settings.proxy);
+      this.egress = starting;
+      starting.then((proxy) => (this.egressStarted = proxy)).catch(() => undefined);
+    }
     return this.egress;
+  }
+
+  /**
+   * Why the egress proxy did not connect to the host of `url` (refused, or the
+   * connection failed), for errors Chromium only reports as a failed tunnel.
+   */
+  egressFailure(url: string): string | undefined {
+    if (!this.egressStarted) return undefined;
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      return undefined;
+    }
+    const port = Number(parsed.port || (parsed.protocol === 'https:' || parsed.protocol === 'wss:' ? 443 : 80));
+    return this.egressStarted.failure(parsed.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, ''), port);
   }
 
   private async launch(): Promise<Browser> {
@@ -208,6 +229,7 @@ export class BrowserPool {
     if (browser) await (await browser.catch(() => undefined))?.close().catch(() => undefined);
     const egress = this.egress;
     this.egress = undefined;
+    this.egressStarted = undefined;
     if (egress) await (await egress.catch(() => undefined))?.close();
   }
 }

@@ -24,14 +24,22 @@ import type { ProxyConfig } from './session/proxy.js';
 export type EgressDecision = { addresses: string[] } | { refusal: string };
 export type EgressGuard = (host: string, port: number) => Promise<EgressDecision>;
 
-/** Header of the proxy's 403 answer to a refused plain-HTTP request: the refusal, for the scrape to report. */
-export const REFUSED_HEADER = 'x-webjobs-refused';
+/**
+ * Header of the proxy's own answer to a plain-HTTP request it refused (403) or
+ * could not connect (502): why, for the scrape to report instead of reading the answer.
+ */
+export const EGRESS_ERROR_HEADER = 'x-webjobs-egress-error';
+
+/** Recent reasons kept for tunnels, whose failure Chromium reports only as ERR_TUNNEL_CONNECTION_FAILED. */
+const MAX_FAILURES_KEPT = 256;
 
 const CONNECT_TIMEOUT_MS = 15_000;
 
 export interface EgressProxy {
   /** http://127.0.0.1:PORT, for Chromium's --proxy-server and Node's own fetches. */
   url: string;
+  /** Why the last connection to host:port was refused or failed; undefined once one succeeded. */
+  failure(host: string, port: number): string | undefined;
   close(): Promise<void>;
 }
 
@@ -124,7 +132,7 @@ async function dialHttpUpstream(upstream: ProxyConfig, host: string, port: numbe
   const socket = secure
     ? await connected(tls.connect({ host: proxyHost, port: proxyPort, servername: net.isIP(proxyHost) ? undefined : proxyHost }), 'secureConnect')
     : await connected(net.connect({ host: proxyHost, port: proxyPort }));
-  const authority = net.isIPv6(host) ? `[${host}]:${port}` : `${host}:${port}`;
+  const authority = authorityOf(host, port);
   const credentials = upstream.username ? `${upstream.username}:${upstream.password ?? ''}` : undefined;
   socket.write(
     `CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n` +
@@ -168,12 +176,65 @@ async function dialSocksUpstream(upstream: ProxyConfig, host: string, port: numb
   return socket;
 }
 
+const authorityOf = (host: string, port: number) => (net.isIPv6(host) ? `[${host}]:${port}` : `${host}:${port}`);
+
+/** A failed connection, worded like the browser's own errors. */
+function describeDialError(err: NodeJS.ErrnoException, target: string, upstream: ProxyConfig | undefined): string {
+  if (upstream) return err.message;
+  switch (err.code) {
+    case 'ECONNREFUSED':
+      return `connection refused: nothing is listening at ${target}`;
+    case 'ECONNRESET':
+      return `the connection to ${target} was reset`;
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return `the address of ${target} is unreachable`;
+    default:
+      return `could not connect to ${target}: ${err.message}`;
+  }
+}
+
+interface Refused {
+  /** 403: the guard refused; 502: the connection failed. */
+  status: 403 | 502;
+  reason: string;
+}
+
 /** Opens a connection to host:port, if the guard allows it: to a checked address, or through the upstream. */
-async function open(guard: EgressGuard, upstream: ProxyConfig | undefined, host: string, port: number): Promise<net.Socket | { refusal: string }> {
-  const decision = await guard(host, port).catch((err: Error) => ({ refusal: `refused to connect to ${host}:${port}: ${err.message}` }));
-  if ('refusal' in decision) return decision;
-  if (!upstream) return dialDirect(decision.addresses, port);
-  return upstream.server.startsWith('socks5:') ? dialSocksUpstream(upstream, host, port) : dialHttpUpstream(upstream, host, port);
+async function open(guard: EgressGuard, upstream: ProxyConfig | undefined, host: string, port: number): Promise<net.Socket | Refused> {
+  const target = authorityOf(host, port);
+  const decision = await guard(host, port).catch((err: Error) => ({ refusal: `refused to connect to ${target}: ${err.message}` }));
+  if ('refusal' in decision) return { status: 403, reason: decision.refusal };
+  try {
+    if (!upstream) return await dialDirect(decision.addresses, port);
+    return upstream.server.startsWith('socks5:') ? await dialSocksUpstream(upstream, host, port) : await dialHttpUpstream(upstream, host, port);
+  } catch (err) {
+    return { status: 502, reason: describeDialError(err as NodeJS.ErrnoException, target, upstream) };
+  }
+}
+
+/** Opens connections and remembers why the last one to each host:port did not open. */
+class Dialer {
+  private readonly failures = new Map<string, string>();
+
+  constructor(
+    private readonly guard: EgressGuard,
+    private readonly upstream: ProxyConfig | undefined,
+  ) {}
+
+  async open(host: string, port: number): Promise<net.Socket | Refused> {
+    const key = authorityOf(host.toLowerCase(), port);
+    const opened = await open(this.guard, this.upstream, host, port);
+    this.failures.delete(key);
+    if (opened instanceof net.Socket) return opened;
+    if (this.failures.size >= MAX_FAILURES_KEPT) this.failures.delete(this.failures.keys().next().value!);
+    this.failures.set(key, opened.reason);
+    return opened;
+  }
+
+  failure(host: string, port: number): string | undefined {
+    return this.failures.get(authorityOf(host.toLowerCase(), port));
+  }
 }
 
 /** Ends two sockets together: when either side closes or fails, so does the other. */
@@ -203,7 +264,7 @@ function forwardedHeaders(raw: string[]): string[] {
   return out;
 }
 
-async function forwardRequest(guard: EgressGuard, upstream: ProxyConfig | undefined, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+async function forwardRequest(dialer: Dialer, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   let target: URL;
   try {
     target = new URL(req.url ?? '');
@@ -216,13 +277,9 @@ async function forwardRequest(guard: EgressGuard, upstream: ProxyConfig | undefi
     return;
   }
   const host = target.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
-  const socket = await open(guard, upstream, host, Number(target.port || 80)).catch((err: Error) => err);
-  if (socket instanceof Error) {
-    res.writeHead(502, { 'content-type': 'text/plain' }).end(`could not connect to ${target.host}: ${socket.message}`);
-    return;
-  }
+  const socket = await dialer.open(host, Number(target.port || 80));
   if (!(socket instanceof net.Socket)) {
-    res.writeHead(403, { 'content-type': 'text/plain', [REFUSED_HEADER]: headerSafe(socket.refusal) }).end(socket.refusal);
+    res.writeHead(socket.status, { 'content-type': 'text/plain', [EGRESS_ERROR_HEADER]: headerSafe(socket.reason) }).end(socket.reason);
     return;
   }
   const headers = [...forwardedHeaders(req.rawHeaders), 'connection', 'close'];
@@ -243,24 +300,21 @@ async function forwardRequest(guard: EgressGuard, upstream: ProxyConfig | undefi
   req.pipe(outgoing);
 }
 
-async function tunnel(guard: EgressGuard, upstream: ProxyConfig | undefined, req: http.IncomingMessage, client: net.Socket, head: Buffer): Promise<void> {
+async function tunnel(dialer: Dialer, req: http.IncomingMessage, client: net.Socket, head: Buffer): Promise<void> {
   client.on('error', () => client.destroy());
   const target = parseAuthority(req.url ?? '');
   if (!target) {
     client.end('HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n');
     return;
   }
-  const socket = await open(guard, upstream, target.host, target.port).catch((err: Error) => err);
+  const socket = await dialer.open(target.host, target.port);
   if (client.destroyed) {
     if (socket instanceof net.Socket) socket.destroy();
     return;
   }
-  if (socket instanceof Error) {
-    client.end(`HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nX-Webjobs-Error: ${headerSafe(socket.message)}\r\n\r\n`);
-    return;
-  }
   if (!(socket instanceof net.Socket)) {
-    client.end(`HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n${REFUSED_HEADER}: ${headerSafe(socket.refusal)}\r\n\r\n`);
+    const status = socket.status === 403 ? '403 Forbidden' : '502 Bad Gateway';
+    client.end(`HTTP/1.1 ${status}\r\nContent-Length: 0\r\n${EGRESS_ERROR_HEADER}: ${headerSafe(socket.reason)}\r\n\r\n`);
     return;
   }
   client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
@@ -270,8 +324,9 @@ async function tunnel(guard: EgressGuard, upstream: ProxyConfig | undefined, req
 
 export async function startEgressProxy(guard: EgressGuard, upstream?: ProxyConfig): Promise<EgressProxy> {
   const sockets = new Set<net.Socket>();
-  const server = http.createServer((req, res) => void forwardRequest(guard, upstream, req, res));
-  server.on('connect', (req: http.IncomingMessage, client: net.Socket, head: Buffer) => void tunnel(guard, upstream, req, client, head));
+  const dialer = new Dialer(guard, upstream);
+  const server = http.createServer((req, res) => void forwardRequest(dialer, req, res));
+  server.on('connect', (req: http.IncomingMessage, client: net.Socket, head: Buffer) => void tunnel(dialer, req, client, head));
   server.on('connection', (socket: net.Socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
@@ -285,6 +340,7 @@ export async function startEgressProxy(guard: EgressGuard, upstream?: ProxyConfi
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
+    failure: (host, port) => dialer.failure(host, port),
     close: () =>
       new Promise((resolve) => {
         for (const socket of sockets) socket.destroy();

@@ -8,7 +8,7 @@ import { PageError } from '../api/errors.js';
 import type { PageData, ScrapeOptions, WaitUntil } from '../api/types.js';
 import type { BrowserPool, BrowserSettings, RequestGuard } from './browser.js';
 import { extractionScript } from './content/bundle.js';
-import { REFUSED_HEADER } from './egress.js';
+import { EGRESS_ERROR_HEADER } from './egress.js';
 import { describeCaptcha, detectCaptcha, injectToken, solveCaptcha, type CaptchaSolverConfig } from './session/captcha.js';
 import type { InPageOptions, InPageResult } from './content/inPage.js';
 import { isContextGone, MainFrameWatch, pendingRefreshMs } from './mainFrame.js';
@@ -174,6 +174,18 @@ async function documentParsed(page: Page): Promise<boolean> {
   return state === 'interactive' || state === 'complete';
 }
 
+/**
+ * Why a navigation of the tab failed: the guard's refusal, else the egress proxy's
+ * reason for a tunnel it did not open (Chromium only says the tunnel failed),
+ * else Chromium's error in words.
+ */
+function navigationFailure(page: Page, run: TabRun, err: unknown, url: string, timeoutMs: number): string {
+  const refused = refusals.get(page);
+  if (refused) return refused;
+  const tunnel = /net::ERR_TUNNEL_CONNECTION_FAILED/.test((err as Error)?.message ?? '');
+  return (tunnel ? run.egressFailure(url) : undefined) ?? describeNavigationError(err, url, timeoutMs, run.settings.proxy?.label);
+}
+
 interface Navigation {
   /** False when the load event (or network idle) never came, but the document had arrived and was parsed. */
   complete: boolean;
@@ -184,7 +196,7 @@ interface Navigation {
  * event never comes (a hanging iframe or subresource, a long poll under
  * networkidle), is read as it stands rather than failed: its text is there.
  */
-async function navigate(page: Page, watch: MainFrameWatch, url: string, options: Required<ScrapeOptions>, proxyLabel?: string): Promise<Navigation> {
+async function navigate(page: Page, watch: MainFrameWatch, url: string, options: Required<ScrapeOptions>, run: TabRun): Promise<Navigation> {
   refusals.delete(page);
   try {
     const response = await page.goto(url, { waitUntil: WAIT_UNTIL[options.waitUntil], timeout: options.timeout });
@@ -192,7 +204,7 @@ async function navigate(page: Page, watch: MainFrameWatch, url: string, options:
     return { complete: true };
   } catch (err) {
     if (isTimeout(err) && watch.response && (await documentParsed(page))) return { complete: false };
-    throw new PageError(refusals.get(page) ?? describeNavigationError(err, url, options.timeout, proxyLabel));
+    throw new PageError(navigationFailure(page, run, err, url, options.timeout));
   }
 }
 
@@ -208,7 +220,8 @@ const REFRESH_FOLLOW_MS = 3_000;
  * the page (Chromium's error page is never the content). Returns the navigation
  * count it rested at.
  */
-async function followRedirectsAfterLoad(page: Page, watch: MainFrameWatch, seen: number, deadline: number, signal?: AbortSignal): Promise<number> {
+async function followRedirectsAfterLoad(page: Page, watch: MainFrameWatch, seen: number, deadline: number, run: TabRun): Promise<number> {
+  const { signal } = run;
   let rested = seen;
   for (let hop = 0; hop < MAX_REDIRECTS_AFTER_LOAD; hop++) {
     if (watch.navigations === rested) {
@@ -222,7 +235,7 @@ async function followRedirectsAfterLoad(page: Page, watch: MainFrameWatch, seen:
     const failure = watch.failure;
     // ERR_ABORTED: a download or an empty answer (the page stays), or a newer navigation took over.
     if (failure && !failure.errorText.includes('ERR_ABORTED')) {
-      throw new PageError(refusals.get(page) ?? describeNavigationError(new Error(failure.errorText), failure.url, 0));
+      throw new PageError(navigationFailure(page, run, new Error(failure.errorText), failure.url, 0));
     }
     if (!watch.settled) return rested;
   }
@@ -291,31 +304,32 @@ function emptyErrorPage(url: string, response: HTTPResponse, formats: Required<S
 function checkLanded(page: Page, url: string, response: HTTPResponse | null, settings: BrowserSettings): HTTPResponse {
   if (response?.status() === 407) throw new PageError(`the proxy ${settings.proxy?.label ?? ''} refused the credentials (HTTP 407) for ${url}`);
   if (!response) throw new PageError(`no response for ${url}`);
-  const refused = response.headers()[REFUSED_HEADER];
-  if (refused) throw new PageError(refused);
+  const egressError = response.headers()[EGRESS_ERROR_HEADER];
+  if (egressError) throw new PageError(egressError);
   if (page.url().startsWith('chrome-error://') && response.status() < 400) {
     throw new PageError(refusals.get(page) ?? `could not load ${response.url()}: the browser showed its error page`);
   }
   return response;
 }
 
-async function scrapeInTab(
-  page: Page,
-  url: string,
-  options: Required<ScrapeOptions>,
-  settings: BrowserSettings,
-  solver: CaptchaSolverConfig | undefined,
-  signal: AbortSignal | undefined,
-): Promise<PageData> {
+/** What a scrape in a tab works with besides the page and its options. */
+interface TabRun extends ScrapeContext {
+  settings: BrowserSettings;
+  /** Why the egress proxy did not connect to the host of a URL, if it did not. */
+  egressFailure(url: string): string | undefined;
+}
+
+async function scrapeInTab(page: Page, url: string, options: Required<ScrapeOptions>, run: TabRun): Promise<PageData> {
+  const { settings, signal } = run;
   const deadline = Date.now() + options.timeout;
   await prepare(page, settings);
   const watch = new MainFrameWatch(page, options.waitUntil === 'domcontentloaded' ? 'domcontentloaded' : 'load');
   try {
-    const { complete } = await navigate(page, watch, url, options, settings.proxy?.label);
+    const { complete } = await navigate(page, watch, url, options, run);
     let rested = watch.navigations;
     let waited = false;
     for (let round = 0; ; round++) {
-      rested = await followRedirectsAfterLoad(page, watch, rested, deadline, signal);
+      rested = await followRedirectsAfterLoad(page, watch, rested, deadline, run);
       const response = checkLanded(page, url, watch.response, settings);
       // Chromium shows its own error page for an HTTP error without a body; that page is not the site's content.
       if (showsBrowserErrorPage(page, response)) return emptyErrorPage(url, response, options.formats);
@@ -328,7 +342,7 @@ async function scrapeInTab(
       waited = true;
       const moving = round < MAX_REDIRECTS_AFTER_LOAD;
       if (moving && watch.navigations !== rested) continue;
-      const captcha = await passCaptcha(page, url, solver, deadline, signal);
+      const captcha = await passCaptcha(page, url, run.solver, deadline, signal);
       let result: InPageResult;
       try {
         result = await extractFrom(page, options);
@@ -403,7 +417,11 @@ export async function scrapeUrl(pool: BrowserPool, url: string, scrapeOptions?: 
   const aborted = whenAborted(signal);
   try {
     return await withDeadline(
-      Promise.race([scrapeInTab(page, url, options, pool.settings, context.solver, signal), crash.promise, aborted.promise]),
+      Promise.race([
+        scrapeInTab(page, url, options, { ...context, settings: pool.settings, egressFailure: (failed) => pool.egressFailure(failed) }),
+        crash.promise,
+        aborted.promise,
+      ]),
       options.timeout + options.waitFor + 10_000,
       () => `timed out after ${options.timeout} ms waiting for ${url} to load`,
     );
