@@ -282,17 +282,31 @@ async function forwardRequest(dialer: Dialer, req: http.IncomingMessage, res: ht
     res.writeHead(socket.status, { 'content-type': 'text/plain', [EGRESS_ERROR_HEADER]: headerSafe(socket.reason) }).end(socket.reason);
     return;
   }
+  // An unhandled 'error' would take the whole server down: every stream here gets a listener.
+  socket.on('error', () => socket.destroy());
+  if (req.socket.destroyed) {
+    socket.destroy(); // the browser left while we were connecting
+    return;
+  }
   const headers = [...forwardedHeaders(req.rawHeaders), 'connection', 'close'];
   // Resumed: a tunnel through an upstream proxy comes paused after its handshake.
   const outgoing = http.request({ method: req.method, path: `${target.pathname}${target.search}`, headers, createConnection: () => socket.resume() });
   outgoing.on('response', (answer) => {
+    answer.on('error', () => res.destroy());
     res.writeHead(answer.statusCode ?? 502, answer.statusMessage, forwardedHeaders(answer.rawHeaders));
     answer.pipe(res);
   });
-  outgoing.on('error', (err) => {
-    if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' }).end(`could not fetch ${target.href}: ${err.message}`);
-    else res.destroy();
+  outgoing.on('error', (err: NodeJS.ErrnoException) => {
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    // Marked as ours, so that the scrape fails saying why instead of reading this answer as the page.
+    const reason = describeDialError(err, target.host, undefined);
+    res.writeHead(502, { 'content-type': 'text/plain', [EGRESS_ERROR_HEADER]: headerSafe(reason) }).end(reason);
   });
+  req.on('error', () => outgoing.destroy());
+  res.on('error', () => socket.destroy());
   // The browser gave up on the request (its tab was closed): so does the site's connection.
   res.on('close', () => {
     if (!res.writableFinished) socket.destroy();
