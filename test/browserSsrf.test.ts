@@ -14,7 +14,7 @@
  * closed at once), the wait is capped, which only makes the check stricter.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempHome } from './helpers/cli.js';
 import { startFakeAnthropic, toolUse, type FakeAnthropic } from './helpers/fakeAnthropic.js';
@@ -62,6 +62,8 @@ let llm: FakeAnthropic;
 let userProxy: TestProxy;
 /** An allowed port where nothing listens. */
 let closedPort: number;
+/** An allowed server that hangs up on every request before answering. */
+let hangUp: net.Server;
 let server: ServeProcess;
 const api = serveClient(() => server.url, KEY);
 
@@ -136,6 +138,8 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
   closedPort = (probe.address() as AddressInfo).port;
   await new Promise((resolve) => probe.close(resolve));
+  hangUp = net.createServer((socket) => socket.once('data', () => socket.destroy()));
+  await new Promise<void>((resolve) => hangUp.listen(0, '127.0.0.1', resolve));
   const routes: Record<string, (req: http.IncomingMessage, res: http.ServerResponse) => void> = {
     '/agent': (req, res) => {
       // A window a page opened that would stay behind, fetching from the private network.
@@ -173,7 +177,7 @@ beforeAll(async () => {
     return originalPush(...items);
   };
   server = await startServe({
-    args: ['--allow-host', new URL(site.url).host, '--allow-host', `127.0.0.1:${closedPort}`, '--quiet'],
+    args: ['--allow-host', new URL(site.url).host, '--allow-host', `127.0.0.1:${closedPort}`, '--allow-host', `127.0.0.1:${(hangUp.address() as AddressInfo).port}`, '--quiet'],
     env: { WEBJOBS_HOME: tempHome(), WEBJOBS_API_KEYS: `${KEY}:scale`, ANTHROPIC_API_KEY: 'sk-test-key', ANTHROPIC_BASE_URL: llm.url,
       WEBJOBS_PROXY_URL: `http://user:${encodeURIComponent('pa:ss')}@127.0.0.1:${userProxy.port}`,
     },
@@ -186,6 +190,7 @@ afterAll(async () => {
   await refused?.close();
   await llm?.close();
   await userProxy?.close();
+  await new Promise((resolve) => hangUp?.close(resolve));
 });
 
 async function scrape(path: string, sessionOptions?: object): Promise<{ status: string; error?: string; data?: { metadata: { url: string } } }> {
@@ -291,5 +296,13 @@ describe('errors keep their meaning behind the egress proxy', () => {
       expect(await api.waitFinal(job)).toBe('failed');
       expect((await api.call('GET', job)).body.error).toMatch(/^connection refused: nothing is listening at/);
     }
+  });
+});
+
+describe('a server that hangs up behind the egress proxy', () => {
+  it('fails the page saying so; the proxy\'s own answer is never read as the page', async () => {
+    const job = await api.start('scrape', { url: `http://127.0.0.1:${(hangUp.address() as AddressInfo).port}/` });
+    expect(await api.waitFinal(job)).toBe('failed');
+    expect((await api.call('GET', job)).body.error).toMatch(/^the connection to 127\.0\.0\.1:\d+ was reset/);
   });
 });
