@@ -97,3 +97,58 @@ describe('egress proxy', () => {
     expect(answer.headers[EGRESS_ERROR_HEADER]).toMatch(/^DNS lookup failed/);
   });
 });
+
+/** A SOCKS5 proxy without authentication, standing for the user's: it resolves every name to 127.0.0.1 and logs what it was asked. */
+async function startSocks(): Promise<{ port: number; asked: string[]; close(): Promise<void> }> {
+  const askedOf: string[] = [];
+  const server = net.createServer((client) => {
+    client.on('error', () => client.destroy());
+    client.once('data', () => {
+      client.write(Buffer.from([5, 0]));
+      client.once('data', (request: Buffer) => {
+        const name = request.subarray(5, 5 + request[4]!).toString();
+        const port = request.readUInt16BE(5 + request[4]!);
+        askedOf.push(`${name}:${port}`);
+        const upstream = net.connect(port, '127.0.0.1', () => {
+          client.write(Buffer.from([5, 0, 0, 1, 127, 0, 0, 1, port >> 8, port & 255]));
+          upstream.pipe(client);
+          client.pipe(upstream);
+        });
+        upstream.on('error', () => client.destroy());
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    asked: askedOf,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe('egress proxy chained to a SOCKS5 proxy', () => {
+  it('checks the name here, then has the SOCKS5 proxy connect to it by name; a refused name never reaches it', async () => {
+    const socks = await startSocks();
+    const lookup = async (host: string) => (host === 'pinned.test' || host === 'rebind.test' ? ['127.0.0.1'] : []);
+    const upstream = { server: `socks5://127.0.0.1:${socks.port}`, url: `socks5://127.0.0.1:${socks.port}`, label: 'socks5://127.0.0.1' };
+    const chained = await startEgressProxy(createEgressGuard({ allow: new Set([`pinned.test:${sitePort}`]), lookup }), upstream);
+    try {
+      const through = (url: string) =>
+        new Promise<number>((resolve, reject) => {
+          const proxy = new URL(chained.url);
+          const req = http.request({ host: proxy.hostname, port: proxy.port, path: url }, (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode ?? 0));
+          });
+          req.on('error', reject);
+          req.end();
+        });
+      expect(await through(`http://pinned.test:${sitePort}/`)).toBe(200);
+      expect(await through(`http://rebind.test:${sitePort}/`)).toBe(403);
+      expect(socks.asked).toEqual([`pinned.test:${sitePort}`]);
+    } finally {
+      await chained.close();
+      await socks.close();
+    }
+  });
+});

@@ -121,6 +121,8 @@ function readAnswer(socket: net.Socket, complete: (data: Buffer) => number | und
     socket.on('data', onData);
     socket.once('error', onError);
     socket.once('close', onClose);
+    // Paused by the previous answer of a handshake, if there was one.
+    socket.resume();
   });
 }
 
