@@ -1,11 +1,14 @@
 /**
- * One Chromium per process, shared by every page of every job, relaunched when it
- * dies. Tabs are reused: opening a tab costs more than navigating an open one.
+ * One Chromium per process (per upstream proxy), relaunched when it dies. Each job
+ * gets its own browser context: cookies, storage, cache and tabs are never shared
+ * between jobs. Within a job tabs are reused: opening a tab costs more than
+ * navigating an open one.
  */
 import os from 'node:os';
-import type { Browser, Page } from 'puppeteer';
+import type { Browser, BrowserContext, Page, Target } from 'puppeteer';
 import puppeteer from 'puppeteer';
 import { EnvironmentError } from '../api/errors.js';
+import { egressLaunchArgs, startEgressProxy, type EgressGuard, type EgressProxy } from './egress.js';
 import { findBrowser } from './findBrowser.js';
 import { proxyLaunchArgs, type ProxyConfig } from './session/proxy.js';
 
@@ -40,6 +43,11 @@ export interface BrowserSettings {
   env?: NodeJS.ProcessEnv;
   /** Checked before each request the page makes; none means no restriction (the CLI's local mode). */
   requestGuard?: RequestGuard;
+  /**
+   * Checks each connection the browser opens, at the egress proxy every connection
+   * then goes through (egress.ts). Set with requestGuard, by `webjobs serve`.
+   */
+  egressGuard?: EgressGuard;
   /** Every request of this browser goes through this proxy. */
   proxy?: ProxyConfig;
 }
@@ -57,6 +65,8 @@ export async function launchBrowser(settings: BrowserSettings = {}): Promise<Bro
       headless: true,
       args: launchArgs([...(settings.args ?? []), ...(settings.proxy ? proxyLaunchArgs(settings.proxy) : [])]),
       protocolTimeout: 60_000,
+      // Puppeteer turns popup blocking off; a page must not open windows by itself.
+      ignoreDefaultArgs: ['--disable-popup-blocking'],
       handleSIGINT: false,
       handleSIGTERM: false,
       handleSIGHUP: false,
@@ -72,28 +82,46 @@ export async function launchBrowser(settings: BrowserSettings = {}): Promise<Bro
  */
 const PAGES_PER_TAB = 25;
 
+/** The tabs of one job: its own browser context, and the tabs it has free. */
+interface JobTabs {
+  /** None for the browser's default context. */
+  context?: Promise<BrowserContext>;
+  idle: Page[];
+  /** The job has ended: its tabs are closed, never reused. */
+  over: boolean;
+}
+
 /**
- * Hands out tabs of one shared browser. A tab whose page crashed is thrown away;
- * a browser that disconnected is replaced on the next request for a tab.
+ * Hands out tabs of one shared browser. Each job (named by its AbortSignal) gets
+ * its own browser context, closed with everything in it (tabs, popups, workers)
+ * as soon as the signal aborts: the job's owner aborts it when the job is
+ * cancelled or ends. A tab whose page crashed is thrown away; a browser that
+ * disconnected is replaced on the next request for a tab.
  */
 export class BrowserPool {
   private browser: Promise<Browser> | undefined;
-  private idle: Page[] = [];
+  private egress: Promise<EgressProxy> | undefined;
+  private egressStarted: EgressProxy | undefined;
+  private readonly jobs = new Map<AbortSignal, JobTabs>();
+  /** Tabs of callers that run no job (tests, benchmarks): the browser's default context. */
+  private unscoped: JobTabs = { idle: [], over: false };
   private closed = false;
   private readonly uses = new WeakMap<Page, number>();
+  private readonly tabsOf = new WeakMap<Page, JobTabs>();
 
   constructor(readonly settings: BrowserSettings = {}) {}
 
   private getBrowser(): Promise<Browser> {
     if (!this.browser) {
-      const launching = launchBrowser(this.settings);
+      const launching = this.launch();
       this.browser = launching;
       launching.then(
         (browser) =>
           browser.on('disconnected', () => {
             if (this.browser === launching) {
               this.browser = undefined;
-              this.idle = [];
+              this.unscoped = { idle: [], over: false };
+              this.jobs.clear();
             }
           }),
         () => {
@@ -104,34 +132,122 @@ export class BrowserPool {
     return this.browser;
   }
 
-  async acquire(): Promise<Page> {
-    if (this.closed) throw new Error('the browser pool is closed');
-    const browser = await this.getBrowser();
-    while (this.idle.length > 0) {
-      const page = this.idle.pop()!;
-      if (!page.isClosed() && page.browser() === browser && browser.connected) return page;
+  /**
+   * The egress proxy all of this pool's connections go through (the browser's, and
+   * Node's own fetches for the crawler), started on first use; none without a guard.
+   */
+  egressProxy(): Promise<EgressProxy> | undefined {
+    const guard = this.settings.egressGuard;
+    if (!guard) return undefined;
+    if (!this.egress) {
+      const starting = startEgressProxy(guard, this.settings.proxy);
+      this.egress = starting;
+      starting.then((proxy) => (this.egressStarted = proxy)).catch(() => undefined);
     }
-    return browser.newPage();
+    return this.egress;
   }
 
-  /** Returns a tab for reuse, or closes it when it is no longer healthy. */
+  /**
+   * Why the egress proxy did not connect to the host of `url` (refused, or the
+   * connection failed), for errors Chromium only reports as a failed tunnel.
+   */
+  egressFailure(url: string): string | undefined {
+    if (!this.egressStarted) return undefined;
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      return undefined;
+    }
+    const port = Number(parsed.port || (parsed.protocol === 'https:' || parsed.protocol === 'wss:' ? 443 : 80));
+    return this.egressStarted.failure(parsed.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, ''), port);
+  }
+
+  private async launch(): Promise<Browser> {
+    const egress = this.egressProxy();
+    if (!egress) return launchBrowser(this.settings);
+    // The egress proxy carries the upstream proxy's credentials; Chromium talks to it alone.
+    const args = [...(this.settings.args ?? []), ...egressLaunchArgs((await egress).url)];
+    return launchBrowser({ ...this.settings, proxy: undefined, args });
+  }
+
+  /** The job's tabs, its context created on first use and closed when `job` aborts. */
+  private tabsFor(browser: Browser, job: AbortSignal): JobTabs {
+    let tabs = this.jobs.get(job);
+    if (tabs) return tabs;
+    const context = browser.createBrowserContext().then((created) => {
+      closeWindowsOpenedByPages(created);
+      return created;
+    });
+    const created: JobTabs = { context, idle: [], over: false };
+    this.jobs.set(job, created);
+    job.addEventListener(
+      'abort',
+      () => {
+        created.over = true;
+        this.jobs.delete(job);
+        void context.then((created) => created.close()).catch(() => undefined);
+      },
+      { once: true },
+    );
+    return created;
+  }
+
+  /** A tab for `job` (tabs are reused only within one job); without a job, a tab of the default context. */
+  async acquire(job?: AbortSignal): Promise<Page> {
+    if (this.closed) throw new Error('the browser pool is closed');
+    job?.throwIfAborted();
+    const browser = await this.getBrowser();
+    const tabs = job ? this.tabsFor(browser, job) : this.unscoped;
+    while (tabs.idle.length > 0) {
+      const page = tabs.idle.pop()!;
+      if (!page.isClosed() && page.browser() === browser && browser.connected) return page;
+    }
+    const page = tabs.context ? await (await tabs.context).newPage() : await browser.newPage();
+    this.tabsOf.set(page, tabs);
+    return page;
+  }
+
+  /** Returns a tab for reuse by the same job, or closes it when it is no longer healthy. */
   async release(page: Page, healthy: boolean): Promise<void> {
     const uses = (this.uses.get(page) ?? 0) + 1;
     this.uses.set(page, uses);
-    if (!healthy || uses >= PAGES_PER_TAB || this.closed || page.isClosed() || !page.browser().connected) {
+    const tabs = this.tabsOf.get(page);
+    if (!healthy || !tabs || tabs.over || uses >= PAGES_PER_TAB || this.closed || page.isClosed() || !page.browser().connected) {
       await page.close().catch(() => undefined);
       return;
     }
-    this.idle.push(page);
+    tabs.idle.push(page);
   }
 
   async close(): Promise<void> {
     this.closed = true;
     const browser = this.browser;
     this.browser = undefined;
-    this.idle = [];
+    this.unscoped = { idle: [], over: false };
+    this.jobs.clear();
     if (browser) await (await browser.catch(() => undefined))?.close().catch(() => undefined);
+    const egress = this.egress;
+    this.egress = undefined;
+    this.egressStarted = undefined;
+    if (egress) await (await egress.catch(() => undefined))?.close();
   }
+}
+
+/**
+ * Windows a page opens (window.open, target=_blank links and forms) are closed as
+ * soon as they appear: a scrape reads the page it was given, and a window left
+ * running would act on the job's behalf with nobody watching it. Tabs the pool
+ * opens have no opener.
+ */
+function closeWindowsOpenedByPages(context: BrowserContext): void {
+  context.on('targetcreated', (target: Target) => {
+    if (target.type() !== 'page' || !target.opener()) return;
+    void target
+      .page()
+      .then((page) => page?.close())
+      .catch(() => undefined);
+  });
 }
 
 /** A sensible number of tabs for this machine: renderers are CPU-bound. */

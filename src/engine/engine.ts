@@ -25,7 +25,13 @@ const MAX_REDIRECTS = 10;
 export interface Engine {
   /** Throws (EnvironmentError, ConfigError) when a job with these options could not run here. */
   preflight(sessionOptions?: SessionOptions): void;
-  scrape(url: string, scrapeOptions?: ScrapeOptions, sessionOptions?: SessionOptions): Promise<PageData>;
+  /**
+   * Scrapes one page. `signal` is the job's: every scrape given the same signal
+   * shares one browser context (cookies, storage, cache, tabs) that no other job
+   * sees, closed when the signal aborts, and a scrape in progress ends at once then.
+   * Whoever runs the job aborts its signal when the job is cancelled or ends.
+   */
+  scrape(url: string, scrapeOptions?: ScrapeOptions, sessionOptions?: SessionOptions, signal?: AbortSignal): Promise<PageData>;
   /** A plain HTTP GET outside the browser, through the session's proxy when it has one. */
   fetch(url: string, options: FetchOptions): Promise<Response>;
   close(): Promise<void>;
@@ -56,10 +62,10 @@ export class BrowserEngine implements Engine {
     if (sessionOptions?.solveCaptchas) solverConfig(this.env);
   }
 
-  scrape(url: string, scrapeOptions?: ScrapeOptions, sessionOptions?: SessionOptions): Promise<PageData> {
+  scrape(url: string, scrapeOptions?: ScrapeOptions, sessionOptions?: SessionOptions, signal?: AbortSignal): Promise<PageData> {
     const proxy = resolveProxy(sessionOptions, this.env);
     const solver = sessionOptions?.solveCaptchas ? solverConfig(this.env) : undefined;
-    return scrapeUrl(this.pool(proxy), url, scrapeOptions, solver);
+    return scrapeUrl(this.pool(proxy), url, scrapeOptions, { solver, signal });
   }
 
   /**
@@ -73,13 +79,24 @@ export class BrowserEngine implements Engine {
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
       const refusal = guard ? await guard(current) : undefined;
       if (refusal) throw new PageError(refusal);
-      const response = await proxiedFetch(current, proxy, options);
+      const response = await proxiedFetch(current, await this.egressOr(proxy), options);
       const location = response.headers.get('location');
       if (response.status < 300 || response.status > 399 || !location) return response;
       await response.body?.cancel();
       current = new URL(location, current).href;
     }
     throw new PageError(`too many redirects fetching ${url}`);
+  }
+
+  /**
+   * With a guard, Node's own requests take the browser's way out too: the egress
+   * proxy, which dials only addresses it checked (and chains to `proxy`).
+   */
+  private async egressOr(proxy: ProxyConfig | undefined): Promise<ProxyConfig | undefined> {
+    const egress = this.pool(proxy).egressProxy();
+    if (!egress) return proxy;
+    const { url } = await egress;
+    return { server: url, url, label: proxy?.label ?? url };
   }
 
   async close(): Promise<void> {

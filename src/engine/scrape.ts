@@ -2,13 +2,16 @@
  * Scraping one URL in a tab: navigate, wait as asked, extract in the page.
  * Every failure becomes a PageError whose message says what happened to the page.
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import type { HTTPResponse, Page, PuppeteerLifeCycleEvent } from 'puppeteer';
 import { PageError } from '../api/errors.js';
 import type { PageData, ScrapeOptions, WaitUntil } from '../api/types.js';
 import type { BrowserPool, BrowserSettings, RequestGuard } from './browser.js';
 import { extractionScript } from './content/bundle.js';
+import { EGRESS_ERROR_HEADER } from './egress.js';
 import { describeCaptcha, detectCaptcha, injectToken, solveCaptcha, type CaptchaSolverConfig } from './session/captcha.js';
 import type { InPageOptions, InPageResult } from './content/inPage.js';
+import { isContextGone, MainFrameWatch, pendingRefreshMs } from './mainFrame.js';
 import { installSettleProbe, settleEnabled, settleParams, waitForSettle } from './settle.js';
 
 const WAIT_UNTIL: Record<WaitUntil, PuppeteerLifeCycleEvent> = {
@@ -103,11 +106,24 @@ async function blockByUrl(page: Page): Promise<void> {
 
 const prepared = new WeakSet<Page>();
 
+/**
+ * A dialog left open stops the page (its load event, our evaluations) until the
+ * page's timeout. Nobody is there to answer: alert, confirm and prompt are
+ * dismissed, and a beforeunload prompt lets the tab leave, so that the next
+ * navigation is never held by the page before it.
+ */
+function answerDialogs(page: Page): void {
+  page.on('dialog', (dialog) => {
+    void (dialog.type() === 'beforeunload' ? dialog.accept() : dialog.dismiss()).catch(() => undefined);
+  });
+}
+
 async function prepare(page: Page, settings: BrowserSettings): Promise<void> {
   if (prepared.has(page)) return;
   prepared.add(page);
+  answerDialogs(page);
   // Chromium asks for proxy credentials per tab; answering them here covers every request of the tab.
-  if (settings.proxy?.username) {
+  if (settings.proxy?.username && !settings.egressGuard) {
     await page.authenticate({ username: settings.proxy.username, password: settings.proxy.password ?? '' });
   }
   if (settings.requestGuard) await interceptRequests(page, settings.requestGuard);
@@ -120,12 +136,19 @@ async function prepare(page: Page, settings: BrowserSettings): Promise<void> {
  * saying so: the challenge page is never returned as if it were the content.
  * Solving counts against the page's timeout. Returns the metadata entry to add.
  */
-async function passCaptcha(page: Page, url: string, solver: CaptchaSolverConfig | undefined, deadline: number): Promise<string | undefined> {
+async function passCaptcha(
+  page: Page,
+  url: string,
+  solver: CaptchaSolverConfig | undefined,
+  deadline: number,
+  signal: AbortSignal | undefined,
+): Promise<string | undefined> {
   const found = await detectCaptcha(page);
   if (!found) return undefined;
   const label = describeCaptcha(found);
   if (!solver) throw new PageError(`blocked by a CAPTCHA (${label}) at ${url}; run with --solve-captchas and a solver configured`);
-  const token = await solveCaptcha(solver, found, page.url(), AbortSignal.timeout(Math.max(1, deadline - Date.now())));
+  const timeout = AbortSignal.timeout(Math.max(1, deadline - Date.now()));
+  const token = await solveCaptcha(solver, found, page.url(), signal ? AbortSignal.any([timeout, signal]) : timeout);
   const remaining = Math.max(1, deadline - Date.now());
   const navigated = page.waitForNavigation({ waitUntil: 'load', timeout: remaining }).catch(() => null);
   await injectToken(page, found, token);
@@ -151,8 +174,19 @@ async function documentParsed(page: Page): Promise<boolean> {
   return state === 'interactive' || state === 'complete';
 }
 
+/**
+ * Why a navigation of the tab failed: the guard's refusal, else the egress proxy's
+ * reason for a tunnel it did not open (Chromium only says the tunnel failed),
+ * else Chromium's error in words.
+ */
+function navigationFailure(page: Page, run: TabRun, err: unknown, url: string, timeoutMs: number): string {
+  const refused = refusals.get(page);
+  if (refused) return refused;
+  const tunnel = /net::ERR_TUNNEL_CONNECTION_FAILED/.test((err as Error)?.message ?? '');
+  return (tunnel ? run.egressFailure(url) : undefined) ?? describeNavigationError(err, url, timeoutMs, run.settings.proxy?.label);
+}
+
 interface Navigation {
-  response: HTTPResponse | null;
   /** False when the load event (or network idle) never came, but the document had arrived and was parsed. */
   complete: boolean;
 }
@@ -162,21 +196,50 @@ interface Navigation {
  * event never comes (a hanging iframe or subresource, a long poll under
  * networkidle), is read as it stands rather than failed: its text is there.
  */
-async function navigate(page: Page, url: string, options: Required<ScrapeOptions>, proxyLabel?: string): Promise<Navigation> {
+async function navigate(page: Page, watch: MainFrameWatch, url: string, options: Required<ScrapeOptions>, run: TabRun): Promise<Navigation> {
   refusals.delete(page);
-  let documentResponse: HTTPResponse | null = null;
-  const onResponse = (response: HTTPResponse) => {
-    if (response.request().isNavigationRequest() && response.frame() === page.mainFrame()) documentResponse = response;
-  };
-  page.on('response', onResponse);
   try {
-    return { response: await page.goto(url, { waitUntil: WAIT_UNTIL[options.waitUntil], timeout: options.timeout }), complete: true };
+    const response = await page.goto(url, { waitUntil: WAIT_UNTIL[options.waitUntil], timeout: options.timeout });
+    if (response) watch.response = response;
+    return { complete: true };
   } catch (err) {
-    if (isTimeout(err) && documentResponse && (await documentParsed(page))) return { response: documentResponse, complete: false };
-    throw new PageError(refusals.get(page) ?? describeNavigationError(err, url, options.timeout, proxyLabel));
-  } finally {
-    page.off('response', onResponse);
+    if (isTimeout(err) && watch.response && (await documentParsed(page))) return { complete: false };
+    throw new PageError(navigationFailure(page, run, err, url, options.timeout));
   }
+}
+
+/** Redirects a page makes by itself after load (meta refresh, script) that a scrape follows. */
+const MAX_REDIRECTS_AFTER_LOAD = 5;
+/** A meta refresh due within this long is a redirect, not a page that reloads itself now and then. */
+const REFRESH_FOLLOW_MS = 3_000;
+
+/**
+ * Follows the navigations the page starts by itself after `seen` main-frame
+ * requests, until it rests on a document: one it started already, or a meta
+ * refresh due soon. A navigation refused by the guard, or one that fails, fails
+ * the page (Chromium's error page is never the content). Returns the navigation
+ * count it rested at.
+ */
+async function followRedirectsAfterLoad(page: Page, watch: MainFrameWatch, seen: number, deadline: number, run: TabRun): Promise<number> {
+  const { signal } = run;
+  let rested = seen;
+  for (let hop = 0; hop < MAX_REDIRECTS_AFTER_LOAD; hop++) {
+    if (watch.navigations === rested) {
+      const refresh = await pendingRefreshMs(page);
+      if (refresh === undefined || refresh > REFRESH_FOLLOW_MS || Date.now() + refresh >= deadline) return rested;
+      const before = rested;
+      if (!(await watch.until(() => watch.navigations > before, Math.min(refresh + 1_000, deadline - Date.now()), signal))) return rested;
+    }
+    await watch.until(() => watch.settled, deadline - Date.now(), signal);
+    rested = watch.navigations;
+    const failure = watch.failure;
+    // ERR_ABORTED: a download or an empty answer (the page stays), or a newer navigation took over.
+    if (failure && !failure.errorText.includes('ERR_ABORTED')) {
+      throw new PageError(navigationFailure(page, run, new Error(failure.errorText), failure.url, 0));
+    }
+    if (!watch.settled) return rested;
+  }
+  return rested;
 }
 
 async function extractContent(page: Page, options: InPageOptions): Promise<InPageResult> {
@@ -237,29 +300,67 @@ function emptyErrorPage(url: string, response: HTTPResponse, formats: Required<S
   return data;
 }
 
-async function scrapeInTab(
-  page: Page,
-  url: string,
-  options: Required<ScrapeOptions>,
-  settings: BrowserSettings,
-  solver: CaptchaSolverConfig | undefined,
-): Promise<PageData> {
-  const deadline = Date.now() + options.timeout;
-  await prepare(page, settings);
-  const { response, complete } = await navigate(page, url, options, settings.proxy?.label);
+/** The page as it stands, after a navigation: checked for what Chromium shows instead of a document. */
+function checkLanded(page: Page, url: string, response: HTTPResponse | null, settings: BrowserSettings): HTTPResponse {
   if (response?.status() === 407) throw new PageError(`the proxy ${settings.proxy?.label ?? ''} refused the credentials (HTTP 407) for ${url}`);
   if (!response) throw new PageError(`no response for ${url}`);
-  // Chromium shows its own error page for an HTTP error without a body; that page is not the site's content.
-  if (showsBrowserErrorPage(page, response)) return emptyErrorPage(url, response, options.formats);
-  const contentType = response.headers()['content-type'] ?? 'text/html';
-  if (!RENDERABLE.test(contentType)) {
-    throw new PageError(`${url} is not a web page (content type ${contentType.split(';')[0]}); it cannot be rendered as a page`);
+  const egressError = response.headers()[EGRESS_ERROR_HEADER];
+  if (egressError) throw new PageError(egressError);
+  if (page.url().startsWith('chrome-error://') && response.status() < 400) {
+    throw new PageError(refusals.get(page) ?? `could not load ${response.url()}: the browser showed its error page`);
   }
-  await settle(page, deadline);
-  if (options.waitFor > 0) await new Promise((resolve) => setTimeout(resolve, options.waitFor));
-  const captcha = await passCaptcha(page, url, solver, deadline);
+  return response;
+}
+
+/** What a scrape in a tab works with besides the page and its options. */
+interface TabRun extends ScrapeContext {
+  settings: BrowserSettings;
+  /** Why the egress proxy did not connect to the host of a URL, if it did not. */
+  egressFailure(url: string): string | undefined;
+}
+
+async function scrapeInTab(page: Page, url: string, options: Required<ScrapeOptions>, run: TabRun): Promise<PageData> {
+  const { settings, signal } = run;
+  const deadline = Date.now() + options.timeout;
+  await prepare(page, settings);
+  const watch = new MainFrameWatch(page, options.waitUntil === 'domcontentloaded' ? 'domcontentloaded' : 'load');
+  try {
+    const { complete } = await navigate(page, watch, url, options, run);
+    let rested = watch.navigations;
+    let waited = false;
+    for (let round = 0; ; round++) {
+      rested = await followRedirectsAfterLoad(page, watch, rested, deadline, run);
+      const response = checkLanded(page, url, watch.response, settings);
+      // Chromium shows its own error page for an HTTP error without a body; that page is not the site's content.
+      if (showsBrowserErrorPage(page, response)) return emptyErrorPage(url, response, options.formats);
+      const contentType = response.headers()['content-type'] ?? 'text/html';
+      if (!RENDERABLE.test(contentType)) {
+        throw new PageError(`${url} is not a web page (content type ${contentType.split(';')[0]}); it cannot be rendered as a page`);
+      }
+      await settle(page, deadline);
+      if (!waited && options.waitFor > 0) await delay(options.waitFor, undefined, { signal });
+      waited = true;
+      const moving = round < MAX_REDIRECTS_AFTER_LOAD;
+      if (moving && watch.navigations !== rested) continue;
+      const captcha = await passCaptcha(page, url, run.solver, deadline, signal);
+      let result: InPageResult;
+      try {
+        result = await extractFrom(page, options);
+      } catch (err) {
+        // The page navigated while it was being read: read the page it went to.
+        if (moving && isContextGone(err)) continue;
+        throw err;
+      }
+      return pageData(page, url, response, result, options, { captcha, complete });
+    }
+  } finally {
+    watch.dispose();
+  }
+}
+
+function extractFrom(page: Page, options: Required<ScrapeOptions>): Promise<InPageResult> {
   const formats = options.formats;
-  const result = await extractContent(page, {
+  return extractContent(page, {
     onlyMainContent: options.onlyMainContent,
     includeTags: options.includeTags,
     excludeTags: options.excludeTags,
@@ -267,12 +368,23 @@ async function scrapeInTab(
     wantMarkdown: formats.includes('markdown'),
     wantLinks: formats.includes('links'),
   });
+}
+
+function pageData(
+  page: Page,
+  url: string,
+  response: HTTPResponse,
+  result: InPageResult,
+  options: Required<ScrapeOptions>,
+  notes: { captcha?: string; complete: boolean },
+): PageData {
+  const formats = options.formats;
   const data: PageData = {
     metadata: { ...result.metadata, url: page.url(), sourceURL: url, statusCode: String(response.status()) },
   };
-  if (captcha) data.metadata.captcha = captcha;
+  if (notes.captcha) data.metadata.captcha = notes.captcha;
   const warnings = [
-    complete ? '' : `the page did not finish loading within ${options.timeout} ms; this is what had loaded by then`,
+    notes.complete ? '' : `the page did not finish loading within ${options.timeout} ms; this is what had loaded by then`,
     result.warning ?? '',
   ].filter(Boolean);
   if (warnings.length > 0) data.metadata.warning = warnings.join('; ');
@@ -282,37 +394,68 @@ async function scrapeInTab(
   return data;
 }
 
+export interface ScrapeContext {
+  /** Solves CAPTCHAs the page shows; without it such a page fails. */
+  solver?: CaptchaSolverConfig;
+  /**
+   * The job's signal: the scrape gets a tab of the job's own browser context, and
+   * ends at once (navigation and every wait) when the signal aborts.
+   */
+  signal?: AbortSignal;
+}
+
 /**
  * Scrapes `url` in a tab from `pool`. The whole page (navigation, waitFor and
  * extraction) must finish within timeout + waitFor plus a grace period, so that a
  * page that hangs after load cannot hold a tab forever.
  */
-export async function scrapeUrl(
-  pool: BrowserPool,
-  url: string,
-  scrapeOptions?: ScrapeOptions,
-  solver?: CaptchaSolverConfig,
-): Promise<PageData> {
+export async function scrapeUrl(pool: BrowserPool, url: string, scrapeOptions?: ScrapeOptions, context: ScrapeContext = {}): Promise<PageData> {
   const options = withDefaults(scrapeOptions);
-  const page = await pool.acquire().catch((err: Error) => {
+  const { signal } = context;
+  const page = await pool.acquire(signal).catch((err: Error) => {
+    if (signal?.aborted) throw abortError(signal);
     throw err.name === 'EnvironmentError' ? err : new PageError(`could not open a browser tab: ${err.message}`);
   });
   let healthy = true;
   const crash = crashOf(page, url);
+  const aborted = whenAborted(signal);
   try {
     return await withDeadline(
-      Promise.race([scrapeInTab(page, url, options, pool.settings, solver), crash.promise]),
+      Promise.race([
+        scrapeInTab(page, url, options, { ...context, settings: pool.settings, egressFailure: (failed) => pool.egressFailure(failed) }),
+        crash.promise,
+        aborted.promise,
+      ]),
       options.timeout + options.waitFor + 10_000,
       () => `timed out after ${options.timeout} ms waiting for ${url} to load`,
     );
   } catch (err) {
     healthy = false;
+    if (signal?.aborted) throw abortError(signal);
     if (err instanceof PageError || (err as Error).name === 'EnvironmentError') throw err;
     throw new PageError(describeNavigationError(err, url, options.timeout));
   } finally {
     crash.dispose();
+    aborted.dispose();
     await pool.release(page, healthy);
   }
+}
+
+function abortError(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new PageError('the job was stopped');
+}
+
+/** Rejects once `signal` aborts, so that no step of the scrape outlives its job. */
+function whenAborted(signal: AbortSignal | undefined): { promise: Promise<never>; dispose(): void } {
+  let onAbort: (() => void) | undefined;
+  const promise = new Promise<never>((_, reject) => {
+    if (!signal) return;
+    onAbort = () => reject(abortError(signal));
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  promise.catch(() => undefined);
+  return { promise, dispose: () => onAbort && signal?.removeEventListener('abort', onAbort) };
 }
 
 /** Rejects as soon as the tab's renderer crashes: Puppeteer's navigation would only notice at its timeout. */

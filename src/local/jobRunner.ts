@@ -11,7 +11,10 @@ export interface JobContext<K extends JobKind> {
   jobId: string;
   request: JobRequestByKind[K];
   engine: Engine;
-  /** Aborted when the job is cancelled or the process shuts down. */
+  /**
+   * Aborted when the job is cancelled or the process shuts down, and once the job
+   * has ended: what the job left running in the browser ends with it.
+   */
   signal: AbortSignal;
   env: NodeJS.ProcessEnv;
   /** Changes the record header (counters, data of scrape/extract) under the store's lock. */

@@ -158,6 +158,8 @@ export class LocalBackend implements JobBackend {
       error = controller.signal.aborted ? abortMessage(controller.signal) : errorMessage(err);
     } finally {
       clearInterval(watcher);
+      // The job is over: its browser context (tabs, popups, workers, timers) goes with it.
+      if (!controller.signal.aborted) controller.abort(new Error('the job has ended'));
     }
     const final = await this.store.update(jobId, (record) => {
       if (record.status !== 'running') return;

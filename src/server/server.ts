@@ -13,7 +13,7 @@ import { buildApp, SERVER_DEFAULTS } from './app.js';
 import { loadKeys } from './keys.js';
 import { JobOwners } from './owners.js';
 import { recoverJobs } from './recovery.js';
-import { createRequestGuard } from './ssrf.js';
+import { createEgressGuard, createRequestGuard } from './ssrf.js';
 
 export interface ServeOptions {
   host: string;
@@ -56,6 +56,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const keys = await loadKeys(options.keysFile, env);
   const allowHosts = new Set((options.allowHosts ?? []).map((h) => h.toLowerCase()));
   const requestGuard = options.allowPrivate ? undefined : createRequestGuard({ allow: allowHosts });
+  const egressGuard = options.allowPrivate ? undefined : createEgressGuard({ allow: allowHosts });
   const store = new FileJobStore(home);
   let engine: Engine | undefined;
   const backend = new LocalBackend({
@@ -64,7 +65,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     maxConcurrentJobs: options.maxJobs ?? DEFAULT_MAX_JOBS,
     createEngine: async () => {
       const { BrowserEngine } = await import('../engine/engine.js');
-      engine = new BrowserEngine({ env, requestGuard });
+      engine = new BrowserEngine({ env, requestGuard, egressGuard });
       return engine;
     },
   });

@@ -5,13 +5,17 @@
  * and subresources are covered, and host names are checked by what they
  * resolve to, not by how they are spelled.
  *
- * Known gap: Chromium resolves the name again after our check, so a DNS server
- * that answers differently within seconds (DNS rebinding) could slip through.
- * Put the server where its network has nothing to hide, or egress-filter it.
+ * That check alone leaves gaps: Chromium resolves the name again after it (DNS
+ * rebinding), and requests of targets no tab asked for (popups, workers,
+ * WebSockets, preconnects) are not intercepted. So every connection of the
+ * browser also goes through the egress proxy (src/engine/egress.ts), whose guard
+ * (createEgressGuard) resolves the name once, checks the addresses and has the
+ * proxy dial only those.
  */
 import { promises as dns } from 'node:dns';
 import net from 'node:net';
 import type { RequestGuard } from '../engine/browser.js';
+import type { EgressGuard } from '../engine/egress.js';
 
 const BLOCKED = new net.BlockList();
 for (const [network, prefix] of [
@@ -93,9 +97,10 @@ function allowed(url: URL, allow: AllowList): boolean {
   return allow.has(host) || allow.has(`${host}:${port}`);
 }
 
-function refusal(url: string, host: string, address?: string): string {
+/** `action`: what was refused, e.g. "fetch http://…" or "connect to host:port". */
+function refusal(action: string, host: string, address?: string): string {
   const shown = address === undefined || host === address ? host : `${host} (${address})`;
-  return `refused to fetch ${url}: ${shown} is a loopback, private, link-local or metadata address, which this service does not fetch`;
+  return `refused to ${action}: ${shown} is a loopback, private, link-local or metadata address, which this service does not fetch`;
 }
 
 /**
@@ -106,8 +111,8 @@ export function literalRefusal(rawUrl: string, allow: AllowList = new Set()): st
   const url = new URL(rawUrl);
   if (allowed(url, allow)) return undefined;
   const host = hostOf(url).toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost')) return refusal(rawUrl, host);
-  if (net.isIP(host) && blockedAddress(host)) return refusal(rawUrl, host, host);
+  if (host === 'localhost' || host.endsWith('.localhost')) return refusal(`fetch ${rawUrl}`, host);
+  if (net.isIP(host) && blockedAddress(host)) return refusal(`fetch ${rawUrl}`, host, host);
   return undefined;
 }
 
@@ -127,12 +132,12 @@ async function systemLookup(host: string): Promise<string[]> {
   return answers.map((a) => a.address);
 }
 
-export function createRequestGuard(options: GuardOptions = {}): RequestGuard {
-  const allow = options.allow ?? new Set<string>();
+/** The addresses of a host, each answer kept for a while so that a page's fifty subresources cost one lookup. */
+function cachedResolver(options: GuardOptions): (host: string) => Promise<string[]> {
   const lookup = options.lookup ?? systemLookup;
   const cacheMs = options.cacheMs ?? 5_000;
   const cache = new Map<string, { at: number; addresses: Promise<string[]> }>();
-  const resolve = (host: string): Promise<string[]> => {
+  return (host) => {
     const hit = cache.get(host);
     if (hit && Date.now() - hit.at < cacheMs) return hit.addresses;
     const addresses = net.isIP(host) ? Promise.resolve([host]) : lookup(host);
@@ -140,6 +145,11 @@ export function createRequestGuard(options: GuardOptions = {}): RequestGuard {
     addresses.catch(() => cache.delete(host));
     return addresses;
   };
+}
+
+export function createRequestGuard(options: GuardOptions = {}): RequestGuard {
+  const allow = options.allow ?? new Set<string>();
+  const resolve = cachedResolver(options);
   return async (rawUrl) => {
     let url: URL;
     try {
@@ -159,6 +169,29 @@ export function createRequestGuard(options: GuardOptions = {}): RequestGuard {
       return `DNS lookup failed: the host name could not be resolved (${(err as NodeJS.ErrnoException).code ?? 'error'}) for ${rawUrl}`;
     }
     const bad = addresses.find(blockedAddress);
-    return bad === undefined ? undefined : refusal(rawUrl, host, bad);
+    return bad === undefined ? undefined : refusal(`fetch ${rawUrl}`, host, bad);
+  };
+}
+
+/**
+ * The egress proxy's check of each connection the browser opens (host and port,
+ * from a CONNECT or an absolute URL): the addresses it may dial, all checked, or
+ * why not. The proxy dials only these, so the name is resolved once, here.
+ */
+export function createEgressGuard(options: GuardOptions = {}): EgressGuard {
+  const allow = options.allow ?? new Set<string>();
+  const resolve = cachedResolver(options);
+  return async (rawHost, port) => {
+    const host = rawHost.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+    const target = net.isIPv6(host) ? `[${host}]:${port}` : `${host}:${port}`;
+    let addresses: string[];
+    try {
+      addresses = await resolve(host);
+    } catch (err) {
+      return { refusal: `DNS lookup failed: the host name could not be resolved (${(err as NodeJS.ErrnoException).code ?? 'error'}) for ${target}` };
+    }
+    if (allow.has(host) || allow.has(`${host}:${port}`)) return { addresses };
+    const bad = addresses.find(blockedAddress);
+    return bad === undefined ? { addresses } : { refusal: refusal(`connect to ${target}`, host, bad) };
   };
 }

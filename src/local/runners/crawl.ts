@@ -71,7 +71,7 @@ class Crawl {
     const { scrapeOptions, sessionOptions } = this.ctx.request;
     let data;
     try {
-      data = await this.ctx.engine.scrape(url, this.engineOptions(), sessionOptions);
+      data = await this.ctx.engine.scrape(url, this.engineOptions(), sessionOptions, this.ctx.signal);
     } catch (err) {
       if (isJobFatal(err)) throw err;
       this.crawled.add(normalizeUrl(url)!);

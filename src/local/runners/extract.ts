@@ -20,7 +20,7 @@ async function scrapePages(ctx: JobContext<'extract'>): Promise<ScrapedPage[]> {
     ctx.signal.throwIfAborted();
     let data;
     try {
-      data = await ctx.engine.scrape(url, { formats: ['markdown'], onlyMainContent: true }, ctx.request.sessionOptions);
+      data = await ctx.engine.scrape(url, { formats: ['markdown'], onlyMainContent: true }, ctx.request.sessionOptions, ctx.signal);
     } catch (err) {
       throw new PageError(`could not scrape ${url}: ${errorMessage(err)}`);
     }

@@ -1,0 +1,120 @@
+/**
+ * What happens to a tab's main frame across navigations, including those the page
+ * starts by itself after load (a meta refresh, `location.href = …` in a load
+ * handler). page.goto only knows about the navigation it started; reading a page
+ * that has since moved on fails with "Execution context was destroyed". The scrape
+ * follows such redirects, bounded, and reads the page they land on.
+ */
+import type { HTTPRequest, HTTPResponse, Page } from 'puppeteer';
+
+export type LoadedEvent = 'load' | 'domcontentloaded';
+
+/** A navigation of the main frame that did not reach a document. */
+export interface FailedNavigation {
+  url: string;
+  /** Chromium's net error, e.g. net::ERR_ACCESS_DENIED. */
+  errorText: string;
+}
+
+export class MainFrameWatch {
+  /** Navigation requests of the main frame so far (each redirect hop counts). */
+  navigations = 0;
+  /** The last main-frame document response. */
+  response: HTTPResponse | null = null;
+  /** Set when the last navigation failed; cleared by the next one. */
+  failure: FailedNavigation | undefined;
+  private loadedSinceNavigation = false;
+  private readonly waiters = new Set<() => void>();
+  private readonly isMain: (request: HTTPRequest) => boolean;
+
+  constructor(
+    private readonly page: Page,
+    private readonly loadedEvent: LoadedEvent,
+  ) {
+    this.isMain = (request) => request.isNavigationRequest() && request.frame() === page.mainFrame();
+    page.on('request', this.onRequest);
+    page.on('response', this.onResponse);
+    page.on('requestfailed', this.onRequestFailed);
+    page.on(loadedEvent, this.onLoaded);
+  }
+
+  private readonly onRequest = (request: HTTPRequest): void => {
+    if (!this.isMain(request)) return;
+    this.navigations++;
+    this.failure = undefined;
+    this.loadedSinceNavigation = false;
+    this.notify();
+  };
+
+  private readonly onResponse = (response: HTTPResponse): void => {
+    if (this.isMain(response.request())) this.response = response;
+  };
+
+  private readonly onRequestFailed = (request: HTTPRequest): void => {
+    if (!this.isMain(request)) return;
+    this.failure = { url: request.url(), errorText: request.failure()?.errorText ?? 'net::ERR_FAILED' };
+    this.notify();
+  };
+
+  private readonly onLoaded = (): void => {
+    this.loadedSinceNavigation = true;
+    this.notify();
+  };
+
+  /** The last navigation has ended: its document loaded, or it failed. */
+  get settled(): boolean {
+    return this.loadedSinceNavigation || this.failure !== undefined;
+  }
+
+  /** Resolves once `condition` holds, or after `ms`; says whether it held. */
+  until(condition: () => boolean, ms: number, signal?: AbortSignal): Promise<boolean> {
+    if (condition()) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.waiters.delete(check);
+        signal?.removeEventListener('abort', done);
+        resolve(condition());
+      };
+      const check = () => {
+        if (condition()) done();
+      };
+      const timer = setTimeout(done, Math.max(0, ms));
+      this.waiters.add(check);
+      signal?.addEventListener('abort', done, { once: true });
+    });
+  }
+
+  private notify(): void {
+    for (const check of [...this.waiters]) check();
+  }
+
+  dispose(): void {
+    this.page.off('request', this.onRequest);
+    this.page.off('response', this.onResponse);
+    this.page.off('requestfailed', this.onRequestFailed);
+    this.page.off(this.loadedEvent, this.onLoaded);
+    for (const check of this.waiters) this.waiters.delete(check);
+  }
+}
+
+/**
+ * The delay of a meta refresh that points elsewhere, in ms, if the document has
+ * one; Chromium will navigate when it is due. Undefined when there is none (or the
+ * document is already gone, in which case the navigation shows in the watch).
+ */
+export async function pendingRefreshMs(page: Page): Promise<number | undefined> {
+  const content = await page
+    .evaluate(() => document.querySelector('meta[http-equiv="refresh" i]')?.getAttribute('content') ?? null)
+    .catch(() => null);
+  if (!content) return undefined;
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(?:[;,]\s*(?:url\s*=\s*)?\S)/i.exec(content);
+  return match ? Math.round(Number(match[1]) * 1000) : undefined;
+}
+
+/** The page's document went away under an evaluation: it navigated. */
+export function isContextGone(err: unknown): boolean {
+  return /Execution context was destroyed|Cannot find context with specified id|Inspected target navigated or closed/i.test(
+    (err as Error)?.message ?? '',
+  );
+}
