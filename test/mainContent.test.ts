@@ -1121,6 +1121,34 @@ PAGES['/product/reviews'] = sitePage(
   },
 );
 
+// 13e. A Q&A page that says so in JSON-LD, its answers in a WordPress comment list.
+
+const WP_ANSWERS = [
+  'Use a torque wrench set to 25 newton metres; anything tighter cracks the carbon clamp.',
+  'Grease the seat post with carbon assembly paste first, then you need far less torque to hold it.',
+];
+
+PAGES['/qa/wordpress'] = sitePage(
+  'How tight should a carbon seat post clamp be? – Bike Q&A',
+  `<main id="main"><article class="question"><h1>How tight should a carbon seat post clamp be?</h1><p>My seat post keeps slipping down on rough roads.</p></article>
+    <div id="comments" class="comments-area"><ol class="commentlist">${WP_ANSWERS.map((a) => `<li class="comment"><div class="comment-body"><p>${a}</p></div></li>`).join('')}</ol></div></main>`,
+  {
+    head: `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', '@type': 'QAPage', mainEntity: { '@type': 'Question', name: 'How tight should a carbon seat post clamp be?' } })}</script>`,
+    withSidebar: false,
+  },
+);
+
+// 13f. A short news item beside a tag cloud that holds more text than the item.
+
+const TAGS = Array.from({ length: 40 }, (_, i) => `tag${i}-${['water', 'roads', 'health', 'schools'][i % 4]}`);
+
+PAGES['/news/tag-cloud'] = html(
+  `<div class="container"><div class="col-main"><h1>Two ambulances broken into overnight</h1>
+    <p>The home-care team found two of its five cars broken into this morning, their batteries gone; appointments are being moved to the afternoon.</p></div>
+    <div class="col-side"><div class="well"><blockquote>Tags</blockquote>${TAGS.map((t) => `<a class="label" href="/news?tag=${t}">${t}</a>`).join(' ')}</div></div></div>`,
+  { title: 'Two ambulances broken into overnight' },
+);
+
 // 14. A shop page hidden until its scripts run (an anti-flicker wrapper), under a
 // large block of JSON state, and a hidden mobile menu holding a third of the text.
 
@@ -1231,6 +1259,10 @@ describe('forum threads: what the forum adds about each author', () => {
 });
 
 describe('Q&A: the question and all the answers', () => {
+  it('keeps answers that sit in a comment list on a page that declares a QAPage', async () => {
+    expectContent(await markdownOf('/qa/wordpress'), { kept: ['My seat post keeps slipping down on rough roads.', ...WP_ANSWERS], dropped: FURNITURE });
+  });
+
   it('keeps the question and the three answers of a StackExchange-like page', async () => {
     // Comments under posts are left to the extractor: neither required nor forbidden here.
     const md = await markdownOf('/qa');
@@ -1396,6 +1428,12 @@ describe('comment sections', () => {
       kept: GARDEN,
       dropped: [...FURNITURE, '3 thoughts on', 'Leave a Reply', 'Your email address will not be published', ...COMMENTS.map((c) => c.body), 'Geoff Lindqvist'],
     });
+  });
+});
+
+describe('tag clouds', () => {
+  it('drops a tag cloud outside any list, though it holds more text than the short news item', async () => {
+    expectContent(await markdownOf('/news/tag-cloud'), { kept: ['their batteries gone'], dropped: TAGS });
   });
 });
 

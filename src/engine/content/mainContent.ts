@@ -177,14 +177,18 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     const total = textLength(root);
     removeBanners(root);
     const guarded = (el: Element) => el.querySelector('h1') !== null || textLength(el) >= total / 3;
+    const prose = proseLength(root);
     for (const el of Array.from(root.querySelectorAll(FURNITURE_TAGS))) {
       if (root.contains(el) && !guarded(el)) el.remove();
     }
     for (const el of Array.from(root.querySelectorAll('[class], [id]'))) {
       if (root.contains(el) && words(el).some((word) => FURNITURE_NAMES.test(word)) && !guarded(el)) el.remove();
     }
-    for (const el of Array.from(root.querySelectorAll('ul, ol, form, fieldset, p, div, span, a, h2, h3, h4, h5, h6'))) {
-      if (root.contains(el) && !guarded(el) && (isMenu(el) || isControlPanel(el) || isBoilerplate(el))) el.remove();
+    for (const el of Array.from(root.querySelectorAll('ul, ol, form, fieldset, p, div, section, span, a, h2, h3, h4, h5, h6'))) {
+      if (!root.contains(el) || el.querySelector('h1')) continue;
+      // A block of short links goes whatever its share of the text, unless it holds a share of the prose.
+      const links = (isMenu(el) || isLinkCloud(el)) && proseLength(el) < prose / 3;
+      if (links || (!guarded(el) && (isControlPanel(el) || isBoilerplate(el)))) el.remove();
     }
   }
 
@@ -207,6 +211,15 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     if (items.length < 3) return false;
     const total = textLength(el);
     return linkedLength(el) >= 0.9 * total && total / items.length < 40;
+  }
+
+  /** Many short links run together outside a list, and nothing else: a tag cloud, a row of categories. */
+  function isLinkCloud(el: Element): boolean {
+    if (!/^(P|DIV|SECTION|SPAN)$/.test(el.tagName) || el.querySelector('h1, h2, h3, h4, h5, h6, p, li, img')) return false;
+    const links = el.querySelectorAll('a').length;
+    const total = textLength(el);
+    // The spaces, commas and dots between the links count as text: 80% is all links.
+    return links >= 8 && linkedLength(el) >= 0.8 * total && total / links < 25;
   }
 
   /** Filters, sorting and reply boxes: a form made of choices or a text area. */
@@ -349,8 +362,8 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     removeRepeats(content);
     // Readers' comments under a post are not the post; in a thread, the posts are the content.
     if (declaresDiscussion(page)) removePosterDetails(content);
-    if (declaresProduct(page)) removeReviews(content);
     else for (const el of Array.from(content.querySelectorAll(COMMENT_SECTIONS))) if (content.contains(el) && !el.querySelector('h1')) el.remove();
+    if (declaresProduct(page)) removeReviews(content);
     const picked = article(doc, content);
     const isArticle = declaresArticle(page);
     let chosen = content;
