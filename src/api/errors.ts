@@ -12,7 +12,10 @@ export const ExitCode = {
   waitTimeout: 5,
   environment: 6,
   remote: 7,
+  /** 128 + the signal's number, as shells report a process ended by a signal. */
+  hangup: 129,
   interrupted: 130,
+  terminated: 143,
 } as const;
 
 export abstract class WebjobsError extends Error {
@@ -88,6 +91,18 @@ export class PlanError extends WebjobsError {
 export class TooManyJobsError extends WebjobsError {
   readonly exitCode = ExitCode.remote;
   readonly httpStatus = 429;
+}
+
+/**
+ * The CLI was stopped by a signal (Ctrl-C, SIGTERM, SIGHUP) while it waited for
+ * a job; the job was cancelled. Only the CLI raises it: it never reaches `serve`.
+ */
+export class InterruptedError extends WebjobsError {
+  /** 499: nginx's "client closed request", the nearest thing HTTP has. */
+  readonly httpStatus = 499;
+  constructor(message: string, readonly exitCode: number) {
+    super(message);
+  }
 }
 
 /** A failure while fetching or processing one page; it ends up in that page's `error`. */

@@ -22,7 +22,13 @@ Exit codes:
   5  --wait-timeout ran out; the job goes on (its id is printed on stderr)
   6  this machine lacks something (no browser found)
   7  the remote service failed or could not be reached
-  130 interrupted (Ctrl-C)
+  129, 130, 143  stopped by SIGHUP, Ctrl-C (SIGINT) or SIGTERM (e.g. \`timeout\`): the job was
+     cancelled (state "stopped", pages done kept) and one line says how to read it;
+     a second signal quits at once. With --remote the service's job is cancelled too.
+
+Nothing outlives webjobs: Chromium is driven over a pipe and exits with it, even
+after kill -9; its profile (TMPDIR/webjobs-chromium-PID-*) is removed on exit, or by
+the next webjobs that starts a browser.
 
 Environment:
   WEBJOBS_HOME      where jobs are stored (default: ~/.local/state/webjobs)

@@ -9,8 +9,8 @@ import path from 'node:path';
 import { Command } from 'commander';
 import type { JobBackend, JobProgress } from '../api/backend.js';
 import { ExitCode, JobFailedError, UsageError } from '../api/errors.js';
-import type { Format, JobRecordByKind, PageEntry } from '../api/types.js';
-import { renderPage } from './commands/scrape.js';
+import type { Format, JobRecordByKind, JobRequestByKind, PageEntry } from '../api/types.js';
+import { FORMAT_EXTENSIONS, formatsOrDefault, renderFormat, renderPage, withNewline } from './pageText.js';
 import { parseInteger, type RunFlags } from './options.js';
 import { openOutput, type OutputStream } from './output.js';
 import { runJob, type FinishedJob } from './runJob.js';
@@ -41,6 +41,9 @@ function checkFlags(flags: ManyPagesFlags): void {
   const modes = [flags.json && '--json', flags.jsonl && '--jsonl', flags.outputDir && '--output-dir'].filter(Boolean);
   if (modes.length > 1) throw new UsageError(`choose one of ${modes.join(' and ')}`);
   if (flags.outputDir && flags.output) throw new UsageError('--output-dir writes files itself; drop -o/--output');
+  if (!flags.wait && (flags.outputDir || flags.jsonl)) {
+    throw new UsageError(`--no-wait returns before any page is done, so ${flags.outputDir ? '--output-dir' : '--jsonl'} would get nothing: drop --no-wait, or read the job later with webjobs result`);
+  }
 }
 
 /** Every entry of a finished job, in order, one result batch at a time. */
@@ -96,8 +99,8 @@ function entryTotal(kind: ManyKind, head: JobRecordByKind[ManyKind]): number {
   return head.data.length === 0 ? 0 : head.totalPageBatches;
 }
 
-/** A file name from the URL: host and path, made safe, ".md"; duplicates get -2, -3... */
-export function fileNameFor(url: string, taken: Set<string>): string {
+/** A file name from the URL, without extension: host and path, made safe; duplicates get -2, -3... */
+export function baseNameFor(url: string, taken: Set<string>): string {
   let base: string;
   try {
     const u = new URL(url);
@@ -107,37 +110,94 @@ export function fileNameFor(url: string, taken: Set<string>): string {
     base = url;
   }
   base = base.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[_.]+|_+$/g, '').slice(0, 150) || 'page';
-  let name = `${base}.md`;
-  for (let i = 2; taken.has(name); i++) name = `${base}-${i}.md`;
+  let name = base;
+  for (let i = 2; taken.has(name); i++) name = `${base}-${i}`;
   taken.add(name);
   return name;
 }
 
-async function writeDir(dir: string, backend: JobBackend, kind: ManyKind, jobId: string, flags: ManyPagesFlags): Promise<void> {
-  await fs.mkdir(dir, { recursive: true }).catch((err: Error) => {
-    throw new UsageError(`cannot create ${dir}: ${err.message}`);
-  });
-  const taken = new Set<string>();
-  const index: { file: string | null; url: string; status: string; error: string | null }[] = [];
-  for await (const entry of entriesOf(backend, kind, jobId)) {
-    let file: string | null = null;
-    if (entry.status === 'completed') {
-      file = fileNameFor(entry.url, taken);
-      await fs.writeFile(path.join(dir, file), renderPage(entry, flags.formats));
-    }
-    index.push({ file, url: entry.url, status: entry.status, error: entry.error });
-  }
-  await fs.writeFile(path.join(dir, 'index.json'), `${JSON.stringify({ jobId, pages: index }, null, 2)}\n`);
+interface IndexRow {
+  /** The file of the first format asked (the Markdown one by default); null for a page not completed. */
+  file: string | null;
+  /** Every file of the page, by format. */
+  files: Partial<Record<Format, string>>;
+  url: string;
+  status: string;
+  statusCode: number | null;
+  error: string | null;
 }
 
-async function countFailed(backend: JobBackend, kind: ManyKind, jobId: string): Promise<{ done: number; failed: number }> {
+/**
+ * --output-dir: one file per completed page and format asked (.md, .html,
+ * .links.txt), written as soon as the page finishes, so an interrupted job leaves
+ * what it did; and index.json, written at the end in the job's order, listing
+ * every page.
+ */
+class OutputDir {
+  private readonly taken = new Set<string>();
+  private readonly formats: Format[];
+  /** Files of each entry written so far, by its index in the job. */
+  private readonly files = new Map<number, Partial<Record<Format, string>>>();
+  private writes: Promise<void> = Promise.resolve();
+
+  constructor(private readonly dir: string, formats: Format[] | undefined) {
+    this.formats = formatsOrDefault(formats);
+  }
+
+  async create(): Promise<void> {
+    await fs.mkdir(this.dir, { recursive: true }).catch((err: Error) => {
+      throw new UsageError(`cannot create ${this.dir}: ${err.message}`);
+    });
+  }
+
+  /** Queues the page's files; a write error surfaces in finish(). */
+  add(entry: PageEntry, index: number): void {
+    if (entry.status !== 'completed' || this.files.has(index)) return;
+    const base = baseNameFor(entry.url, this.taken);
+    const files: Partial<Record<Format, string>> = {};
+    for (const format of this.formats) {
+      const file = `${base}${FORMAT_EXTENSIONS[format]}`;
+      files[format] = file;
+      const content = withNewline(renderFormat(entry, format));
+      this.writes = this.writes.then(() => fs.writeFile(path.join(this.dir, file), content));
+    }
+    this.files.set(index, files);
+  }
+
+  /** Writes the pages not written yet (a job waited for by polling) and index.json. */
+  async finish(backend: JobBackend, kind: ManyKind, jobId: string): Promise<void> {
+    const index: IndexRow[] = [];
+    let i = 0;
+    for await (const entry of entriesOf(backend, kind, jobId)) {
+      this.add(entry, i);
+      const files = this.files.get(i) ?? {};
+      const statusCode = Number(entry.metadata?.statusCode);
+      index.push({
+        file: files[this.formats[0]!] ?? null,
+        files,
+        url: entry.url,
+        status: entry.status,
+        statusCode: Number.isInteger(statusCode) && statusCode > 0 ? statusCode : null,
+        error: entry.error,
+      });
+      i++;
+    }
+    await this.writes;
+    await fs.writeFile(path.join(this.dir, 'index.json'), `${JSON.stringify({ jobId, pages: index }, null, 2)}\n`);
+  }
+}
+
+/** Entries finished (completed or failed) and failed; a stopped batch still has `pending` placeholders. */
+async function countEntries(backend: JobBackend, kind: ManyKind, jobId: string): Promise<{ done: number; failed: number; total: number }> {
   let done = 0;
   let failed = 0;
+  let total = 0;
   for await (const entry of entriesOf(backend, kind, jobId)) {
-    done++;
-    if (entry.status !== 'completed') failed++;
+    total++;
+    if (entry.status !== 'pending') done++;
+    if (entry.status === 'failed') failed++;
   }
-  return { done, failed };
+  return { done, failed, total };
 }
 
 function summary(kind: ManyKind, done: number, failed: number, elapsedMs: number): void {
@@ -148,13 +208,20 @@ function summary(kind: ManyKind, done: number, failed: number, elapsedMs: number
   else if (failed > 0) process.stderr.write(`webjobs: ${failed} of ${done} pages failed (exit code 3)\n`);
 }
 
+/** "43 of 200 pages done" for a stopped batch, "43 pages done" for a stopped crawl. */
+async function describeStopped(kind: ManyKind, backend: JobBackend, jobId: string): Promise<string> {
+  const { done, total } = await countEntries(backend, kind, jobId);
+  return kind === 'batch' ? `${done} of ${total} pages done` : `${done} pages done`;
+}
+
 /**
  * Runs a batch or crawl job and writes its pages. Exit code: 0 every page
  * completed, 3 the job completed with failed pages; a failed job throws (1).
+ * --jsonl lines and --output-dir files are written as pages finish.
  */
 export async function runManyPages<K extends ManyKind>(
   kind: K,
-  request: Parameters<JobBackend['start']>[1] & object,
+  request: JobRequestByKind[K],
   flags: ManyPagesFlags,
   label: string,
   total: number,
@@ -163,44 +230,53 @@ export async function runManyPages<K extends ManyKind>(
   const started = Date.now();
   let jsonl: OutputStream | undefined;
   let writes: Promise<void> = Promise.resolve();
-  if (flags.jsonl && flags.wait) jsonl = await openOutput(flags.output);
-  const onPage = jsonl
-    ? (entry: PageEntry) => {
-        const line = `${JSON.stringify(entry)}\n`;
-        writes = writes.then(() => jsonl!.write(line));
-      }
-    : undefined;
+  const dir = flags.outputDir ? new OutputDir(flags.outputDir, flags.formats) : undefined;
+  await dir?.create();
+  if (flags.jsonl) jsonl = await openOutput(flags.output);
+  const onPage = (entry: PageEntry, index: number) => {
+    dir?.add(entry, index);
+    if (jsonl) {
+      const line = `${JSON.stringify(entry)}\n`;
+      writes = writes.then(() => jsonl!.write(line));
+    }
+  };
+  const options = {
+    label,
+    describeProgress: describeProgress(total),
+    onPage: dir || jsonl ? onPage : undefined,
+    describeStopped: (backend: JobBackend, jobId: string) => describeStopped(kind, backend, jobId),
+    onStopped: async ({ backend, jobId }: FinishedJob) => {
+      await writes;
+      await dir?.finish(backend, kind, jobId);
+    },
+  };
   try {
-    return await runJob(kind, request as never, flags, { label, describeProgress: describeProgress(total), onPage }, async (job) =>
-      finish(kind, job, flags, started, async () => {
-        await writes;
-      }),
-    );
+    return await runJob(kind, request, flags, options, async (job) => {
+      await writes;
+      return finish(kind, job, flags, started, dir);
+    });
   } finally {
     await writes.catch(() => undefined);
     await jsonl?.close();
   }
 }
 
-async function finish(kind: ManyKind, { backend, jobId }: FinishedJob, flags: ManyPagesFlags, started: number, drain: () => Promise<void>): Promise<number> {
+async function finish(kind: ManyKind, { backend, jobId }: FinishedJob, flags: ManyPagesFlags, started: number, dir: OutputDir | undefined): Promise<number> {
   const head = await backend.result(kind, jobId, { page: 1, batchSize: 1 });
-  if (!flags.jsonl) {
-    if (flags.outputDir) await writeDir(flags.outputDir, backend, kind, jobId, flags);
-    else {
-      const out = await openOutput(flags.output);
-      try {
-        if (flags.json) await writeJson(out, backend, kind, jobId, head);
-        else if (head.status === 'completed') await writeText(out, backend, kind, jobId, flags, entryTotal(kind, head));
-      } finally {
-        await out.close();
-      }
+  if (dir) await dir.finish(backend, kind, jobId);
+  else if (!flags.jsonl) {
+    const out = await openOutput(flags.output);
+    try {
+      if (flags.json) await writeJson(out, backend, kind, jobId, head);
+      else if (head.status === 'completed') await writeText(out, backend, kind, jobId, flags, entryTotal(kind, head));
+    } finally {
+      await out.close();
     }
   }
-  await drain();
   if (head.status !== 'completed') {
     throw new JobFailedError(`${kind} job ${jobId} ${head.status}: ${head.error ?? 'no reason given'}`);
   }
-  const { done, failed } = await countFailed(backend, kind, jobId);
+  const { done, failed } = await countEntries(backend, kind, jobId);
   summary(kind, done, failed, Date.now() - started);
   return failed > 0 ? ExitCode.partial : ExitCode.ok;
 }

@@ -209,10 +209,10 @@ export class LocalBackend implements JobBackend {
     return new Promise((resolve, reject) => {
       let done = 0;
       let failed = 0;
-      const onPage = (entry: PageEntry) => {
+      const onPage = (entry: PageEntry, index: number) => {
         done++;
         if (entry.status === 'failed') failed++;
-        options.onPage?.(entry);
+        options.onPage?.(entry, index);
         options.onProgress?.({ status: 'running', done, failed });
       };
       const onProgress = (progress: JobProgress) => {
@@ -252,12 +252,13 @@ export class LocalBackend implements JobBackend {
     }
   }
 
-  private async replayPages(job: StoredJob, onPage: (entry: PageEntry) => void): Promise<void> {
+  private async replayPages(job: StoredJob, onPage: NonNullable<WaitOptions['onPage']>): Promise<void> {
     const total = entryCount(job);
     for (let start = 0; start < total; start += 100) {
-      for (const entry of await this.store.readPages(job.meta.jobId, start, Math.min(100, total - start))) {
-        if (entry) onPage(entry);
-      }
+      const entries = await this.store.readPages(job.meta.jobId, start, Math.min(100, total - start));
+      entries.forEach((entry, i) => {
+        if (entry) onPage(entry, start + i);
+      });
     }
   }
 

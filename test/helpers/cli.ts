@@ -1,5 +1,5 @@
 /** Runs the real CLI (bin/webjobs.js, compiled dist/) as a child process. */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,21 +25,39 @@ export function tempHome(): string {
 }
 
 export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: { ...process.env, NO_COLOR: '1', ...options.env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
+  return startCli(args, options).done;
+}
+
+export interface RunningCli {
+  child: ChildProcess;
+  /** What the CLI printed so far. */
+  output(): { stdout: string; stderr: string };
+  /** Resolves when it has exited; `code` is null when a signal ended it. */
+  done: Promise<CliResult & { signal: NodeJS.Signals | null }>;
+}
+
+/**
+ * Starts the CLI and hands it back running, to signal it or close its stdout.
+ * `command` runs it under another program, e.g. ['timeout', '5'].
+ */
+export function startCli(args: string[], options: CliOptions & { command?: string[] } = {}): RunningCli {
+  const [program, ...before] = [...(options.command ?? []), process.execPath];
+  const child = spawn(program!, [...before, BIN, ...args], {
+    env: { ...process.env, NO_COLOR: '1', ...options.env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d) => (stdout += d));
+  child.stderr!.on('data', (d) => (stderr += d));
+  const done = new Promise<CliResult & { signal: NodeJS.Signals | null }>((resolve, reject) => {
     const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 50_000);
     child.on('error', reject);
-    child.on('close', (code) => {
+    child.on('close', (code, signal) => {
       clearTimeout(timer);
-      resolve({ code, stdout, stderr });
+      resolve({ code, signal, stdout, stderr });
     });
-    child.stdin.end(options.input ?? '');
   });
+  child.stdin!.end(options.input ?? '');
+  return { child, output: () => ({ stdout, stderr }), done };
 }

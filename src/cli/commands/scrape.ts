@@ -1,14 +1,7 @@
 import { Command } from 'commander';
-import type { Format, ScrapeJob } from '../../api/types.js';
 import { addRunOptions, addScrapeOptions, addSessionOptions, scrapeOptionsFrom, sessionOptionsFrom, type RunFlags, type ScrapeFlags, type SessionFlags } from '../options.js';
+import { renderPage } from '../pageText.js';
 import { renderRecord, runJob } from '../runJob.js';
-
-/** Markdown by default; with one other format asked, that format; links one a line. */
-export function renderPage(data: NonNullable<ScrapeJob['data']>, formats: Format[] = ['markdown']): string {
-  if (formats.includes('markdown') || formats.length === 0) return data.markdown ?? '';
-  if (formats[0] === 'html') return data.html ?? '';
-  return (data.links ?? []).join('\n');
-}
 
 export function scrapeCommand(): Command {
   const cmd = new Command('scrape')

@@ -1,0 +1,75 @@
+/**
+ * Chromium's profile folders, owned by webjobs: one per launched browser, in the
+ * OS temporary folder, named `webjobs-chromium-<pid>-<random>` after the process
+ * that launched it. Removed when that browser exits, when this process exits, and,
+ * for a process that could not clean up (SIGKILL), by the next webjobs that
+ * launches a browser and finds the owning pid gone.
+ */
+import { mkdtempSync, promises as fs, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export const PROFILE_PREFIX = 'webjobs-chromium-';
+
+/**
+ * Profile folders of browsers this process launched and that have not exited yet,
+ * with a way to kill their browser. Process-wide because the 'exit' hook is: it
+ * is the last chance to remove them when the process ends without closing them.
+ */
+const live = new Map<string, () => void>();
+let exitHookInstalled = false;
+
+function removeAllNow(): void {
+  for (const [dir, kill] of live) {
+    // The browser goes first: a running Chromium would write into a folder being removed.
+    kill();
+    rmSync(dir, { recursive: true, force: true, maxRetries: 2 });
+  }
+  live.clear();
+}
+
+/** A fresh profile folder for one browser; call `owned.release()` once that browser has exited. */
+export function createProfileDir(tmpDir = os.tmpdir()): { dir: string; setKill(kill: () => void): void; release(): Promise<void> } {
+  const dir = mkdtempSync(path.join(tmpDir, `${PROFILE_PREFIX}${process.pid}-`));
+  live.set(dir, () => undefined);
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.once('exit', removeAllNow);
+  }
+  return {
+    dir,
+    setKill(kill) {
+      if (live.has(dir)) live.set(dir, kill);
+    },
+    async release() {
+      live.delete(dir);
+      await fs.rm(dir, { recursive: true, force: true, maxRetries: 2 }).catch(() => undefined);
+    },
+  };
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: the pid exists but belongs to someone else; not ours to judge dead.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Removes profile folders left by webjobs processes that no longer exist (killed with SIGKILL, a crash). */
+export async function removeStaleProfileDirs(tmpDir = os.tmpdir()): Promise<string[]> {
+  let names: string[];
+  try {
+    names = readdirSync(tmpDir);
+  } catch {
+    return [];
+  }
+  const stale = names.filter((name) => {
+    const match = new RegExp(`^${PROFILE_PREFIX}(\\d+)-`).exec(name);
+    return match !== null && Number(match[1]) !== process.pid && !isAlive(Number(match[1]));
+  });
+  await Promise.all(stale.map((name) => fs.rm(path.join(tmpDir, name), { recursive: true, force: true }).catch(() => undefined)));
+  return stale;
+}

@@ -1,0 +1,152 @@
+/**
+ * Whatever ends webjobs (Ctrl-C, SIGTERM, `timeout`, SIGKILL), no Chromium and no
+ * profile folder of it outlive it, and a stopped job keeps what it did.
+ *
+ * Each run gets its own TMPDIR: the profile folder of its Chromium lies there, so
+ * every Chromium process of that run carries the folder in its command line.
+ */
+import { mkdtempSync, readdirSync, readFileSync, existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, startCli, tempHome, type RunningCli } from './helpers/cli.js';
+import { articleText, html, sendHtml, startFixtureServer, type FixtureServer } from './helpers/fixtureServer.js';
+
+const PROFILE_PREFIX = 'webjobs-chromium-';
+
+let site: FixtureServer;
+/** Resolves each time the never-answering page is asked for: the browser is up and busy. */
+let slowRequested: Promise<void>;
+let onSlow: () => void;
+function expectSlowRequest(): Promise<void> {
+  slowRequested = new Promise((resolve) => (onSlow = resolve));
+  return slowRequested;
+}
+
+const home = tempHome();
+
+beforeAll(async () => {
+  site = await startFixtureServer({
+    '/fast': (_req, res) => sendHtml(res, html(`<article><h1>Fast</h1>${articleText('fast pages')}</article>`, { title: 'Fast' })),
+    '/fast2': (_req, res) => sendHtml(res, html(`<article><h1>Fast two</h1>${articleText('more fast pages')}</article>`, { title: 'Fast two' })),
+    // Never answers: the job cannot end by itself while the test signals the CLI.
+    '/slow': () => onSlow(),
+  });
+});
+
+afterAll(async () => {
+  await site?.close();
+});
+
+/** Pids of live processes whose command line mentions `marker` (zombies have none). */
+function processesMentioning(marker: string): number[] {
+  const found: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (readFileSync(`/proc/${name}/cmdline`, 'utf8').includes(marker)) found.push(Number(name));
+    } catch {
+      /* ended while we looked */
+    }
+  }
+  return found;
+}
+
+/**
+ * Polls until no process mentions `marker`, giving up after a generous limit so a
+ * failure reports the survivors instead of hanging; the assertion is on the set.
+ */
+async function survivors(marker: string, limitMs = 30_000): Promise<number[]> {
+  const until = Date.now() + limitMs;
+  for (;;) {
+    const left = processesMentioning(marker);
+    if (left.length === 0 || Date.now() > until) return left;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function profileDirs(tmp: string): string[] {
+  return readdirSync(tmp).filter((name) => name.startsWith(PROFILE_PREFIX));
+}
+
+function newTmp(): string {
+  return mkdtempSync(path.join(os.tmpdir(), 'webjobs-signal-'));
+}
+
+/** A batch that gets stuck on /slow, in its own TMPDIR, once its browser asks for /slow. */
+async function stuckBatch(tmp: string, extra: string[] = [], command?: string[]): Promise<RunningCli> {
+  const asked = expectSlowRequest();
+  const cli = startCli(['batch', site.at('/fast'), site.at('/fast2'), site.at('/slow'), '--concurrency', '1', ...extra], {
+    env: { WEBJOBS_HOME: home, TMPDIR: tmp },
+    command,
+  });
+  await Promise.race([asked, cli.done.then((r) => Promise.reject(new Error(`the CLI ended early: ${r.stderr}`)))]);
+  return cli;
+}
+
+describe('nothing outlives webjobs', () => {
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)('%s: the job stops, Chromium and its profile are gone', async (signal, code) => {
+    const tmp = newTmp();
+    const cli = await stuckBatch(tmp);
+    expect(processesMentioning(tmp).length).toBeGreaterThan(0);
+    cli.child.kill(signal);
+    const result = await cli.done;
+    expect(result.code).toBe(code);
+    expect(await survivors(tmp)).toEqual([]);
+    expect(profileDirs(tmp)).toEqual([]);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/stopped, 2 of 3 pages done; read it with: webjobs result [0-9a-f-]{36}$/);
+  });
+
+  it('under `timeout`: Chromium and its profile are gone', async () => {
+    const tmp = newTmp();
+    const cli = await stuckBatch(tmp, [], ['timeout', '8']);
+    const result = await cli.done;
+    expect(result.code).toBe(124); // timeout's own code: it sent SIGTERM
+    expect(await survivors(tmp)).toEqual([]);
+    expect(profileDirs(tmp)).toEqual([]);
+    expect(result.stderr).toMatch(/interrupted \(SIGTERM\)/);
+  });
+
+  it('SIGKILL: Chromium exits by itself; the next start removes the profile', async () => {
+    const tmp = newTmp();
+    const cli = await stuckBatch(tmp);
+    cli.child.kill('SIGKILL');
+    await cli.done;
+    expect(await survivors(tmp)).toEqual([]);
+    const left = profileDirs(tmp);
+    expect(left).toHaveLength(1);
+    expect(left[0]).toContain(`${PROFILE_PREFIX}${cli.child.pid}-`);
+
+    const next = await runCli(['scrape', site.at('/fast')], { env: { WEBJOBS_HOME: home, TMPDIR: tmp } });
+    expect(next.code).toBe(0);
+    expect(profileDirs(tmp)).toEqual([]);
+    expect(await survivors(tmp)).toEqual([]);
+  });
+});
+
+describe('Ctrl-C keeps what is done', () => {
+  it('writes --output-dir files as pages finish, and the job is stopped with its pages', async () => {
+    const tmp = newTmp();
+    const out = path.join(tmp, 'pages');
+    const cli = await stuckBatch(tmp, ['--output-dir', out]);
+    cli.child.kill('SIGINT');
+    const result = await cli.done;
+    expect(result.code).toBe(130);
+    const jobId = /webjobs result ([0-9a-f-]{36})/.exec(result.stderr)![1]!;
+    expect(readdirSync(out).sort()).toEqual(['127.0.0.1_' + new URL(site.url).port + '_fast.md', '127.0.0.1_' + new URL(site.url).port + '_fast2.md', 'index.json'].sort());
+    const index = JSON.parse(readFileSync(path.join(out, 'index.json'), 'utf8'));
+    expect(index.pages.map((p: { status: string }) => p.status)).toEqual(['completed', 'completed', 'pending']);
+
+    const status = await runCli(['status', jobId], { env: { WEBJOBS_HOME: home } });
+    expect(status.stdout.trim()).toBe('stopped');
+    const record = JSON.parse((await runCli(['result', jobId], { env: { WEBJOBS_HOME: home } })).stdout);
+    expect(record.data.slice(0, 2).map((e: { status: string }) => e.status)).toEqual(['completed', 'completed']);
+    expect(record.data[0].markdown).toContain('fast pages');
+    expect(existsSync(tmp)).toBe(true);
+  });
+});
