@@ -5,11 +5,11 @@
  * Each run gets its own TMPDIR: the profile folder of its Chromium lies there, so
  * every Chromium process of that run carries the folder in its command line.
  */
-import { mkdtempSync, readdirSync, readFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, startCli, tempHome, type RunningCli } from './helpers/cli.js';
+import { runCli, runShell, startCli, tempHome, type RunningCli } from './helpers/cli.js';
 import { articleText, html, sendHtml, startFixtureServer, type FixtureServer } from './helpers/fixtureServer.js';
 
 const PROFILE_PREFIX = 'webjobs-chromium-';
@@ -24,6 +24,8 @@ function expectSlowRequest(): Promise<void> {
 }
 
 const home = tempHome();
+let openGate!: () => void;
+const gate = new Promise<void>((resolve) => (openGate = resolve));
 
 beforeAll(async () => {
   site = await startFixtureServer({
@@ -31,11 +33,21 @@ beforeAll(async () => {
     '/fast2': (_req, res) => sendHtml(res, html(`<article><h1>Fast two</h1>${articleText('more fast pages')}</article>`, { title: 'Fast two' })),
     // Never answers: the job cannot end by itself while the test signals the CLI.
     '/slow': () => onSlow(),
+    // Answers once the test opens the gate (after it closed the CLI's stdout).
+    '/gated': async (_req, res) => {
+      await gate;
+      sendHtml(res, html(`<article><h1>Gated</h1>${articleText('gated pages')}</article>`, { title: 'Gated' }));
+    },
+    // Over 64 KiB of Markdown: more than a pipe holds, so a reader that stops early makes the writer meet EPIPE.
+    '/big': (_req, res) => sendHtml(res, html(`<article><h1>Big</h1>${articleText('big pages', 400)}</article>`, { title: 'Big' })),
   });
 });
 
+const tmps: string[] = [];
 afterAll(async () => {
+  openGate();
   await site?.close();
+  for (const tmp of tmps) rmSync(tmp, { recursive: true, force: true });
 });
 
 /** Pids of live processes whose command line mentions `marker` (zombies have none). */
@@ -69,8 +81,15 @@ function profileDirs(tmp: string): string[] {
   return readdirSync(tmp).filter((name) => name.startsWith(PROFILE_PREFIX));
 }
 
+/** Whatever webjobs or its Chromium left in TMPDIR (org.chromium.Chromium.* included). */
+function leftIn(tmp: string, except: string[] = []): string[] {
+  return readdirSync(tmp).filter((name) => !except.includes(name));
+}
+
 function newTmp(): string {
-  return mkdtempSync(path.join(os.tmpdir(), 'webjobs-signal-'));
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'webjobs-signal-'));
+  tmps.push(tmp);
+  return tmp;
 }
 
 /** A batch that gets stuck on /slow, in its own TMPDIR, once its browser asks for /slow. */
@@ -96,7 +115,7 @@ describe('nothing outlives webjobs', () => {
     const result = await cli.done;
     expect(result.code).toBe(code);
     expect(await survivors(tmp)).toEqual([]);
-    expect(profileDirs(tmp)).toEqual([]);
+    expect(leftIn(tmp)).toEqual([]);
     const lines = result.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/stopped, 2 of 3 pages done; read it with: webjobs result [0-9a-f-]{36}$/);
@@ -108,7 +127,7 @@ describe('nothing outlives webjobs', () => {
     const result = await cli.done;
     expect(result.code).toBe(124); // timeout's own code: it sent SIGTERM
     expect(await survivors(tmp)).toEqual([]);
-    expect(profileDirs(tmp)).toEqual([]);
+    expect(leftIn(tmp)).toEqual([]);
     expect(result.stderr).toMatch(/interrupted \(SIGTERM\)/);
   });
 
@@ -124,7 +143,7 @@ describe('nothing outlives webjobs', () => {
 
     const next = await runCli(['scrape', site.at('/fast')], { env: { WEBJOBS_HOME: home, TMPDIR: tmp } });
     expect(next.code).toBe(0);
-    expect(profileDirs(tmp)).toEqual([]);
+    expect(leftIn(tmp)).toEqual([]);
     expect(await survivors(tmp)).toEqual([]);
   });
 });
@@ -147,6 +166,42 @@ describe('Ctrl-C keeps what is done', () => {
     const record = JSON.parse((await runCli(['result', jobId], { env: { WEBJOBS_HOME: home } })).stdout);
     expect(record.data.slice(0, 2).map((e: { status: string }) => e.status)).toEqual(['completed', 'completed']);
     expect(record.data[0].markdown).toContain('fast pages');
-    expect(existsSync(tmp)).toBe(true);
+    expect(leftIn(tmp, ['pages'])).toEqual([]);
+  });
+});
+
+describe('a closed stdout ends webjobs quietly', () => {
+  it('`batch --jsonl | head -1`: exit 141 as cat, nothing on stderr, the job stopped, no browser left', async () => {
+    const tmp = newTmp();
+    const cli = startCli(['batch', site.at('/fast'), site.at('/gated'), site.at('/fast2'), '--jsonl', '--concurrency', '1'], {
+      env: { WEBJOBS_HOME: home, TMPDIR: tmp },
+    });
+    // The first line is out; the reader goes away; only then can the next page finish and be written.
+    await new Promise<void>((resolve) => cli.child.stdout!.on('data', () => resolve()));
+    cli.child.stdout!.destroy();
+    openGate();
+    const result = await cli.done;
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(141);
+    expect(await survivors(tmp)).toEqual([]);
+    expect(leftIn(tmp)).toEqual([]);
+    const jobs = await runCli(['jobs', '--json'], { env: { WEBJOBS_HOME: home } });
+    const last = JSON.parse(jobs.stdout).at(-1);
+    expect(last.status).toBe('stopped');
+  });
+
+  it('`batch … | head -2` on the default output: exit 141 as cat, nothing on stderr, no browser left', async () => {
+    const tmp = newTmp();
+    const big = site.at('/big');
+    // Three pages of over 64 KiB each: more than the pipe holds once head has gone.
+    const result = await runShell(`webjobs batch ${big} ${big} ${big} 2>"$TMPDIR/stderr" | head -2; echo "exit \${PIPESTATUS[0]}"`, {
+      env: { WEBJOBS_HOME: home, TMPDIR: tmp },
+    });
+    const lines = result.stdout.split('\n');
+    expect(lines[0]).toMatch(/^==> \[1\/3\]/);
+    expect(lines[2]).toBe('exit 141');
+    expect(readFileSync(path.join(tmp, 'stderr'), 'utf8')).toBe('');
+    expect(await survivors(tmp)).toEqual([]);
+    expect(leftIn(tmp, ['stderr'])).toEqual([]);
   });
 });

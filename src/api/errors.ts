@@ -15,6 +15,8 @@ export const ExitCode = {
   /** 128 + the signal's number, as shells report a process ended by a signal. */
   hangup: 129,
   interrupted: 130,
+  /** stdout was closed by its reader (`| head`): 128 + SIGPIPE, what cat's death by SIGPIPE reports. */
+  outputClosed: 141,
   terminated: 143,
 } as const;
 
@@ -102,6 +104,18 @@ export class InterruptedError extends WebjobsError {
   readonly httpStatus = 499;
   constructor(message: string, readonly exitCode: number) {
     super(message);
+  }
+}
+
+/**
+ * Whoever read stdout closed it (`webjobs batch … | head -2`). Not a failure to
+ * report: the CLI ends quietly, as cat does.
+ */
+export class OutputClosedError extends WebjobsError {
+  readonly exitCode = ExitCode.outputClosed;
+  readonly httpStatus = 499;
+  constructor() {
+    super('stdout was closed');
   }
 }
 

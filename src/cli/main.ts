@@ -3,7 +3,7 @@
  * becomes one line on stderr and its exit code.
  */
 import { Command, CommanderError } from 'commander';
-import { ExitCode, WebjobsError } from '../api/errors.js';
+import { ExitCode, OutputClosedError, WebjobsError } from '../api/errors.js';
 import { extractCommand } from './commands/extract.js';
 import { batchCommand } from './commands/batch.js';
 import { crawlCommand } from './commands/crawl.js';
@@ -22,6 +22,7 @@ Exit codes:
   5  --wait-timeout ran out; the job goes on (its id is printed on stderr)
   6  this machine lacks something (no browser found)
   7  the remote service failed or could not be reached
+  141  stdout was closed by its reader (| head): quiet stop, as cat; the job is cancelled
   129, 130, 143  stopped by SIGHUP, Ctrl-C (SIGINT) or SIGTERM (e.g. \`timeout\`): the job was
      cancelled (state "stopped", pages done kept) and one line says how to read it;
      a second signal quits at once. With --remote the service's job is cancelled too.
@@ -60,6 +61,9 @@ export async function main(argv: string[]): Promise<void> {
   // Usage errors look like every other error: one line starting with "webjobs:".
   const output = { outputError: (text: string, write: (text: string) => void) => write(`${colors.red('webjobs:')} ${text.replace(/^error: /, '')}`) };
   for (const cmd of [program, ...program.commands]) cmd.exitOverride().configureOutput(output);
+  // A closed stdout or stderr (`| head`) fails the write that met it, where it is handled; never an unhandled 'error' event.
+  process.stdout.on('error', () => undefined);
+  process.stderr.on('error', () => undefined);
   try {
     await program.parseAsync(argv);
   } catch (err) {
@@ -72,6 +76,7 @@ export function exitCodeFor(err: unknown): number {
     // Commander already printed its message (or the help).
     return err.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
   }
+  if (err instanceof OutputClosedError) return err.exitCode;
   if (err instanceof WebjobsError) {
     report(err.message);
     return err.exitCode;

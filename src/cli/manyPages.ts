@@ -160,6 +160,7 @@ class OutputDir {
       files[format] = file;
       const content = withNewline(renderFormat(entry, format));
       this.writes = this.writes.then(() => fs.writeFile(path.join(this.dir, file), content));
+      this.writes.catch(() => undefined); // handled in finish(); no unhandled rejection before it
     }
     this.files.set(index, files);
   }
@@ -238,6 +239,7 @@ export async function runManyPages<K extends ManyKind>(
     if (jsonl) {
       const line = `${JSON.stringify(entry)}\n`;
       writes = writes.then(() => jsonl!.write(line));
+      writes.catch(() => undefined); // handled where the command awaits it; no unhandled rejection before
     }
   };
   const options = {

@@ -1,7 +1,7 @@
 /** Data goes to stdout, or to the file of -o, and nowhere else. */
 import { createWriteStream, promises as fs, type WriteStream } from 'node:fs';
 import path from 'node:path';
-import { UsageError } from '../api/errors.js';
+import { OutputClosedError, UsageError } from '../api/errors.js';
 import { writeFileAtomic } from '../store/atomicFile.js';
 
 /** Writes the whole output at once: to -o FILE atomically, else to stdout. */
@@ -23,9 +23,16 @@ async function ensureParent(file: string): Promise<void> {
   }
 }
 
+/** EPIPE, or a write after it: the reader of stdout has gone. */
+export function isClosedOutput(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED' || code === 'ERR_STREAM_WRITE_AFTER_END';
+}
+
 export function writeStdout(text: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    process.stdout.write(text, (err) => (err ? reject(err) : resolve()));
+    if (process.stdout.destroyed) return reject(new OutputClosedError());
+    process.stdout.write(text, (err) => (err ? reject(isClosedOutput(err) ? new OutputClosedError() : err) : resolve()));
   });
 }
 

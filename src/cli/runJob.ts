@@ -1,11 +1,11 @@
 /** Start a job, wait for it with progress on stderr, and hand back the back end to read the result. */
 import type { JobBackend, JobProgress, WaitOptions } from '../api/backend.js';
-import { errorMessage, InterruptedError, JobFailedError, UsageError } from '../api/errors.js';
+import { errorMessage, InterruptedError, JobFailedError, OutputClosedError, UsageError } from '../api/errors.js';
 import type { JobKind, JobRecordByKind, JobRequestByKind, JobStatus } from '../api/types.js';
 import { withBackend } from './backendFactory.js';
 import type { RunFlags } from './options.js';
 import { writeOutput } from './output.js';
-import { exitCodeOfSignal, watchSignals, type StopSignal } from './interrupt.js';
+import { exitCodeOf, watchSignals, type StopReason } from './interrupt.js';
 import { startProgress } from './terminal.js';
 
 export interface FinishedJob {
@@ -75,6 +75,8 @@ export async function runJob<K extends JobKind>(
       if (signals.received) {
         const cancelError = await cancelling;
         await options.onStopped?.(job);
+        // A reader that closed stdout wants nothing more: no message, as cat.
+        if (signals.received === 'stdout-closed') throw new OutputClosedError();
         throw await interrupted(job, kind, flags, signals.received, cancelError, options.describeStopped);
       }
       return await render(job);
@@ -111,12 +113,12 @@ async function interrupted(
   { backend, jobId, status }: FinishedJob,
   kind: JobKind,
   flags: RunFlags,
-  signal: StopSignal,
+  signal: StopReason,
   cancelError: unknown,
   describe?: RunJobOptions['describeStopped'],
 ): Promise<InterruptedError> {
   const remote = flags.remote ? ` --remote ${flags.remote}` : '';
-  const code = exitCodeOfSignal(signal);
+  const code = exitCodeOf(signal);
   if (cancelError !== undefined) {
     return new InterruptedError(
       `interrupted (${signal}); could not cancel ${kind} job ${jobId} (${errorMessage(cancelError)}), it may go on: webjobs cancel ${jobId}${remote}`,

@@ -65,6 +65,8 @@ export async function launchBrowser(settings: BrowserSettings = {}): Promise<Bro
       headless: true,
       pipe: true,
       userDataDir: profile.dir,
+      // Chromium's own temporary files (org.chromium.Chromium.*) go inside the profile, and go with it.
+      env: { ...process.env, TMPDIR: profile.tmpDir },
       args: launchArgs([...(settings.args ?? []), ...(settings.proxy ? proxyLaunchArgs(settings.proxy) : [])]),
       protocolTimeout: 60_000,
       handleSIGINT: false,

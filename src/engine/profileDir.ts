@@ -5,7 +5,7 @@
  * for a process that could not clean up (SIGKILL), by the next webjobs that
  * launches a browser and finds the owning pid gone.
  */
-import { mkdtempSync, promises as fs, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, promises as fs, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -29,8 +29,10 @@ function removeAllNow(): void {
 }
 
 /** A fresh profile folder for one browser; call `owned.release()` once that browser has exited. */
-export function createProfileDir(tmpDir = os.tmpdir()): { dir: string; setKill(kill: () => void): void; release(): Promise<void> } {
+export function createProfileDir(tmpDir = os.tmpdir()): { dir: string; tmpDir: string; setKill(kill: () => void): void; release(): Promise<void> } {
   const dir = mkdtempSync(path.join(tmpDir, `${PROFILE_PREFIX}${process.pid}-`));
+  const browserTmp = path.join(dir, 'tmp');
+  mkdirSync(browserTmp);
   live.set(dir, () => undefined);
   if (!exitHookInstalled) {
     exitHookInstalled = true;
@@ -38,6 +40,7 @@ export function createProfileDir(tmpDir = os.tmpdir()): { dir: string; setKill(k
   }
   return {
     dir,
+    tmpDir: browserTmp,
     setKill(kill) {
       if (live.has(dir)) live.set(dir, kill);
     },

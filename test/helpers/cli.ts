@@ -1,6 +1,6 @@
 /** Runs the real CLI (bin/webjobs.js, compiled dist/) as a child process. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -60,4 +60,39 @@ export function startCli(args: string[], options: CliOptions & { command?: strin
   });
   child.stdin!.end(options.input ?? '');
   return { child, output: () => ({ stdout, stderr }), done };
+}
+
+let shimDir: string | undefined;
+/** A folder holding a `webjobs` command that runs this build, to put on PATH for shell scripts. */
+export function webjobsOnPath(): string {
+  if (!shimDir) {
+    shimDir = mkdtempSync(path.join(os.tmpdir(), 'webjobs-bin-'));
+    writeFileSync(path.join(shimDir, 'webjobs'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`, { mode: 0o755 });
+  }
+  return shimDir;
+}
+
+/**
+ * Runs `script` with bash (errexit off, pipefail off, as a user's shell), with
+ * `webjobs` on PATH, in `cwd`. For pipelines as users write them (`| head`, `| jq`).
+ */
+export function runShell(script: string, options: CliOptions & { cwd?: string } = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['-c', script], {
+      cwd: options.cwd,
+      env: { ...process.env, NO_COLOR: '1', ...options.env, PATH: `${webjobsOnPath()}:${process.env.PATH}` },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 50_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+    child.stdin.end(options.input ?? '');
+  });
 }
