@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, runShell, startCli, tempHome, type RunningCli } from './helpers/cli.js';
+import { startServe } from './helpers/serve.js';
 import { articleText, html, sendHtml, startFixtureServer, type FixtureServer } from './helpers/fixtureServer.js';
 
 const PROFILE_PREFIX = 'webjobs-chromium-';
@@ -167,6 +168,29 @@ describe('Ctrl-C keeps what is done', () => {
     expect(record.data.slice(0, 2).map((e: { status: string }) => e.status)).toEqual(['completed', 'completed']);
     expect(record.data[0].markdown).toContain('fast pages');
     expect(leftIn(tmp, ['pages'])).toEqual([]);
+  });
+});
+
+describe('Ctrl-C with --remote', () => {
+  it("cancels the service's job and says how to read it there", async () => {
+    const serve = await startServe({ args: ['--allow-private', '--quiet'], env: { WEBJOBS_HOME: tempHome(), WEBJOBS_API_KEYS: 'k_test:scale' } });
+    try {
+      const remote = ['--remote', serve.url, '--api-key', 'k_test'];
+      const asked = expectSlowRequest();
+      const cli = startCli(['batch', site.at('/fast'), site.at('/fast2'), site.at('/slow'), '--concurrency', '1', ...remote]);
+      await asked;
+      cli.child.kill('SIGINT');
+      const result = await cli.done;
+      expect(result.code).toBe(130);
+      const line = result.stderr.trim();
+      expect(line.split('\n')).toHaveLength(1);
+      expect(line).toMatch(new RegExp(`stopped, 2 of 3 pages done; read it with: webjobs result [0-9a-f-]{36} --remote ${serve.url}$`));
+      const jobId = /webjobs result ([0-9a-f-]{36})/.exec(line)![1]!;
+      const status = await runCli(['status', jobId, ...remote]);
+      expect(status.stdout.trim()).toBe('stopped');
+    } finally {
+      await serve.stop();
+    }
   });
 });
 
