@@ -14,7 +14,7 @@ import { FORMAT_EXTENSIONS, formatsOrDefault, renderFormat, renderPage, withNewl
 import { parseInteger, type RunFlags } from './options.js';
 import { openOutput, type OutputStream } from './output.js';
 import { runJob, type FinishedJob } from './runJob.js';
-import { colors, stderrIsTerminal } from './terminal.js';
+import { colors, showProgress } from './terminal.js';
 
 export type ManyKind = 'batch' | 'crawl';
 
@@ -201,11 +201,12 @@ async function countEntries(backend: JobBackend, kind: ManyKind, jobId: string):
   return { done, failed, total };
 }
 
-function summary(kind: ManyKind, done: number, failed: number, elapsedMs: number): void {
+function summary(kind: ManyKind, done: number, failed: number, elapsedMs: number, flags: ManyPagesFlags): void {
   const rate = (done / Math.max(elapsedMs / 1000, 0.001)).toFixed(1);
   const what = kind === 'batch' ? 'scraped' : 'crawled';
   const failedText = failed > 0 ? colors.red(`, ${failed} failed`) : '';
-  if (stderrIsTerminal()) process.stderr.write(`${colors.green('✔')} ${done} pages ${what}${failedText} in ${(elapsedMs / 1000).toFixed(1)}s (${rate} pages/s)\n`);
+  if (flags.quiet) return;
+  if (showProgress(flags)) process.stderr.write(`${colors.green('✔')} ${done} pages ${what}${failedText} in ${(elapsedMs / 1000).toFixed(1)}s (${rate} pages/s)\n`);
   else if (failed > 0) process.stderr.write(`webjobs: ${failed} of ${done} pages failed (exit code 3)\n`);
 }
 
@@ -279,6 +280,6 @@ async function finish(kind: ManyKind, { backend, jobId }: FinishedJob, flags: Ma
     throw new JobFailedError(`${kind} job ${jobId} ${head.status}: ${head.error ?? 'no reason given'}`);
   }
   const { done, failed } = await countEntries(backend, kind, jobId);
-  summary(kind, done, failed, Date.now() - started);
+  summary(kind, done, failed, Date.now() - started, flags);
   return failed > 0 ? ExitCode.partial : ExitCode.ok;
 }

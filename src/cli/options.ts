@@ -1,5 +1,6 @@
 /** Flags shared by the job commands, and how they become the spec's request objects. */
 import { Command, InvalidArgumentError, Option } from 'commander';
+import type { ProgressFlags } from './terminal.js';
 import { FORMATS, WAIT_UNTIL, type Format, type ScrapeOptions, type SessionOptions, type WaitUntil } from '../api/types.js';
 
 export function parseInteger(name: string, min = 0) {
@@ -84,7 +85,7 @@ export function sessionOptionsFrom(flags: SessionFlags): SessionOptions {
   return options;
 }
 
-export interface RunFlags {
+export interface RunFlags extends ProgressFlags {
   json?: boolean;
   output?: string;
   wait: boolean;
@@ -101,5 +102,7 @@ export function addRunOptions(cmd: Command): Command {
     .option('--no-wait', 'print the job id and return at once; the job goes on in the background')
     .option('--wait-timeout <seconds>', 'stop waiting after this long (the job goes on); exit code 5', parseInteger('--wait-timeout', 1))
     .option('--remote <url>', 'run on a webjobs service at this URL instead of locally (env: WEBJOBS_REMOTE)')
-    .option('--api-key <key>', 'API key for --remote (env: WEBJOBS_API_KEY)');
+    .option('--api-key <key>', 'API key for --remote (env: WEBJOBS_API_KEY)')
+    .option('--progress', 'show progress on stderr even when stdout is piped or redirected (stderr must be a terminal)')
+    .option('-q, --quiet', 'nothing on stderr but errors: no progress, no summary');
 }

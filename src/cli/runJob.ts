@@ -95,7 +95,7 @@ async function waitWithProgress(
   options: RunJobOptions,
   stopWaiting: Promise<void>,
 ): Promise<JobStatus> {
-  const progress = await startProgress(options.label);
+  const progress = await startProgress(options.label, flags);
   const started = Date.now();
   const waiting = backend.wait(kind, jobId, {
     timeoutMs: flags.waitTimeout !== undefined ? flags.waitTimeout * 1000 : undefined,

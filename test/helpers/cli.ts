@@ -78,9 +78,12 @@ export function webjobsOnPath(): string {
  */
 export function runShell(script: string, options: CliOptions & { cwd?: string } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
+    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...options.env, PATH: `${webjobsOnPath()}:${process.env.PATH}` };
+    // A variable given as undefined is removed (CI, say, whose mere presence means something to some tools).
+    for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
     const child = spawn('bash', ['-c', script], {
       cwd: options.cwd,
-      env: { ...process.env, NO_COLOR: '1', ...options.env, PATH: `${webjobsOnPath()}:${process.env.PATH}` },
+      env,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
