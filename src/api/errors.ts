@@ -46,6 +46,14 @@ export class JobNotFoundError extends WebjobsError {
   }
 }
 
+/** The id is a job of another kind than the one asked for (a scrape id at a crawl endpoint, `--kind crawl`). */
+export class WrongKindError extends JobNotFoundError {
+  constructor(jobId: string, readonly actual: string, readonly asked: string) {
+    super(jobId);
+    this.message = `job ${jobId} is a ${actual} job, not a ${asked} job`;
+  }
+}
+
 /** The job ran and ended as failed; the message is the job's own error. */
 export class JobFailedError extends WebjobsError {
   readonly exitCode = ExitCode.jobFailed;

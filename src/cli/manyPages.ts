@@ -12,7 +12,7 @@ import { ExitCode, JobFailedError, UsageError } from '../api/errors.js';
 import type { Format, JobRecordByKind, JobRequestByKind, PageEntry } from '../api/types.js';
 import { FORMAT_EXTENSIONS, formatsOrDefault, renderFormat, renderPage, withNewline } from './pageText.js';
 import { parseInteger, type RunFlags } from './options.js';
-import { openOutput, type OutputStream } from './output.js';
+import { makeDirs, openOutput, type OutputStream } from './output.js';
 import { runJob, type FinishedJob } from './runJob.js';
 import { colors, showProgress } from './terminal.js';
 
@@ -145,7 +145,7 @@ class OutputDir {
   }
 
   async create(): Promise<void> {
-    await fs.mkdir(this.dir, { recursive: true }).catch((err: Error) => {
+    await makeDirs(path.resolve(this.dir)).catch((err: Error) => {
       throw new UsageError(`cannot create ${this.dir}: ${err.message}`);
     });
   }

@@ -4,7 +4,7 @@ import { errorMessage, InterruptedError, JobFailedError, OutputClosedError, Usag
 import type { JobKind, JobRecordByKind, JobRequestByKind, JobStatus } from '../api/types.js';
 import { withBackend } from './backendFactory.js';
 import type { RunFlags } from './options.js';
-import { writeOutput } from './output.js';
+import { resolveOutput, writeOutput } from './output.js';
 import { exitCodeOf, watchSignals, type StopReason } from './interrupt.js';
 import { startProgress } from './terminal.js';
 
@@ -41,6 +41,8 @@ export async function runJob<K extends JobKind>(
   render: (job: FinishedJob) => Promise<number>,
 ): Promise<number> {
   if (!flags.wait && flags.output) throw new UsageError('--no-wait prints only the job id, so -o/--output would get nothing: drop one of them');
+  // A bad -o fails now, not after the job ran.
+  await resolveOutput(flags.output);
   return withBackend(flags, async (backend) => {
     const signals = watchSignals();
     try {

@@ -7,7 +7,7 @@ import { EventEmitter } from 'node:events';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { JobBackend, JobProgress, StartOptions, WaitOptions } from '../api/backend.js';
-import { JobNotFoundError, UsageError, WaitTimeoutError, errorMessage } from '../api/errors.js';
+import { UsageError, WaitTimeoutError, WrongKindError, errorMessage } from '../api/errors.js';
 import {
   isFinal,
   type JobHandle,
@@ -182,7 +182,7 @@ export class LocalBackend implements JobBackend {
 
   private async readJob(jobId: string, kind?: JobKind): Promise<StoredJob> {
     const job = await this.store.read(validateJobId(jobId));
-    if (kind && job.meta.kind !== kind) throw new JobNotFoundError(jobId);
+    if (kind && job.meta.kind !== kind) throw new WrongKindError(jobId, job.meta.kind, kind);
     return job;
   }
 

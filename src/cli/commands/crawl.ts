@@ -31,7 +31,7 @@ export function crawlCommand(): Command {
 Stays on the start URL's host, obeys robots.txt, and visits each page once.`,
     )
     .argument('<url>', 'where the crawl starts (http or https)')
-    .option('--max-pages <n>', `pages to crawl, at most ${LIMITS.maxCrawlPages} (default: ${LIMITS.defaultCrawlPages})`, parseInteger('--max-pages', 1))
+    .option('--max-pages <n>', `pages to crawl, at most ${LIMITS.maxCrawlPages} (default: ${LIMITS.defaultCrawlPages})`, parseInteger('--max-pages', 1, LIMITS.maxCrawlPages))
     .option('--no-follow-links', 'do not follow links: crawl the start page and the sitemap only')
     .option('--ignore-sitemap', 'do not read robots.txt Sitemap: lines or /sitemap.xml')
     .option('--include-patterns <globs>', 'only crawl paths matching one of these globs, comma-separated (e.g. "/blog/**")', parseList)

@@ -1,5 +1,6 @@
 /** Commands about jobs that already exist: status, result, jobs, cancel. */
 import { Command, InvalidArgumentError } from 'commander';
+import { LIMITS } from '../../api/limits.js';
 import { JOB_KINDS, type JobKind } from '../../api/types.js';
 import { withBackend } from '../backendFactory.js';
 import { parseInteger, type RunFlags } from '../options.js';
@@ -38,7 +39,7 @@ export function resultCommand(): Command {
     .description('Print the record of a job as JSON, as the service returns it. Batch and crawl records are paged.')
     .argument('<jobId>', 'the id a job command printed')
     .option('--page <n>', 'result batch to read, 1-based (batch and crawl jobs)', parseInteger('--page', 1))
-    .option('--batch-size <n>', 'page entries per result batch (default 100, at most 1000)', parseInteger('--batch-size', 1))
+    .option('--batch-size <n>', 'page entries per result batch (default 100, at most 1000)', parseInteger('--batch-size', 1, LIMITS.maxResultBatchSize))
     .option('-o, --output <file>', 'write to a file instead of stdout');
   addBackendOptions(cmd).addHelpText(
     'after',
@@ -63,6 +64,8 @@ export function listCommand(): Command {
     await withBackend(flags, async (backend) => {
       const jobs = await backend.list();
       if (flags.json) return writeOutput(JSON.stringify(jobs, null, 2));
+      // Said on stderr: stdout stays empty, as a script reading the list expects.
+      if (jobs.length === 0) return void process.stderr.write('webjobs: no jobs yet; start one with: webjobs scrape URL\n');
       const lines = jobs.map((j) => [j.jobId, j.kind.padEnd(7), j.status.padEnd(9), j.createdAt, j.url].join('  '));
       return writeOutput(lines.join('\n'));
     });
