@@ -14,22 +14,22 @@ import { colors } from './terminal.js';
 
 const EXIT_CODES_HELP = `
 Exit codes:
-  0  the job completed (every page, for batch and crawl)
-  1  the job failed
-  2  bad usage or bad input (invalid URL, unknown format, bad number, invalid schema, missing API key)
-  3  batch or crawl completed, but some pages failed
-  4  no job with that id
-  5  --wait-timeout ran out; the job goes on (its id is printed on stderr)
-  6  this machine lacks something (no browser found)
-  7  the remote service failed or could not be reached
-  141  stdout was closed by its reader (| head): quiet stop, as cat; the job is cancelled
-  129, 130, 143  stopped by SIGHUP, Ctrl-C (SIGINT) or SIGTERM (e.g. \`timeout\`): the job was
-     cancelled (state "stopped", pages done kept) and one line says how to read it;
-     a second signal quits at once. With --remote the service's job is cancelled too.
+  0    the job completed (every page, for batch and crawl)
+  1    the job failed
+  2    bad usage or bad input (invalid URL, unknown format, bad number, invalid schema, missing API key)
+  3    batch or crawl completed, but some pages failed
+  4    no job with that id
+  5    --wait-timeout ran out; the job goes on (its id is printed on stderr)
+  6    this machine lacks something (no browser found)
+  7    the remote service failed or could not be reached
+  130  Ctrl-C (SIGINT); 143 SIGTERM (e.g. timeout); 129 SIGHUP: the job was stopped
+       (state "stopped", pages done kept, on the service too with --remote) and one
+       line on stderr says how to read it; a second signal quits at once
+  141  stdout was closed by its reader (| head): a quiet stop, as cat's; the job is stopped
 
 Nothing outlives webjobs: Chromium is driven over a pipe and exits with it, even
-after kill -9; its profile (TMPDIR/webjobs-chromium-PID-*) is removed on exit, or by
-the next webjobs that starts a browser.
+after kill -9; its profile ($TMPDIR/webjobs-chromium-PID-*) is removed on exit, or
+by the next webjobs that starts a browser.
 
 Environment:
   WEBJOBS_HOME      where jobs are stored (default: ~/.local/state/webjobs)

@@ -30,7 +30,7 @@ const READ_BATCH = 100;
 export function addManyPagesOptions(cmd: Command): Command {
   return cmd
     .option('--jsonl', 'print one JSON page entry per line, as each page finishes')
-    .option('--output-dir <dir>', 'write one Markdown file per page and an index.json into this folder');
+    .option('--output-dir <dir>', 'write one file per page and format (.md, .html, .links.txt) as pages finish, and an index.json, into this folder');
 }
 
 export function addConcurrencyOption(cmd: Command): Command {

@@ -49,20 +49,9 @@ export async function runJob<K extends JobKind>(
       // With --wait-timeout the job must outlive this process when the wait runs out, so locally it runs in a worker.
       const detach = !flags.wait || flags.waitTimeout !== undefined;
       let jobId: string | undefined;
-      let cancelling: Promise<unknown> | undefined;
-      let cancelFailed!: () => void;
-      const stopWaiting = new Promise<void>((resolve) => (cancelFailed = resolve));
-      // Resolves with the error when the cancel failed (service unreachable): then the wait must not go on for ever.
-      const cancel = () =>
-        (cancelling ??= backend.cancel(jobId!, kind).then(
-          () => undefined,
-          (err: unknown) => {
-            cancelFailed();
-            return err;
-          },
-        ));
+      const canceller = new Canceller(backend, kind);
       signals.setStop(() => {
-        if (jobId !== undefined) void cancel();
+        if (jobId !== undefined) canceller.cancel(jobId);
       });
       jobId = (await backend.start(kind, request, { detach })).jobId;
       if (!flags.wait) {
@@ -70,12 +59,12 @@ export async function runJob<K extends JobKind>(
         await writeOutput(flags.json ? JSON.stringify({ jobId }) : jobId);
         return 0;
       }
-      if (signals.received) void cancel();
-      const status = await waitWithProgress(backend, kind, jobId, flags, options, stopWaiting);
+      if (signals.received) canceller.cancel(jobId);
+      const status = await waitWithProgress(backend, kind, jobId, flags, options, canceller.failed);
       signals.setStop(undefined);
       const job = { backend, jobId, status };
       if (signals.received) {
-        const cancelError = await cancelling;
+        const cancelError = await canceller.outcome;
         await options.onStopped?.(job);
         // A reader that closed stdout wants nothing more: no message, as cat.
         if (signals.received === 'stdout-closed') throw new OutputClosedError();
@@ -86,6 +75,27 @@ export async function runJob<K extends JobKind>(
       signals.dispose();
     }
   });
+}
+
+/** Cancels the job once, however many times asked, and tells how that went. */
+class Canceller {
+  /** Resolves with the error of a failed cancel, undefined after a good one; unset until asked. */
+  outcome: Promise<unknown> | undefined;
+  private fail!: () => void;
+  /** Resolves if the cancel failed (service unreachable): the wait must not go on for ever then. */
+  readonly failed = new Promise<void>((resolve) => (this.fail = resolve));
+
+  constructor(private readonly backend: JobBackend, private readonly kind: JobKind) {}
+
+  cancel(jobId: string): void {
+    this.outcome ??= this.backend.cancel(jobId, this.kind).then(
+      () => undefined,
+      (err: unknown) => {
+        this.fail();
+        return err;
+      },
+    );
+  }
 }
 
 /** Waits for the job's end with a spinner, or until `stopWaiting` resolves (then the status is unknown: 'running'). */
@@ -104,6 +114,7 @@ async function waitWithProgress(
     onProgress: options.describeProgress ? (p) => progress.update(options.describeProgress!(p, Date.now() - started)) : undefined,
     onPage: options.onPage,
   });
+  waiting.catch(() => undefined); // when stopWaiting wins, a later rejection has nobody to hear it
   try {
     return await Promise.race([waiting, stopWaiting.then((): JobStatus => 'running')]);
   } finally {

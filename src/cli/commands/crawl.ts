@@ -52,7 +52,9 @@ Examples:
 Globs match the URL path: * within a segment, ** across segments, ? one character.
 
 Exit codes: 0 every page completed, 3 the job completed but some pages failed,
-1 the job failed, 2 bad usage (e.g. --max-pages over ${LIMITS.maxCrawlPages}).`,
+1 the job failed, 2 bad usage (e.g. --max-pages over ${LIMITS.maxCrawlPages}),
+130/143 Ctrl-C/SIGTERM: the job is stopped, pages done kept (read them with webjobs result ID),
+141 stdout closed (| head): a quiet stop.`,
   );
   return cmd.action(async (url: string, flags: CrawlFlags) => {
     const request: CrawlRequest = {
