@@ -213,7 +213,7 @@ function summary(kind: ManyKind, done: number, failed: number, elapsedMs: number
 /** "43 of 200 pages done" for a stopped batch, "43 pages done" for a stopped crawl. */
 async function describeStopped(kind: ManyKind, backend: JobBackend, jobId: string): Promise<string> {
   const { done, total } = await countEntries(backend, kind, jobId);
-  return kind === 'batch' ? `${done} of ${total} pages done` : `${done} pages done`;
+  return kind === 'batch' ? `${done} of ${total} pages done` : `${done} page${done === 1 ? '' : 's'} done`;
 }
 
 /**
