@@ -175,7 +175,15 @@ describe('Ctrl-C keeps what is done', () => {
     const record = JSON.parse((await runCli(['result', jobId], { env: { WEBJOBS_HOME: home } })).stdout);
     expect(record.data.slice(0, 2).map((e: { status: string }) => e.status)).toEqual(['completed', 'completed']);
     expect(record.data[0].markdown).toContain('fast pages');
-    expect(leftIn(tmp, ['pages'])).toEqual([]);
+
+    // What was done can be written out later, as the job command would have.
+    const later = path.join(tmp, 'later');
+    expect((await runCli(['result', jobId, '--output-dir', later], { env: { WEBJOBS_HOME: home } })).code).toBe(0);
+    expect(readdirSync(later).sort()).toEqual(readdirSync(out).sort());
+    const text = await runCli(['result', jobId, '--content'], { env: { WEBJOBS_HOME: home } });
+    expect(text.stdout).toMatch(/^==> \[1\/3\] .*\/fast <==\n\n[\s\S]*fast pages[\s\S]*\n==> \[2\/3\] .*\/fast2 <==\n/);
+    expect(text.stdout).not.toContain('[3/3]');
+    expect(leftIn(tmp, ['pages', 'later'])).toEqual([]);
   });
 });
 

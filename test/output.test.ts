@@ -52,6 +52,17 @@ describe('formats', () => {
   });
 });
 
+describe('result --content', () => {
+  it("prints a stored scrape's page as the scrape command did", async () => {
+    const scraped = await runCli(['scrape', site.at('/a'), '--formats', 'markdown,links', '--json'], { env });
+    const { jobId } = JSON.parse(scraped.stdout);
+    const direct = await runCli(['scrape', site.at('/a'), '--formats', 'markdown,links'], { env });
+    const later = await runCli(['result', jobId, '--content', '--formats', 'markdown,links'], { env });
+    expect(later.code).toBe(0);
+    expect(later.stdout).toBe(direct.stdout);
+  });
+});
+
 describe('--no-wait', () => {
   it('refuses --output-dir instead of ignoring it, before any job starts', async () => {
     const fresh = tempHome();

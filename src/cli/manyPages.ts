@@ -82,13 +82,42 @@ function pageHeader(entry: PageEntry, n: number, total: number): string {
   return `==> [${n}/${total}] ${entry.url}${failed} <==`;
 }
 
-/** Markdown (or the asked format) of every page, each under a `==> [n/total] URL <==` header. */
-async function writeText(out: OutputStream, backend: JobBackend, kind: ManyKind, jobId: string, flags: ManyPagesFlags, total: number): Promise<void> {
+/**
+ * Markdown (or the asked formats) of every page, each under a `==> [n/total] URL <==`
+ * header; pages a stopped job never did (pending) are left out.
+ */
+async function writeText(out: OutputStream, backend: JobBackend, kind: ManyKind, jobId: string, formats: Format[] | undefined, total: number): Promise<void> {
   let n = 0;
+  let written = 0;
   for await (const entry of entriesOf(backend, kind, jobId)) {
     n++;
-    const body = entry.status === 'completed' ? renderPage(entry, flags.formats) : '';
-    await out.write(`${n > 1 ? '\n' : ''}${pageHeader(entry, n, total)}\n\n${body}${body.endsWith('\n') || body === '' ? '' : '\n'}`);
+    if (entry.status === 'pending') continue;
+    const body = entry.status === 'completed' ? renderPage(entry, formats) : '';
+    await out.write(`${written++ > 0 ? '\n' : ''}${pageHeader(entry, n, total)}\n\n${body}${body.endsWith('\n') || body === '' ? '' : '\n'}`);
+  }
+}
+
+/**
+ * The pages of a stored batch or crawl, finished or stopped, as the job command
+ * writes them: into an --output-dir, or as text to stdout or -o. For `webjobs result`.
+ */
+export async function writeStoredPages(
+  kind: ManyKind,
+  backend: JobBackend,
+  jobId: string,
+  options: { outputDir?: string; formats?: Format[]; output?: string },
+): Promise<void> {
+  if (options.outputDir) {
+    const dir = new OutputDir(options.outputDir, options.formats);
+    await dir.create();
+    return dir.finish(jobId, entriesOf(backend, kind, jobId));
+  }
+  const head = await backend.result(kind, jobId, { page: 1, batchSize: 1 });
+  const out = await openOutput(options.output);
+  try {
+    await writeText(out, backend, kind, jobId, options.formats, entryTotal(kind, head));
+  } finally {
+    await out.close();
   }
 }
 
@@ -181,7 +210,7 @@ async function finish(kind: ManyKind, { backend, jobId }: FinishedJob, flags: Ma
     const out = await openOutput(flags.output);
     try {
       if (flags.json) await writeJson(out, backend, kind, jobId, head);
-      else if (head.status === 'completed') await writeText(out, backend, kind, jobId, flags, entryTotal(kind, head));
+      else if (head.status === 'completed') await writeText(out, backend, kind, jobId, flags.formats, entryTotal(kind, head));
     } finally {
       await out.close();
     }

@@ -19,7 +19,7 @@ export function parseList(value: string, previous: string[] = []): string[] {
   return [...previous, ...value.split(',').map((v) => v.trim()).filter(Boolean)];
 }
 
-function parseFormats(value: string, previous: string[] = []): Format[] {
+export function parseFormats(value: string, previous: string[] = []): Format[] {
   const formats = parseList(value, previous);
   if (formats.length === 0) throw new InvalidArgumentError(`give at least one format: ${FORMATS.join(', ')}.`);
   for (const format of formats) {

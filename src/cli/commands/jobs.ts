@@ -1,9 +1,13 @@
 /** Commands about jobs that already exist: status, result, jobs, cancel. */
 import { Command, InvalidArgumentError } from 'commander';
 import { LIMITS } from '../../api/limits.js';
-import { JOB_KINDS, type JobKind } from '../../api/types.js';
+import type { JobBackend } from '../../api/backend.js';
+import { JobFailedError, UsageError } from '../../api/errors.js';
+import { FORMATS, JOB_KINDS, type Format, type JobKind } from '../../api/types.js';
 import { withBackend } from '../backendFactory.js';
-import { parseInteger, type RunFlags } from '../options.js';
+import { writeStoredPages } from '../manyPages.js';
+import { parseFormats, parseInteger, type RunFlags } from '../options.js';
+import { renderPage } from '../pageText.js';
 import { writeOutput } from '../output.js';
 
 type BackendFlags = Pick<RunFlags, 'remote' | 'apiKey'>;
@@ -35,23 +39,61 @@ export function statusCommand(): Command {
 
 export function resultCommand(): Command {
   const cmd = new Command('result')
-    .summary("print a job's record")
-    .description('Print the record of a job as JSON, as the service returns it. Batch and crawl records are paged.')
+    .summary("print a job's record, or write its pages")
+    .description(
+      `Print the record of a job as JSON, as the service returns it. Batch and crawl records are paged.
+With --content, print the pages' content instead (as the job command does); with --output-dir, write
+a batch's or crawl's pages as files: also for a job that was stopped, with the pages it did.`,
+    )
     .argument('<jobId>', 'the id a job command printed')
     .option('--page <n>', 'result batch to read, 1-based (batch and crawl jobs)', parseInteger('--page', 1))
-    .option('--batch-size <n>', 'page entries per result batch (default 100, at most 1000)', parseInteger('--batch-size', 1, LIMITS.maxResultBatchSize))
+    .option('--batch-size <n>', `page entries per result batch (default 100, at most ${LIMITS.maxResultBatchSize})`, parseInteger('--batch-size', 1, LIMITS.maxResultBatchSize))
+    .option('--content', "print the pages' content (Markdown, or --formats) instead of the JSON record")
+    .option('--output-dir <dir>', 'batch and crawl: write one file per page and format, and an index.json, into this folder')
+    .option('-f, --formats <list>', `with --content or --output-dir: formats to write, comma-separated: ${FORMATS.join(', ')} (default: markdown)`, parseFormats)
     .option('-o, --output <file>', 'write to a file instead of stdout');
   addBackendOptions(cmd).addHelpText(
     'after',
-    '\nExamples:\n  $ webjobs result $ID | jq .status\n  $ webjobs result $ID --page 2 --batch-size 50 | jq -r ".data[].url"',
+    `
+Examples:
+  $ webjobs result $ID | jq .status
+  $ webjobs result $ID --page 2 --batch-size 50 | jq -r ".data[].url"
+  $ webjobs result $ID --output-dir pages/      # the pages of a batch or crawl, stopped ones included
+  $ webjobs result $ID --content -o page.md`,
   );
-  return cmd.action(async (jobId: string, flags: BackendFlags & { kind?: JobKind; page?: number; batchSize?: number; output?: string }) => {
+  return cmd.action(async (jobId: string, flags: ResultFlags) => {
+    if (flags.outputDir && (flags.output || flags.content)) throw new UsageError('--output-dir writes files itself; drop -o and --content');
+    if (flags.formats && !flags.content && !flags.outputDir) throw new UsageError('--formats goes with --content or --output-dir');
     await withBackend(flags, async (backend) => {
       const { kind } = await backend.status(jobId, flags.kind);
+      if (flags.outputDir || flags.content) return writeContent(backend, kind, jobId, flags);
       const record = await backend.result(kind, jobId, { page: flags.page, batchSize: flags.batchSize });
       await writeOutput(JSON.stringify(record, null, 2), flags.output);
     });
   });
+}
+
+interface ResultFlags extends BackendFlags {
+  kind?: JobKind;
+  page?: number;
+  batchSize?: number;
+  output?: string;
+  content?: boolean;
+  outputDir?: string;
+  formats?: Format[];
+}
+
+/** --content and --output-dir of `result`: what the job command would have printed or written. */
+async function writeContent(backend: JobBackend, kind: JobKind, jobId: string, flags: ResultFlags): Promise<void> {
+  if (kind === 'batch' || kind === 'crawl') return writeStoredPages(kind, backend, jobId, flags);
+  if (flags.outputDir) throw new UsageError(`--output-dir is for batch and crawl jobs; ${jobId} is a ${kind} job (use --content -o FILE)`);
+  if (kind === 'extract') {
+    const record = await backend.result('extract', jobId);
+    return writeOutput(JSON.stringify(record.data ?? null, null, 2), flags.output);
+  }
+  const record = await backend.result('scrape', jobId);
+  if (!record.data) throw new JobFailedError(`scrape job ${jobId} ${record.status}: ${record.error ?? 'no content'}`);
+  await writeOutput(renderPage(record.data, flags.formats), flags.output);
 }
 
 export function listCommand(): Command {
