@@ -71,6 +71,27 @@ describe('messages speak the CLI language', () => {
   });
 });
 
+describe('jobs by a short id, filtered lists', () => {
+  it('status, result and cancel take the start of an id; jobs takes --status and --limit', async () => {
+    const fresh = tempHome();
+    const freshEnv = { WEBJOBS_HOME: fresh };
+    const first = JSON.parse((await runCli(['scrape', site.at('/a'), '--json'], { env: freshEnv })).stdout).jobId as string;
+    const refused = await runCli(['scrape', 'http://127.0.0.1:1/refused', '--json'], { env: freshEnv });
+    const second = JSON.parse(refused.stdout).jobId as string;
+    const short = first.slice(0, 8);
+    expect((await runCli(['status', short], { env: freshEnv })).stdout).toBe('completed\n');
+    expect(JSON.parse((await runCli(['result', short], { env: freshEnv })).stdout).jobId).toBe(first);
+    expect((await runCli(['cancel', short], { env: freshEnv })).stdout).toBe('completed\n');
+    const failed = await runCli(['jobs', '--status', 'failed'], { env: freshEnv });
+    expect(failed.stdout.trim().split('\n').map((line) => line.split(' ')[0])).toEqual([second]);
+    const newest = await runCli(['jobs', '--limit', '1', '--json'], { env: freshEnv });
+    expect(JSON.parse(newest.stdout).map((j: { jobId: string }) => j.jobId)).toEqual([second]);
+    const none = await runCli(['jobs', '--status', 'stopped'], { env: freshEnv });
+    expect(none).toMatchObject({ code: 0, stdout: '' });
+    expect(none.stderr).toMatch(/no stopped jobs/);
+  });
+});
+
 describe('-o at the edges', () => {
   it('-o - writes to stdout, not to a file named -', async () => {
     const dir = mkdtempSync(path.join(scratch, 'dash-'));

@@ -1,9 +1,9 @@
 /** Commands about jobs that already exist: status, result, jobs, cancel. */
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { LIMITS } from '../../api/limits.js';
 import type { JobBackend } from '../../api/backend.js';
-import { JobFailedError, UsageError } from '../../api/errors.js';
-import { FORMATS, JOB_KINDS, type Format, type JobKind } from '../../api/types.js';
+import { JobFailedError, JobNotFoundError, UsageError } from '../../api/errors.js';
+import { FORMATS, JOB_KINDS, JOB_STATUSES, type Format, type JobKind, type JobStatus } from '../../api/types.js';
 import { withBackend } from '../backendFactory.js';
 import { writeStoredPages } from '../manyPages.js';
 import { parseFormats, parseInteger, type RunFlags } from '../options.js';
@@ -22,16 +22,31 @@ function addBackendOptions(cmd: Command): Command {
     });
 }
 
+const FULL_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A job id, or the start of one that matches exactly one known job (as git takes
+ * a short commit hash): `webjobs status 3f2b6c`.
+ */
+export async function resolveJobId(backend: JobBackend, idOrPrefix: string): Promise<string> {
+  if (FULL_ID.test(idOrPrefix) || !/^[0-9a-f-]{4,}$/i.test(idOrPrefix)) return idOrPrefix;
+  const prefix = idOrPrefix.toLowerCase();
+  const matches = (await backend.list()).filter((job) => job.jobId.startsWith(prefix));
+  if (matches.length === 1) return matches[0]!.jobId;
+  if (matches.length === 0) throw new JobNotFoundError(idOrPrefix);
+  throw new UsageError(`"${idOrPrefix}" matches ${matches.length} jobs (${matches.slice(0, 5).map((j) => j.jobId).join(', ')}${matches.length > 5 ? ', ...' : ''}); give more of the id`);
+}
+
 export function statusCommand(): Command {
   const cmd = new Command('status')
     .summary("print a job's status")
     .description('Print the status of a job: pending, running, completed, failed or stopped.')
-    .argument('<jobId>', 'the id a job command printed')
+    .argument('<jobId>', 'the id a job command printed, or its first characters (at least 4) if they match one job')
     .option('--json', 'print {"status": ...} as the service returns it');
   addBackendOptions(cmd).addHelpText('after', '\nExamples:\n  $ webjobs status 3f2b6c1e-8d4a-4b7e-9c1a-2e5f7a9b0c3d\n  $ webjobs status $ID --remote https://jobs.example.com --json');
   return cmd.action(async (jobId: string, flags: BackendFlags & { json?: boolean; kind?: JobKind }) => {
     await withBackend(flags, async (backend) => {
-      const { status } = await backend.status(jobId, flags.kind);
+      const { status } = await backend.status(await resolveJobId(backend, jobId), flags.kind);
       await writeOutput(flags.json ? JSON.stringify({ status }) : status);
     });
   });
@@ -45,7 +60,7 @@ export function resultCommand(): Command {
 With --content, print the pages' content instead (as the job command does); with --output-dir, write
 a batch's or crawl's pages as files: also for a job that was stopped, with the pages it did.`,
     )
-    .argument('<jobId>', 'the id a job command printed')
+    .argument('<jobId>', 'the id a job command printed, or its first characters (at least 4) if they match one job')
     .option('--page <n>', 'result batch to read, 1-based (batch and crawl jobs)', parseInteger('--page', 1))
     .option('--batch-size <n>', `page entries per result batch (default 100, at most ${LIMITS.maxResultBatchSize})`, parseInteger('--batch-size', 1, LIMITS.maxResultBatchSize))
     .option('--content', "print the pages' content (Markdown, or --formats) instead of the JSON record")
@@ -65,6 +80,7 @@ Examples:
     if (flags.outputDir && (flags.output || flags.content)) throw new UsageError('--output-dir writes files itself; drop -o and --content');
     if (flags.formats && !flags.content && !flags.outputDir) throw new UsageError('--formats goes with --content or --output-dir');
     await withBackend(flags, async (backend) => {
+      jobId = await resolveJobId(backend, jobId);
       const { kind } = await backend.status(jobId, flags.kind);
       if (flags.outputDir || flags.content) return writeContent(backend, kind, jobId, flags);
       const record = await backend.result(kind, jobId, { page: flags.page, batchSize: flags.batchSize });
@@ -100,14 +116,24 @@ export function listCommand(): Command {
   const cmd = new Command('jobs')
     .summary('list jobs')
     .description('List known jobs, oldest first: id, kind, status, created, URL.')
-    .option('--json', 'print a JSON array');
-  addBackendOptions(cmd).addHelpText('after', '\nExamples:\n  $ webjobs jobs\n  $ webjobs jobs --json | jq -r \'.[] | select(.status=="failed") | .jobId\'');
-  return cmd.action(async (flags: BackendFlags & { json?: boolean }) => {
+    .option('--json', 'print a JSON array')
+    .addOption(new Option('--status <status>', 'only jobs in this state').choices([...JOB_STATUSES]))
+    .option('--limit <n>', 'only the newest N jobs (still oldest first)', parseInteger('--limit', 1));
+  addBackendOptions(cmd).addHelpText(
+    'after',
+    '\nExamples:\n  $ webjobs jobs\n  $ webjobs jobs --status failed --limit 5\n  $ webjobs jobs --json | jq -r \'.[] | select(.status=="failed") | .jobId\'',
+  );
+  return cmd.action(async (flags: BackendFlags & { json?: boolean; status?: JobStatus; limit?: number }) => {
     await withBackend(flags, async (backend) => {
-      const jobs = await backend.list();
+      let jobs = await backend.list();
+      if (flags.status) jobs = jobs.filter((job) => job.status === flags.status);
+      if (flags.limit !== undefined) jobs = jobs.slice(-flags.limit);
       if (flags.json) return writeOutput(JSON.stringify(jobs, null, 2));
       // Said on stderr: stdout stays empty, as a script reading the list expects.
-      if (jobs.length === 0) return void process.stderr.write('webjobs: no jobs yet; start one with: webjobs scrape URL\n');
+      if (jobs.length === 0) {
+        const none = flags.status ? `no ${flags.status} jobs` : 'no jobs yet; start one with: webjobs scrape URL';
+        return void process.stderr.write(`webjobs: ${none}\n`);
+      }
       const lines = jobs.map((j) => [j.jobId, j.kind.padEnd(7), j.status.padEnd(9), j.createdAt, j.url].join('  '));
       return writeOutput(lines.join('\n'));
     });
@@ -118,11 +144,11 @@ export function cancelCommand(): Command {
   const cmd = new Command('cancel')
     .summary('stop a pending or running job')
     .description('Stop a job. It ends in the state "stopped"; pages already done stay readable.')
-    .argument('<jobId>', 'the id a job command printed');
+    .argument('<jobId>', 'the id a job command printed, or its first characters (at least 4) if they match one job');
   addBackendOptions(cmd).addHelpText('after', '\nExamples:\n  $ webjobs cancel $ID');
   return cmd.action(async (jobId: string, flags: BackendFlags & { kind?: JobKind }) => {
     await withBackend(flags, async (backend) => {
-      const { status } = await backend.cancel(jobId, flags.kind);
+      const { status } = await backend.cancel(await resolveJobId(backend, jobId), flags.kind);
       await writeOutput(status);
     });
   });
