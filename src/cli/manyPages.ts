@@ -54,11 +54,25 @@ async function* entriesOf(backend: JobBackend, kind: ManyKind, jobId: string): A
   }
 }
 
-function describeProgress(total: number) {
+/** "1m05s", "42s": a duration as a person reads it on a progress line. */
+function duration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  return s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s` : `${s}s`;
+}
+
+/**
+ * The progress line. A batch knows its size: done/total, rate, and the time left
+ * at that rate. A crawl does not (it finds pages as it goes; --max-pages is a
+ * ceiling, not a goal): pages done and rate only.
+ */
+export function describeProgress(kind: ManyKind, total: number) {
   return (p: JobProgress, elapsedMs: number): string => {
-    const rate = elapsedMs > 0 ? (p.done / (elapsedMs / 1000)).toFixed(1) : '0.0';
+    const perSecond = elapsedMs > 0 ? p.done / (elapsedMs / 1000) : 0;
     const failed = p.failed > 0 ? colors.red(`, ${p.failed} failed`) : '';
-    return `${p.done}/${total} pages done${failed} · ${rate} pages/s`;
+    const rate = `${perSecond.toFixed(1)} pages/s`;
+    if (kind === 'crawl') return `${p.done} page${p.done === 1 ? '' : 's'} crawled${failed} · ${rate}`;
+    const eta = p.done > 0 && p.done < total && perSecond > 0 ? ` · about ${duration((total - p.done) / perSecond)} left` : '';
+    return `${p.done}/${total} pages done${failed} · ${rate}${eta}`;
   };
 }
 
@@ -184,7 +198,7 @@ export async function runManyPages<K extends ManyKind>(
   };
   const options = {
     label,
-    describeProgress: describeProgress(total),
+    describeProgress: describeProgress(kind, total),
     onPage: dir || jsonl ? onPage : undefined,
     describeStopped: (backend: JobBackend, jobId: string) => describeStopped(kind, backend, jobId),
     onStopped: async ({ backend, jobId }: FinishedJob) => {
