@@ -5,11 +5,13 @@
  * for a process that could not clean up (SIGKILL), by the next webjobs that
  * launches a browser and finds the owning pid gone.
  */
-import { mkdirSync, mkdtempSync, promises as fs, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, promises as fs, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
 export const PROFILE_PREFIX = 'webjobs-chromium-';
+/** The owner's pid in a profile folder's name. */
+const OWNER_PID = new RegExp(`^${PROFILE_PREFIX}(\\d+)-`);
 
 /**
  * Profile folders of browsers this process launched and that have not exited yet,
@@ -28,8 +30,19 @@ function removeAllNow(): void {
   live.clear();
 }
 
-/** A fresh profile folder for one browser; call `owned.release()` once that browser has exited. */
-export function createProfileDir(tmpDir = os.tmpdir()): { dir: string; tmpDir: string; setKill(kill: () => void): void; release(): Promise<void> } {
+export interface ProfileDir {
+  /** Chromium's --user-data-dir. */
+  dir: string;
+  /** Chromium's TMPDIR, inside `dir`, so its own temporary files go with the profile. */
+  tmpDir: string;
+  /** How to kill the browser using it, should this process exit with the browser still running. */
+  setKill(kill: () => void): void;
+  /** Removes the folder; call once the browser has exited. */
+  release(): Promise<void>;
+}
+
+/** A fresh profile folder for one browser. */
+export function createProfileDir(tmpDir = os.tmpdir()): ProfileDir {
   const dir = mkdtempSync(path.join(tmpDir, `${PROFILE_PREFIX}${process.pid}-`));
   const browserTmp = path.join(dir, 'tmp');
   mkdirSync(browserTmp);
@@ -63,14 +76,9 @@ function isAlive(pid: number): boolean {
 
 /** Removes profile folders left by webjobs processes that no longer exist (killed with SIGKILL, a crash). */
 export async function removeStaleProfileDirs(tmpDir = os.tmpdir()): Promise<string[]> {
-  let names: string[];
-  try {
-    names = readdirSync(tmpDir);
-  } catch {
-    return [];
-  }
+  const names = await fs.readdir(tmpDir).catch(() => [] as string[]);
   const stale = names.filter((name) => {
-    const match = new RegExp(`^${PROFILE_PREFIX}(\\d+)-`).exec(name);
+    const match = OWNER_PID.exec(name);
     return match !== null && Number(match[1]) !== process.pid && !isAlive(Number(match[1]));
   });
   await Promise.all(stale.map((name) => fs.rm(path.join(tmpDir, name), { recursive: true, force: true }).catch(() => undefined)));
