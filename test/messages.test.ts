@@ -62,6 +62,16 @@ describe('messages speak the CLI language', () => {
     expect(result.stderr).toMatch(/no jobs yet/);
   });
 
+  it('--include-tags that matches nothing says so on stderr (exit 0: the page is empty there)', async () => {
+    const result = await runCli(['scrape', site.at('/a'), '--include-tags', '.nothing-here'], { env });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^webjobs: warning: --include-tags \.nothing-here matched nothing on http:\/\/127\.0\.0\.1:\d+\/a\n$/);
+    const matched = await runCli(['scrape', site.at('/a'), '--include-tags', 'h1'], { env });
+    expect(matched).toMatchObject({ code: 0, stderr: '' });
+    expect(matched.stdout).toContain('Alpha');
+  });
+
   it('status --kind of another kind says which kind the job is', async () => {
     const scraped = await runCli(['scrape', site.at('/a'), '--json'], { env });
     const { jobId } = JSON.parse(scraped.stdout);

@@ -1,7 +1,18 @@
 import { Command } from 'commander';
+import type { PageData } from '../../api/types.js';
 import { addRunOptions, addScrapeOptions, addSessionOptions, scrapeOptionsFrom, sessionOptionsFrom, type RunFlags, type ScrapeFlags, type SessionFlags } from '../options.js';
 import { renderPage } from '../pageText.js';
 import { renderRecord, runJob } from '../runJob.js';
+
+/**
+ * --include-tags that matched nothing leaves the page empty, which a script would
+ * store as a success: said on stderr (the exit code stays 0: the page is what it is).
+ */
+function warnIfNothingIncluded(data: PageData, flags: ScrapeFlags & RunFlags): void {
+  if (!flags.includeTags?.length || flags.quiet) return;
+  if ((data.markdown ?? '').trim() !== '' || (data.html ?? '').trim() !== '') return;
+  process.stderr.write(`webjobs: warning: --include-tags ${flags.includeTags.join(',')} matched nothing on ${data.metadata.url}\n`);
+}
 
 export function scrapeCommand(): Command {
   const cmd = new Command('scrape')
@@ -27,7 +38,10 @@ Examples:
       request,
       flags,
       { label: `Scraping ${url}` },
-      renderRecord('scrape', flags, () => `scrape of ${url}`, (record) => renderPage(record.data!, flags.formats)),
+      renderRecord('scrape', flags, () => `scrape of ${url}`, (record) => {
+        warnIfNothingIncluded(record.data!, flags);
+        return renderPage(record.data!, flags.formats);
+      }),
     );
   });
 }
