@@ -136,7 +136,7 @@ describe('webjobs crawl', () => {
     const before = site.requests.length;
     const result = await runCli(['crawl', site.at('/'), '--max-pages', '101'], { env });
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/maxPages must be between 1 and 100/);
+    expect(result.stderr).toMatch(/--max-pages must be at most 100, got 101/);
     expect(site.requests.length).toBe(before);
   });
 });

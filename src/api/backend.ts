@@ -27,8 +27,11 @@ export interface WaitOptions {
   /** Give up waiting (not the job) after this many milliseconds. */
   timeoutMs?: number;
   onProgress?: (progress: JobProgress) => void;
-  /** Called once per finished page of a batch or crawl, in the order pages finish. */
-  onPage?: (entry: PageEntry) => void;
+  /**
+   * Called once per finished page of a batch or crawl, in the order pages finish,
+   * with the entry's index in the job's result (its place in `data`).
+   */
+  onPage?: (entry: PageEntry, index: number) => void;
 }
 
 export interface StartOptions {

@@ -12,7 +12,12 @@ export const ExitCode = {
   waitTimeout: 5,
   environment: 6,
   remote: 7,
+  /** 128 + the signal's number, as shells report a process ended by a signal. */
+  hangup: 129,
   interrupted: 130,
+  /** stdout was closed by its reader (`| head`): 128 + SIGPIPE, what cat's death by SIGPIPE reports. */
+  outputClosed: 141,
+  terminated: 143,
 } as const;
 
 export abstract class WebjobsError extends Error {
@@ -38,6 +43,14 @@ export class JobNotFoundError extends WebjobsError {
   readonly httpStatus = 404;
   constructor(readonly jobId: string) {
     super(`No job with id ${jobId}. List known jobs with: webjobs jobs`);
+  }
+}
+
+/** The id is a job of another kind than the one asked for (a scrape id at a crawl endpoint, `--kind crawl`). */
+export class WrongKindError extends JobNotFoundError {
+  constructor(jobId: string, readonly actual: string, readonly asked: string) {
+    super(jobId);
+    this.message = `job ${jobId} is a ${actual} job, not a ${asked} job`;
   }
 }
 
@@ -88,6 +101,30 @@ export class PlanError extends WebjobsError {
 export class TooManyJobsError extends WebjobsError {
   readonly exitCode = ExitCode.remote;
   readonly httpStatus = 429;
+}
+
+/**
+ * The CLI was stopped by a signal (Ctrl-C, SIGTERM, SIGHUP) while it waited for
+ * a job; the job was cancelled. Only the CLI raises it: it never reaches `serve`.
+ */
+export class InterruptedError extends WebjobsError {
+  /** 499: nginx's "client closed request", the nearest thing HTTP has. */
+  readonly httpStatus = 499;
+  constructor(message: string, readonly exitCode: number) {
+    super(message);
+  }
+}
+
+/**
+ * Whoever read stdout closed it (`webjobs batch … | head -2`). Not a failure to
+ * report: the CLI ends quietly, as cat does.
+ */
+export class OutputClosedError extends WebjobsError {
+  readonly exitCode = ExitCode.outputClosed;
+  readonly httpStatus = 499;
+  constructor() {
+    super('stdout was closed');
+  }
 }
 
 /** A failure while fetching or processing one page; it ends up in that page's `error`. */

@@ -7,7 +7,8 @@ export const JOB_KINDS = ['scrape', 'batch', 'crawl', 'extract'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
 /** `stopped` is the real service's state for a cancelled job; it is final like completed and failed. */
-export type JobStatus = 'pending' | 'running' | 'completed' | 'failed' | 'stopped';
+export const JOB_STATUSES = ['pending', 'running', 'completed', 'failed', 'stopped'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
 export const FINAL_STATUSES: readonly JobStatus[] = ['completed', 'failed', 'stopped'];
 export const isFinal = (status: JobStatus): boolean => FINAL_STATUSES.includes(status);
 

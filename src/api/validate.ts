@@ -66,9 +66,23 @@ function optStringArray(obj: Obj, key: string, field: string): string[] | undefi
   return value as string[];
 }
 
+/**
+ * `example.com/page` or `localhost:8080`, a host written without a scheme: the
+ * https:// URL the user most likely meant, for the error message. Undefined for
+ * anything else (a URL with a scheme, a relative path, words).
+ */
+function withoutScheme(value: string): string | undefined {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return undefined;
+  const host = /^([a-z0-9-]+(\.[a-z0-9-]+)*)(:\d+)?([/?#]|$)/i.exec(value);
+  if (!host || !(host[1]!.includes('.') || host[1] === 'localhost' || host[3])) return undefined;
+  return URL.canParse(`https://${value}`) ? `https://${value}` : undefined;
+}
+
 /** An absolute http(s) URL; anything else is refused before a job exists. */
 export function validateUrl(value: unknown, field = 'url'): string {
   if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`${field} must be a non-empty string`);
+  const schemeless = withoutScheme(value.trim());
+  if (schemeless) throw new UsageError(`${field}: "${value}" has no http:// or https://; did you mean ${schemeless}?`);
   let parsed: URL;
   try {
     parsed = new URL(value.trim());

@@ -3,7 +3,7 @@
  * becomes one line on stderr and its exit code.
  */
 import { Command, CommanderError } from 'commander';
-import { ExitCode, WebjobsError } from '../api/errors.js';
+import { ExitCode, OutputClosedError, WebjobsError } from '../api/errors.js';
 import { extractCommand } from './commands/extract.js';
 import { batchCommand } from './commands/batch.js';
 import { crawlCommand } from './commands/crawl.js';
@@ -14,15 +14,22 @@ import { colors } from './terminal.js';
 
 const EXIT_CODES_HELP = `
 Exit codes:
-  0  the job completed (every page, for batch and crawl)
-  1  the job failed
-  2  bad usage or bad input (invalid URL, unknown format, bad number, invalid schema, missing API key)
-  3  batch or crawl completed, but some pages failed
-  4  no job with that id
-  5  --wait-timeout ran out; the job goes on (its id is printed on stderr)
-  6  this machine lacks something (no browser found)
-  7  the remote service failed or could not be reached
-  130 interrupted (Ctrl-C)
+  0    the job completed (every page, for batch and crawl)
+  1    the job failed
+  2    bad usage or bad input (invalid URL, unknown format, bad number, invalid schema, missing API key)
+  3    batch or crawl completed, but some pages failed
+  4    no job with that id
+  5    --wait-timeout ran out; the job goes on (its id is printed on stderr)
+  6    this machine lacks something (no browser found)
+  7    the remote service failed or could not be reached
+  130  Ctrl-C (SIGINT); 143 SIGTERM (e.g. timeout); 129 SIGHUP: the job was stopped
+       (state "stopped", pages done kept, on the service too with --remote) and one
+       line on stderr says how to read it; a second signal quits at once
+  141  stdout was closed by its reader (| head): a quiet stop, as cat's; the job is stopped
+
+Nothing outlives webjobs: Chromium is driven over a pipe and exits with it, even
+after kill -9; its profile ($TMPDIR/webjobs-chromium-PID-*) is removed on exit, or
+by the next webjobs that starts a browser.
 
 Environment:
   WEBJOBS_HOME      where jobs are stored (default: ~/.local/state/webjobs)
@@ -54,6 +61,9 @@ export async function main(argv: string[]): Promise<void> {
   // Usage errors look like every other error: one line starting with "webjobs:".
   const output = { outputError: (text: string, write: (text: string) => void) => write(`${colors.red('webjobs:')} ${text.replace(/^error: /, '')}`) };
   for (const cmd of [program, ...program.commands]) cmd.exitOverride().configureOutput(output);
+  // A closed stdout or stderr (`| head`) fails the write that met it, where it is handled; never an unhandled 'error' event.
+  process.stdout.on('error', () => undefined);
+  process.stderr.on('error', () => undefined);
   try {
     await program.parseAsync(argv);
   } catch (err) {
@@ -66,6 +76,7 @@ export function exitCodeFor(err: unknown): number {
     // Commander already printed its message (or the help).
     return err.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
   }
+  if (err instanceof OutputClosedError) return err.exitCode;
   if (err instanceof WebjobsError) {
     report(err.message);
     return err.exitCode;

@@ -4,17 +4,16 @@
  * every page made it. Records are read back from the back end one result batch at
  * a time, so a 1,000-page job never sits in memory as one string.
  */
-import { promises as fs } from 'node:fs';
-import path from 'node:path';
 import { Command } from 'commander';
 import type { JobBackend, JobProgress } from '../api/backend.js';
 import { ExitCode, JobFailedError, UsageError } from '../api/errors.js';
-import type { Format, JobRecordByKind, PageEntry } from '../api/types.js';
-import { renderPage } from './commands/scrape.js';
+import type { Format, JobRecordByKind, JobRequestByKind, PageEntry } from '../api/types.js';
+import { OutputDir } from './outputDir.js';
+import { renderPage } from './pageText.js';
 import { parseInteger, type RunFlags } from './options.js';
 import { openOutput, type OutputStream } from './output.js';
 import { runJob, type FinishedJob } from './runJob.js';
-import { colors, stderrIsTerminal } from './terminal.js';
+import { colors, showProgress } from './terminal.js';
 
 export type ManyKind = 'batch' | 'crawl';
 
@@ -30,7 +29,7 @@ const READ_BATCH = 100;
 export function addManyPagesOptions(cmd: Command): Command {
   return cmd
     .option('--jsonl', 'print one JSON page entry per line, as each page finishes')
-    .option('--output-dir <dir>', 'write one Markdown file per page and an index.json into this folder');
+    .option('--output-dir <dir>', 'write one file per page and format (.md, .html, .links.txt) as pages finish, and an index.json, into this folder');
 }
 
 export function addConcurrencyOption(cmd: Command): Command {
@@ -41,6 +40,9 @@ function checkFlags(flags: ManyPagesFlags): void {
   const modes = [flags.json && '--json', flags.jsonl && '--jsonl', flags.outputDir && '--output-dir'].filter(Boolean);
   if (modes.length > 1) throw new UsageError(`choose one of ${modes.join(' and ')}`);
   if (flags.outputDir && flags.output) throw new UsageError('--output-dir writes files itself; drop -o/--output');
+  if (!flags.wait && (flags.outputDir || flags.jsonl)) {
+    throw new UsageError(`--no-wait returns before any page is done, so ${flags.outputDir ? '--output-dir' : '--jsonl'} would get nothing: drop --no-wait, or read the job later with webjobs result`);
+  }
 }
 
 /** Every entry of a finished job, in order, one result batch at a time. */
@@ -52,11 +54,25 @@ async function* entriesOf(backend: JobBackend, kind: ManyKind, jobId: string): A
   }
 }
 
-function describeProgress(total: number) {
+/** "1m05s", "42s": a duration as a person reads it on a progress line. */
+function duration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  return s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s` : `${s}s`;
+}
+
+/**
+ * The progress line. A batch knows its size: done/total, rate, and the time left
+ * at that rate. A crawl does not (it finds pages as it goes; --max-pages is a
+ * ceiling, not a goal): pages done and rate only.
+ */
+export function describeProgress(kind: ManyKind, total: number) {
   return (p: JobProgress, elapsedMs: number): string => {
-    const rate = elapsedMs > 0 ? (p.done / (elapsedMs / 1000)).toFixed(1) : '0.0';
+    const perSecond = elapsedMs > 0 ? p.done / (elapsedMs / 1000) : 0;
     const failed = p.failed > 0 ? colors.red(`, ${p.failed} failed`) : '';
-    return `${p.done}/${total} pages done${failed} · ${rate} pages/s`;
+    const rate = `${perSecond.toFixed(1)} pages/s`;
+    if (kind === 'crawl') return `${p.done} page${p.done === 1 ? '' : 's'} crawled${failed} · ${rate}`;
+    const eta = p.done > 0 && p.done < total && perSecond > 0 ? ` · about ${duration((total - p.done) / perSecond)} left` : '';
+    return `${p.done}/${total} pages done${failed} · ${rate}${eta}`;
   };
 }
 
@@ -80,13 +96,42 @@ function pageHeader(entry: PageEntry, n: number, total: number): string {
   return `==> [${n}/${total}] ${entry.url}${failed} <==`;
 }
 
-/** Markdown (or the asked format) of every page, each under a `==> [n/total] URL <==` header. */
-async function writeText(out: OutputStream, backend: JobBackend, kind: ManyKind, jobId: string, flags: ManyPagesFlags, total: number): Promise<void> {
+/**
+ * Markdown (or the asked formats) of every page, each under a `==> [n/total] URL <==`
+ * header; pages a stopped job never did (pending) are left out.
+ */
+async function writeText(out: OutputStream, backend: JobBackend, kind: ManyKind, jobId: string, formats: Format[] | undefined, total: number): Promise<void> {
   let n = 0;
+  let written = 0;
   for await (const entry of entriesOf(backend, kind, jobId)) {
     n++;
-    const body = entry.status === 'completed' ? renderPage(entry, flags.formats) : '';
-    await out.write(`${n > 1 ? '\n' : ''}${pageHeader(entry, n, total)}\n\n${body}${body.endsWith('\n') || body === '' ? '' : '\n'}`);
+    if (entry.status === 'pending') continue;
+    const body = entry.status === 'completed' ? renderPage(entry, formats) : '';
+    await out.write(`${written++ > 0 ? '\n' : ''}${pageHeader(entry, n, total)}\n\n${body}${body.endsWith('\n') || body === '' ? '' : '\n'}`);
+  }
+}
+
+/**
+ * The pages of a stored batch or crawl, finished or stopped, as the job command
+ * writes them: into an --output-dir, or as text to stdout or -o. For `webjobs result`.
+ */
+export async function writeStoredPages(
+  kind: ManyKind,
+  backend: JobBackend,
+  jobId: string,
+  options: { outputDir?: string; formats?: Format[]; output?: string },
+): Promise<void> {
+  if (options.outputDir) {
+    const dir = new OutputDir(options.outputDir, options.formats);
+    await dir.create();
+    return dir.finish(jobId, entriesOf(backend, kind, jobId));
+  }
+  const head = await backend.result(kind, jobId, { page: 1, batchSize: 1 });
+  const out = await openOutput(options.output);
+  try {
+    await writeText(out, backend, kind, jobId, options.formats, entryTotal(kind, head));
+  } finally {
+    await out.close();
   }
 }
 
@@ -96,65 +141,42 @@ function entryTotal(kind: ManyKind, head: JobRecordByKind[ManyKind]): number {
   return head.data.length === 0 ? 0 : head.totalPageBatches;
 }
 
-/** A file name from the URL: host and path, made safe, ".md"; duplicates get -2, -3... */
-export function fileNameFor(url: string, taken: Set<string>): string {
-  let base: string;
-  try {
-    const u = new URL(url);
-    const tail = `${u.pathname}${u.search}`.replace(/\/+$/, '') || '/index';
-    base = `${u.host}${tail}`;
-  } catch {
-    base = url;
-  }
-  base = base.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[_.]+|_+$/g, '').slice(0, 150) || 'page';
-  let name = `${base}.md`;
-  for (let i = 2; taken.has(name); i++) name = `${base}-${i}.md`;
-  taken.add(name);
-  return name;
-}
-
-async function writeDir(dir: string, backend: JobBackend, kind: ManyKind, jobId: string, flags: ManyPagesFlags): Promise<void> {
-  await fs.mkdir(dir, { recursive: true }).catch((err: Error) => {
-    throw new UsageError(`cannot create ${dir}: ${err.message}`);
-  });
-  const taken = new Set<string>();
-  const index: { file: string | null; url: string; status: string; error: string | null }[] = [];
-  for await (const entry of entriesOf(backend, kind, jobId)) {
-    let file: string | null = null;
-    if (entry.status === 'completed') {
-      file = fileNameFor(entry.url, taken);
-      await fs.writeFile(path.join(dir, file), renderPage(entry, flags.formats));
-    }
-    index.push({ file, url: entry.url, status: entry.status, error: entry.error });
-  }
-  await fs.writeFile(path.join(dir, 'index.json'), `${JSON.stringify({ jobId, pages: index }, null, 2)}\n`);
-}
-
-async function countFailed(backend: JobBackend, kind: ManyKind, jobId: string): Promise<{ done: number; failed: number }> {
+/** Entries finished (completed or failed) and failed; a stopped batch still has `pending` placeholders. */
+async function countEntries(backend: JobBackend, kind: ManyKind, jobId: string): Promise<{ done: number; failed: number; total: number }> {
   let done = 0;
   let failed = 0;
+  let total = 0;
   for await (const entry of entriesOf(backend, kind, jobId)) {
-    done++;
-    if (entry.status !== 'completed') failed++;
+    total++;
+    if (entry.status !== 'pending') done++;
+    if (entry.status === 'failed') failed++;
   }
-  return { done, failed };
+  return { done, failed, total };
 }
 
-function summary(kind: ManyKind, done: number, failed: number, elapsedMs: number): void {
+function summary(kind: ManyKind, done: number, failed: number, elapsedMs: number, flags: ManyPagesFlags): void {
   const rate = (done / Math.max(elapsedMs / 1000, 0.001)).toFixed(1);
   const what = kind === 'batch' ? 'scraped' : 'crawled';
   const failedText = failed > 0 ? colors.red(`, ${failed} failed`) : '';
-  if (stderrIsTerminal()) process.stderr.write(`${colors.green('✔')} ${done} pages ${what}${failedText} in ${(elapsedMs / 1000).toFixed(1)}s (${rate} pages/s)\n`);
+  if (flags.quiet) return;
+  if (showProgress(flags)) process.stderr.write(`${colors.green('✔')} ${done} pages ${what}${failedText} in ${(elapsedMs / 1000).toFixed(1)}s (${rate} pages/s)\n`);
   else if (failed > 0) process.stderr.write(`webjobs: ${failed} of ${done} pages failed (exit code 3)\n`);
+}
+
+/** "43 of 200 pages done" for a stopped batch, "43 pages done" for a stopped crawl. */
+async function describeStopped(kind: ManyKind, backend: JobBackend, jobId: string): Promise<string> {
+  const { done, total } = await countEntries(backend, kind, jobId);
+  return kind === 'batch' ? `${done} of ${total} pages done` : `${done} page${done === 1 ? '' : 's'} done`;
 }
 
 /**
  * Runs a batch or crawl job and writes its pages. Exit code: 0 every page
  * completed, 3 the job completed with failed pages; a failed job throws (1).
+ * --jsonl lines and --output-dir files are written as pages finish.
  */
 export async function runManyPages<K extends ManyKind>(
   kind: K,
-  request: Parameters<JobBackend['start']>[1] & object,
+  request: JobRequestByKind[K],
   flags: ManyPagesFlags,
   label: string,
   total: number,
@@ -163,44 +185,54 @@ export async function runManyPages<K extends ManyKind>(
   const started = Date.now();
   let jsonl: OutputStream | undefined;
   let writes: Promise<void> = Promise.resolve();
-  if (flags.jsonl && flags.wait) jsonl = await openOutput(flags.output);
-  const onPage = jsonl
-    ? (entry: PageEntry) => {
-        const line = `${JSON.stringify(entry)}\n`;
-        writes = writes.then(() => jsonl!.write(line));
-      }
-    : undefined;
+  const dir = flags.outputDir ? new OutputDir(flags.outputDir, flags.formats) : undefined;
+  await dir?.create();
+  if (flags.jsonl) jsonl = await openOutput(flags.output);
+  const onPage = (entry: PageEntry, index: number) => {
+    dir?.add(entry, index);
+    if (jsonl) {
+      const line = `${JSON.stringify(entry)}\n`;
+      writes = writes.then(() => jsonl!.write(line));
+      writes.catch(() => undefined); // handled where the command awaits it; no unhandled rejection before
+    }
+  };
+  const options = {
+    label,
+    describeProgress: describeProgress(kind, total),
+    onPage: dir || jsonl ? onPage : undefined,
+    describeStopped: (backend: JobBackend, jobId: string) => describeStopped(kind, backend, jobId),
+    onStopped: async ({ backend, jobId }: FinishedJob) => {
+      await writes;
+      await dir?.finish(jobId, entriesOf(backend, kind, jobId));
+    },
+  };
   try {
-    return await runJob(kind, request as never, flags, { label, describeProgress: describeProgress(total), onPage }, async (job) =>
-      finish(kind, job, flags, started, async () => {
-        await writes;
-      }),
-    );
+    return await runJob(kind, request, flags, options, async (job) => {
+      await writes;
+      return finish(kind, job, flags, started, dir);
+    });
   } finally {
     await writes.catch(() => undefined);
     await jsonl?.close();
   }
 }
 
-async function finish(kind: ManyKind, { backend, jobId }: FinishedJob, flags: ManyPagesFlags, started: number, drain: () => Promise<void>): Promise<number> {
+async function finish(kind: ManyKind, { backend, jobId }: FinishedJob, flags: ManyPagesFlags, started: number, dir: OutputDir | undefined): Promise<number> {
   const head = await backend.result(kind, jobId, { page: 1, batchSize: 1 });
-  if (!flags.jsonl) {
-    if (flags.outputDir) await writeDir(flags.outputDir, backend, kind, jobId, flags);
-    else {
-      const out = await openOutput(flags.output);
-      try {
-        if (flags.json) await writeJson(out, backend, kind, jobId, head);
-        else if (head.status === 'completed') await writeText(out, backend, kind, jobId, flags, entryTotal(kind, head));
-      } finally {
-        await out.close();
-      }
+  if (dir) await dir.finish(jobId, entriesOf(backend, kind, jobId));
+  else if (!flags.jsonl) {
+    const out = await openOutput(flags.output);
+    try {
+      if (flags.json) await writeJson(out, backend, kind, jobId, head);
+      else if (head.status === 'completed') await writeText(out, backend, kind, jobId, flags.formats, entryTotal(kind, head));
+    } finally {
+      await out.close();
     }
   }
-  await drain();
   if (head.status !== 'completed') {
     throw new JobFailedError(`${kind} job ${jobId} ${head.status}: ${head.error ?? 'no reason given'}`);
   }
-  const { done, failed } = await countFailed(backend, kind, jobId);
-  summary(kind, done, failed, Date.now() - started);
+  const { done, failed } = await countEntries(backend, kind, jobId);
+  summary(kind, done, failed, Date.now() - started, flags);
   return failed > 0 ? ExitCode.partial : ExitCode.ok;
 }

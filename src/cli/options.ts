@@ -1,12 +1,16 @@
 /** Flags shared by the job commands, and how they become the spec's request objects. */
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { LIMITS } from '../api/limits.js';
+import type { ProgressFlags } from './terminal.js';
 import { FORMATS, WAIT_UNTIL, type Format, type ScrapeOptions, type SessionOptions, type WaitUntil } from '../api/types.js';
 
-export function parseInteger(name: string, min = 0) {
+/** A whole number flag within [min, max]; out of range is a usage error named by the flag, before anything starts. */
+export function parseInteger(name: string, min = 0, max = Number.MAX_SAFE_INTEGER) {
   return (value: string): number => {
     if (!/^\d+$/.test(value.trim())) throw new InvalidArgumentError(`${name} must be a whole number, got "${value}".`);
     const n = Number(value);
     if (n < min) throw new InvalidArgumentError(`${name} must be at least ${min}.`);
+    if (n > max) throw new InvalidArgumentError(`${name} must be at most ${max.toLocaleString('en-US')}, got ${value.trim()}.`);
     return n;
   };
 }
@@ -15,8 +19,9 @@ export function parseList(value: string, previous: string[] = []): string[] {
   return [...previous, ...value.split(',').map((v) => v.trim()).filter(Boolean)];
 }
 
-function parseFormats(value: string, previous: string[] = []): Format[] {
+export function parseFormats(value: string, previous: string[] = []): Format[] {
   const formats = parseList(value, previous);
+  if (formats.length === 0) throw new InvalidArgumentError(`give at least one format: ${FORMATS.join(', ')}.`);
   for (const format of formats) {
     if (!FORMATS.includes(format as Format)) {
       throw new InvalidArgumentError(`unknown format "${format}" (choose from ${FORMATS.join(', ')}).`);
@@ -39,8 +44,8 @@ export function addScrapeOptions(cmd: Command): Command {
   return cmd
     .option('-f, --formats <list>', `formats to return, comma-separated: ${FORMATS.join(', ')} (default: markdown)`, parseFormats)
     .option('--no-only-main-content', 'keep the whole page, not only its main content')
-    .option('--timeout <ms>', 'time allowed to load each page, in milliseconds (default: 30000)', parseInteger('--timeout', 1))
-    .option('--wait-for <ms>', 'extra wait after the page loaded, in milliseconds', parseInteger('--wait-for'))
+    .option('--timeout <ms>', 'time allowed to load each page, in milliseconds (default: 30000)', parseInteger('--timeout', 1, LIMITS.maxTimeoutMs))
+    .option('--wait-for <ms>', 'extra wait after the page loaded, in milliseconds', parseInteger('--wait-for', 0, LIMITS.maxWaitForMs))
     .addOption(new Option('--wait-until <event>', 'when a page counts as loaded').choices([...WAIT_UNTIL]))
     .option('--include-tags <selectors>', 'keep only elements matching these CSS selectors (comma-separated)', parseList)
     .option('--exclude-tags <selectors>', 'remove elements matching these CSS selectors (comma-separated)', parseList);
@@ -84,7 +89,7 @@ export function sessionOptionsFrom(flags: SessionFlags): SessionOptions {
   return options;
 }
 
-export interface RunFlags {
+export interface RunFlags extends ProgressFlags {
   json?: boolean;
   output?: string;
   wait: boolean;
@@ -101,5 +106,7 @@ export function addRunOptions(cmd: Command): Command {
     .option('--no-wait', 'print the job id and return at once; the job goes on in the background')
     .option('--wait-timeout <seconds>', 'stop waiting after this long (the job goes on); exit code 5', parseInteger('--wait-timeout', 1))
     .option('--remote <url>', 'run on a webjobs service at this URL instead of locally (env: WEBJOBS_REMOTE)')
-    .option('--api-key <key>', 'API key for --remote (env: WEBJOBS_API_KEY)');
+    .option('--api-key <key>', 'API key for --remote (env: WEBJOBS_API_KEY)')
+    .option('--progress', 'show progress on stderr even when stdout is piped or redirected (stderr must be a terminal)')
+    .option('-q, --quiet', 'nothing on stderr but errors: no progress, no summary');
 }

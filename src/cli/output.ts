@@ -1,31 +1,92 @@
 /** Data goes to stdout, or to the file of -o, and nowhere else. */
-import { createWriteStream, promises as fs, type WriteStream } from 'node:fs';
+import { constants as fsConstants, createWriteStream, promises as fs, type WriteStream } from 'node:fs';
 import path from 'node:path';
-import { UsageError } from '../api/errors.js';
+import { OutputClosedError, UsageError } from '../api/errors.js';
 import { writeFileAtomic } from '../store/atomicFile.js';
 
-/** Writes the whole output at once: to -o FILE atomically, else to stdout. */
-export async function writeOutput(text: string, outFile?: string): Promise<void> {
-  const content = text.endsWith('\n') || text === '' ? text : `${text}\n`;
-  if (outFile) {
-    await ensureParent(outFile);
-    await writeFileAtomic(outFile, content);
-    return;
-  }
-  await writeStdout(content);
+/**
+ * Where -o sends data: stdout (no -o, or `-o -`), a regular file (written
+ * atomically: a temporary sibling, then a rename), or a special file such as a
+ * FIFO or /dev/null (written in place; renaming over it would replace it). A
+ * symlink is followed, so the link stays and its target gets the data.
+ */
+export type OutputTarget = { kind: 'stdout' } | { kind: 'file' | 'special'; path: string };
+
+/**
+ * Decides the target and checks it can be written: called before a job starts,
+ * so a bad -o (a directory, a folder that cannot exist) fails at once, not after
+ * the job ran.
+ */
+export async function resolveOutput(outFile: string | undefined): Promise<OutputTarget> {
+  if (outFile === undefined || outFile === '-') return { kind: 'stdout' };
+  const target = await followLinks(path.resolve(outFile));
+  const stat = await fs.stat(target).catch(() => undefined);
+  if (stat?.isDirectory()) throw new UsageError(`-o ${outFile} is a directory; name a file, e.g. -o ${path.join(outFile, 'page.md')}`);
+  if (stat && !stat.isFile()) return { kind: 'special', path: target };
+  await ensureParent(outFile, target);
+  return { kind: 'file', path: target };
 }
 
-async function ensureParent(file: string): Promise<void> {
+/** The file a path names after its symlinks, also when the last link points at a file not created yet. */
+async function followLinks(file: string): Promise<string> {
   try {
-    await fs.mkdir(path.dirname(path.resolve(file)), { recursive: true });
-  } catch (err) {
-    throw new UsageError(`cannot write ${file}: ${(err as Error).message}`);
+    return await fs.realpath(file);
+  } catch {
+    const link = await fs.readlink(file).catch(() => undefined);
+    return link === undefined ? file : path.resolve(path.dirname(file), link);
   }
+}
+
+/**
+ * mkdir -p, one level at a time: Node's recursive mkdir loops for ever where
+ * mkdir answers ENOENT for a parent that exists (`/proc/nope`), at 50% CPU.
+ */
+export async function makeDirs(dir: string): Promise<void> {
+  try {
+    await fs.mkdir(dir);
+    return;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST' && (await fs.stat(dir)).isDirectory()) return;
+    const parent = path.dirname(dir);
+    if (code !== 'ENOENT' || parent === dir) throw err;
+    await makeDirs(parent);
+  }
+  // The parent exists now; a second ENOENT (a /proc or /sys folder) is final.
+  await fs.mkdir(dir).catch(async (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EEXIST' || !(await fs.stat(dir)).isDirectory()) throw err;
+  });
+}
+
+async function ensureParent(name: string, file: string): Promise<void> {
+  const dir = path.dirname(file);
+  try {
+    await makeDirs(dir);
+    await fs.access(dir, fsConstants.W_OK);
+  } catch (err) {
+    throw new UsageError(`cannot write ${name}: ${(err as Error).message}`);
+  }
+}
+
+/** Writes the whole output at once, to stdout or -o's target (see OutputTarget); ends it with a newline. */
+export async function writeOutput(text: string, outFile?: string): Promise<void> {
+  const content = text.endsWith('\n') || text === '' ? text : `${text}\n`;
+  const target = await resolveOutput(outFile);
+  if (target.kind === 'stdout') return writeStdout(content);
+  if (target.kind === 'special') return fs.writeFile(target.path, content);
+  await writeFileAtomic(target.path, content);
+}
+
+/** EPIPE, or a write after it: the reader of stdout has gone. */
+export function isClosedOutput(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED' || code === 'ERR_STREAM_WRITE_AFTER_END';
 }
 
 export function writeStdout(text: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    process.stdout.write(text, (err) => (err ? reject(err) : resolve()));
+    if (process.stdout.destroyed) return reject(new OutputClosedError());
+    process.stdout.write(text, (err) => (err ? reject(isClosedOutput(err) ? new OutputClosedError() : err) : resolve()));
   });
 }
 
@@ -36,9 +97,9 @@ export interface OutputStream {
 }
 
 export async function openOutput(outFile?: string): Promise<OutputStream> {
-  if (!outFile) return { write: writeStdout, close: async () => undefined };
-  await ensureParent(outFile);
-  const stream: WriteStream = createWriteStream(outFile);
+  const target = await resolveOutput(outFile);
+  if (target.kind === 'stdout') return { write: writeStdout, close: async () => undefined };
+  const stream: WriteStream = createWriteStream(target.path);
   return {
     write: (text) =>
       new Promise((resolve, reject) => {

@@ -9,30 +9,46 @@ export function stderrIsTerminal(): boolean {
   return Boolean(process.stderr.isTTY) && (process.stderr.columns ?? 0) > 0 && process.env.CI !== 'true';
 }
 
-export const colors: ChalkInstance = new Chalk({
-  level: process.stderr.isTTY && !process.env.NO_COLOR && process.env.TERM !== 'dumb' ? 1 : 0,
-});
+/** NO_COLOR (https://no-color.org): set and not empty means no colour, whatever else says. */
+const colorsWanted = (): boolean => Boolean(process.stderr.isTTY) && !process.env.NO_COLOR && process.env.TERM !== 'dumb';
+
+export const colors: ChalkInstance = new Chalk({ level: colorsWanted() ? 1 : 0 });
+
+export interface ProgressFlags {
+  /** Show progress even when stdout is not a terminal (piped into jq, redirected). */
+  progress?: boolean;
+  /** Nothing on stderr but errors. */
+  quiet?: boolean;
+}
+
+/**
+ * Whether the spinner and the final summary show: only to a person at a terminal,
+ * and only when stdout is one too, since a spinner redrawn between piped lines
+ * (`batch --jsonl | jq`) garbles what the terminal shows; --progress insists.
+ */
+export function showProgress(flags: ProgressFlags = {}): boolean {
+  if (flags.quiet || !stderrIsTerminal()) return false;
+  return Boolean(flags.progress) || Boolean(process.stdout.isTTY);
+}
 
 export interface Progress {
   update(text: string): void;
-  /** Leaves a final line on stderr when on a terminal. */
-  done(text?: string): void;
   stop(): void;
 }
 
-const SILENT: Progress = { update() {}, done() {}, stop() {} };
+const SILENT: Progress = { update() {}, stop() {} };
 
-/** An ora spinner on stderr when it is a terminal; nothing otherwise. */
-export async function startProgress(text: string): Promise<Progress> {
-  if (!stderrIsTerminal()) return SILENT;
+/** An ora spinner on stderr when progress shows (see showProgress); nothing otherwise. */
+export async function startProgress(text: string, flags: ProgressFlags = {}): Promise<Progress> {
+  if (!showProgress(flags)) return SILENT;
   const { default: ora } = await import('ora');
   // discardStdin: false, because `webjobs batch -` reads its URLs from stdin.
-  const spinner = ora({ text, stream: process.stderr, color: 'cyan', discardStdin: false }).start();
+  // ora colours with chalk's own detection, which ignores NO_COLOR: it gets our decision instead.
+  const spinner = ora({ text, stream: process.stderr, color: colors.level > 0 ? 'cyan' : false, discardStdin: false }).start();
   return {
     update: (next) => {
       spinner.text = next;
     },
-    done: (final) => (final ? spinner.succeed(final) : spinner.stop()),
     stop: () => spinner.stop(),
   };
 }

@@ -10,6 +10,7 @@ import puppeteer from 'puppeteer';
 import { EnvironmentError } from '../api/errors.js';
 import { egressLaunchArgs, startEgressProxy, type EgressGuard, type EgressProxy } from './egress.js';
 import { findBrowser } from './findBrowser.js';
+import { createProfileDir, removeStaleProfileDirs } from './profileDir.js';
 import { proxyLaunchArgs, type ProxyConfig } from './session/proxy.js';
 
 /** Flags that keep Chromium from reaching the internet by itself or showing first-run UI. */
@@ -57,12 +58,23 @@ export function launchArgs(extra: string[] = []): string[] {
   return [...QUIET_FLAGS, ...(runningAsRoot ? ['--no-sandbox'] : []), ...extra];
 }
 
+/**
+ * Chromium is driven over a pipe (`pipe: true`), not a WebSocket: when webjobs
+ * dies, however (SIGKILL included), the pipe closes and Chromium exits by itself.
+ * Its profile is a folder webjobs owns (see profileDir.ts), removed when it exits.
+ */
 export async function launchBrowser(settings: BrowserSettings = {}): Promise<Browser> {
   const executablePath = findBrowser(settings.env ?? process.env, () => puppeteer.executablePath());
+  await removeStaleProfileDirs();
+  const profile = createProfileDir();
   try {
-    return await puppeteer.launch({
+    const browser = await puppeteer.launch({
       executablePath,
       headless: true,
+      pipe: true,
+      userDataDir: profile.dir,
+      // Chromium's own temporary files (org.chromium.Chromium.*) go inside the profile, and go with it.
+      env: { ...process.env, TMPDIR: profile.tmpDir },
       args: launchArgs([...(settings.args ?? []), ...(settings.proxy ? proxyLaunchArgs(settings.proxy) : [])]),
       protocolTimeout: 60_000,
       // Puppeteer turns popup blocking off; a page must not open windows by itself.
@@ -71,7 +83,16 @@ export async function launchBrowser(settings: BrowserSettings = {}): Promise<Bro
       handleSIGTERM: false,
       handleSIGHUP: false,
     });
+    const child = browser.process();
+    if (child && child.exitCode === null && child.signalCode === null) {
+      profile.setKill(() => child.kill('SIGKILL'));
+      child.once('exit', () => void profile.release());
+    } else {
+      await profile.release();
+    }
+    return browser;
   } catch (err) {
+    await profile.release();
     throw new EnvironmentError(`Could not start the browser at ${executablePath}: ${(err as Error).message.split('\n')[0]}`);
   }
 }

@@ -7,7 +7,7 @@ import { EventEmitter } from 'node:events';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { JobBackend, JobProgress, StartOptions, WaitOptions } from '../api/backend.js';
-import { JobNotFoundError, UsageError, WaitTimeoutError, errorMessage } from '../api/errors.js';
+import { UsageError, WaitTimeoutError, WrongKindError, errorMessage } from '../api/errors.js';
 import {
   isFinal,
   type JobHandle,
@@ -184,7 +184,7 @@ export class LocalBackend implements JobBackend {
 
   private async readJob(jobId: string, kind?: JobKind): Promise<StoredJob> {
     const job = await this.store.read(validateJobId(jobId));
-    if (kind && job.meta.kind !== kind) throw new JobNotFoundError(jobId);
+    if (kind && job.meta.kind !== kind) throw new WrongKindError(jobId, job.meta.kind, kind);
     return job;
   }
 
@@ -211,10 +211,10 @@ export class LocalBackend implements JobBackend {
     return new Promise((resolve, reject) => {
       let done = 0;
       let failed = 0;
-      const onPage = (entry: PageEntry) => {
+      const onPage = (entry: PageEntry, index: number) => {
         done++;
         if (entry.status === 'failed') failed++;
-        options.onPage?.(entry);
+        options.onPage?.(entry, index);
         options.onProgress?.({ status: 'running', done, failed });
       };
       const onProgress = (progress: JobProgress) => {
@@ -254,12 +254,13 @@ export class LocalBackend implements JobBackend {
     }
   }
 
-  private async replayPages(job: StoredJob, onPage: (entry: PageEntry) => void): Promise<void> {
+  private async replayPages(job: StoredJob, onPage: NonNullable<WaitOptions['onPage']>): Promise<void> {
     const total = entryCount(job);
     for (let start = 0; start < total; start += 100) {
-      for (const entry of await this.store.readPages(job.meta.jobId, start, Math.min(100, total - start))) {
-        if (entry) onPage(entry);
-      }
+      const entries = await this.store.readPages(job.meta.jobId, start, Math.min(100, total - start));
+      entries.forEach((entry, i) => {
+        if (entry) onPage(entry, start + i);
+      });
     }
   }
 

@@ -144,19 +144,19 @@ class PageStream {
 
   constructor(private readonly backend: RemoteBackend, private readonly kind: PagedKind, private readonly jobId: string) {}
 
-  async advance(final: boolean, onPage?: (entry: PageEntry) => void): Promise<void> {
+  async advance(final: boolean, onPage?: WaitOptions['onPage']): Promise<void> {
     for (;;) {
       const page = Math.floor(this.next / STREAM_BATCH) + 1;
       const record = await this.backend.result(this.kind, this.jobId, { page, batchSize: STREAM_BATCH });
       const offset = this.next - (page - 1) * STREAM_BATCH;
       for (const entry of record.data.slice(offset)) {
         if (entry.status === 'pending' && !final) return;
-        this.next++;
+        const index = this.next++;
         // A stopped or failed batch keeps placeholders for pages it never did: nothing to hand over.
         if (entry.status === 'pending') continue;
         this.done++;
         if (entry.status === 'failed') this.failed++;
-        onPage?.(entry);
+        onPage?.(entry, index);
       }
       if (record.data.length < STREAM_BATCH || page >= record.totalPageBatches) return;
     }

@@ -25,7 +25,8 @@ export function sendHtml(res: http.ServerResponse, content: string, status = 200
   res.end(content);
 }
 
-export async function startFixtureServer(routes: Record<string, Handler>): Promise<FixtureServer> {
+/** `fallback` answers paths no route names (default: a 404 page). */
+export async function startFixtureServer(routes: Record<string, Handler>, fallback?: Handler): Promise<FixtureServer> {
   const requests: string[] = [];
   const sockets = new Set<import('node:net').Socket>();
   const server = http.createServer(async (req, res) => {
@@ -34,6 +35,7 @@ export async function startFixtureServer(routes: Record<string, Handler>): Promi
     const handler = routes[req.url ?? '/'] ?? routes[path];
     try {
       if (handler) await handler(req, res);
+      else if (fallback) await fallback(req, res);
       else sendHtml(res, html('<h1>Not found</h1><p>No such page.</p>', { title: 'Not found' }), 404);
     } catch (err) {
       if (!res.headersSent) res.writeHead(500);

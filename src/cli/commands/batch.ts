@@ -90,7 +90,9 @@ Examples:
   $ webjobs batch --file urls.txt --json --concurrency 4 -o batch.json
 
 Exit codes: 0 every page completed, 3 the job completed but some pages failed,
-1 the job failed, 2 bad usage (more than 1,000 URLs, an invalid URL: its line is named).`,
+1 the job failed, 2 bad usage (more than 1,000 URLs, an invalid URL: its line is named),
+130/143 Ctrl-C/SIGTERM: the job is stopped, pages done kept (read them with webjobs result ID),
+141 stdout closed (| head): a quiet stop.`,
   );
   return cmd.action(async (args: string[], flags: BatchFlags) => {
     const urls = checkUrls(await collectUrls(args, flags.file));

@@ -31,7 +31,7 @@ export function crawlCommand(): Command {
 Stays on the start URL's host, obeys robots.txt, and visits each page once.`,
     )
     .argument('<url>', 'where the crawl starts (http or https)')
-    .option('--max-pages <n>', `pages to crawl, at most ${LIMITS.maxCrawlPages} (default: ${LIMITS.defaultCrawlPages})`, parseInteger('--max-pages', 1))
+    .option('--max-pages <n>', `pages to crawl, at most ${LIMITS.maxCrawlPages} (default: ${LIMITS.defaultCrawlPages})`, parseInteger('--max-pages', 1, LIMITS.maxCrawlPages))
     .option('--no-follow-links', 'do not follow links: crawl the start page and the sitemap only')
     .option('--ignore-sitemap', 'do not read robots.txt Sitemap: lines or /sitemap.xml')
     .option('--include-patterns <globs>', 'only crawl paths matching one of these globs, comma-separated (e.g. "/blog/**")', parseList)
@@ -52,7 +52,9 @@ Examples:
 Globs match the URL path: * within a segment, ** across segments, ? one character.
 
 Exit codes: 0 every page completed, 3 the job completed but some pages failed,
-1 the job failed, 2 bad usage (e.g. --max-pages over ${LIMITS.maxCrawlPages}).`,
+1 the job failed, 2 bad usage (e.g. --max-pages over ${LIMITS.maxCrawlPages}),
+130/143 Ctrl-C/SIGTERM: the job is stopped, pages done kept (read them with webjobs result ID),
+141 stdout closed (| head): a quiet stop.`,
   );
   return cmd.action(async (url: string, flags: CrawlFlags) => {
     const request: CrawlRequest = {

@@ -1,8 +1,13 @@
 /** Commands about jobs that already exist: status, result, jobs, cancel. */
-import { Command, InvalidArgumentError } from 'commander';
-import { JOB_KINDS, type JobKind } from '../../api/types.js';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { LIMITS } from '../../api/limits.js';
+import type { JobBackend } from '../../api/backend.js';
+import { JobFailedError, JobNotFoundError, UsageError } from '../../api/errors.js';
+import { FORMATS, JOB_KINDS, JOB_STATUSES, type Format, type JobKind, type JobStatus } from '../../api/types.js';
 import { withBackend } from '../backendFactory.js';
-import { parseInteger, type RunFlags } from '../options.js';
+import { writeStoredPages } from '../manyPages.js';
+import { parseFormats, parseInteger, type RunFlags } from '../options.js';
+import { renderPage } from '../pageText.js';
 import { writeOutput } from '../output.js';
 
 type BackendFlags = Pick<RunFlags, 'remote' | 'apiKey'>;
@@ -17,16 +22,31 @@ function addBackendOptions(cmd: Command): Command {
     });
 }
 
+const FULL_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A job id, or the start of one that matches exactly one known job (as git takes
+ * a short commit hash): `webjobs status 3f2b6c`.
+ */
+export async function resolveJobId(backend: JobBackend, idOrPrefix: string): Promise<string> {
+  if (FULL_ID.test(idOrPrefix) || !/^[0-9a-f-]{4,}$/i.test(idOrPrefix)) return idOrPrefix;
+  const prefix = idOrPrefix.toLowerCase();
+  const matches = (await backend.list()).filter((job) => job.jobId.startsWith(prefix));
+  if (matches.length === 1) return matches[0]!.jobId;
+  if (matches.length === 0) throw new JobNotFoundError(idOrPrefix);
+  throw new UsageError(`"${idOrPrefix}" matches ${matches.length} jobs (${matches.slice(0, 5).map((j) => j.jobId).join(', ')}${matches.length > 5 ? ', ...' : ''}); give more of the id`);
+}
+
 export function statusCommand(): Command {
   const cmd = new Command('status')
     .summary("print a job's status")
     .description('Print the status of a job: pending, running, completed, failed or stopped.')
-    .argument('<jobId>', 'the id a job command printed')
+    .argument('<jobId>', 'the id a job command printed, or its first characters (at least 4) if they match one job')
     .option('--json', 'print {"status": ...} as the service returns it');
   addBackendOptions(cmd).addHelpText('after', '\nExamples:\n  $ webjobs status 3f2b6c1e-8d4a-4b7e-9c1a-2e5f7a9b0c3d\n  $ webjobs status $ID --remote https://jobs.example.com --json');
   return cmd.action(async (jobId: string, flags: BackendFlags & { json?: boolean; kind?: JobKind }) => {
     await withBackend(flags, async (backend) => {
-      const { status } = await backend.status(jobId, flags.kind);
+      const { status } = await backend.status(await resolveJobId(backend, jobId), flags.kind);
       await writeOutput(flags.json ? JSON.stringify({ status }) : status);
     });
   });
@@ -34,35 +54,86 @@ export function statusCommand(): Command {
 
 export function resultCommand(): Command {
   const cmd = new Command('result')
-    .summary("print a job's record")
-    .description('Print the record of a job as JSON, as the service returns it. Batch and crawl records are paged.')
-    .argument('<jobId>', 'the id a job command printed')
+    .summary("print a job's record, or write its pages")
+    .description(
+      `Print the record of a job as JSON, as the service returns it. Batch and crawl records are paged.
+With --content, print the pages' content instead (as the job command does); with --output-dir, write
+a batch's or crawl's pages as files: also for a job that was stopped, with the pages it did.`,
+    )
+    .argument('<jobId>', 'the id a job command printed, or its first characters (at least 4) if they match one job')
     .option('--page <n>', 'result batch to read, 1-based (batch and crawl jobs)', parseInteger('--page', 1))
-    .option('--batch-size <n>', 'page entries per result batch (default 100, at most 1000)', parseInteger('--batch-size', 1))
+    .option('--batch-size <n>', `page entries per result batch (default 100, at most ${LIMITS.maxResultBatchSize})`, parseInteger('--batch-size', 1, LIMITS.maxResultBatchSize))
+    .option('--content', "print the pages' content (Markdown, or --formats) instead of the JSON record")
+    .option('--output-dir <dir>', 'batch and crawl: write one file per page and format, and an index.json, into this folder')
+    .option('-f, --formats <list>', `with --content or --output-dir: formats to write, comma-separated: ${FORMATS.join(', ')} (default: markdown)`, parseFormats)
     .option('-o, --output <file>', 'write to a file instead of stdout');
   addBackendOptions(cmd).addHelpText(
     'after',
-    '\nExamples:\n  $ webjobs result $ID | jq .status\n  $ webjobs result $ID --page 2 --batch-size 50 | jq -r ".data[].url"',
+    `
+Examples:
+  $ webjobs result $ID | jq .status
+  $ webjobs result $ID --page 2 --batch-size 50 | jq -r ".data[].url"
+  $ webjobs result $ID --output-dir pages/      # the pages of a batch or crawl, stopped ones included
+  $ webjobs result $ID --content -o page.md`,
   );
-  return cmd.action(async (jobId: string, flags: BackendFlags & { kind?: JobKind; page?: number; batchSize?: number; output?: string }) => {
+  return cmd.action(async (jobId: string, flags: ResultFlags) => {
+    if (flags.outputDir && (flags.output || flags.content)) throw new UsageError('--output-dir writes files itself; drop -o and --content');
+    if (flags.formats && !flags.content && !flags.outputDir) throw new UsageError('--formats goes with --content or --output-dir');
     await withBackend(flags, async (backend) => {
+      jobId = await resolveJobId(backend, jobId);
       const { kind } = await backend.status(jobId, flags.kind);
+      if (flags.outputDir || flags.content) return writeContent(backend, kind, jobId, flags);
       const record = await backend.result(kind, jobId, { page: flags.page, batchSize: flags.batchSize });
       await writeOutput(JSON.stringify(record, null, 2), flags.output);
     });
   });
 }
 
+interface ResultFlags extends BackendFlags {
+  kind?: JobKind;
+  page?: number;
+  batchSize?: number;
+  output?: string;
+  content?: boolean;
+  outputDir?: string;
+  formats?: Format[];
+}
+
+/** --content and --output-dir of `result`: what the job command would have printed or written. */
+async function writeContent(backend: JobBackend, kind: JobKind, jobId: string, flags: ResultFlags): Promise<void> {
+  if (kind === 'batch' || kind === 'crawl') return writeStoredPages(kind, backend, jobId, flags);
+  if (flags.outputDir) throw new UsageError(`--output-dir is for batch and crawl jobs; ${jobId} is a ${kind} job (use --content -o FILE)`);
+  if (kind === 'extract') {
+    const record = await backend.result('extract', jobId);
+    return writeOutput(JSON.stringify(record.data ?? null, null, 2), flags.output);
+  }
+  const record = await backend.result('scrape', jobId);
+  if (!record.data) throw new JobFailedError(`scrape job ${jobId} ${record.status}: ${record.error ?? 'no content'}`);
+  await writeOutput(renderPage(record.data, flags.formats), flags.output);
+}
+
 export function listCommand(): Command {
   const cmd = new Command('jobs')
     .summary('list jobs')
     .description('List known jobs, oldest first: id, kind, status, created, URL.')
-    .option('--json', 'print a JSON array');
-  addBackendOptions(cmd).addHelpText('after', '\nExamples:\n  $ webjobs jobs\n  $ webjobs jobs --json | jq -r \'.[] | select(.status=="failed") | .jobId\'');
-  return cmd.action(async (flags: BackendFlags & { json?: boolean }) => {
+    .option('--json', 'print a JSON array')
+    .addOption(new Option('--status <status>', 'only jobs in this state').choices([...JOB_STATUSES]))
+    .option('--limit <n>', 'only the newest N jobs (still oldest first)', parseInteger('--limit', 1));
+  addBackendOptions(cmd).addHelpText(
+    'after',
+    '\nExamples:\n  $ webjobs jobs\n  $ webjobs jobs --status failed --limit 5\n  $ webjobs jobs --json | jq -r \'.[] | select(.status=="failed") | .jobId\'',
+  );
+  return cmd.action(async (flags: BackendFlags & { json?: boolean; status?: JobStatus; limit?: number }) => {
     await withBackend(flags, async (backend) => {
-      const jobs = await backend.list();
+      let jobs = await backend.list();
+      if (flags.status) jobs = jobs.filter((job) => job.status === flags.status);
+      if (flags.limit !== undefined) jobs = jobs.slice(-flags.limit);
       if (flags.json) return writeOutput(JSON.stringify(jobs, null, 2));
+      // Said on stderr: stdout stays empty, as a script reading the list expects.
+      if (jobs.length === 0) {
+        const none = flags.status ? `no ${flags.status} jobs` : 'no jobs yet; start one with: webjobs scrape URL';
+        return void process.stderr.write(`webjobs: ${none}\n`);
+      }
       const lines = jobs.map((j) => [j.jobId, j.kind.padEnd(7), j.status.padEnd(9), j.createdAt, j.url].join('  '));
       return writeOutput(lines.join('\n'));
     });
@@ -73,11 +144,11 @@ export function cancelCommand(): Command {
   const cmd = new Command('cancel')
     .summary('stop a pending or running job')
     .description('Stop a job. It ends in the state "stopped"; pages already done stay readable.')
-    .argument('<jobId>', 'the id a job command printed');
+    .argument('<jobId>', 'the id a job command printed, or its first characters (at least 4) if they match one job');
   addBackendOptions(cmd).addHelpText('after', '\nExamples:\n  $ webjobs cancel $ID');
   return cmd.action(async (jobId: string, flags: BackendFlags & { kind?: JobKind }) => {
     await withBackend(flags, async (backend) => {
-      const { status } = await backend.cancel(jobId, flags.kind);
+      const { status } = await backend.cancel(await resolveJobId(backend, jobId), flags.kind);
       await writeOutput(status);
     });
   });

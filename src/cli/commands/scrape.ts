@@ -1,13 +1,17 @@
 import { Command } from 'commander';
-import type { Format, ScrapeJob } from '../../api/types.js';
+import type { PageData } from '../../api/types.js';
 import { addRunOptions, addScrapeOptions, addSessionOptions, scrapeOptionsFrom, sessionOptionsFrom, type RunFlags, type ScrapeFlags, type SessionFlags } from '../options.js';
+import { renderPage } from '../pageText.js';
 import { renderRecord, runJob } from '../runJob.js';
 
-/** Markdown by default; with one other format asked, that format; links one a line. */
-export function renderPage(data: NonNullable<ScrapeJob['data']>, formats: Format[] = ['markdown']): string {
-  if (formats.includes('markdown') || formats.length === 0) return data.markdown ?? '';
-  if (formats[0] === 'html') return data.html ?? '';
-  return (data.links ?? []).join('\n');
+/**
+ * --include-tags that matched nothing leaves the page empty, which a script would
+ * store as a success: said on stderr (the exit code stays 0: the page is what it is).
+ */
+function warnIfNothingIncluded(data: PageData, flags: ScrapeFlags & RunFlags): void {
+  if (!flags.includeTags?.length || flags.quiet) return;
+  if ((data.markdown ?? '').trim() !== '' || (data.html ?? '').trim() !== '') return;
+  process.stderr.write(`webjobs: warning: --include-tags ${flags.includeTags.join(',')} matched nothing on ${data.metadata.url}\n`);
 }
 
 export function scrapeCommand(): Command {
@@ -34,7 +38,10 @@ Examples:
       request,
       flags,
       { label: `Scraping ${url}` },
-      renderRecord('scrape', flags, () => `scrape of ${url}`, (record) => renderPage(record.data!, flags.formats)),
+      renderRecord('scrape', flags, () => `scrape of ${url}`, (record) => {
+        warnIfNothingIncluded(record.data!, flags);
+        return renderPage(record.data!, flags.formats);
+      }),
     );
   });
 }

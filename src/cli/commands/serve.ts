@@ -47,7 +47,7 @@ export function serveCommand(): Command {
     .summary('run webjobs as an HTTP service')
     .description('Serve the job API over HTTP; jobs run on this machine and are stored in WEBJOBS_HOME.')
     .option('--host <address>', 'address to listen on', '127.0.0.1')
-    .option('--port <n>', 'port to listen on (0: any free port)', parseInteger('--port'), 8080)
+    .option('--port <n>', 'port to listen on (0: any free port)', parseInteger('--port', 0, 65535), 8080)
     .option('--keys <file>', 'JSON file of API keys and their plans (else WEBJOBS_API_KEYS)')
     .option('--allow-private', 'also fetch loopback, private, link-local and metadata addresses')
     .option('--allow-host <hosts>', 'host or host:port allowed although private (comma-separated, repeatable)', parseList)

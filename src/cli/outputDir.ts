@@ -1,0 +1,99 @@
+/**
+ * --output-dir: the pages of a batch or crawl as files, one per page and format,
+ * and an index.json that a script reads with jq.
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { UsageError } from '../api/errors.js';
+import type { Format, PageEntry } from '../api/types.js';
+import { makeDirs } from './output.js';
+import { FORMAT_EXTENSIONS, formatsOrDefault, renderFormat, withNewline } from './pageText.js';
+
+/** A file name from the URL, without extension: host and path, made safe; duplicates get -2, -3... */
+export function baseNameFor(url: string, taken: Set<string>): string {
+  let base: string;
+  try {
+    const u = new URL(url);
+    const tail = `${u.pathname}${u.search}`.replace(/\/+$/, '') || '/index';
+    base = `${u.host}${tail}`;
+  } catch {
+    base = url;
+  }
+  base = base.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[_.]+|_+$/g, '').slice(0, 150) || 'page';
+  let name = base;
+  for (let i = 2; taken.has(name); i++) name = `${base}-${i}`;
+  taken.add(name);
+  return name;
+}
+
+interface IndexRow {
+  /** The file of the first format asked (the Markdown one by default); null for a page not completed. */
+  file: string | null;
+  /** Every file of the page, by format. */
+  files: Partial<Record<Format, string>>;
+  url: string;
+  status: string;
+  statusCode: number | null;
+  error: string | null;
+}
+
+/**
+ * --output-dir: one file per completed page and format asked (.md, .html,
+ * .links.txt), written as soon as the page finishes, so an interrupted job leaves
+ * what it did; and index.json, written at the end in the job's order, listing
+ * every page.
+ */
+export class OutputDir {
+  private readonly taken = new Set<string>();
+  private readonly formats: Format[];
+  /** Files of each entry written so far, by its index in the job. */
+  private readonly files = new Map<number, Partial<Record<Format, string>>>();
+  private writes: Promise<void> = Promise.resolve();
+
+  constructor(private readonly dir: string, formats: Format[] | undefined) {
+    this.formats = formatsOrDefault(formats);
+  }
+
+  async create(): Promise<void> {
+    await makeDirs(path.resolve(this.dir)).catch((err: Error) => {
+      throw new UsageError(`cannot create ${this.dir}: ${err.message}`);
+    });
+  }
+
+  /** Queues the page's files; a write error surfaces in finish(). */
+  add(entry: PageEntry, index: number): void {
+    if (entry.status !== 'completed' || this.files.has(index)) return;
+    const base = baseNameFor(entry.url, this.taken);
+    const files: Partial<Record<Format, string>> = {};
+    for (const format of this.formats) {
+      const file = `${base}${FORMAT_EXTENSIONS[format]}`;
+      files[format] = file;
+      const content = withNewline(renderFormat(entry, format));
+      this.writes = this.writes.then(() => fs.writeFile(path.join(this.dir, file), content));
+      this.writes.catch(() => undefined); // handled in finish(); no unhandled rejection before it
+    }
+    this.files.set(index, files);
+  }
+
+  /** Writes the pages not written yet (a job waited for by polling) and index.json: `entries` are all the job's, in order. */
+  async finish(jobId: string, entries: AsyncIterable<PageEntry>): Promise<void> {
+    const index: IndexRow[] = [];
+    let i = 0;
+    for await (const entry of entries) {
+      this.add(entry, i);
+      const files = this.files.get(i) ?? {};
+      const statusCode = Number(entry.metadata?.statusCode);
+      index.push({
+        file: files[this.formats[0]!] ?? null,
+        files,
+        url: entry.url,
+        status: entry.status,
+        statusCode: Number.isInteger(statusCode) && statusCode > 0 ? statusCode : null,
+        error: entry.error,
+      });
+      i++;
+    }
+    await this.writes;
+    await fs.writeFile(path.join(this.dir, 'index.json'), `${JSON.stringify({ jobId, pages: index }, null, 2)}\n`);
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * The README's shell examples, as a script would copy them, run against a fixture
+ * site. They are read from the README's ```sh blocks at test time, so an example
+ * that stops working, or a new one nobody ran, fails here.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runShell, tempHome } from './helpers/cli.js';
+import { articleText, html, sendHtml, startFixtureServer, type FixtureServer } from './helpers/fixtureServer.js';
+import { startServe, type ServeProcess } from './helpers/serve.js';
+
+const README = fileURLToPath(new URL('../README.md', import.meta.url));
+
+/** Sections whose examples are run, and those that are not, with why. Every ```sh block is in one of them. */
+const RUN = ['At a terminal', 'In scripts', 'In cron', 'webjobs batch', 'webjobs crawl', 'Jobs and where they live', 'Remote use and asynchronous jobs'];
+const NOT_RUN: Record<string, string> = {
+  webjobs: 'setup and npm test: the machine, not webjobs',
+  'Running webjobs as a service': 'starts a long-running server (test/server.test.ts covers serve)',
+  'Proxies and CAPTCHAs': 'needs a proxy and a solver (test/session.test.ts)',
+  'Extract structured data with Claude': 'needs the Messages API (test/extract.test.ts runs extract against a loopback one)',
+  Development: 'npm scripts',
+};
+
+interface Block {
+  section: string;
+  text: string;
+}
+
+/** ```sh blocks with the heading they sit under. */
+function shellBlocks(markdown: string): Block[] {
+  const blocks: Block[] = [];
+  let section = '';
+  let current: string[] | undefined;
+  for (const line of markdown.split('\n')) {
+    if (current) {
+      if (line.startsWith('```')) {
+        blocks.push({ section, text: current.join('\n') });
+        current = undefined;
+      } else current.push(line);
+    } else if (/^#{1,6} /.test(line)) section = line.replace(/^#+ /, '').trim();
+    else if (line.trim() === '```sh') current = [];
+  }
+  return blocks;
+}
+
+/** A usage synopsis such as `webjobs batch [urls...] [--file FILE | -]`: documentation, not an example. */
+const isSynopsis = (block: Block) => /^webjobs \w+ (<\w+>|\[)/.test(block.text.trim());
+
+let site: FixtureServer;
+let serve: ServeProcess;
+let work: string;
+const home = tempHome();
+const KEY = 'k_live_3f9a';
+
+/** The README's placeholders made real: the fixture site, the test's server, folders under `work`. */
+function localize(script: string): string {
+  return script
+    .replace(/https:\/\/jobs\.example\.com/g, serve.url)
+    .replace(/https:\/\/example\.com/g, site.url)
+    .replace(/^([0-9*/,-]+\s+){5}/gm, '') // a crontab line's schedule
+    .replace(/\/var\/log\/webjobs\.log/g, path.join(work, 'webjobs.log'))
+    .replace(/\/srv\b/g, path.join(work, 'srv'))
+    .replace(/\| mail -s "[^"]*" \S+/g, `> ${path.join(work, 'mail.txt')}`)
+    .replace(/<jobId>/g, `"$(webjobs jobs --json | jq -r '.[-1].jobId')"`);
+}
+
+/**
+ * One script per block: each logical line (continuations joined) must exit 0,
+ * pipelines included (pipefail), or the script stops naming it.
+ */
+function scriptOf(block: Block): string {
+  const lines = block.text
+    .replace(/\\\n\s*/g, ' ')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#'));
+  const checked = lines.map((line) => {
+    const local = localize(line);
+    return `${local}\n__rc=$?; if [ $__rc -ne 0 ]; then echo "README example exited $__rc: ${line.replace(/[\\"$`]/g, '\\$&')}" >&2; exit 1; fi`;
+  });
+  return ['set -o pipefail', `cd ${JSON.stringify(work)}`, ...checked].join('\n');
+}
+
+beforeAll(async () => {
+  // Every path is a small article linking to a few others, so crawls and batches have something to find.
+  site = await startFixtureServer({}, (req, res) => {
+    const title = `Page ${req.url}`;
+    const links = ['/a', '/b', '/docs/one', '/docs/two', '/status'].map((href) => `<a href="${href}">${href}</a>`).join(' ');
+    sendHtml(res, html(`<main><article><h1>${title}</h1>${articleText(title, 4)}<p>${links}</p></article></main>`, { title }));
+  });
+  serve = await startServe({ args: ['--allow-private', '--quiet'], env: { WEBJOBS_HOME: tempHome(), WEBJOBS_API_KEYS: `${KEY}:scale` } });
+  work = mkdtempSync(path.join(os.tmpdir(), 'webjobs-readme-'));
+  mkdirSync(path.join(work, 'srv'));
+  writeFileSync(path.join(work, 'urls.txt'), `# pages to keep\n${site.url}/a\n${site.url}/b\n`);
+  // The cron example's list has a page that cannot load, so its "some pages failed" branch runs.
+  writeFileSync(path.join(work, 'srv', 'urls.txt'), `${site.url}/a\nhttp://127.0.0.1:1/refused\n`);
+});
+
+afterAll(async () => {
+  await serve?.stop();
+  await site?.close();
+});
+
+const blocks = shellBlocks(readFileSync(README, 'utf8'));
+
+describe('README shell examples', () => {
+  it('every ```sh block is either run here or skipped for a stated reason', () => {
+    const unknown = blocks.filter((b) => !RUN.includes(b.section) && !(b.section in NOT_RUN)).map((b) => b.section);
+    expect(unknown).toEqual([]);
+    for (const section of RUN) expect(blocks.some((b) => b.section === section), section).toBe(true);
+  });
+
+  it.each(RUN)('%s', async (section) => {
+    for (const block of blocks.filter((b) => b.section === section && !isSynopsis(b))) {
+      const result = await runShell(scriptOf(block), { env: { WEBJOBS_HOME: home }, timeoutMs: 240_000 });
+      expect(result.stderr, block.text).not.toMatch(/README example exited|jq: error/);
+      expect(result.code, `${block.text}\n${result.stderr}`).toBe(0);
+    }
+    if (section === 'In cron') {
+      // The failed page of the list was mailed (here: written to mail.txt).
+      expect(readFileSync(path.join(work, 'mail.txt'), 'utf8')).toBe('http://127.0.0.1:1/refused\n');
+      expect(readFileSync(path.join(work, 'srv', 'status.md'), 'utf8')).toContain('Page /status');
+    }
+  }, 300_000);
+});
