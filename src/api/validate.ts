@@ -199,11 +199,25 @@ export function validateCrawlRequest(value: unknown): CrawlRequest {
     maxPages: optInteger(obj, 'maxPages', 'request', 1, LIMITS.maxCrawlPages) ?? LIMITS.defaultCrawlPages,
     followLinks: optBoolean(obj, 'followLinks', 'request') ?? true,
     ignoreSitemap: optBoolean(obj, 'ignoreSitemap', 'request') ?? false,
-    includePatterns: optStringArray(obj, 'includePatterns', 'request') ?? [],
-    excludePatterns: optStringArray(obj, 'excludePatterns', 'request') ?? [],
+    includePatterns: optPatterns(obj, 'includePatterns'),
+    excludePatterns: optPatterns(obj, 'excludePatterns'),
     scrapeOptions: validateScrapeOptions(obj.scrapeOptions),
     sessionOptions: validateSessionOptions(obj.sessionOptions),
   };
+}
+
+function optPatterns(obj: Obj, key: string): string[] {
+  const patterns = optStringArray(obj, key, 'request') ?? [];
+  if (patterns.length > LIMITS.maxCrawlPatterns) {
+    throw new LimitError(`request.${key}: ${patterns.length} patterns given, the limit is ${LIMITS.maxCrawlPatterns}`);
+  }
+  const long = patterns.findIndex((pattern) => pattern.length > LIMITS.maxCrawlPatternLength);
+  if (long >= 0) {
+    throw new LimitError(
+      `request.${key}: pattern ${long + 1} has ${patterns[long]!.length} characters, the limit is ${LIMITS.maxCrawlPatternLength}`,
+    );
+  }
+  return patterns;
 }
 
 function optString(obj: Obj, key: string): string | undefined {

@@ -1,42 +1,24 @@
 /**
  * Which URLs a crawl may visit: the start URL's host (host name and port; also
- * the host it redirects to), then
- * the includePatterns / excludePatterns path globs.
- *
- * Glob syntax, matched against the whole URL path (not the query):
- *   *   any characters within one path segment (no "/")
- *   **  any characters, across segments
- *   ?   one character other than "/"
- * A pattern that does not start with "/" may match at any depth ("*.html" is "**\/*.html").
- * With includePatterns, a path must match at least one; it must match no excludePattern.
- * The start URL itself is always visited, so that its links can be followed.
+ * the host it redirects to), then the includePatterns / excludePatterns path
+ * globs (syntax in glob.ts). With includePatterns, a path must match at least
+ * one; it must match no excludePattern. The start URL itself is always visited,
+ * so that its links can be followed.
  */
+import { Glob } from './glob.js';
 
-export function globToRegExp(glob: string): RegExp {
-  const anchored = glob.startsWith('/') ? glob : `/**/${glob}`;
-  const source = anchored
-    .split(/(\/\*\*\/|\/\*\*$|\*\*|\*|\?)/)
-    .map((part) => {
-      if (part === '/**/') return '/(?:.*/)?'; // zero or more whole segments: /a/**/z matches /a/z
-      if (part === '/**') return '(?:/.*)?'; // /blog/** matches /blog itself too
-      if (part === '**') return '.*';
-      if (part === '*') return '[^/]*';
-      if (part === '?') return '[^/]';
-      return part.replace(/[.+^${}()|[\]\\]/g, '\\$&');
-    })
-    .join('');
-  return new RegExp(`^${source}$`);
-}
+/** Longer paths are never in scope: no real page needs one, and matching cost grows with the length. */
+export const MAX_SCOPED_PATH_LENGTH = 2048;
 
 export class CrawlScope {
   private readonly hosts = new Set<string>();
-  private readonly include: RegExp[];
-  private readonly exclude: RegExp[];
+  private readonly include: Glob[];
+  private readonly exclude: Glob[];
 
   constructor(startUrl: string, includePatterns: string[] = [], excludePatterns: string[] = []) {
     this.addHost(startUrl);
-    this.include = includePatterns.map(globToRegExp);
-    this.exclude = excludePatterns.map(globToRegExp);
+    this.include = includePatterns.map((pattern) => new Glob(pattern));
+    this.exclude = excludePatterns.map((pattern) => new Glob(pattern));
   }
 
   /** Widens the scope to another host: where the start URL redirected (example.com to www.example.com). */
@@ -54,8 +36,9 @@ export class CrawlScope {
     // http and https of one host are the same site.
     if (!this.hosts.has(url.host) || (url.protocol !== 'http:' && url.protocol !== 'https:')) return false;
     const path = decodePath(url.pathname);
-    if (this.include.length > 0 && !this.include.some((re) => re.test(path))) return false;
-    return !this.exclude.some((re) => re.test(path));
+    if (path.length > MAX_SCOPED_PATH_LENGTH) return false;
+    if (this.include.length > 0 && !this.include.some((glob) => glob.matches(path))) return false;
+    return !this.exclude.some((glob) => glob.matches(path));
   }
 }
 
