@@ -12,6 +12,7 @@ export const ExitCode = {
   waitTimeout: 5,
   environment: 6,
   remote: 7,
+  damaged: 8,
   interrupted: 130,
 } as const;
 
@@ -38,6 +39,18 @@ export class JobNotFoundError extends WebjobsError {
   readonly httpStatus = 404;
   constructor(readonly jobId: string) {
     super(`No job with id ${jobId}. List known jobs with: webjobs jobs`);
+  }
+}
+
+/**
+ * A stored job whose record cannot be read (cut short by a crash or a full
+ * disk): its state is unknown. Only that job is affected.
+ */
+export class DamagedRecordError extends WebjobsError {
+  readonly exitCode = ExitCode.damaged;
+  readonly httpStatus = 500;
+  constructor(readonly jobId: string, file: string) {
+    super(`the record of job ${jobId} is damaged (${file} is not valid JSON); its state is unknown`);
   }
 }
 
@@ -88,6 +101,10 @@ export class PlanError extends WebjobsError {
 export class TooManyJobsError extends WebjobsError {
   readonly exitCode = ExitCode.remote;
   readonly httpStatus = 429;
+  /** Seconds a client should wait before trying again (the Retry-After header). */
+  constructor(message: string, readonly retryAfterSeconds = 5) {
+    super(message);
+  }
 }
 
 /** A failure while fetching or processing one page; it ends up in that page's `error`. */

@@ -63,7 +63,7 @@ export function listCommand(): Command {
     await withBackend(flags, async (backend) => {
       const jobs = await backend.list();
       if (flags.json) return writeOutput(JSON.stringify(jobs, null, 2));
-      const lines = jobs.map((j) => [j.jobId, j.kind.padEnd(7), j.status.padEnd(9), j.createdAt, j.url].join('  '));
+      const lines = jobs.map((j) => [j.jobId, j.kind.padEnd(7), j.status.padEnd(9), j.createdAt, j.error ?? j.url].join('  '));
       return writeOutput(lines.join('\n'));
     });
   });
