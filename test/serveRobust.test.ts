@@ -3,10 +3,12 @@
  * hostile crawl patterns, damaged job records, large records, and the smaller
  * holes of issue 10. Real server, real CLI, real Chromium where a page loads.
  */
+import { createHash, randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempHome } from './helpers/cli.js';
+import { runCli, tempHome } from './helpers/cli.js';
 import { articleText, html, sendHtml, startFixtureServer, type FixtureServer } from './helpers/fixtureServer.js';
 import { startServe, type ServeProcess } from './helpers/serve.js';
 
@@ -38,6 +40,44 @@ function startServer(): Promise<ServeProcess> {
   });
 }
 
+/** The id `serve` files a key's jobs under: the first 12 hex digits of its SHA-256. */
+const keyId = (key: string) => createHash('sha256').update(key).digest('hex').slice(0, 12);
+
+/** Jobs written straight into WEBJOBS_HOME before the server starts, as a crash or a full disk leaves them. */
+const stored = {
+  /** job.json cut short, no status.json (as every job stored before status.json existed). */
+  damaged: randomUUID(),
+  /** A 20 MB record whose last bytes are lost; its status.json is intact. */
+  large: randomUUID(),
+  /** A sound, completed crawl. */
+  crawl: randomUUID(),
+  /** Key b's; its owners.jsonl line is the torn last one. */
+  torn: randomUUID(),
+};
+
+async function writeJob(jobId: string, kind: string, files: Record<string, string>): Promise<void> {
+  const dir = path.join(home, 'jobs', jobId);
+  await fs.mkdir(path.join(dir, 'pages'), { recursive: true });
+  const meta = { jobId, kind, createdAt: new Date().toISOString(), url: site.at('/start'), request: { url: site.at('/start') }, owner: { pid: 1, host: os.hostname() } };
+  await fs.writeFile(path.join(dir, 'meta.json'), JSON.stringify(meta));
+  for (const [name, content] of Object.entries(files)) await fs.writeFile(path.join(dir, name), content);
+}
+
+async function seedHome(): Promise<void> {
+  const record = (jobId: string, extra: object = {}) => JSON.stringify({ jobId, status: 'completed', ...extra }, null, 2);
+  await writeJob(stored.damaged, 'scrape', { 'job.json': record(stored.damaged).slice(0, 30) });
+  const big = record(stored.large, { data: { markdown: 'x'.repeat(20 * 1000 * 1000), metadata: { title: 'Big' } } });
+  const header = { jobId: stored.large, kind: 'scrape', status: 'completed', createdAt: new Date().toISOString(), url: site.at('/start'), owner: { pid: 1, host: os.hostname() } };
+  await writeJob(stored.large, 'scrape', { 'job.json': big.slice(0, -10), 'status.json': JSON.stringify(header) });
+  await writeJob(stored.crawl, 'crawl', { 'job.json': record(stored.crawl, { totalCrawledPages: 0, totalPageBatches: 1, currentPageBatch: 1, batchSize: 100 }) });
+  await writeJob(stored.torn, 'scrape', { 'job.json': record(stored.torn) });
+  const line = (jobId: string, key: string) => JSON.stringify({ jobId, key: keyId(key) });
+  const lines = [line(stored.damaged, KEYS.a), line(stored.large, KEYS.a), line(stored.crawl, KEYS.a), line(stored.torn, KEYS.b)];
+  // A crash mid-append: the last line lost its end.
+  await fs.mkdir(path.join(home, 'server'), { recursive: true });
+  await fs.writeFile(path.join(home, 'server', 'owners.jsonl'), `${lines.join('\n')}\n${line(randomUUID(), KEYS.b).slice(0, 25)}`);
+}
+
 beforeAll(async () => {
   const long = (n: number) => `/${'a'.repeat(n)}`;
   site = await startFixtureServer({
@@ -45,6 +85,7 @@ beforeAll(async () => {
       sendHtml(res, html(`<article><h1>Start</h1>${articleText('start')}<a href="${long(40)}">40</a><a href="${long(60)}">60</a></article>`)),
     '/hang': () => new Promise(() => undefined),
   });
+  await seedHome();
   server = await startServer();
 });
 
@@ -83,5 +124,53 @@ describe('one request must not stop the service', () => {
     expect(many).toMatchObject({ status: 400, body: { message: 'request.excludePatterns: 21 patterns given, the limit is 20' } });
     const long = await api('POST', '/api/crawl', { body: { url: site.at('/start'), includePatterns: ['/ok', `/${'*a'.repeat(50)}`] } });
     expect(long).toMatchObject({ status: 400, body: { message: 'request.includePatterns: pattern 2 has 101 characters, the limit is 100' } });
+  });
+});
+
+describe('damaged records', () => {
+  it('answers 500 saying the record is damaged for that job only, and lists it with status unknown', async () => {
+    for (const [method, suffix] of [['GET', '/status'], ['GET', ''], ['DELETE', '']] as const) {
+      const answer = await api(method, `/api/scrape/${stored.damaged}${suffix}`);
+      expect(answer.status, `${method} ${suffix}`).toBe(500);
+      expect(answer.body.message).toBe(`the record of job ${stored.damaged} is damaged (job.json is not valid JSON); its state is unknown`);
+    }
+    const list = await api('GET', '/api/jobs');
+    expect(list.status).toBe(200);
+    expect(list.body.find((j: { jobId: string }) => j.jobId === stored.damaged)).toMatchObject({
+      kind: 'scrape',
+      status: 'unknown',
+      error: expect.stringContaining('is damaged'),
+    });
+    expect(list.body.find((j: { jobId: string }) => j.jobId === stored.crawl)).toMatchObject({ kind: 'crawl', status: 'completed' });
+  });
+
+  it('the CLI prints one line saying the record is damaged and exits 8, for status and result', async () => {
+    for (const command of ['status', 'result']) {
+      const result = await runCli([command, stored.damaged], { env: { WEBJOBS_HOME: home } });
+      expect(result.code, command).toBe(8);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toBe(`webjobs: the record of job ${stored.damaged} is damaged (job.json is not valid JSON); its state is unknown\n`);
+    }
+  });
+
+  it('a torn last line of owners.jsonl costs no other job, across a restart', async () => {
+    const { body } = await api('POST', '/api/scrape', { key: KEYS.b, body: { url: site.at('/start') } });
+    expect(await waitFinal(`/api/scrape/${body.jobId}`, KEYS.b)).toBe('completed');
+    await server.stop();
+    server = await startServer();
+    expect(await api('GET', `/api/scrape/${body.jobId}/status`, { key: KEYS.b })).toMatchObject({ status: 200, body: { status: 'completed' } });
+    expect(await api('GET', `/api/scrape/${stored.torn}/status`, { key: KEYS.b })).toMatchObject({ status: 200, body: { status: 'completed' } });
+    const listed = (await api('GET', '/api/jobs', { key: KEYS.b })).body.map((j: { jobId: string }) => j.jobId);
+    expect(listed).toEqual([stored.torn, body.jobId]);
+  });
+});
+
+describe('status never reads the result', () => {
+  it('answers the status of a 20 MB record from its header, even with the record cut short', async () => {
+    expect(await api('GET', `/api/scrape/${stored.large}/status`)).toMatchObject({ status: 200, body: { status: 'completed' } });
+    const list = await api('GET', '/api/jobs');
+    expect(list.body.find((j: { jobId: string }) => j.jobId === stored.large)).toMatchObject({ status: 'completed' });
+    // The result is the one answer that needs the record, and says it is damaged.
+    expect(await api('GET', `/api/scrape/${stored.large}`)).toMatchObject({ status: 500, body: { message: expect.stringContaining('is damaged') } });
   });
 });
