@@ -174,3 +174,71 @@ describe('status never reads the result', () => {
     expect(await api('GET', `/api/scrape/${stored.large}`)).toMatchObject({ status: 500, body: { message: expect.stringContaining('is damaged') } });
   });
 });
+
+describe('smaller holes', () => {
+  it('answers 429 with Retry-After', async () => {
+    // Short-lived, so that the server's job slots are free again for the tests after this one.
+    const hang = { url: site.at('/hang'), scrapeOptions: { timeout: 3000 } };
+    const started: string[] = [];
+    let answer: Answer;
+    // Key b may have 2 pending or running jobs; the third start is refused.
+    for (;;) {
+      answer = await api('POST', '/api/scrape', { key: KEYS.b, body: hang });
+      if (answer.status !== 200) break;
+      started.push(answer.body.jobId);
+    }
+    expect(started).toHaveLength(2);
+    expect(answer.status).toBe(429);
+    expect(answer.headers.get('retry-after')).toBe('5');
+    for (const jobId of started) expect((await api('DELETE', `/api/scrape/${jobId}`, { key: KEYS.b })).status).toBe(200);
+  });
+
+  it("keeps a URL's user name and password out of records, listings and `webjobs jobs`", async () => {
+    const secretUrl = (p: string) => site.at(p).replace('http://', 'http://alice:s3cr3t-pw@');
+    const { body } = await api('POST', '/api/scrape/batch', {
+      body: { urls: [secretUrl('/start'), secretUrl('/hang')], scrapeOptions: { timeout: 1000 } },
+    });
+    const base = `/api/scrape/batch/${body.jobId}`;
+    expect(await waitFinal(base)).toBe('completed');
+    const result = await api('GET', base);
+    expect(result.body.data.map((e: { status: string }) => e.status)).toEqual(['completed', 'failed']);
+    expect(result.body.data[1].url).toBe(site.at('/hang'));
+    const list = await api('GET', '/api/jobs');
+    const cli = await runCli(['jobs'], { env: { WEBJOBS_HOME: home } });
+    expect(cli.code).toBe(0);
+    const onDisk = await Promise.all(
+      ['job.json', 'status.json', 'pages/000000.json', 'pages/000001.json'].map((f) => fs.readFile(path.join(home, 'jobs', body.jobId, f), 'utf8')),
+    );
+    for (const text of [JSON.stringify(result.body), JSON.stringify(list.body), cli.stdout, ...onDisk]) {
+      expect(text).not.toContain('s3cr3t-pw');
+      expect(text).not.toContain('alice');
+    }
+    expect(cli.stdout).toContain(`${body.jobId}  batch    completed`);
+  });
+
+  it('refuses "formats": [] with 400', async () => {
+    expect(await api('POST', '/api/scrape', { body: { url: site.at('/start'), scrapeOptions: { formats: [] } } })).toMatchObject({
+      status: 400,
+      body: { message: 'scrapeOptions.formats must name at least one format (markdown, html, links); leave it out for markdown' },
+    });
+  });
+
+  it('reads page and batchSize in decimal digits only', async () => {
+    const base = `/api/crawl/${stored.crawl}`;
+    for (const query of ['page=0x10', 'page=1e1', 'batchSize=0b11', 'page=%207']) {
+      expect(await api('GET', `${base}?${query}`), query).toMatchObject({ status: 400, body: { message: expect.stringMatching(/must be an integer from 1 to .*, in decimal digits/) } });
+    }
+    expect(await api('GET', `${base}?page=1&batchSize=10`)).toMatchObject({ status: 200, body: { currentPageBatch: 1, batchSize: 10 } });
+  });
+
+  it('refuses a "__proto__" key by name, wherever it is, not as invalid JSON', async () => {
+    const top = await api('POST', '/api/scrape', { raw: `{"url":${JSON.stringify(site.at('/start'))},"__proto__":{"polluted":true}}` });
+    expect(top).toMatchObject({ status: 400, body: { message: 'request: the key "__proto__" is not allowed' } });
+    const nested = await api('POST', '/api/extract', {
+      raw: `{"urls":[${JSON.stringify(site.at('/start'))}],"schema":{"type":"object","properties":{"__proto__":{"type":"string"}}}}`,
+    });
+    expect(nested).toMatchObject({ status: 400, body: { message: 'request.schema.properties: the key "__proto__" is not allowed' } });
+    expect(({} as { polluted?: boolean }).polluted).toBeUndefined();
+    expect(await api('POST', '/api/scrape', { raw: '{"url": ' })).toMatchObject({ status: 400, body: { message: expect.stringContaining('not valid JSON') } });
+  });
+});

@@ -1,36 +1,61 @@
 /**
  * A URL's user name and password are for fetching it, never for showing or
- * storing: job records, page entries, error messages and listings carry every
- * URL without them. (The request kept in meta.json keeps them, as the job
- * needs them to run, and is never returned by the API.)
+ * storing. Listings carry each job's URL without them, and a job's record,
+ * page entries and errors carry none of the credentials its request gave,
+ * wherever the browser repeated them (a page's links resolve against an
+ * address that has them). The request kept in meta.json keeps them, as the
+ * job needs them to run; the API never returns it.
  */
-import type { PageData, PageEntry } from './types.js';
+import type { JobRequest } from './types.js';
 
-/** The user-information part of an http(s) URL: everything between "//" and "@" that cannot be host or path. */
-const USER_INFO = /\b(https?:\/\/)[^\s/?#@"'<>\\]*@/gi;
-
-/** `text` with the user name and password of every http(s) URL in it removed. */
-export function redactCredentials(text: string): string {
-  return text.replace(USER_INFO, '$1');
+/** Every URL a request names. */
+export function requestUrls(request: JobRequest): string[] {
+  return 'urls' in request ? request.urls : [request.url];
 }
 
-function redactMetadata(data: PageData): void {
-  for (const [name, value] of Object.entries(data.metadata ?? {})) {
-    if (typeof value === 'string') data.metadata[name] = redactCredentials(value);
+/** `url` without its user name and password; text that is no URL is returned unchanged. */
+export function withoutCredentials(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (!parsed.username && !parsed.password) return url;
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.href;
+  } catch {
+    return url;
   }
 }
 
-/** A batch or crawl page entry as it may be stored. */
-export function redactEntry(entry: PageEntry): PageEntry {
-  const redacted: PageEntry = { ...entry, url: redactCredentials(entry.url), metadata: { ...entry.metadata } };
-  if (redacted.error !== null) redacted.error = redactCredentials(redacted.error);
-  redactMetadata(redacted);
-  return redacted;
+export type Redact = (text: string) => string;
+
+/**
+ * Removes the "user:password@" of each of `urls` from any text, by plain
+ * substring search (no pattern to backtrack); undefined when no URL has any.
+ */
+export function credentialRedactor(urls: readonly string[]): Redact | undefined {
+  const secrets = new Set<string>();
+  for (const url of urls) {
+    try {
+      const { username, password } = new URL(url);
+      if (username || password) secrets.add(`${username}${password ? `:${password}` : ''}@`);
+    } catch {
+      // not a URL: nothing to hide
+    }
+  }
+  if (secrets.size === 0) return undefined;
+  return (text) => {
+    let out = text;
+    for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join('');
+    return out;
+  };
 }
 
-/** Redacts a job record in place: its error, and the metadata of a scrape's page. */
-export function redactRecord(record: { error?: string; data?: unknown }): void {
-  if (typeof record.error === 'string') record.error = redactCredentials(record.error);
-  const data = record.data as Partial<PageData> | undefined;
-  if (data && typeof data === 'object' && data.metadata && typeof data.metadata === 'object') redactMetadata(data as PageData);
+/** `value` with `redact` applied to every string in it, however deep. */
+export function redactStrings<T>(value: T, redact: Redact): T {
+  if (typeof value === 'string') return redact(value) as T;
+  if (Array.isArray(value)) return value.map((item) => redactStrings(item, redact)) as T;
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redactStrings(item, redact)])) as T;
+  }
+  return value;
 }

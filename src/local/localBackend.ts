@@ -20,7 +20,7 @@ import {
   type PageEntry,
   type PageQuery,
 } from '../api/types.js';
-import { redactCredentials, redactEntry, redactRecord } from '../api/redact.js';
+import { credentialRedactor, redactStrings, requestUrls, withoutCredentials } from '../api/redact.js';
 import { validateJobId, validateRequest } from '../api/validate.js';
 import type { Engine } from '../engine/engine.js';
 import type { JobHeader, JobStore, RecordHeader, StoredJob } from '../store/jobStore.js';
@@ -138,6 +138,9 @@ export class LocalBackend implements JobBackend {
     const watcher = setInterval(() => void this.checkCancelled(jobId, controller), this.cancelCheckMs);
     let failed = 0;
     let error: string | undefined;
+    // What the job stores carries none of the credentials its URLs hold.
+    const redact = credentialRedactor(requestUrls(job.meta.request));
+    const clean = <T>(value: T): T => (redact ? redactStrings(value, redact) : value);
     try {
       const ctx: JobContext<JobKind> = {
         jobId,
@@ -148,11 +151,12 @@ export class LocalBackend implements JobBackend {
         update: async (change) => {
           await this.store.update(jobId, (record) => {
             change(record);
-            redactRecord(record);
+            Object.assign(record, clean({ ...record }));
           });
         },
-        putPage: async (index, entry) => {
-          await this.store.putPage(jobId, index, redactEntry(entry));
+        putPage: async (index, page) => {
+          const entry = clean(page);
+          await this.store.putPage(jobId, index, entry);
           if (entry.status === 'failed') failed++;
           this.events.emit(`page:${jobId}`, entry, index);
         },
@@ -167,7 +171,7 @@ export class LocalBackend implements JobBackend {
       if (record.status !== 'running') return;
       if (error !== undefined) {
         record.status = 'failed';
-        record.error = redactCredentials(error);
+        record.error = clean(error);
       } else {
         record.status = 'completed';
       }
@@ -271,7 +275,7 @@ export class LocalBackend implements JobBackend {
     return jobs.map((job) =>
       'damaged' in job
         ? { jobId: job.jobId, kind: job.kind ?? 'unknown', status: 'unknown', createdAt: job.createdAt, url: job.url ?? '', error: job.damaged }
-        : { jobId: job.jobId, kind: job.kind, status: job.status, createdAt: job.createdAt, url: redactCredentials(job.url) },
+        : { jobId: job.jobId, kind: job.kind, status: job.status, createdAt: job.createdAt, url: withoutCredentials(job.url) },
     );
   }
 

@@ -7,6 +7,7 @@
 import { KIND_PATHS } from '../api/paths.js';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { JobBackend } from '../api/backend.js';
+import { requestUrls } from '../api/redact.js';
 import { AuthError, JobNotFoundError, TooManyJobsError, UsageError, WebjobsError } from '../api/errors.js';
 import { isFinal, JOB_KINDS, type JobKind, type JobRequest, type PageQuery } from '../api/types.js';
 import { validateJobId, validatePageQuery, validateRequest } from '../api/validate.js';
@@ -44,10 +45,6 @@ declare module 'fastify' {
     explain?: (request: FastifyRequest) => void;
     public?: boolean;
   }
-}
-
-function requestUrls(request: JobRequest): string[] {
-  return 'urls' in request ? request.urls : [request.url];
 }
 
 export function buildApp(options: AppOptions): FastifyInstance {

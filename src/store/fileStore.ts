@@ -16,7 +16,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DamagedRecordError, JobNotFoundError } from '../api/errors.js';
-import { redactCredentials } from '../api/redact.js';
+import { requestUrls, withoutCredentials } from '../api/redact.js';
 import { JOB_ID_PATTERN } from '../api/validate.js';
 import type { JobKind, JobRequest, PageEntry } from '../api/types.js';
 import { readJson, withFileLock, writeJsonAtomic } from './atomicFile.js';
@@ -35,7 +35,7 @@ export function isProcessAlive(pid: number): boolean {
 
 /** The URL a job is listed by, without user name and password. */
 function requestUrl(request: JobRequest): string {
-  return redactCredentials('url' in request ? request.url : (request.urls[0] ?? ''));
+  return withoutCredentials(requestUrls(request)[0] ?? '');
 }
 
 function headerOf({ meta, record }: StoredJob): JobHeader {
