@@ -16,9 +16,8 @@ export interface Fetched {
   status: number;
   /** Final URL after redirects. */
   url: string;
+  /** The body, or its beginning when it was longer than the cap (before or after inflating). */
   text: string;
-  /** The body was longer than the cap (before or after inflating); `text` is its beginning. */
-  truncated: boolean;
 }
 
 export interface FetchTextOptions {
@@ -31,19 +30,13 @@ export interface FetchTextOptions {
 /** How plain requests go out: Engine.fetch, which applies the session's proxy and the request guard. */
 export type PlainFetch = (url: string, init: { timeoutMs: number; signal?: AbortSignal; headers: Record<string, string> }) => Promise<Response>;
 
-/** Marks where a stream was cut at the cap. */
-interface Cut {
-  truncated: boolean;
-}
-
 /** The chunks of `source`, stopping (and so cancelling the source) after `maxBytes`. */
-async function* capped(source: AsyncIterable<Uint8Array>, maxBytes: number, cut: Cut): AsyncGenerator<Uint8Array> {
+async function* capped(source: AsyncIterable<Uint8Array>, maxBytes: number): AsyncGenerator<Uint8Array> {
   let total = 0;
   for await (const chunk of source) {
     const room = maxBytes - total;
     if (chunk.length > room) {
       if (room > 0) yield chunk.subarray(0, room);
-      cut.truncated = true;
       return;
     }
     total += chunk.length;
@@ -71,7 +64,7 @@ async function peek(iterator: AsyncIterator<Uint8Array>): Promise<Buffer> {
 const isGzip = (head: Buffer) => head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
 
 /** Inflates a gzip stream in the thread pool. A body cut short or corrupt ends the text where inflating stopped. */
-async function* gunzipped(source: AsyncIterable<Uint8Array>, cut: Cut): AsyncGenerator<Uint8Array> {
+async function* gunzipped(source: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
   const input = Readable.from(source);
   const gunzip = createGunzip();
   input.on('error', (err) => gunzip.destroy(err));
@@ -79,18 +72,17 @@ async function* gunzipped(source: AsyncIterable<Uint8Array>, cut: Cut): AsyncGen
   try {
     for await (const chunk of gunzip) yield chunk as Buffer;
   } catch {
-    cut.truncated = true;
+    // keep what was inflated before the error
   } finally {
     input.destroy();
     gunzip.destroy();
   }
 }
 
-async function readBody(body: AsyncIterable<Uint8Array>, maxBytes: number): Promise<{ text: string; truncated: boolean }> {
-  const cut: Cut = { truncated: false };
-  const raw = capped(body, maxBytes, cut)[Symbol.asyncIterator]();
+async function readBody(body: AsyncIterable<Uint8Array>, maxBytes: number): Promise<string> {
+  const raw = capped(body, maxBytes)[Symbol.asyncIterator]();
   const head = await peek(raw);
-  const bytes = isGzip(head) ? capped(gunzipped(prepend(head, raw), cut), maxBytes, cut) : prepend(head, raw);
+  const bytes = isGzip(head) ? capped(gunzipped(prepend(head, raw)), maxBytes) : prepend(head, raw);
   const decoder = new TextDecoder('utf-8');
   const parts: string[] = [];
   try {
@@ -100,7 +92,7 @@ async function readBody(body: AsyncIterable<Uint8Array>, maxBytes: number): Prom
     void raw.return?.(undefined).catch(() => undefined);
   }
   parts.push(decoder.decode());
-  return { text: parts.join(''), truncated: cut.truncated };
+  return parts.join('');
 }
 
 /**
@@ -115,10 +107,9 @@ export async function fetchText(fetcher: PlainFetch, url: string, options: Fetch
       headers: { 'user-agent': CRAWLER_USER_AGENT, accept: 'text/plain, application/xml, text/xml, */*' },
     });
     const finalUrl = response.url || url;
-    if (!response.body) return { status: response.status, url: finalUrl, text: '', truncated: false };
-    const { text, truncated } = await readBody(response.body as unknown as AsyncIterable<Uint8Array>, options.maxBytes);
-    return { status: response.status, url: finalUrl, text, truncated };
+    const text = response.body ? await readBody(response.body as unknown as AsyncIterable<Uint8Array>, options.maxBytes) : '';
+    return { status: response.status, url: finalUrl, text };
   } catch {
-    return { status: 0, url, text: '', truncated: false };
+    return { status: 0, url, text: '' };
   }
 }
