@@ -6,6 +6,7 @@
  * times, whatever the file holds. An entry that does not decode (a character
  * reference to no character, such as &#99999999999;) is skipped, not the file.
  */
+import { setImmediate } from 'node:timers/promises';
 import { fetchText, type PlainFetch } from './fetchText.js';
 
 export interface SitemapLimits {
@@ -43,30 +44,36 @@ function decodeXml(raw: string): string | null {
   return invalid ? null : decoded.trim();
 }
 
-export interface ParsedSitemap {
-  /** true for a <sitemapindex>: its locs are further sitemaps. */
-  isIndex: boolean;
-  locs: string[];
+/** The root element comes first, after at most a prolog and comments: no need to search 10 MiB for it. */
+const ROOT_SEARCH_LENGTH = 64 * 1024;
+
+/** true for a <sitemapindex>: its locs are further sitemaps. */
+export function isSitemapIndex(xml: string): boolean {
+  return /<(?:[\w-]+:)?sitemapindex[\s>]/i.test(xml.slice(0, ROOT_SEARCH_LENGTH));
 }
 
-export function parseSitemap(xml: string): ParsedSitemap {
-  const isIndex = /<(?:[\w-]+:)?sitemapindex[\s>]/i.test(xml);
+/**
+ * The <loc> texts of a sitemap, one at a time, so a caller can stop (or pause)
+ * at any entry; null for an entry that is skipped (too long, or undecodable).
+ */
+export function* sitemapLocs(xml: string): Generator<string | null> {
   const open = /<(?:[\w-]+:)?loc>/gi;
   const close = /<\/(?:[\w-]+:)?loc>/gi;
-  const locs: string[] = [];
   // Each search starts where the last one ended, so the file is read once.
   for (let opened = open.exec(xml); opened !== null; opened = open.exec(xml)) {
     close.lastIndex = open.lastIndex;
     const closed = close.exec(xml);
-    if (closed === null) break; // no closing tag further on: no more complete entries
+    if (closed === null) return; // no closing tag further on: no more complete entries
     const raw = xml.slice(open.lastIndex, closed.index);
     open.lastIndex = close.lastIndex;
-    if (raw.length > MAX_LOC_LENGTH) continue;
-    const loc = decodeXml(raw);
-    if (loc) locs.push(loc);
+    yield raw.length > MAX_LOC_LENGTH ? null : decodeXml(raw) || null;
   }
-  return { isIndex, locs };
 }
+
+/** Entries read between two turns of the event loop: a 10 MiB sitemap must not hold up the server. */
+const ENTRIES_PER_TURN = 200;
+/** Entries read of one file, skipped ones included: the sitemap protocol allows 50,000. */
+const MAX_ENTRIES_PER_FILE = 50_000;
 
 /** Page URLs from the given sitemaps (breadth-first through indexes), within the limits. Never rejects. */
 export async function collectSitemapUrls(
@@ -84,8 +91,13 @@ export async function collectSitemapUrls(
     fetchedFiles++;
     const fetched = await fetchText(fetcher, sitemapUrl, { timeoutMs: limits.timeoutMs, maxBytes: limits.maxBytes, signal });
     if (fetched.status < 200 || fetched.status >= 300) continue;
-    const { isIndex, locs } = parseSitemap(fetched.text);
-    for (const loc of locs) {
+    const isIndex = isSitemapIndex(fetched.text);
+    let read = 0;
+    for (const loc of sitemapLocs(fetched.text)) {
+      if (++read > MAX_ENTRIES_PER_FILE) break;
+      if (read % ENTRIES_PER_TURN === 0) await setImmediate();
+      if (signal?.aborted || (isIndex ? seen.size >= limits.maxFiles : urls.length >= limits.maxUrls)) break;
+      if (loc === null) continue;
       let absolute: string;
       try {
         absolute = new URL(loc, fetched.url).href;
@@ -97,7 +109,7 @@ export async function collectSitemapUrls(
           seen.add(absolute);
           queue.push(absolute);
         }
-      } else if (urls.length < limits.maxUrls) urls.push(absolute);
+      } else urls.push(absolute);
     }
   }
   return urls;
