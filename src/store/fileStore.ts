@@ -112,13 +112,17 @@ export class FileJobStore implements JobStore {
   }
 
   async header(jobId: string): Promise<JobHeader> {
+    const header = await this.storedHeader(jobId);
+    return this.ownerDied(header) ? headerOf(await this.failOrphan(jobId)) : header;
+  }
+
+  async storedHeader(jobId: string): Promise<JobHeader> {
     const header = await this.readFile<JobHeader>(jobId, 'status.json').catch((err: unknown) => {
       // Jobs stored before status.json existed, and a damaged status.json, are read the long way.
       if (err instanceof DamagedRecordError || (err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw err;
     });
-    if (header === undefined) return headerOf(await this.read(jobId));
-    return this.ownerDied(header) ? headerOf(await this.failOrphan(jobId)) : header;
+    return header ?? headerOf(await this.readRaw(jobId));
   }
 
   private failOrphan(jobId: string): Promise<StoredJob> {

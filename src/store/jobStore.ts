@@ -52,6 +52,8 @@ export interface JobStore {
   read(jobId: string): Promise<StoredJob>;
   /** The job's header alone, never its record's data; the same errors and dead-owner check as read(). */
   header(jobId: string): Promise<JobHeader>;
+  /** The header as stored, without the dead-owner check (for recovery, which judges orphans itself). */
+  storedHeader(jobId: string): Promise<JobHeader>;
   /** Read-modify-write of the record header under the job's lock. */
   update(jobId: string, change: (record: RecordHeader, meta: JobMeta) => void): Promise<StoredJob>;
   setOwner(jobId: string, pid: number): Promise<void>;
