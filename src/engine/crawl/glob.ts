@@ -4,7 +4,9 @@
  * pattern character) that is run over the path once, keeping the set of states
  * it may be in. A backtracking regular expression (ours before, or picomatch's)
  * takes exponential time on patterns such as "*a*a*a*a*a*a*a*a*a*a*a*ab"; this
- * takes at most (path length x pattern length) steps.
+ * takes at most (path length x pattern length) steps, and the state sets it
+ * meets are remembered, so that matching the next path mostly costs one lookup
+ * per character.
  *
  * Syntax, matched against the whole URL path (not the query):
  *   *   any characters within one path segment (no "/")
@@ -85,55 +87,109 @@ function build(pattern: string): State[] {
 
 const ANY = -1;
 const NOT_SLASH = -2;
+/** A transition to no state: the path cannot match any more. */
+const DEAD = -1;
+/**
+ * State sets remembered per pattern. Ordinary patterns meet a few dozen; past
+ * this many a pattern is stepped state by state, which costs more per character
+ * but never more than path length x pattern length in all.
+ */
+const MAX_REMEMBERED_SETS = 500;
 
 export class Glob {
   /** Per consuming state: the character code it accepts, or ANY / NOT_SLASH. */
   private readonly accepts: Int32Array;
   /** Per consuming state: the states the automaton may be in after it consumed a character. */
   private readonly after: Int32Array[];
-  private readonly start: number[];
   private readonly accept: number;
-  /** Scratch for matches(): the step at which each state was last added, to add it once per step. */
+  /** Per state: the step at which it was last added, so a step adds it once. */
   private readonly mark: Int32Array;
+  private generation = 0;
+  /**
+   * The sets of states met so far and, per set and character, the set that
+   * follows (a deterministic automaton built as paths need it): a path then
+   * costs one lookup per character.
+   */
+  private sets: Int32Array[] = [];
+  private setIds = new Map<string, number>();
+  private moves: Map<number, number>[] = [];
+  private remembering = true;
 
   constructor(readonly pattern: string) {
     const states = build(pattern);
     this.accept = states.length;
     this.accepts = Int32Array.from(states, (s) => (s.accepts === undefined ? 0 : s.accepts === 'any' ? ANY : s.accepts === 'notSlash' ? NOT_SLASH : s.accepts.char));
     this.after = states.map((s) => Int32Array.from(s.accepts === undefined ? [] : closureOf(states, s.next[0]!)));
-    this.start = closureOf(states, 0);
     this.mark = new Int32Array(states.length + 1);
+    this.remember(Int32Array.from(closureOf(states, 0)).sort());
   }
 
   matches(path: string): boolean {
-    const { accepts, after, mark } = this;
-    mark.fill(-1);
-    // The states the automaton may be in, before and after each character: two buffers swapped.
-    let current = new Int32Array(mark.length);
-    let next = new Int32Array(mark.length);
-    current.set(this.start);
-    let count = this.start.length;
+    let set = 0;
     for (let i = 0; i < path.length; i++) {
       const char = path.charCodeAt(i);
-      let nextCount = 0;
-      for (let k = 0; k < count; k++) {
-        const s = current[k]!;
-        if (s === this.accept) continue;
-        const want = accepts[s]!;
-        if (want !== char && want !== ANY && (want !== NOT_SLASH || char === SLASH)) continue;
-        const targets = after[s]!;
-        for (let j = 0; j < targets.length; j++) {
-          const t = targets[j]!;
-          if (mark[t] === i) continue;
-          mark[t] = i;
-          next[nextCount++] = t;
-        }
+      let next = this.remembering ? this.moves[set]!.get(char) : undefined;
+      if (next === undefined) {
+        if (!this.remembering) return this.stepEach(this.sets[set]!, path, i);
+        const states = this.step(this.sets[set]!, char);
+        next = states.length === 0 ? DEAD : this.remember(states);
+        if (!this.remembering) return states.length > 0 && this.stepEach(states, path, i + 1);
+        this.moves[set]!.set(char, next);
       }
-      if (nextCount === 0) return false;
-      [current, next] = [next, current];
-      count = nextCount;
+      if (next === DEAD) return false;
+      set = next;
     }
-    return current.subarray(0, count).includes(this.accept);
+    return this.sets[set]!.includes(this.accept);
+  }
+
+  /** The id of a set of states, remembering it; stops remembering (and forgets all) past the limit. */
+  private remember(states: Int32Array): number {
+    const key = states.join(',');
+    const known = this.setIds.get(key);
+    if (known !== undefined) return known;
+    if (this.sets.length >= MAX_REMEMBERED_SETS) {
+      this.remembering = false;
+      this.sets = [this.sets[0]!];
+      this.setIds = new Map();
+      this.moves = [];
+      return DEAD;
+    }
+    this.sets.push(states);
+    this.setIds.set(key, this.sets.length - 1);
+    this.moves.push(new Map());
+    return this.sets.length - 1;
+  }
+
+  /** The states after consuming `char` from `states`, in ascending order. */
+  private step(states: Int32Array, char: number): Int32Array {
+    const { accepts, after, mark } = this;
+    if (this.generation >= 2 ** 30) {
+      this.mark.fill(0);
+      this.generation = 0;
+    }
+    const generation = ++this.generation;
+    const next: number[] = [];
+    for (const s of states) {
+      if (s === this.accept) continue;
+      const want = accepts[s]!;
+      if (want !== char && want !== ANY && (want !== NOT_SLASH || char === SLASH)) continue;
+      for (const t of after[s]!) {
+        if (mark[t] === generation) continue;
+        mark[t] = generation;
+        next.push(t);
+      }
+    }
+    return Int32Array.from(next).sort();
+  }
+
+  /** The rest of `path` from index `from`, state set by state set, remembering nothing. */
+  private stepEach(states: Int32Array, path: string, from: number): boolean {
+    let current = states;
+    for (let i = from; i < path.length; i++) {
+      current = this.step(current, path.charCodeAt(i));
+      if (current.length === 0) return false;
+    }
+    return current.includes(this.accept);
   }
 }
 

@@ -5,6 +5,7 @@
  * one; it must match no excludePattern. The start URL itself is always visited,
  * so that its links can be followed.
  */
+import { setImmediate } from 'node:timers/promises';
 import { Glob } from './glob.js';
 
 /** Longer paths are never in scope: no real page needs one, and matching cost grows with the length. */
@@ -26,7 +27,8 @@ export class CrawlScope {
     this.hosts.add(new URL(url).host);
   }
 
-  allows(href: string): boolean {
+  /** Whether the crawl may visit `href`. Asynchronous: it gives the event loop back between patterns. */
+  async allows(href: string): Promise<boolean> {
     let url: URL;
     try {
       url = new URL(href);
@@ -37,9 +39,22 @@ export class CrawlScope {
     if (!this.hosts.has(url.host) || (url.protocol !== 'http:' && url.protocol !== 'https:')) return false;
     const path = decodePath(url.pathname);
     if (path.length > MAX_SCOPED_PATH_LENGTH) return false;
-    if (this.include.length > 0 && !this.include.some((glob) => glob.matches(path))) return false;
-    return !this.exclude.some((glob) => glob.matches(path));
+    if (this.include.length > 0 && !(await anyMatches(this.include, path))) return false;
+    return !(await anyMatches(this.exclude, path));
   }
+}
+
+/**
+ * Whether one of `globs` matches `path`, one glob per turn of the event loop: a
+ * glob that meets too many state sets costs up to path length x pattern length,
+ * and 40 of them in one turn would hold up the server's other requests.
+ */
+async function anyMatches(globs: readonly Glob[], path: string): Promise<boolean> {
+  for (const glob of globs) {
+    if (glob.matches(path)) return true;
+    await setImmediate();
+  }
+  return false;
 }
 
 function decodePath(path: string): string {

@@ -59,8 +59,8 @@ class Crawl {
     return { ...this.ctx.request.scrapeOptions, formats: [...new Set<Format>([...this.formats, 'links'])] };
   }
 
-  private accepts(url: string): boolean {
-    return looksLikePage(url) && this.scope.allows(url) && this.robots.isAllowed(url);
+  private async accepts(url: string): Promise<boolean> {
+    return looksLikePage(url) && (await this.scope.allows(url)) && this.robots.isAllowed(url);
   }
 
   /**
@@ -70,7 +70,7 @@ class Crawl {
   private async enqueue(urls: string[]): Promise<void> {
     for (const url of urls) {
       if (this.frontier.has(url)) continue;
-      if (this.accepts(url)) this.frontier.add(url);
+      if (await this.accepts(url)) this.frontier.add(url);
       await setImmediate();
     }
   }
