@@ -114,6 +114,8 @@ export class Glob {
   private setIds = new Map<string, number>();
   private moves: Map<number, number>[] = [];
   private remembering = true;
+  /** States stepped through so far, over every path: what this pattern has cost. */
+  private work = 0;
 
   constructor(readonly pattern: string) {
     const states = build(pattern);
@@ -122,6 +124,11 @@ export class Glob {
     this.after = states.map((s) => Int32Array.from(s.accepts === undefined ? [] : closureOf(states, s.next[0]!)));
     this.mark = new Int32Array(states.length + 1);
     this.remember(Int32Array.from(closureOf(states, 0)).sort());
+  }
+
+  /** States stepped through so far: remembered moves cost nothing, so ordinary patterns stay near zero. */
+  get cost(): number {
+    return this.work;
   }
 
   matches(path: string): boolean {
@@ -168,6 +175,7 @@ export class Glob {
       this.generation = 0;
     }
     const generation = ++this.generation;
+    this.work += states.length;
     const next: number[] = [];
     for (const s of states) {
       if (s === this.accept) continue;

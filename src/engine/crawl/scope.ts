@@ -22,6 +22,11 @@ export class CrawlScope {
     this.exclude = excludePatterns.map((pattern) => new Glob(pattern));
   }
 
+  /** What matching the patterns has cost so far, in automaton steps (see Glob.cost). */
+  get matchingCost(): number {
+    return [...this.include, ...this.exclude].reduce((sum, glob) => sum + glob.cost, 0);
+  }
+
   /** Widens the scope to another host: where the start URL redirected (example.com to www.example.com). */
   addHost(url: string): void {
     this.hosts.add(new URL(url).host);

@@ -5,7 +5,7 @@
  * start page, the pages it links to, then the sitemap's URLs, then deeper pages.
  */
 import { setImmediate } from 'node:timers/promises';
-import { PageError } from '../../api/errors.js';
+import { LimitError, PageError } from '../../api/errors.js';
 import { LIMITS } from '../../api/limits.js';
 import type { CrawlRequest, Format, PageEntry, ScrapeOptions } from '../../api/types.js';
 import { defaultConcurrency } from '../../engine/browser.js';
@@ -20,6 +20,13 @@ import { abortPromise, completedEntry, failedEntry, isJobFatal, throttled } from
 
 /** robots.txt and each sitemap file get this long; they are small files. */
 const FETCH_TIMEOUT_MS = 10_000;
+/**
+ * Automaton steps the include/exclude patterns of one crawl may cost (a few
+ * seconds of work): patterns built to meet ever new state sets on a site built
+ * to feed them fail the crawl instead of taking the server's time for hours.
+ * Ordinary patterns cost next to nothing, as their state sets are remembered.
+ */
+const MAX_MATCHING_COST = 200_000_000;
 /** Bytes of one sitemap file read, and of XML after un-gzipping; 50 files of 10 MiB bound a crawl's sitemap reading. */
 const MAX_SITEMAP_BYTES = 10 * 1024 * 1024;
 /** Links taken from one page: a page with 50,000 links must not flood the frontier. */
@@ -70,6 +77,7 @@ class Crawl {
   private async enqueue(urls: string[]): Promise<void> {
     for (const url of urls) {
       if (this.frontier.has(url)) continue;
+      if (this.scope.matchingCost > MAX_MATCHING_COST) return;
       if (await this.accepts(url)) this.frontier.add(url);
       await setImmediate();
     }
@@ -147,6 +155,11 @@ class Crawl {
         if (seq === 0) await this.enqueue(await Promise.race([sitemapUrls, aborted]));
         finished.set(seq, visit);
         nextToStore = await this.storeInOrder(finished, nextToStore);
+        if (this.scope.matchingCost > MAX_MATCHING_COST) {
+          throw new LimitError(
+            "includePatterns/excludePatterns: matching them against this site's links costs too much; use fewer or simpler patterns (fewer ? after a *)",
+          );
+        }
       }
     } finally {
       await this.counter.flush();
