@@ -77,7 +77,7 @@ class Crawl {
   private async enqueue(urls: string[]): Promise<void> {
     for (const url of urls) {
       if (this.frontier.has(url)) continue;
-      if (this.scope.matchingCost > MAX_MATCHING_COST) return;
+      if (this.ctx.signal.aborted || this.scope.matchingCost > MAX_MATCHING_COST) return;
       if (await this.accepts(url)) this.frontier.add(url);
       await setImmediate();
     }
