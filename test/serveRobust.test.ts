@@ -144,10 +144,11 @@ describe('damaged records', () => {
     expect(list.body.find((j: { jobId: string }) => j.jobId === stored.crawl)).toMatchObject({ kind: 'crawl', status: 'completed' });
   });
 
-  it('the CLI prints one line saying the record is damaged and exits 8, for status and result', async () => {
-    for (const command of ['status', 'result']) {
-      const result = await runCli([command, stored.damaged], { env: { WEBJOBS_HOME: home } });
-      expect(result.code, command).toBe(8);
+  it('the CLI prints one line saying the record is damaged and exits 8, for status and result, locally and with --remote', async () => {
+    const remote = ['--remote', server.url, '--api-key', KEYS.a];
+    for (const args of [['status'], ['result'], ['status', ...remote], ['result', ...remote]]) {
+      const result = await runCli([args[0]!, stored.damaged, ...args.slice(1)], { env: { WEBJOBS_HOME: home } });
+      expect(result.code, args.join(' ')).toBe(8);
       expect(result.stdout).toBe('');
       expect(result.stderr).toBe(`webjobs: the record of job ${stored.damaged} is damaged (job.json is not valid JSON); its state is unknown\n`);
     }

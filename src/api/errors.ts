@@ -49,8 +49,11 @@ export class JobNotFoundError extends WebjobsError {
 export class DamagedRecordError extends WebjobsError {
   readonly exitCode = ExitCode.damaged;
   readonly httpStatus = 500;
-  constructor(readonly jobId: string, file: string) {
-    super(`the record of job ${jobId} is damaged (${file} is not valid JSON); its state is unknown`);
+  /** How `serve` names this error on the wire (`code` beside `message`), so a remote client can rethrow it. */
+  static readonly code = 'damaged_record';
+
+  static ofFile(jobId: string, file: string): DamagedRecordError {
+    return new DamagedRecordError(`the record of job ${jobId} is damaged (${file} is not valid JSON); its state is unknown`);
   }
 }
 

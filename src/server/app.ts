@@ -8,7 +8,7 @@ import { KIND_PATHS } from '../api/paths.js';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { JobBackend } from '../api/backend.js';
 import { requestUrls } from '../api/redact.js';
-import { AuthError, JobNotFoundError, TooManyJobsError, UsageError, WebjobsError } from '../api/errors.js';
+import { AuthError, DamagedRecordError, JobNotFoundError, TooManyJobsError, UsageError, WebjobsError } from '../api/errors.js';
 import { isFinal, JOB_KINDS, type JobKind, type JobRequest, type PageQuery } from '../api/types.js';
 import { validateJobId, validatePageQuery, validateRequest } from '../api/validate.js';
 import type { ApiKey, KeyRing } from './keys.js';
@@ -172,6 +172,7 @@ function refusePrivateUrls(request: JobRequest, allowHosts?: AllowList): void {
 function sendError(err: FastifyError, req: FastifyRequest, reply: FastifyReply, bodyLimit: number, log: (line: string) => void): void {
   const send = (status: number, message: string) => void reply.code(status).send({ message });
   if (err instanceof TooManyJobsError) void reply.header('retry-after', String(err.retryAfterSeconds));
+  if (err instanceof DamagedRecordError) return void reply.code(err.httpStatus).send({ message: err.message, code: DamagedRecordError.code });
   if (err instanceof WebjobsError) return send(err.httpStatus, err.message);
   if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
     return send(413, `request body too large: the limit is ${bodyLimit.toLocaleString('en-US')} bytes`);

@@ -89,10 +89,10 @@ export class FileJobStore implements JobStore {
     try {
       value = await readJson<unknown>(path.join(this.dir(jobId), name));
     } catch (err) {
-      if (err instanceof SyntaxError) throw new DamagedRecordError(jobId, name);
+      if (err instanceof SyntaxError) throw DamagedRecordError.ofFile(jobId, name);
       throw err;
     }
-    if (!SHAPES[name](value)) throw new DamagedRecordError(jobId, name);
+    if (!SHAPES[name](value)) throw DamagedRecordError.ofFile(jobId, name);
     return value as T;
   }
 
@@ -190,7 +190,7 @@ export class FileJobStore implements JobStore {
       indexes.map((i) =>
         readJson<PageEntry>(this.pageFile(jobId, i)).catch((err: NodeJS.ErrnoException) => {
           if (err.code === 'ENOENT') return undefined;
-          if (err instanceof SyntaxError) throw new DamagedRecordError(jobId, path.relative(this.dir(jobId), this.pageFile(jobId, i)));
+          if (err instanceof SyntaxError) throw DamagedRecordError.ofFile(jobId, path.relative(this.dir(jobId), this.pageFile(jobId, i)));
           throw err;
         }),
       ),
