@@ -152,6 +152,9 @@ describe('damaged records', () => {
       expect(result.stdout).toBe('');
       expect(result.stderr).toBe(`webjobs: the record of job ${stored.damaged} is damaged (job.json is not valid JSON); its state is unknown\n`);
     }
+    const jobs = await runCli(['jobs'], { env: { WEBJOBS_HOME: home } });
+    expect(jobs.code).toBe(0);
+    expect(jobs.stdout).toMatch(new RegExp(`${stored.damaged}  scrape   unknown +\\S+  the record of job .* is damaged`));
   });
 
   it('a torn last line of owners.jsonl costs no other job, across a restart', async () => {
