@@ -51,7 +51,7 @@ describe('FileJobStore', () => {
     const { record } = await store.read(meta.jobId);
     expect((record as { totalCrawledPages: number }).totalCrawledPages).toBe(75);
     // No temporary or lock files are left behind.
-    expect(readdirSync(path.join(home, 'jobs', meta.jobId)).sort()).toEqual(['job.json', 'meta.json', 'pages']);
+    expect(readdirSync(path.join(home, 'jobs', meta.jobId)).sort()).toEqual(['job.json', 'meta.json', 'pages', 'status.json']);
   });
 
   it('marks a running job failed when the process that ran it has died', async () => {

@@ -47,7 +47,8 @@ export interface JobBackend {
   result<K extends JobKind>(kind: K, jobId: string, query?: PageQuery): Promise<JobRecordByKind[K]>;
   /** Resolves with the final status; rejects with WaitTimeoutError when `timeoutMs` runs out. */
   wait(kind: JobKind, jobId: string, options?: WaitOptions): Promise<JobStatus>;
-  list(): Promise<JobSummary[]>;
+  /** Jobs oldest first: the given ones (unknown ids left out), or all this back end's caller may see. */
+  list(jobIds?: readonly string[]): Promise<JobSummary[]>;
   cancel(jobId: string, kind?: JobKind): Promise<JobStatusObject>;
   /** Releases browsers, timers and sockets so the process can exit. */
   close(): Promise<void>;

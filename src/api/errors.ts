@@ -12,6 +12,7 @@ export const ExitCode = {
   waitTimeout: 5,
   environment: 6,
   remote: 7,
+  damaged: 8,
   /** 128 + the signal's number, as shells report a process ended by a signal. */
   hangup: 129,
   interrupted: 130,
@@ -51,6 +52,21 @@ export class WrongKindError extends JobNotFoundError {
   constructor(jobId: string, readonly actual: string, readonly asked: string) {
     super(jobId);
     this.message = `job ${jobId} is a ${actual} job, not a ${asked} job`;
+  }
+}
+
+/**
+ * A stored job whose record cannot be read (cut short by a crash or a full
+ * disk): its state is unknown. Only that job is affected.
+ */
+export class DamagedRecordError extends WebjobsError {
+  readonly exitCode = ExitCode.damaged;
+  readonly httpStatus = 500;
+  /** How `serve` names this error on the wire (`code` beside `message`), so a remote client can rethrow it. */
+  static readonly code = 'damaged_record';
+
+  static ofFile(jobId: string, file: string): DamagedRecordError {
+    return new DamagedRecordError(`the record of job ${jobId} is damaged (${file} is not valid JSON); its state is unknown`);
   }
 }
 
@@ -101,6 +117,10 @@ export class PlanError extends WebjobsError {
 export class TooManyJobsError extends WebjobsError {
   readonly exitCode = ExitCode.remote;
   readonly httpStatus = 429;
+  /** Seconds a client should wait before trying again (the Retry-After header). */
+  constructor(message: string, readonly retryAfterSeconds = 5) {
+    super(message);
+  }
 }
 
 /**

@@ -9,4 +9,7 @@ export const LIMITS = {
   defaultResultBatchSize: 100,
   maxResultBatchSize: 1000,
   maxExtractUrls: 20,
+  /** Crawl includePatterns, and excludePatterns, each: how many, and how long one may be (matching costs path length x pattern length). */
+  maxCrawlPatterns: 20,
+  maxCrawlPatternLength: 100,
 } as const;

@@ -156,13 +156,14 @@ export interface JobStatusObject {
   status: JobStatus;
 }
 
-/** One row of `webjobs jobs`. */
+/** One row of `webjobs jobs`. A job whose stored record is damaged is listed with status "unknown" and the reason in `error`. */
 export interface JobSummary {
   jobId: string;
-  kind: JobKind;
-  status: JobStatus;
+  kind: JobKind | 'unknown';
+  status: JobStatus | 'unknown';
   createdAt: string;
   url: string;
+  error?: string;
 }
 
 /** Which result batch of a batch/crawl job to read; 1-based like the real service. */

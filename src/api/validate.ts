@@ -132,6 +132,7 @@ export function validateScrapeOptions(value: unknown, field = 'scrapeOptions'): 
   const obj = expectObject(value, field);
   rejectUnknown(obj, ['formats', 'onlyMainContent', 'timeout', 'waitFor', 'waitUntil', 'includeTags', 'excludeTags'], field);
   const formats = optStringArray(obj, 'formats', field) ?? ['markdown'];
+  if (formats.length === 0) throw new UsageError(`${field}.formats must name at least one format (${FORMATS.join(', ')}); leave it out for markdown`);
   for (const format of formats) {
     if (!FORMATS.includes(format as Format)) {
       throw new UsageError(`${field}.formats: unknown format "${format}" (allowed: ${FORMATS.join(', ')})`);
@@ -213,11 +214,25 @@ export function validateCrawlRequest(value: unknown): CrawlRequest {
     maxPages: optInteger(obj, 'maxPages', 'request', 1, LIMITS.maxCrawlPages) ?? LIMITS.defaultCrawlPages,
     followLinks: optBoolean(obj, 'followLinks', 'request') ?? true,
     ignoreSitemap: optBoolean(obj, 'ignoreSitemap', 'request') ?? false,
-    includePatterns: optStringArray(obj, 'includePatterns', 'request') ?? [],
-    excludePatterns: optStringArray(obj, 'excludePatterns', 'request') ?? [],
+    includePatterns: optPatterns(obj, 'includePatterns'),
+    excludePatterns: optPatterns(obj, 'excludePatterns'),
     scrapeOptions: validateScrapeOptions(obj.scrapeOptions),
     sessionOptions: validateSessionOptions(obj.sessionOptions),
   };
+}
+
+function optPatterns(obj: Obj, key: string): string[] {
+  const patterns = optStringArray(obj, key, 'request') ?? [];
+  if (patterns.length > LIMITS.maxCrawlPatterns) {
+    throw new LimitError(`request.${key}: ${patterns.length} patterns given, the limit is ${LIMITS.maxCrawlPatterns}`);
+  }
+  const long = patterns.findIndex((pattern) => pattern.length > LIMITS.maxCrawlPatternLength);
+  if (long >= 0) {
+    throw new LimitError(
+      `request.${key}: pattern ${long + 1} has ${patterns[long]!.length} characters, the limit is ${LIMITS.maxCrawlPatternLength}`,
+    );
+  }
+  return patterns;
 }
 
 function optString(obj: Obj, key: string): string | undefined {
@@ -252,7 +267,23 @@ const VALIDATORS: { [K in JobKind]: (value: unknown) => JobRequestByKind[K] } = 
   extract: validateExtractRequest,
 };
 
+/**
+ * A JSON key "__proto__" is an ordinary key to JSON.parse but the prototype to
+ * most JavaScript that copies objects; no request needs one, so it is refused
+ * wherever it is, by name.
+ */
+function refuseProtoKeys(value: unknown): void {
+  const stack: { value: unknown; at: string }[] = [{ value, at: 'request' }];
+  while (stack.length > 0) {
+    const { value: node, at } = stack.pop()!;
+    if (typeof node !== 'object' || node === null) continue;
+    if (Object.prototype.hasOwnProperty.call(node, '__proto__')) throw new UsageError(`${at}: the key "__proto__" is not allowed`);
+    for (const [key, child] of Object.entries(node)) stack.push({ value: child, at: Array.isArray(node) ? `${at}[${key}]` : `${at}.${key}` });
+  }
+}
+
 export function validateRequest<K extends JobKind>(kind: K, value: unknown): JobRequestByKind[K] {
+  refuseProtoKeys(value);
   return VALIDATORS[kind](value);
 }
 
@@ -267,8 +298,9 @@ export function validateJobId(value: string): string {
 export function validatePageQuery(query: { page?: unknown; batchSize?: unknown }): Required<PageQuery> {
   const parse = (raw: unknown, name: string, max: number, fallback: number): number => {
     if (raw === undefined || raw === '') return fallback;
-    const n = typeof raw === 'number' ? raw : Number(raw);
-    if (!Number.isInteger(n) || n < 1 || n > max) throw new UsageError(`${name} must be an integer from 1 to ${max}`);
+    // Decimal digits only: Number() would also read "0x10", "1e3", " 7" and "0b11".
+    const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^[0-9]{1,16}$/.test(raw) ? Number(raw) : NaN;
+    if (!Number.isInteger(n) || n < 1 || n > max) throw new UsageError(`${name} must be an integer from 1 to ${max}, in decimal digits`);
     return n;
   };
   return {

@@ -20,9 +20,10 @@ import {
   type PageEntry,
   type PageQuery,
 } from '../api/types.js';
+import { credentialRedactor, redactStrings, requestUrls, withoutCredentials } from '../api/redact.js';
 import { validateJobId, validateRequest } from '../api/validate.js';
 import type { Engine } from '../engine/engine.js';
-import type { JobStore, RecordHeader, StoredJob } from '../store/jobStore.js';
+import type { JobHeader, JobStore, RecordHeader, StoredJob } from '../store/jobStore.js';
 import type { JobContext, JobRunner } from './jobRunner.js';
 import { entryCount, readRecord } from './records.js';
 import { RUNNERS } from './runners/index.js';
@@ -100,7 +101,7 @@ export class LocalBackend implements JobBackend {
   /** The detached worker's entry point: runs one stored pending job to its end. */
   async runStored(jobId: string): Promise<JobStatus> {
     await this.execute(jobId);
-    return (await this.store.read(jobId)).record.status;
+    return (await this.store.header(jobId)).status;
   }
 
   /** Runs the job in this process as soon as fewer than maxConcurrentJobs are running. */
@@ -137,6 +138,9 @@ export class LocalBackend implements JobBackend {
     const watcher = setInterval(() => void this.checkCancelled(jobId, controller), this.cancelCheckMs);
     let failed = 0;
     let error: string | undefined;
+    // What the job stores carries none of the credentials its URLs hold.
+    const redact = credentialRedactor(requestUrls(job.meta.request));
+    const clean = <T>(value: T): T => (redact ? redactStrings(value, redact) : value);
     try {
       const ctx: JobContext<JobKind> = {
         jobId,
@@ -145,9 +149,13 @@ export class LocalBackend implements JobBackend {
         signal: controller.signal,
         env: this.env,
         update: async (change) => {
-          await this.store.update(jobId, (record) => change(record));
+          await this.store.update(jobId, (record) => {
+            change(record);
+            Object.assign(record, clean({ ...record }));
+          });
         },
-        putPage: async (index, entry) => {
+        putPage: async (index, page) => {
+          const entry = clean(page);
           await this.store.putPage(jobId, index, entry);
           if (entry.status === 'failed') failed++;
           this.events.emit(`page:${jobId}`, entry, index);
@@ -165,7 +173,7 @@ export class LocalBackend implements JobBackend {
       if (record.status !== 'running') return;
       if (error !== undefined) {
         record.status = 'failed';
-        record.error = error;
+        record.error = clean(error);
       } else {
         record.status = 'completed';
       }
@@ -174,37 +182,38 @@ export class LocalBackend implements JobBackend {
   }
 
   private async checkCancelled(jobId: string, controller: AbortController): Promise<void> {
-    const job = await this.store.read(jobId).catch(() => undefined);
-    if (job?.record.status === 'stopped' && !controller.signal.aborted) controller.abort(new Error('stopped by user'));
+    const header = await this.store.header(jobId).catch(() => undefined);
+    if (header?.status === 'stopped' && !controller.signal.aborted) controller.abort(new Error('stopped by user'));
   }
 
   private emitProgress(jobId: string, progress: JobProgress): void {
     this.events.emit(`progress:${jobId}`, progress);
   }
 
-  private async readJob(jobId: string, kind?: JobKind): Promise<StoredJob> {
-    const job = await this.store.read(validateJobId(jobId));
-    if (kind && job.meta.kind !== kind) throw new WrongKindError(jobId, job.meta.kind, kind);
-    return job;
+  /** The job's header (never its result): status, kind and the rest a check needs. */
+  private async readHeader(jobId: string, kind?: JobKind): Promise<JobHeader> {
+    const header = await this.store.header(validateJobId(jobId));
+    if (kind && header.kind !== kind) throw new WrongKindError(jobId, header.kind, kind);
+    return header;
   }
 
   async status(jobId: string, kind?: JobKind): Promise<JobStatusObject & { kind: JobKind }> {
-    const job = await this.readJob(jobId, kind);
-    return { status: job.record.status, kind: job.meta.kind };
+    const header = await this.readHeader(jobId, kind);
+    return { status: header.status, kind: header.kind };
   }
 
   async result<K extends JobKind>(kind: K, jobId: string, query?: PageQuery): Promise<JobRecordByKind[K]> {
-    const job = await this.readJob(jobId, kind);
+    const job = await this.store.read((await this.readHeader(jobId, kind)).jobId);
     return (await readRecord(this.store, job, query)) as JobRecordByKind[K];
   }
 
   async wait(kind: JobKind, jobId: string, options: WaitOptions = {}): Promise<JobStatus> {
-    const job = await this.readJob(jobId, kind);
-    if (isFinal(job.record.status)) return job.record.status;
-    if (this.running.has(job.meta.jobId) || this.queue.includes(job.meta.jobId)) {
-      return this.waitInProcess(job.meta.jobId, options);
+    const header = await this.readHeader(jobId, kind);
+    if (isFinal(header.status)) return header.status;
+    if (this.running.has(header.jobId) || this.queue.includes(header.jobId)) {
+      return this.waitInProcess(header.jobId, options);
     }
-    return this.waitByPolling(kind, job.meta.jobId, options);
+    return this.waitByPolling(kind, header.jobId, options);
   }
 
   private waitInProcess(jobId: string, options: WaitOptions): Promise<JobStatus> {
@@ -264,25 +273,23 @@ export class LocalBackend implements JobBackend {
     }
   }
 
-  async list(): Promise<JobSummary[]> {
-    const jobs = await this.store.list();
-    return jobs.map(({ meta, record }) => ({
-      jobId: meta.jobId,
-      kind: meta.kind,
-      status: record.status,
-      createdAt: meta.createdAt,
-      url: meta.url,
-    }));
+  async list(jobIds?: readonly string[]): Promise<JobSummary[]> {
+    const jobs = await this.store.list(jobIds);
+    return jobs.map((job) =>
+      'damaged' in job
+        ? { jobId: job.jobId, kind: job.kind ?? 'unknown', status: 'unknown', createdAt: job.createdAt, url: job.url ?? '', error: job.damaged }
+        : { jobId: job.jobId, kind: job.kind, status: job.status, createdAt: job.createdAt, url: withoutCredentials(job.url) },
+    );
   }
 
   async cancel(jobId: string, kind?: JobKind): Promise<JobStatusObject> {
-    const job = await this.readJob(jobId, kind);
-    const updated = await this.store.update(job.meta.jobId, (record: RecordHeader) => {
+    const { jobId: id } = await this.readHeader(jobId, kind);
+    const updated = await this.store.update(id, (record: RecordHeader) => {
       if (!isFinal(record.status)) record.status = 'stopped';
     });
-    const queued = this.queue.indexOf(job.meta.jobId);
+    const queued = this.queue.indexOf(id);
     if (queued >= 0) this.queue.splice(queued, 1);
-    const active = this.running.get(job.meta.jobId);
+    const active = this.running.get(id);
     active?.controller.abort(new Error('stopped by user'));
     return { status: updated.record.status };
   }

@@ -1,4 +1,5 @@
 /** Turns what the store holds into the record the spec's GET result endpoint returns. */
+import { withoutCredentials } from '../api/redact.js';
 import { validatePageQuery } from '../api/validate.js';
 import type { BatchScrapeRequest, JobRecord, PageEntry, PageQuery } from '../api/types.js';
 import type { JobStore, StoredJob } from '../store/jobStore.js';
@@ -12,7 +13,7 @@ export function entryCount(job: StoredJob): number {
 
 /** A batch URL that has not finished yet still has its place in the submitted order. */
 function placeholder(job: StoredJob, index: number): PageEntry {
-  const url = (job.meta.request as BatchScrapeRequest).urls[index] ?? '';
+  const url = withoutCredentials((job.meta.request as BatchScrapeRequest).urls[index] ?? '');
   return { url, status: 'pending', error: null, metadata: {} };
 }
 

@@ -8,6 +8,7 @@
  */
 import {
   AuthError,
+  DamagedRecordError,
   JobNotFoundError,
   PlanError,
   RemoteError,
@@ -107,7 +108,8 @@ export class HttpClient {
         throw new RemoteError(`could not reach the webjobs service at ${this.options.apiUrl}: ${describeFetchError(err)}`);
       }
       if (response.ok) return (await response.json()) as T;
-      const message = await serverMessage(response);
+      const { message, code } = await serverMessage(response);
+      if (code === DamagedRecordError.code) throw new DamagedRecordError(message);
       const retryable = method === 'POST' ? SAFE_POST_RETRY.has(response.status) : RETRY_STATUSES.has(response.status);
       if (retryable && !last) {
         await sleep(this.backoff(attempt - 1, response.headers.get('retry-after')));
@@ -137,17 +139,18 @@ export class HttpClient {
   }
 }
 
-/** The service's {"message"}, or the status line when the body is not ours (a proxy's HTML page). */
-async function serverMessage(response: Response): Promise<string> {
+/** The service's {"message", "code"?}, or the status line when the body is not ours (a proxy's HTML page). */
+async function serverMessage(response: Response): Promise<{ message: string; code?: string }> {
   const text = await response.text().catch(() => '');
   try {
-    const parsed = JSON.parse(text) as { message?: unknown; error?: unknown };
+    const parsed = JSON.parse(text) as { message?: unknown; error?: unknown; code?: unknown };
     const message = parsed.message ?? parsed.error;
-    if (typeof message === 'string' && message !== '') return message;
+    const code = typeof parsed.code === 'string' ? parsed.code : undefined;
+    if (typeof message === 'string' && message !== '') return { message, code };
   } catch {
     // not JSON
   }
-  return `${response.status} ${response.statusText}`.trim();
+  return { message: `${response.status} ${response.statusText}`.trim() };
 }
 
 function describeFetchError(err: unknown): string {

@@ -118,8 +118,12 @@ export class RemoteBackend implements JobBackend {
   }
 
   /** `webjobs serve`'s own list of this key's jobs (not an endpoint of the spec). */
-  async list(): Promise<JobSummary[]> {
-    return this.http.call<JobSummary[]>('GET', '/jobs');
+  /** The service lists all of this key's jobs; a list of ids narrows that here. */
+  async list(jobIds?: readonly string[]): Promise<JobSummary[]> {
+    const jobs = await this.http.call<JobSummary[]>('GET', '/jobs');
+    if (!jobIds) return jobs;
+    const wanted = new Set(jobIds.map((id) => id.toLowerCase()));
+    return jobs.filter((job) => wanted.has(job.jobId));
   }
 
   async cancel(jobId: string, kind?: JobKind): Promise<JobStatusObject> {

@@ -7,6 +7,30 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 
+interface OwnerLine {
+  jobId: string;
+  key: string;
+}
+
+function parseEntry(text: string): OwnerLine | undefined {
+  try {
+    const value = JSON.parse(text) as Partial<OwnerLine> | null;
+    return typeof value?.jobId === 'string' && typeof value.key === 'string' ? { jobId: value.jobId, key: value.key } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * One line of owners.jsonl. A line cut short by a crash loses that one job to
+ * its key; a whole entry glued after it (written by a version that did not end
+ * the torn line) is still read.
+ */
+function parseLine(line: string): OwnerLine | undefined {
+  if (!line.trim()) return undefined;
+  return parseEntry(line) ?? parseEntry(line.slice(line.lastIndexOf('{"jobId"')));
+}
+
 export class JobOwners {
   private readonly ownerOf = new Map<string, string>();
   private readonly jobsOf = new Map<string, string[]>();
@@ -21,14 +45,12 @@ export class JobOwners {
       throw err;
     });
     for (const line of text.split('\n')) {
-      if (!line.trim()) continue;
-      try {
-        const { jobId, key } = JSON.parse(line) as { jobId: string; key: string };
-        owners.remember(jobId, key);
-      } catch {
-        // A line cut short by a crash: that one job is lost to its key, the rest are fine.
-      }
+      const entry = parseLine(line);
+      if (entry) owners.remember(entry.jobId, entry.key);
     }
+    // A crash mid-append leaves a last line without its newline: end it, or the next
+    // job's line would be glued to it and lost too.
+    if (text !== '' && !text.endsWith('\n')) await fs.appendFile(owners.file, '\n');
     return owners;
   }
 

@@ -33,6 +33,9 @@ export async function recoverJobs(store: JobStore, enqueue: (jobId: string) => v
   const toResume: { jobId: string; createdAt: string }[] = [];
   const failed: string[] = [];
   for (const jobId of names) {
+    // A finished job needs nothing: its header says so without reading (or rewriting) a large record.
+    const header = await store.storedHeader(jobId).catch(() => undefined);
+    if (header && header.status !== 'pending' && header.status !== 'running') continue;
     await store
       .update(jobId, (record, meta) => {
         if (record.status !== 'pending' && record.status !== 'running') return;

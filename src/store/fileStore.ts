@@ -1,8 +1,13 @@
 /**
  * On-disk job store. One folder per job under `<home>/jobs/<jobId>/`:
- *   job.json   the record exactly as the spec's GET result endpoint returns it
- *              (for batch and crawl without `data`, whose entries are in pages/)
- *   meta.json  kind, request, creation time and owning process
+ *   job.json     the record exactly as the spec's GET result endpoint returns it
+ *                (for batch and crawl without `data`, whose entries are in pages/)
+ *   meta.json    kind, request, creation time and owning process
+ *   status.json  the header: status, kind, creation time, URL and owner, rewritten
+ *                after job.json on every change, so that status and listings read
+ *                a few hundred bytes however large the record is (job.json stays
+ *                the truth: a job without status.json, or with a damaged one, is
+ *                read from job.json and meta.json)
  *   pages/     one file per batch/crawl page entry, named by its 0-based index
  * Pages are written as they finish, so a 1,000-URL batch never sits in memory.
  */
@@ -10,11 +15,12 @@ import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { JobNotFoundError } from '../api/errors.js';
+import { DamagedRecordError, JobNotFoundError } from '../api/errors.js';
+import { requestUrls, withoutCredentials } from '../api/redact.js';
 import { JOB_ID_PATTERN } from '../api/validate.js';
 import type { JobKind, JobRequest, PageEntry } from '../api/types.js';
 import { readJson, withFileLock, writeJsonAtomic } from './atomicFile.js';
-import type { JobMeta, JobStore, RecordHeader, StoredJob } from './jobStore.js';
+import type { DamagedJob, JobHeader, JobMeta, JobStore, RecordHeader, StoredJob } from './jobStore.js';
 
 const PAGE_NAME_WIDTH = 6;
 
@@ -27,10 +33,24 @@ export function isProcessAlive(pid: number): boolean {
   }
 }
 
+/** The URL a job is listed by, without user name and password. */
 function requestUrl(request: JobRequest): string {
-  if ('url' in request) return request.url;
-  return request.urls[0] ?? '';
+  return withoutCredentials(requestUrls(request)[0] ?? '');
 }
+
+function headerOf({ meta, record }: StoredJob): JobHeader {
+  return { jobId: meta.jobId, kind: meta.kind, status: record.status, createdAt: meta.createdAt, url: meta.url, owner: meta.owner };
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+
+/** Each file's least shape: what was cut short or overwritten with something else fails it. */
+const SHAPES = {
+  'meta.json': (v: unknown) => isObject(v) && typeof v.kind === 'string' && isObject(v.owner) && isObject(v.request),
+  'job.json': (v: unknown) => isObject(v) && typeof v.status === 'string',
+  'status.json': (v: unknown) => isObject(v) && typeof v.status === 'string' && typeof v.kind === 'string' && isObject(v.owner),
+} as const;
+type JobFile = keyof typeof SHAPES;
 
 export class FileJobStore implements JobStore {
   private readonly jobsDir: string;
@@ -59,17 +79,26 @@ export class FileJobStore implements JobStore {
     };
     const record = { ...initial, jobId } as RecordHeader;
     await writeJsonAtomic(path.join(dir, 'meta.json'), meta);
-    await writeJsonAtomic(path.join(dir, 'job.json'), record);
+    await this.writeRecord({ meta, record });
     return { meta, record };
   }
 
-  private async readRaw(jobId: string): Promise<StoredJob> {
-    const dir = this.dir(jobId);
+  /** One of a job's files, parsed; DamagedRecordError when it is not what we wrote. ENOENT passes through. */
+  private async readFile<T>(jobId: string, name: JobFile): Promise<T> {
+    let value: unknown;
     try {
-      const [meta, record] = await Promise.all([
-        readJson<JobMeta>(path.join(dir, 'meta.json')),
-        readJson<RecordHeader>(path.join(dir, 'job.json')),
-      ]);
+      value = await readJson<unknown>(path.join(this.dir(jobId), name));
+    } catch (err) {
+      if (err instanceof SyntaxError) throw DamagedRecordError.ofFile(jobId, name);
+      throw err;
+    }
+    if (!SHAPES[name](value)) throw DamagedRecordError.ofFile(jobId, name);
+    return value as T;
+  }
+
+  private async readRaw(jobId: string): Promise<StoredJob> {
+    try {
+      const [meta, record] = await Promise.all([this.readFile<JobMeta>(jobId, 'meta.json'), this.readFile<RecordHeader>(jobId, 'job.json')]);
       return { meta, record };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new JobNotFoundError(jobId);
@@ -79,21 +108,36 @@ export class FileJobStore implements JobStore {
 
   async read(jobId: string): Promise<StoredJob> {
     const job = await this.readRaw(jobId);
-    if (this.ownerDied(job)) {
-      return this.update(jobId, (record, meta) => {
-        if (record.status === 'pending' || record.status === 'running') {
-          record.status = 'failed';
-          record.error = `interrupted: the process that ran this job (pid ${meta.owner.pid}) exited before the job finished; start it again`;
-        }
-      });
-    }
-    return job;
+    return this.ownerDied(headerOf(job)) ? this.failOrphan(jobId) : job;
   }
 
-  private ownerDied({ meta, record }: StoredJob): boolean {
-    if (record.status !== 'pending' && record.status !== 'running') return false;
-    if (meta.owner.host !== os.hostname()) return false;
-    return !isProcessAlive(meta.owner.pid);
+  async header(jobId: string): Promise<JobHeader> {
+    const header = await this.storedHeader(jobId);
+    return this.ownerDied(header) ? headerOf(await this.failOrphan(jobId)) : header;
+  }
+
+  async storedHeader(jobId: string): Promise<JobHeader> {
+    const header = await this.readFile<JobHeader>(jobId, 'status.json').catch((err: unknown) => {
+      // Jobs stored before status.json existed, and a damaged status.json, are read the long way.
+      if (err instanceof DamagedRecordError || (err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    });
+    return header ?? headerOf(await this.readRaw(jobId));
+  }
+
+  private failOrphan(jobId: string): Promise<StoredJob> {
+    return this.update(jobId, (record, meta) => {
+      if (record.status === 'pending' || record.status === 'running') {
+        record.status = 'failed';
+        record.error = `interrupted: the process that ran this job (pid ${meta.owner.pid}) exited before the job finished; start it again`;
+      }
+    });
+  }
+
+  private ownerDied({ status, owner }: JobHeader): boolean {
+    if (status !== 'pending' && status !== 'running') return false;
+    if (owner.host !== os.hostname()) return false;
+    return !isProcessAlive(owner.pid);
   }
 
   private serialise<T>(jobId: string, fn: () => Promise<T>): Promise<T> {
@@ -114,21 +158,22 @@ export class FileJobStore implements JobStore {
         const before = JSON.stringify(job.meta);
         change(job.record, job.meta);
         if (JSON.stringify(job.meta) !== before) await writeJsonAtomic(path.join(this.dir(jobId), 'meta.json'), job.meta);
-        await writeJsonAtomic(path.join(this.dir(jobId), 'job.json'), job.record);
+        await this.writeRecord(job);
         return job;
       }),
     );
   }
 
+  /** job.json, then its header: a reader of the header never sees a state the record does not have yet. */
+  private async writeRecord(job: StoredJob): Promise<void> {
+    await writeJsonAtomic(path.join(this.dir(job.meta.jobId), 'job.json'), job.record);
+    await writeJsonAtomic(path.join(this.dir(job.meta.jobId), 'status.json'), headerOf(job));
+  }
+
   async setOwner(jobId: string, pid: number): Promise<void> {
-    await this.serialise(jobId, () =>
-      withFileLock(path.join(this.dir(jobId), 'job.lock'), async () => {
-        const file = path.join(this.dir(jobId), 'meta.json');
-        const meta = await readJson<JobMeta>(file);
-        meta.owner = { pid, host: os.hostname() };
-        await writeJsonAtomic(file, meta);
-      }),
-    );
+    await this.update(jobId, (_record, meta) => {
+      meta.owner = { pid, host: os.hostname() };
+    });
   }
 
   private pageFile(jobId: string, index: number): string {
@@ -145,6 +190,7 @@ export class FileJobStore implements JobStore {
       indexes.map((i) =>
         readJson<PageEntry>(this.pageFile(jobId, i)).catch((err: NodeJS.ErrnoException) => {
           if (err.code === 'ENOENT') return undefined;
+          if (err instanceof SyntaxError) throw DamagedRecordError.ofFile(jobId, path.relative(this.dir(jobId), this.pageFile(jobId, i)));
           throw err;
         }),
       ),
@@ -156,10 +202,23 @@ export class FileJobStore implements JobStore {
     return names.filter((name) => JOB_ID_PATTERN.test(name));
   }
 
-  async list(): Promise<StoredJob[]> {
-    const jobs = await Promise.all((await this.ids()).map((jobId) => this.read(jobId).catch(() => undefined)));
+  async list(jobIds?: readonly string[]): Promise<(JobHeader | DamagedJob)[]> {
+    const ids = jobIds?.filter((jobId) => JOB_ID_PATTERN.test(jobId)) ?? (await this.ids());
+    const jobs = await Promise.all(ids.map((jobId) => this.listed(jobId)));
     return jobs
-      .filter((job): job is StoredJob => job !== undefined)
-      .sort((a, b) => a.meta.createdAt.localeCompare(b.meta.createdAt));
+      .filter((job): job is JobHeader | DamagedJob => job !== undefined)
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  }
+
+  /** A job's header; what is known of a damaged job; undefined for none. */
+  private async listed(jobId: string): Promise<JobHeader | DamagedJob | undefined> {
+    try {
+      return await this.header(jobId);
+    } catch (err) {
+      if (!(err instanceof DamagedRecordError)) return undefined;
+      const meta = await this.readFile<JobMeta>(jobId, 'meta.json').catch(() => undefined);
+      const createdAt = meta?.createdAt ?? (await fs.stat(this.dir(jobId)).catch(() => undefined))?.birthtime.toISOString() ?? '';
+      return { jobId, damaged: err.message, createdAt, ...(meta ? { kind: meta.kind, url: meta.url } : {}) };
+    }
   }
 }

@@ -19,6 +19,28 @@ export interface JobMeta {
 /** The record header: the GET result shape of the spec without the `data` of batch and crawl. */
 export type RecordHeader = Omit<JobRecord, 'data'> & { status: JobStatus; data?: unknown };
 
+/**
+ * What status and listings need, kept small in its own file beside the record
+ * so that neither ever reads (or parses) a large result.
+ */
+export interface JobHeader {
+  jobId: string;
+  kind: JobKind;
+  status: JobStatus;
+  createdAt: string;
+  url: string;
+  owner: JobMeta['owner'];
+}
+
+/** A listed job whose files cannot be read: what is known of it, and why its state is not. */
+export interface DamagedJob {
+  jobId: string;
+  damaged: string;
+  kind?: JobKind;
+  createdAt: string;
+  url?: string;
+}
+
 export interface StoredJob {
   meta: JobMeta;
   record: RecordHeader;
@@ -26,8 +48,12 @@ export interface StoredJob {
 
 export interface JobStore {
   create(kind: JobKind, request: JobRequest, initial: RecordHeader): Promise<StoredJob>;
-  /** Throws JobNotFoundError. A job whose owner died is marked failed on read. */
+  /** Throws JobNotFoundError, or DamagedRecordError for a record that cannot be read. A job whose owner died is marked failed on read. */
   read(jobId: string): Promise<StoredJob>;
+  /** The job's header alone, never its record's data; the same errors and dead-owner check as read(). */
+  header(jobId: string): Promise<JobHeader>;
+  /** The header as stored, without the dead-owner check (for recovery, which judges orphans itself). */
+  storedHeader(jobId: string): Promise<JobHeader>;
   /** Read-modify-write of the record header under the job's lock. */
   update(jobId: string, change: (record: RecordHeader, meta: JobMeta) => void): Promise<StoredJob>;
   setOwner(jobId: string, pid: number): Promise<void>;
@@ -35,7 +61,8 @@ export interface JobStore {
   putPage(jobId: string, index: number, entry: PageEntry): Promise<void>;
   /** Entries [start, start+count) that exist; missing ones come back as undefined. */
   readPages(jobId: string, start: number, count: number): Promise<(PageEntry | undefined)[]>;
-  list(): Promise<StoredJob[]>;
+  /** Headers of the given jobs (default: all), oldest first; unknown ids are left out, damaged jobs listed as such. */
+  list(jobIds?: readonly string[]): Promise<(JobHeader | DamagedJob)[]>;
   /** Every job id in the store, without reading (or judging) the jobs. */
   ids(): Promise<string[]>;
 }

@@ -49,7 +49,8 @@ Examples:
   $ webjobs crawl https://example.com --jsonl | jq -r '.metadata.title'
   $ webjobs crawl https://example.com --no-follow-links --json   # the start page and the sitemap's pages
 
-Globs match the URL path: * within a segment, ** across segments, ? one character.
+Globs match the URL path: * within a segment, ** across segments, ? one character;
+at most ${LIMITS.maxCrawlPatterns} include and ${LIMITS.maxCrawlPatterns} exclude patterns, each at most ${LIMITS.maxCrawlPatternLength} characters.
 
 Exit codes: 0 every page completed, 3 the job completed but some pages failed,
 1 the job failed, 2 bad usage (e.g. --max-pages over ${LIMITS.maxCrawlPages}),

@@ -134,7 +134,7 @@ export function listCommand(): Command {
         const none = flags.status ? `no ${flags.status} jobs` : 'no jobs yet; start one with: webjobs scrape URL';
         return void process.stderr.write(`webjobs: ${none}\n`);
       }
-      const lines = jobs.map((j) => [j.jobId, j.kind.padEnd(7), j.status.padEnd(9), j.createdAt, j.url].join('  '));
+      const lines = jobs.map((j) => [j.jobId, j.kind.padEnd(7), j.status.padEnd(9), j.createdAt, j.error ?? j.url].join('  '));
       return writeOutput(lines.join('\n'));
     });
   });

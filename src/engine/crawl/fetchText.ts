@@ -1,5 +1,14 @@
-/** Plain HTTP GETs for robots.txt and sitemaps: no browser needed, bounded in time and size. */
-import { gunzipSync } from 'node:zlib';
+/**
+ * Plain HTTP GETs for robots.txt and sitemaps: no browser needed, bounded in
+ * time and size. The body is read as a stream and never past `maxBytes`; a
+ * gzip body (sitemap.xml.gz is served as a file, not with Content-Encoding) is
+ * inflated by a zlib stream, which works in libuv's thread pool rather than on
+ * the event loop, and never past `maxBytes` of output either. What fits under
+ * the cap is kept: the first part of an oversized robots.txt or sitemap is
+ * still read, as crawlers do (Google reads the first 500 KiB of robots.txt).
+ */
+import { Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
 
 export const CRAWLER_USER_AGENT = 'webjobs';
 
@@ -7,38 +16,99 @@ export interface Fetched {
   status: number;
   /** Final URL after redirects. */
   url: string;
+  /** The body, or its beginning when it was longer than the cap (before or after inflating). */
   text: string;
 }
 
-const MAX_BYTES = 20 * 1024 * 1024;
+export interface FetchTextOptions {
+  timeoutMs: number;
+  /** Most bytes read from the network, and most bytes of text after inflating. */
+  maxBytes: number;
+  signal?: AbortSignal;
+}
 
 /** How plain requests go out: Engine.fetch, which applies the session's proxy and the request guard. */
 export type PlainFetch = (url: string, init: { timeoutMs: number; signal?: AbortSignal; headers: Record<string, string> }) => Promise<Response>;
 
-function isGzip(bytes: Buffer): boolean {
-  return bytes.length > 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
+/** The chunks of `source`, stopping (and so cancelling the source) after `maxBytes`. */
+async function* capped(source: AsyncIterable<Uint8Array>, maxBytes: number): AsyncGenerator<Uint8Array> {
+  let total = 0;
+  for await (const chunk of source) {
+    const room = maxBytes - total;
+    if (chunk.length > room) {
+      if (room > 0) yield chunk.subarray(0, room);
+      return;
+    }
+    total += chunk.length;
+    yield chunk;
+  }
+}
+
+/** `first` and then the rest of `iterator`. */
+async function* prepend(first: Uint8Array, iterator: AsyncIterator<Uint8Array>): AsyncGenerator<Uint8Array> {
+  if (first.length > 0) yield first;
+  for (let step = await iterator.next(); !step.done; step = await iterator.next()) yield step.value;
+}
+
+/** Reads until at least two bytes (the gzip magic) are in, or the body ended. */
+async function peek(iterator: AsyncIterator<Uint8Array>): Promise<Buffer> {
+  let head = Buffer.alloc(0);
+  while (head.length < 2) {
+    const step = await iterator.next();
+    if (step.done) break;
+    head = Buffer.concat([head, step.value]);
+  }
+  return head;
+}
+
+const isGzip = (head: Buffer) => head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
+
+/** Inflates a gzip stream in the thread pool. A body cut short or corrupt ends the text where inflating stopped. */
+async function* gunzipped(source: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const input = Readable.from(source);
+  const gunzip = createGunzip();
+  input.on('error', (err) => gunzip.destroy(err));
+  input.pipe(gunzip);
+  try {
+    for await (const chunk of gunzip) yield chunk as Buffer;
+  } catch {
+    // keep what was inflated before the error
+  } finally {
+    input.destroy();
+    gunzip.destroy();
+  }
+}
+
+async function readBody(body: AsyncIterable<Uint8Array>, maxBytes: number): Promise<string> {
+  const raw = capped(body, maxBytes)[Symbol.asyncIterator]();
+  const head = await peek(raw);
+  const bytes = isGzip(head) ? capped(gunzipped(prepend(head, raw)), maxBytes) : prepend(head, raw);
+  const decoder = new TextDecoder('utf-8');
+  const parts: string[] = [];
+  try {
+    for await (const chunk of bytes) parts.push(decoder.decode(chunk, { stream: true }));
+  } finally {
+    // Stops reading the network; not awaited, as a stalled server would hold it until the timeout.
+    void raw.return?.(undefined).catch(() => undefined);
+  }
+  parts.push(decoder.decode());
+  return parts.join('');
 }
 
 /**
- * GET `url` as text, un-gzipping a gzip body (sitemap.xml.gz is served as a file,
- * not with Content-Encoding). Network errors and timeouts come back as status 0,
- * so callers treat "unreachable" like "absent" without try/catch.
+ * GET `url` as text. Network errors and timeouts come back as status 0, so
+ * callers treat "unreachable" like "absent" without try/catch.
  */
-export async function fetchText(fetcher: PlainFetch, url: string, timeoutMs: number, signal?: AbortSignal): Promise<Fetched> {
+export async function fetchText(fetcher: PlainFetch, url: string, options: FetchTextOptions): Promise<Fetched> {
   try {
     const response = await fetcher(url, {
-      timeoutMs,
-      signal,
+      timeoutMs: options.timeoutMs,
+      signal: options.signal,
       headers: { 'user-agent': CRAWLER_USER_AGENT, accept: 'text/plain, application/xml, text/xml, */*' },
     });
-    const length = Number(response.headers.get('content-length') ?? 0);
-    if (length > MAX_BYTES) {
-      await response.body?.cancel();
-      return { status: 0, url, text: '' };
-    }
-    let bytes: Buffer = Buffer.from(await response.arrayBuffer());
-    if (isGzip(bytes)) bytes = gunzipSync(bytes, { maxOutputLength: MAX_BYTES * 5 });
-    return { status: response.status, url: response.url || url, text: bytes.toString('utf8') };
+    const finalUrl = response.url || url;
+    const text = response.body ? await readBody(response.body as unknown as AsyncIterable<Uint8Array>, options.maxBytes) : '';
+    return { status: response.status, url: finalUrl, text };
   } catch {
     return { status: 0, url, text: '' };
   }

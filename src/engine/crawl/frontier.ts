@@ -25,6 +25,12 @@ export class Frontier {
     return true;
   }
 
+  /** Whether `url`, in some spelling, was queued or seen before: such a URL needs no further checks. */
+  has(url: string): boolean {
+    const key = normalizeUrl(url);
+    return key === null || this.seen.has(key);
+  }
+
   /** Records a URL as known without queueing it: where a redirect landed. */
   markSeen(url: string): void {
     const key = normalizeUrl(url);

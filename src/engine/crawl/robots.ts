@@ -20,6 +20,9 @@ const robotsParser = createRequire(import.meta.url)('robots-parser') as ParseRob
 
 const ALLOW_ALL: Robots = { isAllowed: () => true, sitemaps: [] };
 
+/** As Google does, only the first 500 KiB of a robots.txt count; the rest is not even downloaded. */
+export const MAX_ROBOTS_BYTES = 500 * 1024;
+
 /**
  * Fetches <origin>/robots.txt. A missing file (4xx) or an unreachable one allows
  * everything, as most crawlers do; a 5xx allows everything too, since a crawl is a
@@ -27,7 +30,7 @@ const ALLOW_ALL: Robots = { isAllowed: () => true, sitemaps: [] };
  */
 export async function loadRobots(fetcher: PlainFetch, startUrl: string, timeoutMs: number, signal?: AbortSignal): Promise<Robots> {
   const robotsUrl = new URL('/robots.txt', startUrl).href;
-  const fetched = await fetchText(fetcher, robotsUrl, timeoutMs, signal);
+  const fetched = await fetchText(fetcher, robotsUrl, { timeoutMs, maxBytes: MAX_ROBOTS_BYTES, signal });
   if (fetched.status < 200 || fetched.status >= 300) return ALLOW_ALL;
   const parsed = robotsParser(robotsUrl, fetched.text);
   return {

@@ -2,8 +2,11 @@
  * Sitemaps: the URLs a site lists for crawlers. Reads robots.txt Sitemap: lines
  * and /sitemap.xml, follows sitemap indexes, and un-gzips .gz files. Only <loc>
  * elements matter, so they are picked out with a small scanner rather than a
- * full XML parser.
+ * full XML parser; the scanner looks at each character a bounded number of
+ * times, whatever the file holds. An entry that does not decode (a character
+ * reference to no character, such as &#99999999999;) is skipped, not the file.
  */
+import { setImmediate } from 'node:timers/promises';
 import { fetchText, type PlainFetch } from './fetchText.js';
 
 export interface SitemapLimits {
@@ -11,41 +14,68 @@ export interface SitemapLimits {
   maxUrls: number;
   /** Stop after fetching this many sitemap files (an index can list thousands). */
   maxFiles: number;
+  /** Bytes read of one sitemap file, and bytes of XML after un-gzipping it; the rest is ignored. */
+  maxBytes: number;
   timeoutMs: number;
 }
 
+/** A <loc> longer than this is no URL a crawl would visit; it is skipped without decoding. */
+const MAX_LOC_LENGTH = 8 * 1024;
+
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
-function decodeXml(text: string): string {
-  return text
-    .replace(/^<!\[CDATA\[([\s\S]*)\]\]>$/, '$1')
-    .replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|apos);/gi, (all, name: string) => {
-      if (name[0] === '#') {
-        const code = name[1]?.toLowerCase() === 'x' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
-        return Number.isFinite(code) ? String.fromCodePoint(code) : all;
-      }
-      return ENTITIES[name.toLowerCase()] ?? all;
-    })
-    .trim();
+/** A character reference's character, or null when the number names no Unicode scalar value. */
+function fromReference(name: string): string | null {
+  const code = name[1]?.toLowerCase() === 'x' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
+  if (!Number.isSafeInteger(code) || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return null;
+  return String.fromCodePoint(code);
 }
 
-export interface ParsedSitemap {
-  /** true for a <sitemapindex>: its locs are further sitemaps. */
-  isIndex: boolean;
-  locs: string[];
+/** The text of a <loc>, or null when it holds a reference to no character. */
+function decodeXml(raw: string): string | null {
+  const text = raw.trim().replace(/^<!\[CDATA\[([\s\S]*)\]\]>$/, '$1');
+  let invalid = false;
+  const decoded = text.replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|apos);/gi, (all, name: string) => {
+    if (name[0] !== '#') return ENTITIES[name.toLowerCase()] ?? all;
+    const char = fromReference(name);
+    if (char === null) invalid = true;
+    return char ?? all;
+  });
+  return invalid ? null : decoded.trim();
 }
 
-export function parseSitemap(xml: string): ParsedSitemap {
-  const isIndex = /<(?:[\w-]+:)?sitemapindex[\s>]/i.test(xml);
-  const locs: string[] = [];
-  for (const match of xml.matchAll(/<(?:[\w-]+:)?loc>([\s\S]*?)<\/(?:[\w-]+:)?loc>/gi)) {
-    const loc = decodeXml(match[1]!);
-    if (loc) locs.push(loc);
+/** The root element comes first, after at most a prolog and comments: no need to search 10 MiB for it. */
+const ROOT_SEARCH_LENGTH = 64 * 1024;
+
+/** true for a <sitemapindex>: its locs are further sitemaps. */
+export function isSitemapIndex(xml: string): boolean {
+  return /<(?:[\w-]+:)?sitemapindex[\s>]/i.test(xml.slice(0, ROOT_SEARCH_LENGTH));
+}
+
+/**
+ * The <loc> texts of a sitemap, one at a time, so a caller can stop (or pause)
+ * at any entry; null for an entry that is skipped (too long, or undecodable).
+ */
+export function* sitemapLocs(xml: string): Generator<string | null> {
+  const open = /<(?:[\w-]+:)?loc>/gi;
+  const close = /<\/(?:[\w-]+:)?loc>/gi;
+  // Each search starts where the last one ended, so the file is read once.
+  for (let opened = open.exec(xml); opened !== null; opened = open.exec(xml)) {
+    close.lastIndex = open.lastIndex;
+    const closed = close.exec(xml);
+    if (closed === null) return; // no closing tag further on: no more complete entries
+    const raw = xml.slice(open.lastIndex, closed.index);
+    open.lastIndex = close.lastIndex;
+    yield raw.length > MAX_LOC_LENGTH ? null : decodeXml(raw) || null;
   }
-  return { isIndex, locs };
 }
 
-/** Page URLs from the given sitemaps (breadth-first through indexes), within the limits. */
+/** Entries read between two turns of the event loop: a 10 MiB sitemap must not hold up the server. */
+const ENTRIES_PER_TURN = 200;
+/** Entries read of one file, skipped ones included: the sitemap protocol allows 50,000. */
+const MAX_ENTRIES_PER_FILE = 50_000;
+
+/** Page URLs from the given sitemaps (breadth-first through indexes), within the limits. Never rejects. */
 export async function collectSitemapUrls(
   fetcher: PlainFetch,
   sitemaps: string[],
@@ -59,10 +89,15 @@ export async function collectSitemapUrls(
   while (queue.length > 0 && urls.length < limits.maxUrls && fetchedFiles < limits.maxFiles && !signal?.aborted) {
     const sitemapUrl = queue.shift()!;
     fetchedFiles++;
-    const fetched = await fetchText(fetcher, sitemapUrl, limits.timeoutMs, signal);
+    const fetched = await fetchText(fetcher, sitemapUrl, { timeoutMs: limits.timeoutMs, maxBytes: limits.maxBytes, signal });
     if (fetched.status < 200 || fetched.status >= 300) continue;
-    const { isIndex, locs } = parseSitemap(fetched.text);
-    for (const loc of locs) {
+    const isIndex = isSitemapIndex(fetched.text);
+    let read = 0;
+    for (const loc of sitemapLocs(fetched.text)) {
+      if (++read > MAX_ENTRIES_PER_FILE) break;
+      if (read % ENTRIES_PER_TURN === 0) await setImmediate();
+      if (signal?.aborted || (isIndex ? seen.size >= limits.maxFiles : urls.length >= limits.maxUrls)) break;
+      if (loc === null) continue;
       let absolute: string;
       try {
         absolute = new URL(loc, fetched.url).href;
@@ -74,7 +109,7 @@ export async function collectSitemapUrls(
           seen.add(absolute);
           queue.push(absolute);
         }
-      } else if (urls.length < limits.maxUrls) urls.push(absolute);
+      } else urls.push(absolute);
     }
   }
   return urls;

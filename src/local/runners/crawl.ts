@@ -4,7 +4,8 @@
  * the order pages left the frontier, so the result reads breadth-first: the
  * start page, the pages it links to, then the sitemap's URLs, then deeper pages.
  */
-import { PageError } from '../../api/errors.js';
+import { setImmediate } from 'node:timers/promises';
+import { LimitError, PageError } from '../../api/errors.js';
 import { LIMITS } from '../../api/limits.js';
 import type { CrawlRequest, Format, PageEntry, ScrapeOptions } from '../../api/types.js';
 import { defaultConcurrency } from '../../engine/browser.js';
@@ -19,6 +20,15 @@ import { abortPromise, completedEntry, failedEntry, isJobFatal, throttled } from
 
 /** robots.txt and each sitemap file get this long; they are small files. */
 const FETCH_TIMEOUT_MS = 10_000;
+/**
+ * Automaton steps the include/exclude patterns of one crawl may cost (a few
+ * seconds of work): patterns built to meet ever new state sets on a site built
+ * to feed them fail the crawl instead of taking the server's time for hours.
+ * Ordinary patterns cost next to nothing, as their state sets are remembered.
+ */
+const MAX_MATCHING_COST = 200_000_000;
+/** Bytes of one sitemap file read, and of XML after un-gzipping; 50 files of 10 MiB bound a crawl's sitemap reading. */
+const MAX_SITEMAP_BYTES = 10 * 1024 * 1024;
 /** Links taken from one page: a page with 50,000 links must not flood the frontier. */
 const MAX_LINKS_PER_PAGE = 1_000;
 
@@ -56,12 +66,21 @@ class Crawl {
     return { ...this.ctx.request.scrapeOptions, formats: [...new Set<Format>([...this.formats, 'links'])] };
   }
 
-  private accepts(url: string): boolean {
-    return looksLikePage(url) && this.scope.allows(url) && this.robots.isAllowed(url);
+  private async accepts(url: string): Promise<boolean> {
+    return looksLikePage(url) && (await this.scope.allows(url)) && this.robots.isAllowed(url);
   }
 
-  private enqueue(urls: string[]): void {
-    for (const url of urls) if (this.accepts(url)) this.frontier.add(url);
+  /**
+   * Checks each new link against the scope, giving the event loop back after each:
+   * a page's 1,000 links against 40 patterns must not hold up the server's other requests.
+   */
+  private async enqueue(urls: string[]): Promise<void> {
+    for (const url of urls) {
+      if (this.frontier.has(url)) continue;
+      if (this.ctx.signal.aborted || this.scope.matchingCost > MAX_MATCHING_COST) return;
+      if (await this.accepts(url)) this.frontier.add(url);
+      await setImmediate();
+    }
   }
 
   private async visit(url: string, isStart: boolean): Promise<Visit> {
@@ -106,10 +125,9 @@ class Crawl {
       : collectSitemapUrls(
           fetcher,
           [...this.robots.sitemaps, new URL('/sitemap.xml', request.url).href],
-          { maxUrls: 10_000, maxFiles: 50, timeoutMs: FETCH_TIMEOUT_MS },
+          { maxUrls: 10_000, maxFiles: 50, maxBytes: MAX_SITEMAP_BYTES, timeoutMs: FETCH_TIMEOUT_MS },
           ctx.signal,
-        );
-    sitemapUrls.catch(() => undefined);
+        ).catch(() => []); // a sitemap is a hint: whatever goes wrong with it, the crawl goes on without it
     this.frontier.add(request.url);
 
     const concurrency = defaultConcurrency();
@@ -132,11 +150,16 @@ class Crawl {
         const { seq, visit } = await Promise.race([...inFlight.values(), aborted]);
         inFlight.delete(seq);
         // followLinks: false crawls the start page and the sitemap's URLs only.
-        if (request.followLinks !== false) this.enqueue(visit.links);
+        if (request.followLinks !== false) await this.enqueue(visit.links);
         // Sitemap URLs come after the start page's links, before anything deeper.
-        if (seq === 0) this.enqueue(await Promise.race([sitemapUrls, aborted]));
+        if (seq === 0) await this.enqueue(await Promise.race([sitemapUrls, aborted]));
         finished.set(seq, visit);
         nextToStore = await this.storeInOrder(finished, nextToStore);
+        if (this.scope.matchingCost > MAX_MATCHING_COST) {
+          throw new LimitError(
+            "includePatterns/excludePatterns: matching them against this site's links costs too much; use fewer or simpler patterns (fewer ? after a *)",
+          );
+        }
       }
     } finally {
       await this.counter.flush();
