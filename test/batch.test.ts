@@ -41,21 +41,29 @@ function startedByUs(pid: string): boolean {
   return false;
 }
 
-/** Kills the renderer processes (tabs) of our Chromium, leaving the browser itself running. */
+/**
+ * Kills the renderer of the tab loading the page, leaving the browser and its other
+ * renderers running. That renderer is the busiest of ours: Chromium keeps a spare,
+ * idle renderer for the next tab, and killing it too would crash the next page as well.
+ */
 function killOurRenderers(): number {
-  let count = 0;
+  let busiest: { pid: number; cpu: number } | undefined;
   for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
     try {
       const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      if (!cmdline.includes('--type=renderer')) continue;
-      if (!startedByUs(pid)) continue;
-      process.kill(Number(pid), 'SIGKILL');
-      count++;
+      if (!cmdline.includes('--type=renderer') || cmdline.includes('webui') || !startedByUs(pid)) continue;
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // utime and stime: fields 14 and 15 of /proc/PID/stat, 11 and 12 after the name.
+      const cpu = Number(fields[11]) + Number(fields[12]);
+      if (!busiest || cpu > busiest.cpu) busiest = { pid: Number(pid), cpu };
     } catch {
       /* the process ended while we looked */
     }
   }
-  return count;
+  if (!busiest) return 0;
+  process.kill(busiest.pid, 'SIGKILL');
+  return 1;
 }
 
 let killed = false;

@@ -143,10 +143,9 @@ describe('asynchronous jobs in both modes', () => {
 
   it('--wait-timeout gives up waiting with exit 5 and the job goes on', async () => {
     for (const run of [local, remote]) {
-      const started = Date.now();
-      const result = await run(['scrape', site.at('/hang'), '--timeout', '6000', '--wait-timeout', '1']);
+      // The job is still going when the CLI gives up: it did not wait for the page's timeout.
+      const result = await run(['scrape', site.at('/hang'), '--timeout', '12000', '--wait-timeout', '1']);
       expect(result.code).toBe(5);
-      expect(Date.now() - started).toBeLessThan(5_000);
       const jobId = /job ([0-9a-f-]{36}) goes on/.exec(result.stderr)?.[1];
       expect(jobId, result.stderr).toBeDefined();
       expect(result.stdout).toBe('');
@@ -186,11 +185,10 @@ describe('a server that dies mid-job', () => {
   it('SIGTERM: the server stops at once with exit 0 and the running job is failed saying why', async () => {
     const env = { WEBJOBS_HOME: tempHome(), WEBJOBS_API_KEYS: KEYS_ENV };
     const first = await startServe({ args: ['--allow-private', '--quiet'], env });
-    const jobId = (await remote(['scrape', site.at('/hang'), '--no-wait'], first)).stdout.trim();
+    // The page hangs for longer than the test may run: a server that waited for it would time the test out.
+    const jobId = (await remote(['scrape', site.at('/hang'), '--timeout', '300000', '--no-wait'], first)).stdout.trim();
     await untilStatus((a) => remote(a, first), jobId, ['running']);
-    const stopping = Date.now();
     expect(await first.stop()).toBe(0);
-    expect(Date.now() - stopping).toBeLessThan(8_000);
     const second = await startServe({ args: ['--allow-private', '--quiet'], env });
     try {
       const record = JSON.parse((await remote(['result', jobId], second)).stdout);
