@@ -44,6 +44,8 @@ const LARGE_MB = Number(process.env.WEBJOBS_BENCH_LARGE_MB) || 20;
 const BATCH_PAGES = 4;
 /** Pause between the probe's rounds: it samples the server, it is not part of the load. */
 const PROBE_PAUSE_MS = 50;
+/** Probe rounds before the load starts: the figures of the same server with nothing to do. */
+const IDLE_ROUNDS = 30;
 const STOP_GRACE_MS = 30_000;
 
 // ---------------------------------------------------------------- things to end, on error too
@@ -113,11 +115,46 @@ async function seedLargeRecords(home: string, key: string, count: number, mb: nu
   return ids;
 }
 
+// ---------------------------------------------------------------- latencies
+
+class Samples {
+  readonly ms: number[] = [];
+  add(ms: number): void {
+    this.ms.push(ms);
+  }
+  /** Nearest-rank percentile. */
+  percentile(p: number): number {
+    const sorted = [...this.ms].sort((a, b) => a - b);
+    return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
+  }
+  get max(): number {
+    return Math.max(...this.ms);
+  }
+}
+
+function samplesOf<K>(map: Map<K, Samples>, key: K): Samples {
+  return map.get(key) ?? map.set(key, new Samples()).get(key)!;
+}
+
 // ---------------------------------------------------------------- webjobs serve
 
 interface Serve {
   base: string;
+  /** Handler time of each request as serve's request log gives it (ms, rounded), by route; clear() to start afresh. */
+  handled: Map<Route, Samples>;
   stop(): Promise<void>;
+}
+
+type Route = 'status' | 'healthz' | 'listing';
+
+/** `<time> GET /api/scrape/<id>/status 200 3ms key=…` from serve's request log: the route measured (if any) and the handler's time. */
+function loggedRequest(line: string): { route?: Route; ms: number } | undefined {
+  const match = /^(?:\S+Z )?([A-Z]+) (\S+) \d{3} (\d+)ms/.exec(line);
+  if (!match) return undefined;
+  const [, method, url] = match;
+  const route: Route | undefined =
+    method !== 'GET' ? undefined : url!.endsWith('/status') ? 'status' : url === '/healthz' ? 'healthz' : url === '/api/jobs' ? 'listing' : undefined;
+  return { route, ms: Number(match[3]) };
 }
 
 /** Ends `child` with SIGTERM (serve's own shutdown); past the grace, kills it and whatever it started. */
@@ -140,7 +177,8 @@ async function stopChild(child: ChildProcess, exited: Promise<unknown>): Promise
 }
 
 async function startServe(home: string, apiKeys: string[], allowHost: string): Promise<Serve> {
-  const args = [BIN, 'serve', '--host', '127.0.0.1', '--port', '0', '--quiet', '--allow-host', allowHost];
+  // Not --quiet: the request log (serve's default) gives each request's handler time.
+  const args = [BIN, 'serve', '--host', '127.0.0.1', '--port', '0', '--allow-host', allowHost];
   if (process.env.WEBJOBS_BENCH_MAX_JOBS) args.push('--max-jobs', process.env.WEBJOBS_BENCH_MAX_JOBS);
   const child = spawn(process.execPath, args, {
     env: { ...process.env, NO_COLOR: '1', WEBJOBS_HOME: home, WEBJOBS_API_KEYS: apiKeys.map((k) => `${k}:scale`).join(',') },
@@ -150,44 +188,44 @@ async function startServe(home: string, apiKeys: string[], allowHost: string): P
   const stop = () => stopChild(child, exited);
   cleanups.push(stop);
   let stderr = '';
+  const handled = new Map<Route, Samples>();
   const base = await new Promise<string>((resolve, reject) => {
     child.stderr!.on('data', (chunk: Buffer) => {
       stderr += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(stderr);
-      if (match) resolve(match[1]!);
+      const lines = stderr.split('\n');
+      stderr = lines.pop()!;
+      for (const line of lines) {
+        const listening = /listening on (http:\/\/\S+)/.exec(line);
+        if (listening) resolve(listening[1]!);
+        const logged = loggedRequest(line);
+        if (logged?.route) samplesOf(handled, logged.route).add(logged.ms);
+        else if (!logged && !listening && !/serve: (shutting down|stopped)$/.test(line)) process.stderr.write(`serve: ${line}\n`);
+      }
     });
     void exited.then((code) => reject(new Error(`webjobs serve exited with ${code} before listening:\n${stderr}`)));
   });
-  return { base, stop };
+  return { base, handled, stop };
 }
 
 // ---------------------------------------------------------------- HTTP, timed
 
-class Samples {
-  readonly ms: number[] = [];
-  add(ms: number): void {
-    this.ms.push(ms);
-  }
-  /** Nearest-rank percentile. */
-  percentile(p: number): number {
-    const sorted = [...this.ms].sort((a, b) => a - b);
-    return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
-  }
-  get max(): number {
-    return Math.max(...this.ms);
-  }
-}
-
-/** One request; its latency goes to `samples` when given. Anything but 2xx throws. */
-async function call<T>(base: string, key: string | undefined, method: string, route: string, body?: unknown, samples?: Samples): Promise<T> {
+/** One request: its latency (sent to body read) and body. Anything but 2xx throws. */
+async function timed(base: string, key: string | undefined, method: string, route: string, body?: unknown): Promise<{ ms: number; text: string }> {
   const headers: Record<string, string> = {};
   if (key) headers['x-api-key'] = key;
   if (body !== undefined) headers['content-type'] = 'application/json';
   const started = performance.now();
   const res = await fetch(base + route, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await res.text();
-  samples?.add(performance.now() - started);
+  const ms = performance.now() - started;
   if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${text.slice(0, 200)}`);
+  return { ms, text };
+}
+
+/** One request, parsed; its latency goes to `samples` when given. */
+async function call<T>(base: string, key: string | undefined, method: string, route: string, body?: unknown, samples?: Samples): Promise<T> {
+  const { ms, text } = await timed(base, key, method, route, body);
+  samples?.add(ms);
   return JSON.parse(text) as T;
 }
 
@@ -209,50 +247,85 @@ async function runJob(base: string, key: string, kind: Extract<JobKind, 'scrape'
 
 type Metric = 'status (load bar polls)' | 'healthz' | 'status, small job' | 'listing, 1 small job' | 'status, 20 MB job' | 'listing, owner of 20 MB jobs';
 
-interface PhaseResult {
-  samples: Map<Metric, Samples>;
-  jobs: Map<string, number>;
-  elapsedMs: number;
+interface Keys {
+  load: string[];
+  /** Owns one small job: the tenant whose status and listing must not suffer from another's records. */
+  probe: string;
+  /** Owns the large records. */
+  hoarder: string;
 }
 
-async function runPhase(site: string, home: string, large: string[], keys: { load: string[]; probe: string; hoarder: string }): Promise<PhaseResult> {
+interface PhaseResult {
+  /** The probe with no job running: the machine's own noise. */
+  idle: Map<Metric, Samples>;
+  load: Map<Metric, Samples>;
+  /** serve's handler time of each request during the load, from its request log. */
+  handled: Map<Route, Samples>;
+  jobs: Map<string, number>;
+  elapsedMs: number;
+  loadAverage: { before: number; after: number };
+  /** One GET of a whole large record after the load: what status and listings no longer read. */
+  largeRead?: { ms: number; bytes: number };
+}
+
+/** One round of the probe: each request in turn, as one client. */
+async function probeRound(base: string, keys: Keys, small: string, large: string[], samples: Map<Metric, Samples>): Promise<void> {
+  await call(base, undefined, 'GET', '/healthz', undefined, samplesOf(samples, 'healthz'));
+  await call(base, keys.probe, 'GET', `/api/scrape/${small}/status`, undefined, samplesOf(samples, 'status, small job'));
+  await call(base, keys.probe, 'GET', '/api/jobs', undefined, samplesOf(samples, 'listing, 1 small job'));
+  if (large.length > 0) {
+    await call(base, keys.hoarder, 'GET', `/api/scrape/${large[0]}/status`, undefined, samplesOf(samples, 'status, 20 MB job'));
+    await call(base, keys.hoarder, 'GET', '/api/jobs', undefined, samplesOf(samples, 'listing, owner of 20 MB jobs'));
+  }
+  await sleep(PROBE_PAUSE_MS);
+}
+
+/** The load bar: every key starts its jobs at once (the last a batch) and polls them to the end. */
+function loadBar(base: string, site: string, keys: Keys, statusSamples: Samples): Promise<JobStatus[]> {
+  return Promise.all(
+    keys.load.flatMap((key, k) =>
+      Array.from({ length: JOBS_PER_KEY }, (_, j) => {
+        const first = (k * JOBS_PER_KEY + j) * BATCH_PAGES;
+        return j === JOBS_PER_KEY - 1
+          ? runJob(base, key, 'batch', Array.from({ length: BATCH_PAGES }, (_, p) => `${site}/article/${first + p}`), statusSamples)
+          : runJob(base, key, 'scrape', [`${site}/article/${first}`], statusSamples);
+      }),
+    ),
+  );
+}
+
+async function runPhase(site: string, home: string, large: string[], keys: Keys): Promise<PhaseResult> {
   const serve = await startServe(home, [...keys.load, keys.probe, keys.hoarder], new URL(site).host);
-  const samples = new Map<Metric, Samples>();
-  const sample = (metric: Metric) => samples.get(metric) ?? samples.set(metric, new Samples()).get(metric)!;
   try {
     const base = serve.base;
     const smallStatus = await runJob(base, keys.probe, 'scrape', [`${site}/article/999`]);
     const [small] = await call<{ jobId: string }[]>(base, keys.probe, 'GET', '/api/jobs');
     if (smallStatus !== 'completed' || !small) throw new Error(`the probe's small job: ${smallStatus}`);
 
+    const idle = new Map<Metric, Samples>();
+    for (let round = 0; round < IDLE_ROUNDS; round++) await probeRound(base, keys, small.jobId, large, idle);
+
+    const load = new Map<Metric, Samples>();
+    const before = os.loadavg()[0]!;
+    serve.handled.clear();
     const started = performance.now();
     let loadDone = false;
-    const load = Promise.all(
-      keys.load.flatMap((key, k) =>
-        Array.from({ length: JOBS_PER_KEY }, (_, j) => {
-          const n = (k * JOBS_PER_KEY + j) * BATCH_PAGES;
-          return j === JOBS_PER_KEY - 1
-            ? runJob(base, key, 'batch', Array.from({ length: BATCH_PAGES }, (_, p) => `${site}/article/${n + p}`), sample('status (load bar polls)'))
-            : runJob(base, key, 'scrape', [`${site}/article/${n}`], sample('status (load bar polls)'));
-        }),
-      ),
-    ).finally(() => (loadDone = true));
+    const jobs = loadBar(base, site, keys, samplesOf(load, 'status (load bar polls)')).finally(() => (loadDone = true));
     const probe = (async () => {
-      while (!loadDone) {
-        await call(base, undefined, 'GET', '/healthz', undefined, sample('healthz'));
-        await call(base, keys.probe, 'GET', `/api/scrape/${small.jobId}/status`, undefined, sample('status, small job'));
-        await call(base, keys.probe, 'GET', '/api/jobs', undefined, sample('listing, 1 small job'));
-        if (large.length > 0) {
-          await call(base, keys.hoarder, 'GET', `/api/scrape/${large[0]}/status`, undefined, sample('status, 20 MB job'));
-          await call(base, keys.hoarder, 'GET', '/api/jobs', undefined, sample('listing, owner of 20 MB jobs'));
-        }
-        await sleep(PROBE_PAUSE_MS);
-      }
+      while (!loadDone) await probeRound(base, keys, small.jobId, large, load);
     })();
-    const [statuses] = await Promise.all([load, probe]);
-    const jobs = new Map<string, number>();
-    for (const status of statuses) jobs.set(status, (jobs.get(status) ?? 0) + 1);
-    return { samples, jobs, elapsedMs: performance.now() - started };
+    const [statuses] = await Promise.all([jobs, probe]);
+    const elapsedMs = performance.now() - started;
+    const handled = new Map(serve.handled);
+
+    const counts = new Map<string, number>();
+    for (const status of statuses) counts.set(status, (counts.get(status) ?? 0) + 1);
+    let largeRead: PhaseResult['largeRead'];
+    if (large.length > 0) {
+      const { ms, text } = await timed(base, keys.hoarder, 'GET', `/api/scrape/${large[0]}`);
+      largeRead = { ms, bytes: Buffer.byteLength(text) };
+    }
+    return { idle, load, handled, jobs: counts, elapsedMs, loadAverage: { before, after: os.loadavg()[0]! }, largeRead };
   } finally {
     await serve.stop();
   }
@@ -261,27 +334,35 @@ async function runPhase(site: string, home: string, large: string[], keys: { loa
 // ---------------------------------------------------------------- report
 
 const fmt = (ms: number) => (Number.isNaN(ms) ? '—' : ms.toFixed(1)).padStart(7);
+const row = (label: string, s: Samples) => `  ${label.padEnd(30)} ${fmt(s.percentile(50))} ${fmt(s.percentile(99))} ${fmt(s.max)} ${String(s.ms.length).padStart(9)}`;
+const header = (label: string) => `  ${label.padEnd(30)} ${'p50'.padStart(7)} ${'p99'.padStart(7)} ${'max'.padStart(7)}  requests`;
 
 function printPhase(label: string, result: PhaseResult): void {
   const jobs = [...result.jobs].map(([status, n]) => `${n} ${status}`).join(', ');
-  console.log(`\n${label}: ${KEY_COUNT * JOBS_PER_KEY} jobs from ${KEY_COUNT} keys in ${(result.elapsedMs / 1000).toFixed(1)} s (${jobs})`);
-  console.log(`  ${'ms'.padEnd(30)} ${'p50'.padStart(7)} ${'p99'.padStart(7)} ${'max'.padStart(7)}  requests`);
-  for (const [metric, s] of result.samples) {
-    console.log(`  ${metric.padEnd(30)} ${fmt(s.percentile(50))} ${fmt(s.percentile(99))} ${fmt(s.max)}  ${s.ms.length}`);
+  const { before, after } = result.loadAverage;
+  console.log(`\n${label}: ${KEY_COUNT * JOBS_PER_KEY} jobs from ${KEY_COUNT} keys in ${(result.elapsedMs / 1000).toFixed(1)} s (${jobs}); load average ${before.toFixed(1)} -> ${after.toFixed(1)}`);
+  console.log(header('under the load bar, ms'));
+  for (const [metric, s] of result.load) console.log(row(metric, s));
+  console.log(header("serve's handler time (its log)"));
+  for (const [route, s] of result.handled) console.log(row(route, s));
+  console.log(header('idle, before the load, ms'));
+  for (const [metric, s] of result.idle) console.log(row(metric, s));
+  if (result.largeRead) {
+    console.log(`  one GET of a whole large record after the load: ${(result.largeRead.bytes / 1024 / 1024).toFixed(1)} MB in ${result.largeRead.ms.toFixed(0)} ms`);
   }
 }
 
 function printRatios(peer: PhaseResult, large: PhaseResult): void {
-  console.log('\nlarge / peer (same metric, same run):');
-  for (const [metric, s] of peer.samples) {
-    const other = large.samples.get(metric);
+  console.log('\nlarge / peer, under the load bar (same run):');
+  for (const [metric, s] of peer.load) {
+    const other = large.load.get(metric);
     if (!other) continue;
     const p50 = other.percentile(50) / s.percentile(50);
     const p99 = other.percentile(99) / s.percentile(99);
     console.log(`  ${metric.padEnd(30)} p50 ${p50.toFixed(2)}x  p99 ${p99.toFixed(2)}x`);
   }
-  const statusP99 = large.samples.get('status (load bar polls)')!.percentile(99);
-  const healthP99 = large.samples.get('healthz')!.percentile(99);
+  const statusP99 = large.load.get('status (load bar polls)')!.percentile(99);
+  const healthP99 = large.load.get('healthz')!.percentile(99);
   console.log(`status p99 under the load bar with large records: ${statusP99.toFixed(1)} ms (goal < 50 ms); healthz p99 ${healthP99.toFixed(1)} ms (goal < 50 ms)`);
 }
 
