@@ -45,7 +45,7 @@ const BATCH_PAGES = 4;
 /** Pause between the probe's rounds: it samples the server, it is not part of the load. */
 const PROBE_PAUSE_MS = 50;
 /** Probe rounds before the load starts: the figures of the same server with nothing to do. */
-const IDLE_ROUNDS = 30;
+const IDLE_ROUNDS = 100;
 const STOP_GRACE_MS = 30_000;
 
 // ---------------------------------------------------------------- things to end, on error too
