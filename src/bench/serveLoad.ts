@@ -10,8 +10,11 @@
  * of 4 pages each) and poll their status as the remote client does (250 ms, then
  * backing off to 2 s), while a probe loop measures GET /healthz, the status of a
  * small job and GET /api/jobs of a key with that one job, and (large phase) the
- * status of a 20 MB job and its owner's listing. Figures are latencies seen by the
- * client: request sent to body read.
+ * status of a 20 MB job and its owner's listing. Printed per phase: latencies seen by
+ * the client (request sent to body read) under the load, serve's own handler times
+ * (its request log), the probe on the idle server before the load, one read of a
+ * whole large record; then the large/peer ratios. Keys: 10 for the load, one owning
+ * the probe's small job, one owning the large records, all on the scale plan.
  *
  *   WEBJOBS_BENCH_KEYS=10       keys of the load bar
  *   WEBJOBS_BENCH_JOBS=5        jobs per key (the last of each key's jobs is a batch)
@@ -56,8 +59,9 @@ async function cleanUp(): Promise<void> {
   while (cleanups.length > 0) await cleanups.pop()!().catch((err: Error) => console.error(`cleanup: ${err.message}`));
 }
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => void cleanUp().finally(() => process.exit(130)));
+// Interrupted, the bench still stops serve (and its browser) and removes its homes; exit code 128 + signal number.
+for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  process.once(signal, () => void cleanUp().finally(() => process.exit(code)));
 }
 
 function tempDir(prefix: string): string {
@@ -245,7 +249,7 @@ async function runJob(base: string, key: string, kind: Extract<JobKind, 'scrape'
 
 // ---------------------------------------------------------------- one phase
 
-type Metric = 'status (load bar polls)' | 'healthz' | 'status, small job' | 'listing, 1 small job' | 'status, 20 MB job' | 'listing, owner of 20 MB jobs';
+type Metric = 'status (load bar polls)' | 'healthz' | 'status, small job' | 'listing, 1 small job' | 'status, large job' | 'listing, owner of large jobs';
 
 interface Keys {
   load: string[];
@@ -274,8 +278,8 @@ async function probeRound(base: string, keys: Keys, small: string, large: string
   await call(base, keys.probe, 'GET', `/api/scrape/${small}/status`, undefined, samplesOf(samples, 'status, small job'));
   await call(base, keys.probe, 'GET', '/api/jobs', undefined, samplesOf(samples, 'listing, 1 small job'));
   if (large.length > 0) {
-    await call(base, keys.hoarder, 'GET', `/api/scrape/${large[0]}/status`, undefined, samplesOf(samples, 'status, 20 MB job'));
-    await call(base, keys.hoarder, 'GET', '/api/jobs', undefined, samplesOf(samples, 'listing, owner of 20 MB jobs'));
+    await call(base, keys.hoarder, 'GET', `/api/scrape/${large[0]}/status`, undefined, samplesOf(samples, 'status, large job'));
+    await call(base, keys.hoarder, 'GET', '/api/jobs', undefined, samplesOf(samples, 'listing, owner of large jobs'));
   }
   await sleep(PROBE_PAUSE_MS);
 }
