@@ -30,7 +30,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import type { JobKind, JobStatus } from '../api/types.js';
+import { isFinal, type JobKind, type JobStatus } from '../api/types.js';
 import { DEFAULT_POLL_DELAYS_MS } from '../remote/remoteBackend.js';
 import { parseKeyList } from '../server/keys.js';
 import { JobOwners } from '../server/owners.js';
@@ -234,7 +234,6 @@ async function call<T>(base: string, key: string | undefined, method: string, ro
 }
 
 const ROUTE: Record<'scrape' | 'batch', string> = { scrape: '/api/scrape', batch: '/api/scrape/batch' };
-const finished = (status: JobStatus | 'stopped') => status !== 'pending' && status !== 'running';
 
 /** Starts a job and polls its status as the remote client does until it ends. */
 async function runJob(base: string, key: string, kind: Extract<JobKind, 'scrape' | 'batch'>, urls: string[], statusSamples?: Samples): Promise<JobStatus> {
@@ -243,7 +242,7 @@ async function runJob(base: string, key: string, kind: Extract<JobKind, 'scrape'
   for (let poll = 0; ; poll++) {
     await sleep(DEFAULT_POLL_DELAYS_MS[Math.min(poll, DEFAULT_POLL_DELAYS_MS.length - 1)]!);
     const { status } = await call<{ status: JobStatus }>(base, key, 'GET', `${ROUTE[kind]}/${jobId}/status`, undefined, statusSamples);
-    if (finished(status)) return status;
+    if (isFinal(status)) return status;
   }
 }
 
