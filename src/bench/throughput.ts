@@ -17,42 +17,19 @@
  *   WEBJOBS_BENCH_MEMORY=0           skip the memory check
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { listenOnLoopback, type LoopbackServer } from './loopback.js';
+import { treeRss } from './procTree.js';
+import { articlePage } from './site.js';
 
 const SELF = fileURLToPath(import.meta.url);
 const CHROMIUM = process.env.WEBJOBS_CHROME ?? '/usr/bin/chromium';
 
 // ---------------------------------------------------------------- the site
-
-const WORDS = 'the of and to in a is that for it as was with be by on not he this are or his from at which but have an they you were her she there been one all we their has would when if so no out up said what its about into than them can only other new some could time these two may then do first any my now such like our over man me even most made after also did many before must through back years where much your way well down should because each just those people how too little state good very make world still own see men work long get here between both life being under never day same another know while last might us great old year off come since against go came right used take three'.split(' ');
-
-function words(seed: number, count: number): string {
-  let x = seed;
-  const out: string[] = [];
-  for (let i = 0; i < count; i++) {
-    x = (x * 1103515245 + 12345) & 0x7fffffff;
-    out.push(WORDS[x % WORDS.length]!);
-  }
-  return out.join(' ');
-}
-
-/** An article page shaped like a news site: navigation, an article with images, a sidebar, a footer. */
-function articlePage(n: number): string {
-  const paragraphs = Array.from({ length: 10 }, (_, i) => `<p>${words(n * 100 + i, 60)}.</p>`).join('\n');
-  const nav = Array.from({ length: 20 }, (_, i) => `<li><a href="/article/${(n + i) % 1000}">Section ${i}</a></li>`).join('');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Article ${n}</title>
-<meta name="description" content="${words(n, 20)}"><style>body{font-family:sans-serif;max-width:60em;margin:auto}nav li{display:inline}</style></head>
-<body><header><nav><ul>${nav}</ul></nav></header>
-<main><article><h1>Article ${n}: ${words(n, 6)}</h1><p class="byline">By A. Writer</p>
-<img src="/img/${n}.jpg" alt="photo"><h2>${words(n + 1, 5)}</h2>${paragraphs}
-<figure><img src="/img/${n}-2.jpg" alt="chart"><figcaption>${words(n + 2, 10)}</figcaption></figure></article>
-<aside><h3>Related</h3><ul>${nav}</ul></aside></main><footer><p>© Bench News</p></footer></body></html>`;
-}
 
 /**
  * What a static site's pages commonly carry: an analytics snippet and a script that
@@ -85,47 +62,6 @@ async function startSite(): Promise<LoopbackServer> {
   });
   server.keepAliveTimeout = 30_000;
   return listenOnLoopback(server);
-}
-
-// ---------------------------------------------------------------- process tree RSS
-
-function childrenOf(): Map<number, number[]> {
-  const children = new Map<number, number[]>();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      const list = children.get(ppid) ?? [];
-      list.push(Number(name));
-      children.set(ppid, list);
-    } catch {
-      /* gone */
-    }
-  }
-  return children;
-}
-
-function rssOf(pid: number): number {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
-  } catch {
-    return 0;
-  }
-}
-
-/** RSS of `root` and all its descendants (Chromium's browser, renderer, GPU and utility processes). */
-export function treeRss(root: number): number {
-  const children = childrenOf();
-  let total = 0;
-  const stack = [root];
-  while (stack.length > 0) {
-    const pid = stack.pop()!;
-    total += rssOf(pid);
-    stack.push(...(children.get(pid) ?? []));
-  }
-  return total;
 }
 
 // ---------------------------------------------------------------- contenders (run in a child)

@@ -29,7 +29,7 @@ export interface RemoteBackendOptions extends Omit<HttpOptions, 'apiUrl'> {
   pollDelaysMs?: number[];
 }
 
-const DEFAULT_POLL_DELAYS_MS = [250, 500, 1000, 1500, 2000];
+export const DEFAULT_POLL_DELAYS_MS = [250, 500, 1000, 1500, 2000];
 /** Entries per request when streaming a batch/crawl's pages during a wait. */
 const STREAM_BATCH = 100;
 

@@ -1,0 +1,396 @@
+/**
+ * Load bench of `webjobs serve` (npm run bench:serve): the real CLI's server, over HTTP.
+ *
+ * A fixture site of article pages on 127.0.0.1; then, in one run, two phases on fresh
+ * servers that differ only in their WEBJOBS_HOME:
+ *   peer   an empty store
+ *   large  the same, plus nine completed 20 MB scrape records owned by one key (the
+ *          "hoarder"), written with the store module before the server starts
+ * Each phase runs the load bar: 10 keys start 50 jobs at once (4 scrapes and a batch
+ * of 4 pages each) and poll their status as the remote client does (250 ms, then
+ * backing off to 2 s), while a probe loop measures GET /healthz, the status of a
+ * small job and GET /api/jobs of a key with that one job, and (large phase) the
+ * status of a 20 MB job and its owner's listing. Printed per phase: latencies seen by
+ * the client (request sent to body read) under the load, serve's own handler times
+ * (its request log), the probe on the idle server before the load, one read of a
+ * whole large record; then the large/peer ratios. Keys: 10 for the load, one owning
+ * the probe's small job, one owning the large records, all on the scale plan.
+ *
+ *   WEBJOBS_BENCH_KEYS=10       keys of the load bar
+ *   WEBJOBS_BENCH_JOBS=5        jobs per key (the last of each key's jobs is a batch)
+ *   WEBJOBS_BENCH_LARGE=9       large records of the large phase
+ *   WEBJOBS_BENCH_LARGE_MB=20   size of each large record
+ *   WEBJOBS_BENCH_MAX_JOBS=n    serve --max-jobs (default: serve's own)
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { isFinal, type JobKind, type JobStatus } from '../api/types.js';
+import { DEFAULT_POLL_DELAYS_MS } from '../remote/remoteBackend.js';
+import { parseKeyList } from '../server/keys.js';
+import { JobOwners } from '../server/owners.js';
+import { FileJobStore } from '../store/fileStore.js';
+import { listenOnLoopback, type LoopbackServer } from './loopback.js';
+import { descendants } from './procTree.js';
+import { articlePage, words } from './site.js';
+
+const BIN = fileURLToPath(new URL('../../bin/webjobs.js', import.meta.url));
+const KEY_COUNT = Number(process.env.WEBJOBS_BENCH_KEYS) || 10;
+const JOBS_PER_KEY = Number(process.env.WEBJOBS_BENCH_JOBS) || 5;
+const LARGE_COUNT = Number(process.env.WEBJOBS_BENCH_LARGE) || 9;
+const LARGE_MB = Number(process.env.WEBJOBS_BENCH_LARGE_MB) || 20;
+const BATCH_PAGES = 4;
+/** Pause between the probe's rounds: it samples the server, it is not part of the load. */
+const PROBE_PAUSE_MS = 50;
+/** Probe rounds before the load starts: the figures of the same server with nothing to do. */
+const IDLE_ROUNDS = 100;
+const STOP_GRACE_MS = 30_000;
+
+// ---------------------------------------------------------------- things to end, on error too
+
+const cleanups: (() => Promise<void>)[] = [];
+
+async function cleanUp(): Promise<void> {
+  while (cleanups.length > 0) await cleanups.pop()!().catch((err: Error) => console.error(`cleanup: ${err.message}`));
+}
+
+// Interrupted, the bench still stops serve (and its browser) and removes its homes; exit code 128 + signal number.
+for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  process.once(signal, () => void cleanUp().finally(() => process.exit(code)));
+}
+
+function tempDir(prefix: string): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+// ---------------------------------------------------------------- the fixture site
+
+async function startSite(): Promise<LoopbackServer> {
+  const server = http.createServer((req, res) => {
+    const match = /^\/article\/(\d+)$/.exec(req.url ?? '');
+    if (!match) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    const body = articlePage(Number(match[1]));
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  });
+  const site = await listenOnLoopback(server);
+  cleanups.push(() => site.close());
+  return site;
+}
+
+// ---------------------------------------------------------------- large records
+
+/** The id serve files a key's jobs under (owners.jsonl), as its key ring computes it. */
+function keyId(key: string): string {
+  return parseKeyList(`${key}:scale`).find(key)!.id;
+}
+
+/**
+ * Completed scrape jobs whose job.json (markdown + html) is `mb` MB, owned by `key`.
+ * Written with the store module: through the API, Chromium would have to render
+ * 10 MB pages, minutes of the bench's time. The server reads them as its own.
+ */
+async function seedLargeRecords(home: string, key: string, count: number, mb: number, siteBase: string): Promise<string[]> {
+  const store = new FileJobStore(home);
+  const owners = await JobOwners.open(home);
+  const chunk = `${words(7, 10_000)}\n\n`;
+  const half = chunk.repeat(Math.ceil((mb * 1024 * 1024) / 2 / chunk.length));
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const url = `${siteBase}/article/${900 + i}`;
+    const { meta } = await store.create('scrape', { url, scrapeOptions: { formats: ['markdown', 'html'] } }, { jobId: '', status: 'pending' });
+    await store.update(meta.jobId, (record) => {
+      record.status = 'completed';
+      record.data = { metadata: { title: `Large ${i}`, sourceURL: url }, markdown: half, html: `<p>${half}</p>` };
+    });
+    await owners.add(meta.jobId, keyId(key));
+    ids.push(meta.jobId);
+  }
+  return ids;
+}
+
+// ---------------------------------------------------------------- latencies
+
+class Samples {
+  readonly ms: number[] = [];
+  add(ms: number): void {
+    this.ms.push(ms);
+  }
+  /** Nearest-rank percentile. */
+  percentile(p: number): number {
+    const sorted = [...this.ms].sort((a, b) => a - b);
+    return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
+  }
+  get max(): number {
+    return Math.max(...this.ms);
+  }
+}
+
+function samplesOf<K>(map: Map<K, Samples>, key: K): Samples {
+  return map.get(key) ?? map.set(key, new Samples()).get(key)!;
+}
+
+// ---------------------------------------------------------------- webjobs serve
+
+interface Serve {
+  base: string;
+  /** Handler time of each request as serve's request log gives it (ms, rounded), by route; clear() to start afresh. */
+  handled: Map<Route, Samples>;
+  stop(): Promise<void>;
+}
+
+type Route = 'status' | 'healthz' | 'listing';
+
+/** `<time> GET /api/scrape/<id>/status 200 3ms key=…` from serve's request log: the route measured (if any) and the handler's time. */
+function loggedRequest(line: string): { route?: Route; ms: number } | undefined {
+  const match = /^(?:\S+Z )?([A-Z]+) (\S+) \d{3} (\d+)ms/.exec(line);
+  if (!match) return undefined;
+  const [, method, url] = match;
+  const route: Route | undefined =
+    method !== 'GET' ? undefined : url!.endsWith('/status') ? 'status' : url === '/healthz' ? 'healthz' : url === '/api/jobs' ? 'listing' : undefined;
+  return { route, ms: Number(match[3]) };
+}
+
+/** Ends `child` with SIGTERM (serve's own shutdown); past the grace, kills it and whatever it started. */
+async function stopChild(child: ChildProcess, exited: Promise<unknown>): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  let timer: NodeJS.Timeout | undefined;
+  const late = await Promise.race([exited.then(() => false), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), STOP_GRACE_MS)))]);
+  clearTimeout(timer);
+  if (!late) return;
+  console.error(`webjobs serve did not stop in ${STOP_GRACE_MS / 1000} s of SIGTERM; killing it and its browser`);
+  for (const pid of [child.pid!, ...descendants(child.pid!)]) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  await exited;
+}
+
+async function startServe(home: string, apiKeys: string[], allowHost: string): Promise<Serve> {
+  // Not --quiet: the request log (serve's default) gives each request's handler time.
+  const args = [BIN, 'serve', '--host', '127.0.0.1', '--port', '0', '--allow-host', allowHost];
+  if (process.env.WEBJOBS_BENCH_MAX_JOBS) args.push('--max-jobs', process.env.WEBJOBS_BENCH_MAX_JOBS);
+  const child = spawn(process.execPath, args, {
+    env: { ...process.env, NO_COLOR: '1', WEBJOBS_HOME: home, WEBJOBS_API_KEYS: apiKeys.map((k) => `${k}:scale`).join(',') },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  const stop = () => stopChild(child, exited);
+  cleanups.push(stop);
+  let stderr = '';
+  const handled = new Map<Route, Samples>();
+  const base = await new Promise<string>((resolve, reject) => {
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk;
+      const lines = stderr.split('\n');
+      stderr = lines.pop()!;
+      for (const line of lines) {
+        const listening = /listening on (http:\/\/\S+)/.exec(line);
+        if (listening) resolve(listening[1]!);
+        const logged = loggedRequest(line);
+        if (logged?.route) samplesOf(handled, logged.route).add(logged.ms);
+        else if (!logged && !listening && !/serve: (shutting down|stopped)$/.test(line)) process.stderr.write(`serve: ${line}\n`);
+      }
+    });
+    void exited.then((code) => reject(new Error(`webjobs serve exited with ${code} before listening:\n${stderr}`)));
+  });
+  return { base, handled, stop };
+}
+
+// ---------------------------------------------------------------- HTTP, timed
+
+/** One request: its latency (sent to body read) and body. Anything but 2xx throws. */
+async function timed(base: string, key: string | undefined, method: string, route: string, body?: unknown): Promise<{ ms: number; text: string }> {
+  const headers: Record<string, string> = {};
+  if (key) headers['x-api-key'] = key;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const started = performance.now();
+  const res = await fetch(base + route, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  const ms = performance.now() - started;
+  if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${text.slice(0, 200)}`);
+  return { ms, text };
+}
+
+/** One request, parsed; its latency goes to `samples` when given. */
+async function call<T>(base: string, key: string | undefined, method: string, route: string, body?: unknown, samples?: Samples): Promise<T> {
+  const { ms, text } = await timed(base, key, method, route, body);
+  samples?.add(ms);
+  return JSON.parse(text) as T;
+}
+
+const ROUTE: Record<'scrape' | 'batch', string> = { scrape: '/api/scrape', batch: '/api/scrape/batch' };
+
+/** Starts a job and polls its status as the remote client does until it ends. */
+async function runJob(base: string, key: string, kind: Extract<JobKind, 'scrape' | 'batch'>, urls: string[], statusSamples?: Samples): Promise<JobStatus> {
+  const request = kind === 'scrape' ? { url: urls[0] } : { urls };
+  const { jobId } = await call<{ jobId: string }>(base, key, 'POST', ROUTE[kind], { ...request, scrapeOptions: { formats: ['markdown'] } });
+  for (let poll = 0; ; poll++) {
+    await sleep(DEFAULT_POLL_DELAYS_MS[Math.min(poll, DEFAULT_POLL_DELAYS_MS.length - 1)]!);
+    const { status } = await call<{ status: JobStatus }>(base, key, 'GET', `${ROUTE[kind]}/${jobId}/status`, undefined, statusSamples);
+    if (isFinal(status)) return status;
+  }
+}
+
+// ---------------------------------------------------------------- one phase
+
+type Metric = 'status (load bar polls)' | 'healthz' | 'status, small job' | 'listing, 1 small job' | 'status, large job' | 'listing, owner of large jobs';
+
+interface Keys {
+  load: string[];
+  /** Owns one small job: the tenant whose status and listing must not suffer from another's records. */
+  probe: string;
+  /** Owns the large records. */
+  hoarder: string;
+}
+
+interface PhaseResult {
+  /** The probe with no job running: the machine's own noise. */
+  idle: Map<Metric, Samples>;
+  load: Map<Metric, Samples>;
+  /** serve's handler time of each request during the load, from its request log. */
+  handled: Map<Route, Samples>;
+  jobs: Map<string, number>;
+  elapsedMs: number;
+  loadAverage: { before: number; after: number };
+  /** One GET of a whole large record after the load: what status and listings no longer read. */
+  largeRead?: { ms: number; bytes: number };
+}
+
+/** One round of the probe: each request in turn, as one client. */
+async function probeRound(base: string, keys: Keys, small: string, large: string[], samples: Map<Metric, Samples>): Promise<void> {
+  await call(base, undefined, 'GET', '/healthz', undefined, samplesOf(samples, 'healthz'));
+  await call(base, keys.probe, 'GET', `/api/scrape/${small}/status`, undefined, samplesOf(samples, 'status, small job'));
+  await call(base, keys.probe, 'GET', '/api/jobs', undefined, samplesOf(samples, 'listing, 1 small job'));
+  if (large.length > 0) {
+    await call(base, keys.hoarder, 'GET', `/api/scrape/${large[0]}/status`, undefined, samplesOf(samples, 'status, large job'));
+    await call(base, keys.hoarder, 'GET', '/api/jobs', undefined, samplesOf(samples, 'listing, owner of large jobs'));
+  }
+  await sleep(PROBE_PAUSE_MS);
+}
+
+/** The load bar: every key starts its jobs at once (the last a batch) and polls them to the end. */
+function loadBar(base: string, site: string, keys: Keys, statusSamples: Samples): Promise<JobStatus[]> {
+  return Promise.all(
+    keys.load.flatMap((key, k) =>
+      Array.from({ length: JOBS_PER_KEY }, (_, j) => {
+        const first = (k * JOBS_PER_KEY + j) * BATCH_PAGES;
+        return j === JOBS_PER_KEY - 1
+          ? runJob(base, key, 'batch', Array.from({ length: BATCH_PAGES }, (_, p) => `${site}/article/${first + p}`), statusSamples)
+          : runJob(base, key, 'scrape', [`${site}/article/${first}`], statusSamples);
+      }),
+    ),
+  );
+}
+
+async function runPhase(site: string, home: string, large: string[], keys: Keys): Promise<PhaseResult> {
+  const serve = await startServe(home, [...keys.load, keys.probe, keys.hoarder], new URL(site).host);
+  try {
+    const base = serve.base;
+    const smallStatus = await runJob(base, keys.probe, 'scrape', [`${site}/article/999`]);
+    const [small] = await call<{ jobId: string }[]>(base, keys.probe, 'GET', '/api/jobs');
+    if (smallStatus !== 'completed' || !small) throw new Error(`the probe's small job: ${smallStatus}`);
+
+    const idle = new Map<Metric, Samples>();
+    for (let round = 0; round < IDLE_ROUNDS; round++) await probeRound(base, keys, small.jobId, large, idle);
+
+    const load = new Map<Metric, Samples>();
+    const before = os.loadavg()[0]!;
+    serve.handled.clear();
+    const started = performance.now();
+    let loadDone = false;
+    const jobs = loadBar(base, site, keys, samplesOf(load, 'status (load bar polls)')).finally(() => (loadDone = true));
+    const probe = (async () => {
+      while (!loadDone) await probeRound(base, keys, small.jobId, large, load);
+    })();
+    const [statuses] = await Promise.all([jobs, probe]);
+    const elapsedMs = performance.now() - started;
+    const handled = new Map(serve.handled);
+
+    const counts = new Map<string, number>();
+    for (const status of statuses) counts.set(status, (counts.get(status) ?? 0) + 1);
+    let largeRead: PhaseResult['largeRead'];
+    if (large.length > 0) {
+      const { ms, text } = await timed(base, keys.hoarder, 'GET', `/api/scrape/${large[0]}`);
+      largeRead = { ms, bytes: Buffer.byteLength(text) };
+    }
+    return { idle, load, handled, jobs: counts, elapsedMs, loadAverage: { before, after: os.loadavg()[0]! }, largeRead };
+  } finally {
+    await serve.stop();
+  }
+}
+
+// ---------------------------------------------------------------- report
+
+const fmt = (ms: number) => (Number.isNaN(ms) ? '—' : ms.toFixed(1)).padStart(7);
+const row = (label: string, s: Samples) => `  ${label.padEnd(30)} ${fmt(s.percentile(50))} ${fmt(s.percentile(99))} ${fmt(s.max)} ${String(s.ms.length).padStart(9)}`;
+const header = (label: string) => `  ${label.padEnd(30)} ${'p50'.padStart(7)} ${'p99'.padStart(7)} ${'max'.padStart(7)}  requests`;
+
+function printPhase(label: string, result: PhaseResult): void {
+  const jobs = [...result.jobs].map(([status, n]) => `${n} ${status}`).join(', ');
+  const { before, after } = result.loadAverage;
+  console.log(`\n${label}: ${KEY_COUNT * JOBS_PER_KEY} jobs from ${KEY_COUNT} keys in ${(result.elapsedMs / 1000).toFixed(1)} s (${jobs}); load average ${before.toFixed(1)} -> ${after.toFixed(1)}`);
+  console.log(header('under the load bar, ms'));
+  for (const [metric, s] of result.load) console.log(row(metric, s));
+  console.log(header("serve's handler time (its log)"));
+  for (const [route, s] of result.handled) console.log(row(route, s));
+  console.log(header('idle, before the load, ms'));
+  for (const [metric, s] of result.idle) console.log(row(metric, s));
+  if (result.largeRead) {
+    console.log(`  one GET of a whole large record after the load: ${(result.largeRead.bytes / 1024 / 1024).toFixed(1)} MB in ${result.largeRead.ms.toFixed(0)} ms`);
+  }
+}
+
+function printRatios(peer: PhaseResult, large: PhaseResult): void {
+  console.log('\nlarge / peer, under the load bar (same run):');
+  for (const [metric, s] of peer.load) {
+    const other = large.load.get(metric);
+    if (!other) continue;
+    const p50 = other.percentile(50) / s.percentile(50);
+    const p99 = other.percentile(99) / s.percentile(99);
+    console.log(`  ${metric.padEnd(30)} p50 ${p50.toFixed(2)}x  p99 ${p99.toFixed(2)}x`);
+  }
+  const statusP99 = large.load.get('status (load bar polls)')!.percentile(99);
+  const healthP99 = large.load.get('healthz')!.percentile(99);
+  console.log(`status p99 under the load bar with large records: ${statusP99.toFixed(1)} ms (goal < 50 ms); healthz p99 ${healthP99.toFixed(1)} ms (goal < 50 ms)`);
+}
+
+async function main(): Promise<void> {
+  const site = await startSite();
+  const keys = {
+    load: Array.from({ length: KEY_COUNT }, (_, i) => `bench-load-${i}`),
+    probe: 'bench-probe',
+    hoarder: 'bench-hoarder',
+  };
+  console.log(`Site at ${site.base}; ${os.availableParallelism()} CPUs, load average ${os.loadavg()[0]!.toFixed(1)}`);
+  const peer = await runPhase(site.base, tempDir('webjobs-bench-peer-'), [], keys);
+  printPhase('peer (no large records)', peer);
+
+  const home = tempDir('webjobs-bench-large-');
+  const seeding = performance.now();
+  const large = await seedLargeRecords(home, keys.hoarder, LARGE_COUNT, LARGE_MB, site.base);
+  console.log(`\nseeded ${LARGE_COUNT} completed scrape records of ${LARGE_MB} MB (job.json) for one key in ${((performance.now() - seeding) / 1000).toFixed(1)} s`);
+  const withLarge = await runPhase(site.base, home, large, keys);
+  printPhase(`large (${LARGE_COUNT} x ${LARGE_MB} MB records present)`, withLarge);
+  printRatios(peer, withLarge);
+}
+
+try {
+  await main();
+} finally {
+  await cleanUp();
+}
