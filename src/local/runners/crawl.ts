@@ -12,7 +12,7 @@ import { defaultConcurrency } from '../../engine/browser.js';
 import type { PlainFetch } from '../../engine/crawl/fetchText.js';
 import { Frontier } from '../../engine/crawl/frontier.js';
 import { looksLikePage, normalizeUrl } from '../../engine/crawl/normalize.js';
-import { loadRobots, type Robots } from '../../engine/crawl/robots.js';
+import { RobotsCache } from '../../engine/crawl/robots.js';
 import { CrawlScope } from '../../engine/crawl/scope.js';
 import { collectSitemapUrls } from '../../engine/crawl/sitemap.js';
 import type { JobContext, JobRunner } from '../jobRunner.js';
@@ -45,7 +45,7 @@ class Crawl {
   private readonly frontier = new Frontier();
   /** Keys of the pages crawled (where they landed), to drop a second redirect to the same page. */
   private readonly crawled = new Set<string>();
-  private robots!: Robots;
+  private robots!: RobotsCache;
   private stored = 0;
   private readonly counter;
 
@@ -67,7 +67,7 @@ class Crawl {
   }
 
   private async accepts(url: string): Promise<boolean> {
-    return looksLikePage(url) && (await this.scope.allows(url)) && this.robots.isAllowed(url);
+    return looksLikePage(url) && (await this.scope.allows(url)) && (await this.robots.isAllowed(url));
   }
 
   /**
@@ -84,9 +84,8 @@ class Crawl {
   }
 
   private async visit(url: string, isStart: boolean): Promise<Visit> {
-    if (!this.robots.isAllowed(url)) {
-      return { entry: failedEntry(url, new PageError(`robots.txt of ${new URL(url).host} disallows ${url}`), this.formats), links: [] };
-    }
+    const refusal = await this.robotsRefusal(url);
+    if (refusal) return { entry: failedEntry(url, new PageError(refusal), this.formats), links: [] };
     const { scrapeOptions, sessionOptions } = this.ctx.request;
     let data;
     try {
@@ -103,8 +102,18 @@ class Crawl {
     if (this.crawled.has(key)) return { entry: null, links: [] };
     this.crawled.add(key);
     this.frontier.markSeen(finalUrl);
+    // A redirect to another origin (http to https, a www. host) lands under that origin's robots.txt.
+    const landedRefusal = await this.robotsRefusal(finalUrl);
+    if (landedRefusal) return { entry: failedEntry(finalUrl, new PageError(`${landedRefusal} (redirected from ${url})`), this.formats), links: [] };
     if (isStart) this.scope.addHost(finalUrl);
     return { entry: completedEntry(finalUrl, data), links };
+  }
+
+  /** Why robots.txt keeps the crawl from `url`, or undefined when it may go there. */
+  private async robotsRefusal(url: string): Promise<string | undefined> {
+    const robots = await this.robots.for(url);
+    if (robots.unavailable) return robots.unavailable;
+    return robots.isAllowed(url) ? undefined : `robots.txt of ${new URL(url).host} disallows ${url}`;
   }
 
   /** The next queued URL that no redirect has already brought us to. */
@@ -119,12 +128,13 @@ class Crawl {
     const { ctx } = this;
     const request = ctx.request;
     const fetcher: PlainFetch = (url, init) => ctx.engine.fetch(url, { ...init, sessionOptions: request.sessionOptions });
-    this.robots = await loadRobots(fetcher, request.url, FETCH_TIMEOUT_MS, ctx.signal);
+    this.robots = new RobotsCache(fetcher, FETCH_TIMEOUT_MS, ctx.signal);
+    const startRobots = await this.robots.for(request.url);
     const sitemapUrls = request.ignoreSitemap
       ? Promise.resolve([])
       : collectSitemapUrls(
           fetcher,
-          [...this.robots.sitemaps, new URL('/sitemap.xml', request.url).href],
+          [...startRobots.sitemaps, new URL('/sitemap.xml', request.url).href],
           { maxUrls: 10_000, maxFiles: 50, maxBytes: MAX_SITEMAP_BYTES, timeoutMs: FETCH_TIMEOUT_MS },
           ctx.signal,
         ).catch(() => []); // a sitemap is a hint: whatever goes wrong with it, the crawl goes on without it
