@@ -82,3 +82,91 @@ describe('robots.txt per origin', () => {
     expect(paths(down)).not.toContain('/');
   });
 });
+
+interface Seen {
+  path: string;
+  /** Date.now() when the request arrived. */
+  at: number;
+  userAgent: string;
+}
+
+/** A site whose pages each link to /p1../pN, recording when each request arrived and with which User-Agent. */
+async function recordingSite(robots: string, pages: number, hold?: { until: number; ms: number }) {
+  const seen: Seen[] = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const waiting: (() => void)[] = [];
+  const links = Array.from({ length: pages }, (_, i) => `/p${i + 1}`);
+  const site = await server({}, async (req, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    seen.push({ path, at: Date.now(), userAgent: String(req.headers['user-agent']) });
+    if (path === '/robots.txt') return text(robots)(req, res);
+    if (path !== '/' && !links.includes(path)) return sendHtml(res, html('<p>Not found</p>'), 404);
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    if (hold && path !== '/') {
+      // Holds each page until `until` are in flight at once (then all go), or `ms` passed: what a crawl sends at once shows.
+      if (inFlight >= hold.until) waiting.splice(0).forEach((go) => go());
+      else await new Promise<void>((resolve) => {
+        waiting.push(resolve);
+        setTimeout(resolve, hold.ms);
+      });
+    }
+    inFlight--;
+    sendHtml(res, page(path, path === '/' ? links : []));
+  });
+  return { site, seen, maxInFlight: () => maxInFlight };
+}
+
+/** The shortest gap between two requests the server saw, robots.txt left out (it is read before any rule is known). */
+function shortestGap(seen: Seen[]): number {
+  const times = seen.filter((s) => s.path !== '/robots.txt').map((s) => s.at);
+  return Math.min(...times.slice(1).map((at, i) => at - times[i]!));
+}
+
+describe('politeness per host', () => {
+  it("honours robots.txt Crawl-delay: the server sees no two requests closer than the delay", async () => {
+    const { site, seen } = await recordingSite('User-agent: *\nCrawl-delay: 1\n', 3);
+    const result = await runCli(['crawl', site.at('/'), '--json'], { env });
+    expect(result.code, result.stderr).toBe(0);
+    expect((JSON.parse(result.stdout) as { data: Entry[] }).data).toHaveLength(4);
+    expect(seen.filter((s) => s.path !== '/robots.txt').length).toBeGreaterThanOrEqual(5); // 4 pages and /sitemap.xml
+    expect(shortestGap(seen)).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('spaces a batch by --delay, and a crawl by --delay when robots.txt asks for less', async () => {
+    const { site, seen } = await recordingSite('User-agent: *\nAllow: /\n', 3);
+    const batch = await runCli(['batch', site.at('/p1'), site.at('/p2'), site.at('/p3'), '--delay', '400', '--json'], { env });
+    expect(batch.code, batch.stderr).toBe(0);
+    expect(seen.map((s) => s.path)).toEqual(['/p1', '/p2', '/p3']);
+    expect(shortestGap(seen)).toBeGreaterThanOrEqual(400);
+    seen.length = 0;
+    const crawl = await runCli(['crawl', site.at('/'), '--delay', '400', '--json'], { env });
+    expect(crawl.code, crawl.stderr).toBe(0);
+    expect(shortestGap(seen)).toBeGreaterThanOrEqual(400);
+  });
+
+  it('refuses a --delay over the limit as bad usage', async () => {
+    const result = await runCli(['crawl', 'http://127.0.0.1:9/', '--delay', '600000'], { env });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--delay.*60000/);
+  });
+
+  it(`sends at most 4 requests to one host at once`, async () => {
+    const { site, maxInFlight } = await recordingSite('User-agent: *\nAllow: /\n', 12, { until: 5, ms: 1500 });
+    const result = await runCli(['crawl', site.at('/'), '--max-pages', '13', '--ignore-sitemap', '--json'], { env });
+    expect(result.code, result.stderr).toBe(0);
+    expect((JSON.parse(result.stdout) as { data: Entry[] }).data).toHaveLength(13);
+    expect(maxInFlight()).toBeLessThanOrEqual(4);
+  });
+
+  it('sends one User-Agent, naming webjobs, for pages, robots.txt and sitemaps', async () => {
+    const { site, seen } = await recordingSite('User-agent: *\nAllow: /\n', 1);
+    const result = await runCli(['crawl', site.at('/'), '--json'], { env });
+    expect(result.code, result.stderr).toBe(0);
+    const paths = seen.map((s) => s.path);
+    expect(paths).toEqual(expect.arrayContaining(['/robots.txt', '/sitemap.xml', '/', '/p1']));
+    expect(new Set(seen.map((s) => s.userAgent)).size).toBe(1);
+    expect(seen[0]!.userAgent).toMatch(/\bwebjobs\/\d/);
+  });
+});

@@ -12,4 +12,8 @@ export const LIMITS = {
   /** Crawl includePatterns, and excludePatterns, each: how many, and how long one may be (matching costs path length x pattern length). */
   maxCrawlPatterns: 20,
   maxCrawlPatternLength: 100,
+  /** The webjobs extension `delay` (batch and crawl): milliseconds between two requests to one host. */
+  maxDelayMs: 60_000,
+  /** Requests one host gets at once in a crawl or batch with no delay (a batch's own `concurrency` replaces it). */
+  perHostConcurrency: 4,
 } as const;

@@ -191,14 +191,16 @@ export const MAX_BATCH_CONCURRENCY = 32;
 
 export function validateBatchScrapeRequest(value: unknown): BatchScrapeRequest {
   const obj = requestObject(value);
-  rejectUnknown(obj, ['urls', 'scrapeOptions', 'sessionOptions', 'concurrency'], 'request');
+  rejectUnknown(obj, ['urls', 'scrapeOptions', 'sessionOptions', 'concurrency', 'delay'], 'request');
   // concurrency is a webjobs extension; left out, the engine chooses for the machine.
   const concurrency = optInteger(obj, 'concurrency', 'request', 1, MAX_BATCH_CONCURRENCY);
+  const delay = optDelay(obj);
   return {
     urls: validateUrlList(obj.urls, 'urls', LIMITS.maxBatchUrls),
     scrapeOptions: validateScrapeOptions(obj.scrapeOptions),
     sessionOptions: validateSessionOptions(obj.sessionOptions),
     ...(concurrency !== undefined ? { concurrency } : {}),
+    ...(delay !== undefined ? { delay } : {}),
   };
 }
 
@@ -206,9 +208,10 @@ export function validateCrawlRequest(value: unknown): CrawlRequest {
   const obj = requestObject(value);
   rejectUnknown(
     obj,
-    ['url', 'maxPages', 'followLinks', 'ignoreSitemap', 'includePatterns', 'excludePatterns', 'scrapeOptions', 'sessionOptions'],
+    ['url', 'maxPages', 'followLinks', 'ignoreSitemap', 'includePatterns', 'excludePatterns', 'scrapeOptions', 'sessionOptions', 'delay'],
     'request',
   );
+  const delay = optDelay(obj);
   return {
     url: validateUrl(obj.url),
     maxPages: optInteger(obj, 'maxPages', 'request', 1, LIMITS.maxCrawlPages) ?? LIMITS.defaultCrawlPages,
@@ -218,7 +221,13 @@ export function validateCrawlRequest(value: unknown): CrawlRequest {
     excludePatterns: optPatterns(obj, 'excludePatterns'),
     scrapeOptions: validateScrapeOptions(obj.scrapeOptions),
     sessionOptions: validateSessionOptions(obj.sessionOptions),
+    ...(delay !== undefined ? { delay } : {}),
   };
+}
+
+/** The webjobs extension `delay` of batch and crawl: milliseconds between two requests to one host. */
+function optDelay(obj: Obj): number | undefined {
+  return optInteger(obj, 'delay', 'request', 0, LIMITS.maxDelayMs);
 }
 
 function optPatterns(obj: Obj, key: string): string[] {

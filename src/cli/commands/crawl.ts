@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { LIMITS } from '../../api/limits.js';
 import type { CrawlRequest } from '../../api/types.js';
 import { validateCrawlRequest } from '../../api/validate.js';
-import { addManyPagesOptions, runManyPages, type ManyPagesFlags } from '../manyPages.js';
+import { addDelayOption, addManyPagesOptions, delayFrom, runManyPages, type ManyPagesFlags, type PolitenessFlags } from '../manyPages.js';
 import {
   addRunOptions,
   addScrapeOptions,
@@ -15,7 +15,7 @@ import {
   type SessionFlags,
 } from '../options.js';
 
-interface CrawlFlags extends ScrapeFlags, SessionFlags, ManyPagesFlags {
+interface CrawlFlags extends ScrapeFlags, SessionFlags, ManyPagesFlags, PolitenessFlags {
   maxPages?: number;
   followLinks: boolean;
   ignoreSitemap?: boolean;
@@ -36,6 +36,7 @@ Stays on the start URL's host, obeys robots.txt, and visits each page once.`,
     .option('--ignore-sitemap', 'do not read robots.txt Sitemap: lines or /sitemap.xml')
     .option('--include-patterns <globs>', 'only crawl paths matching one of these globs, comma-separated (e.g. "/blog/**")', parseList)
     .option('--exclude-patterns <globs>', 'never crawl paths matching these globs, comma-separated (e.g. "/tag/*,*.xml")', parseList);
+  addDelayOption(cmd);
   addScrapeOptions(cmd);
   addSessionOptions(cmd);
   addRunOptions(cmd);
@@ -67,6 +68,7 @@ Exit codes: 0 every page completed, 3 the job completed but some pages failed,
       ...(flags.maxPages !== undefined ? { maxPages: flags.maxPages } : {}),
       ...(flags.includePatterns ? { includePatterns: flags.includePatterns } : {}),
       ...(flags.excludePatterns ? { excludePatterns: flags.excludePatterns } : {}),
+      ...delayFrom(flags),
     };
     // Checked here too so that a limit is a usage error before anything starts, on any back end.
     const maxPages = validateCrawlRequest(request).maxPages ?? LIMITS.defaultCrawlPages;

@@ -11,6 +11,7 @@ import type { CrawlRequest, Format, PageEntry, ScrapeOptions } from '../../api/t
 import { defaultConcurrency } from '../../engine/browser.js';
 import type { PlainFetch } from '../../engine/crawl/fetchText.js';
 import { Frontier } from '../../engine/crawl/frontier.js';
+import { HostGate } from '../../engine/crawl/hostGate.js';
 import { looksLikePage, normalizeUrl } from '../../engine/crawl/normalize.js';
 import { RobotsCache } from '../../engine/crawl/robots.js';
 import { CrawlScope } from '../../engine/crawl/scope.js';
@@ -46,6 +47,7 @@ class Crawl {
   /** Keys of the pages crawled (where they landed), to drop a second redirect to the same page. */
   private readonly crawled = new Set<string>();
   private robots!: RobotsCache;
+  private readonly gate: HostGate;
   private stored = 0;
   private readonly counter;
 
@@ -54,6 +56,7 @@ class Crawl {
     this.maxPages = request.maxPages ?? LIMITS.defaultCrawlPages;
     this.formats = request.scrapeOptions?.formats ?? ['markdown'];
     this.scope = new CrawlScope(request.url, request.includePatterns, request.excludePatterns);
+    this.gate = new HostGate(LIMITS.perHostConcurrency, ctx.signal);
     this.counter = throttled(() =>
       ctx.update((record) => {
         (record as unknown as { totalCrawledPages: number }).totalCrawledPages = this.stored;
@@ -89,7 +92,7 @@ class Crawl {
     const { scrapeOptions, sessionOptions } = this.ctx.request;
     let data;
     try {
-      data = await this.ctx.engine.scrape(url, this.engineOptions(), sessionOptions, this.ctx.signal);
+      data = await this.politely(url, () => this.ctx.engine.scrape(url, this.engineOptions(), sessionOptions, this.ctx.signal));
     } catch (err) {
       if (isJobFatal(err)) throw err;
       this.crawled.add(normalizeUrl(url)!);
@@ -107,6 +110,12 @@ class Crawl {
     if (landedRefusal) return { entry: failedEntry(finalUrl, new PageError(`${landedRefusal} (redirected from ${url})`), this.formats), links: [] };
     if (isStart) this.scope.addHost(finalUrl);
     return { entry: completedEntry(finalUrl, data), links };
+  }
+
+  /** Runs a request to `url` within its host's limits: the job's delay or the origin's Crawl-delay, whichever is longer. */
+  private async politely<T>(url: string, request: () => Promise<T>): Promise<T> {
+    const delayMs = Math.max(this.ctx.request.delay ?? 0, (await this.robots.for(url)).delayMs);
+    return this.gate.run(url, delayMs, request);
   }
 
   /** Why robots.txt keeps the crawl from `url`, or undefined when it may go there. */
@@ -130,10 +139,12 @@ class Crawl {
     const fetcher: PlainFetch = (url, init) => ctx.engine.fetch(url, { ...init, sessionOptions: request.sessionOptions });
     this.robots = new RobotsCache(fetcher, FETCH_TIMEOUT_MS, ctx.signal);
     const startRobots = await this.robots.for(request.url);
+    // Sitemap files are requests to the site too: they wait their turn with the pages.
+    const sitemapFetcher: PlainFetch = (url, init) => this.politely(url, () => fetcher(url, init));
     const sitemapUrls = request.ignoreSitemap
       ? Promise.resolve([])
       : collectSitemapUrls(
-          fetcher,
+          sitemapFetcher,
           [...startRobots.sitemaps, new URL('/sitemap.xml', request.url).href],
           { maxUrls: 10_000, maxFiles: 50, maxBytes: MAX_SITEMAP_BYTES, timeoutMs: FETCH_TIMEOUT_MS },
           ctx.signal,
