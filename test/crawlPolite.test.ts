@@ -170,3 +170,60 @@ describe('politeness per host', () => {
     expect(seen[0]!.userAgent).toMatch(/\bwebjobs\/\d/);
   });
 });
+
+describe('sitemaps read alongside the crawl', () => {
+  it('crawls the start page links while a sitemap file is still loading', async () => {
+    const order: string[] = [];
+    let p1Requested: () => void = () => undefined;
+    const p1Seen = new Promise<void>((resolve) => (p1Requested = resolve));
+    const site = await server({
+      '/robots.txt': text('User-agent: *\nAllow: /\n'),
+      '/sitemap.xml': async (_req, res) => {
+        // Answers once the crawl asked for /p1, or after 8 s: a crawl that waits for its sitemaps first gets it late.
+        await Promise.race([p1Seen, new Promise((resolve) => setTimeout(resolve, 8000))]);
+        order.push('sitemap answered');
+        res.writeHead(200, { 'content-type': 'application/xml' });
+        res.end(`<urlset><url><loc>${site.at('/from-sitemap')}</loc></url></urlset>`);
+      },
+      '/': (_req, res) => sendHtml(res, page('Home', ['/p1'])),
+      '/p1': (_req, res) => {
+        order.push('/p1');
+        p1Requested();
+        sendHtml(res, page('P1'));
+      },
+      '/from-sitemap': (_req, res) => sendHtml(res, page('From the sitemap')),
+    });
+    const result = await runCli(['crawl', site.at('/'), '--json'], { env });
+    expect(result.code, result.stderr).toBe(0);
+    const urls = (JSON.parse(result.stdout) as { data: Entry[] }).data.map((e) => e.url);
+    expect(urls).toEqual([site.at('/'), site.at('/p1'), site.at('/from-sitemap')]);
+    expect(order).toEqual(['/p1', 'sitemap answered']);
+  });
+
+  it('stops reading sitemaps once enough URLs are known', async () => {
+    const files = 30;
+    const site = await server(
+      {
+        '/robots.txt': text('User-agent: *\nAllow: /\n'),
+        '/sitemap.xml': (_req, res) => {
+          res.writeHead(200, { 'content-type': 'application/xml' });
+          const locs = Array.from({ length: files }, (_, i) => `<sitemap><loc>${site.at(`/sitemap-${i}.xml`)}</loc></sitemap>`);
+          res.end(`<sitemapindex>${locs.join('')}</sitemapindex>`);
+        },
+      },
+      (req, res) => {
+        const path = new URL(req.url ?? '/', 'http://x').pathname;
+        const file = /^\/sitemap-(\d+)\.xml$/.exec(path);
+        if (!file) return sendHtml(res, page(path));
+        res.writeHead(200, { 'content-type': 'application/xml' });
+        const locs = Array.from({ length: 500 }, (_, i) => `<url><loc>${site.at(`/s${file[1]}/page-${i}`)}</loc></url>`);
+        res.end(`<urlset>${locs.join('')}</urlset>`);
+      },
+    );
+    const result = await runCli(['crawl', site.at('/'), '--max-pages', '5', '--no-follow-links', '--json'], { env });
+    expect(result.code, result.stderr).toBe(0);
+    expect((JSON.parse(result.stdout) as { data: Entry[] }).data).toHaveLength(5);
+    const sitemapFiles = site.requests.filter((r) => /\/sitemap-\d+\.xml/.test(r));
+    expect(sitemapFiles.length).toBeLessThanOrEqual(2);
+  });
+});

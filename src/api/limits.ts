@@ -2,6 +2,8 @@
 export const LIMITS = {
   maxBatchUrls: 1000,
   maxCrawlPages: 100,
+  /** maxPages of a crawl run on this machine (the CLI without --remote); `serve` keeps maxCrawlPages, the spec's limit. */
+  maxLocalCrawlPages: 10_000,
   defaultCrawlPages: 10,
   defaultTimeoutMs: 30_000,
   maxTimeoutMs: 300_000,

@@ -15,7 +15,8 @@ import { HostGate } from '../../engine/crawl/hostGate.js';
 import { looksLikePage, normalizeUrl } from '../../engine/crawl/normalize.js';
 import { RobotsCache } from '../../engine/crawl/robots.js';
 import { CrawlScope } from '../../engine/crawl/scope.js';
-import { collectSitemapUrls } from '../../engine/crawl/sitemap.js';
+import { sitemapUrls } from '../../engine/crawl/sitemap.js';
+import { SitemapFeed } from '../../engine/crawl/sitemapFeed.js';
 import type { JobContext, JobRunner } from '../jobRunner.js';
 import { abortPromise, completedEntry, failedEntry, isJobFatal, throttled } from './pageEntry.js';
 
@@ -141,14 +142,6 @@ class Crawl {
     const startRobots = await this.robots.for(request.url);
     // Sitemap files are requests to the site too: they wait their turn with the pages.
     const sitemapFetcher: PlainFetch = (url, init) => this.politely(url, () => fetcher(url, init));
-    const sitemapUrls = request.ignoreSitemap
-      ? Promise.resolve([])
-      : collectSitemapUrls(
-          sitemapFetcher,
-          [...startRobots.sitemaps, new URL('/sitemap.xml', request.url).href],
-          { maxUrls: 10_000, maxFiles: 50, maxBytes: MAX_SITEMAP_BYTES, timeoutMs: FETCH_TIMEOUT_MS },
-          ctx.signal,
-        ).catch(() => []); // a sitemap is a hint: whatever goes wrong with it, the crawl goes on without it
     this.frontier.add(request.url);
 
     const concurrency = defaultConcurrency();
@@ -158,8 +151,28 @@ class Crawl {
     const finished = new Map<number, Visit>();
     let started = 0;
     let nextToStore = 0;
+    let startDone = false;
+    const sitemapStop = new AbortController();
+    const sitemaps = request.ignoreSitemap || startRobots.unavailable
+      ? undefined
+      : new SitemapFeed(
+          sitemapUrls(
+            sitemapFetcher,
+            [...startRobots.sitemaps, new URL('/sitemap.xml', request.url).href],
+            { maxUrls: LIMITS.maxLocalCrawlPages, maxFiles: 50, maxBytes: MAX_SITEMAP_BYTES, timeoutMs: FETCH_TIMEOUT_MS },
+            AbortSignal.any([ctx.signal, sitemapStop.signal]),
+          ),
+          // Enough is known when the pages begun and queued fill maxPages.
+          () => started + this.frontier.size >= this.maxPages,
+        );
+    const sitemapChanged = async (): Promise<'sitemap'> => {
+      await sitemaps!.changed();
+      return 'sitemap';
+    };
     try {
       for (;;) {
+        // Sitemap URLs come after the start page's links; read alongside the crawl, they join the frontier as they come.
+        if (startDone && sitemaps) await this.enqueue(sitemaps.take());
         // Pages started but dropped as redirect duplicates do not count toward maxPages.
         while (this.stored + inFlight.size + finished.size < this.maxPages && inFlight.size < concurrency) {
           const url = this.nextUrl();
@@ -167,13 +180,16 @@ class Crawl {
           const seq = started++;
           inFlight.set(seq, this.visit(url, seq === 0).then((visit) => ({ seq, visit })));
         }
-        if (inFlight.size === 0) break;
-        const { seq, visit } = await Promise.race([...inFlight.values(), aborted]);
+        const full = this.stored + inFlight.size + finished.size >= this.maxPages;
+        const sitemapWaits = startDone && sitemaps !== undefined && !sitemaps.done && !full;
+        if (inFlight.size === 0 && !sitemapWaits) break;
+        const next = await Promise.race([...inFlight.values(), aborted, ...(sitemapWaits ? [sitemapChanged()] : [])]);
+        if (next === 'sitemap') continue;
+        const { seq, visit } = next;
         inFlight.delete(seq);
         // followLinks: false crawls the start page and the sitemap's URLs only.
         if (request.followLinks !== false) await this.enqueue(visit.links);
-        // Sitemap URLs come after the start page's links, before anything deeper.
-        if (seq === 0) await this.enqueue(await Promise.race([sitemapUrls, aborted]));
+        if (seq === 0) startDone = true;
         finished.set(seq, visit);
         nextToStore = await this.storeInOrder(finished, nextToStore);
         if (this.scope.matchingCost > MAX_MATCHING_COST) {
@@ -183,6 +199,8 @@ class Crawl {
         }
       }
     } finally {
+      sitemaps?.stop();
+      sitemapStop.abort();
       await this.counter.flush();
     }
   }
