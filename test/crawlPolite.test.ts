@@ -149,7 +149,7 @@ describe('politeness per host', () => {
   it('refuses a --delay over the limit as bad usage', async () => {
     const result = await runCli(['crawl', 'http://127.0.0.1:9/', '--delay', '600000'], { env });
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/--delay.*60000/);
+    expect(result.stderr).toMatch(/--delay must be at most 60,000/);
   });
 
   it(`sends at most 4 requests to one host at once`, async () => {
@@ -225,5 +225,22 @@ describe('sitemaps read alongside the crawl', () => {
     expect((JSON.parse(result.stdout) as { data: Entry[] }).data).toHaveLength(5);
     const sitemapFiles = site.requests.filter((r) => /\/sitemap-\d+\.xml/.test(r));
     expect(sitemapFiles.length).toBeLessThanOrEqual(2);
+  });
+});
+
+describe('--max-pages beyond the service limit, locally', () => {
+  it('crawls 110 pages on this machine', async () => {
+    const pages = 120;
+    const links = Array.from({ length: pages }, (_, i) => `/n${i}`);
+    const site = await server({ '/robots.txt': text('User-agent: *\nAllow: /\n') }, (req, res) => {
+      const path = new URL(req.url ?? '/', 'http://x').pathname;
+      // Small pages: the start page links to all; the rest link nowhere.
+      sendHtml(res, html(`<h1>${path}</h1><p>Page ${path}.</p>${path === '/' ? links.map((l) => `<a href="${l}">${l}</a>`).join(' ') : ''}`));
+    });
+    const result = await runCli(['crawl', site.at('/'), '--max-pages', '110', '--ignore-sitemap', '--jsonl'], { env, timeoutMs: 300_000 });
+    expect(result.code, result.stderr).toBe(0);
+    const urls = result.stdout.trim().split('\n').map((line) => (JSON.parse(line) as Entry).url);
+    expect(urls).toHaveLength(110);
+    expect(new Set(urls).size).toBe(110);
   });
 });
