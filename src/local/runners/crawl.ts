@@ -1,8 +1,10 @@
 /**
- * Crawl: breadth-first from the start URL within its host, obeying robots.txt,
- * up to maxPages pages. Several pages load at once, but entries are stored in
- * the order pages left the frontier, so the result reads breadth-first: the
- * start page, the pages it links to, then the sitemap's URLs, then deeper pages.
+ * Crawl: breadth-first from the start URL within its host, obeying the
+ * robots.txt of each origin and a delay per host, up to maxPages pages. Several
+ * pages load at once, but entries are stored in the order pages left the
+ * frontier, so the result reads breadth-first: the start page, the pages it
+ * links to, then the sitemap's URLs (read while pages load, joining as they
+ * come) and deeper pages.
  */
 import { setImmediate } from 'node:timers/promises';
 import { LimitError, PageError } from '../../api/errors.js';
