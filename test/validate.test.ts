@@ -1,7 +1,7 @@
 /** Request validation shared by the CLI and `serve`. */
 import { describe, expect, it } from 'vitest';
 import { LimitError, UsageError } from '../src/api/errors.js';
-import { validateJobId, validatePageQuery, validateRequest } from '../src/api/validate.js';
+import { LOCAL_LIMITS, validateJobId, validatePageQuery, validateRequest } from '../src/api/validate.js';
 
 describe('validateRequest', () => {
   it('applies the documented defaults to a scrape request', () => {
@@ -38,6 +38,20 @@ describe('validateRequest', () => {
     expect(() => validateRequest('crawl', { url: 'https://a.example', maxPages: 101 })).toThrow(LimitError);
     expect(() => validateRequest('crawl', { url: 'https://a.example', maxPages: 0 })).toThrow(LimitError);
     expect(validateRequest('crawl', { url: 'https://a.example' })).toMatchObject({ maxPages: 10, followLinks: true, ignoreSitemap: false });
+  });
+
+  it("keeps the spec's maxPages 100 by default (serve), and allows 10,000 with this machine's limits", () => {
+    expect(() => validateRequest('crawl', { url: 'https://a.example', maxPages: 5000 })).toThrow(/between 1 and 100/);
+    expect(validateRequest('crawl', { url: 'https://a.example', maxPages: 5000 }, LOCAL_LIMITS).maxPages).toBe(5000);
+    expect(() => validateRequest('crawl', { url: 'https://a.example', maxPages: 10_001 }, LOCAL_LIMITS)).toThrow(LimitError);
+  });
+
+  it('takes the delay extension on batch and crawl, 0 to 60,000 ms', () => {
+    expect(validateRequest('batch', { urls: ['https://a.example'], delay: 500 }).delay).toBe(500);
+    expect(validateRequest('crawl', { url: 'https://a.example', delay: 0 }).delay).toBe(0);
+    expect(() => validateRequest('crawl', { url: 'https://a.example', delay: 60_001 })).toThrow(LimitError);
+    expect(() => validateRequest('batch', { urls: ['https://a.example'], delay: 1.5 })).toThrow(UsageError);
+    expect(() => validateRequest('scrape', { url: 'https://a.example', delay: 5 })).toThrow(/unknown field "delay"/);
   });
 
   it('lists every invalid URL of a batch with its position', () => {

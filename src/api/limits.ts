@@ -2,6 +2,8 @@
 export const LIMITS = {
   maxBatchUrls: 1000,
   maxCrawlPages: 100,
+  /** maxPages of a crawl run on this machine (the CLI without --remote); `serve` keeps maxCrawlPages, the spec's limit. */
+  maxLocalCrawlPages: 10_000,
   defaultCrawlPages: 10,
   defaultTimeoutMs: 30_000,
   maxTimeoutMs: 300_000,
@@ -12,4 +14,8 @@ export const LIMITS = {
   /** Crawl includePatterns, and excludePatterns, each: how many, and how long one may be (matching costs path length x pattern length). */
   maxCrawlPatterns: 20,
   maxCrawlPatternLength: 100,
+  /** The webjobs extension `delay` (batch and crawl): milliseconds between two requests to one host. */
+  maxDelayMs: 60_000,
+  /** Requests one host gets at once in a crawl or batch with no delay (a batch's own `concurrency` replaces it). */
+  perHostConcurrency: 4,
 } as const;

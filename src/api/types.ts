@@ -50,6 +50,8 @@ export interface BatchScrapeRequest {
   sessionOptions?: SessionOptions;
   /** webjobs extension, not in the spec: pages scraped at once (browser tabs); the engine picks when omitted. */
   concurrency?: number;
+  /** webjobs extension, not in the spec: milliseconds between two requests to one host (one at a time then). */
+  delay?: number;
 }
 
 export interface CrawlRequest {
@@ -61,6 +63,8 @@ export interface CrawlRequest {
   excludePatterns?: string[];
   scrapeOptions?: ScrapeOptions;
   sessionOptions?: SessionOptions;
+  /** webjobs extension, not in the spec: milliseconds between two requests to one host; a longer robots.txt Crawl-delay wins. */
+  delay?: number;
 }
 
 export interface ExtractRequest {

@@ -191,34 +191,53 @@ export const MAX_BATCH_CONCURRENCY = 32;
 
 export function validateBatchScrapeRequest(value: unknown): BatchScrapeRequest {
   const obj = requestObject(value);
-  rejectUnknown(obj, ['urls', 'scrapeOptions', 'sessionOptions', 'concurrency'], 'request');
+  rejectUnknown(obj, ['urls', 'scrapeOptions', 'sessionOptions', 'concurrency', 'delay'], 'request');
   // concurrency is a webjobs extension; left out, the engine chooses for the machine.
   const concurrency = optInteger(obj, 'concurrency', 'request', 1, MAX_BATCH_CONCURRENCY);
+  const delay = optDelay(obj);
   return {
     urls: validateUrlList(obj.urls, 'urls', LIMITS.maxBatchUrls),
     scrapeOptions: validateScrapeOptions(obj.scrapeOptions),
     sessionOptions: validateSessionOptions(obj.sessionOptions),
     ...(concurrency !== undefined ? { concurrency } : {}),
+    ...(delay !== undefined ? { delay } : {}),
   };
 }
 
-export function validateCrawlRequest(value: unknown): CrawlRequest {
+/** Limits that depend on where a job runs: the service's (the spec's) or this machine's. */
+export interface RequestLimits {
+  maxCrawlPages: number;
+}
+
+/** The spec's limits, which `serve` applies to every request: the default, so nothing exceeds them unless asked. */
+export const SERVICE_LIMITS: RequestLimits = { maxCrawlPages: LIMITS.maxCrawlPages };
+/** A job the CLI runs on this machine: a crawl may be larger, as its pages go to disk as they finish. */
+export const LOCAL_LIMITS: RequestLimits = { maxCrawlPages: LIMITS.maxLocalCrawlPages };
+
+export function validateCrawlRequest(value: unknown, limits: RequestLimits = SERVICE_LIMITS): CrawlRequest {
   const obj = requestObject(value);
   rejectUnknown(
     obj,
-    ['url', 'maxPages', 'followLinks', 'ignoreSitemap', 'includePatterns', 'excludePatterns', 'scrapeOptions', 'sessionOptions'],
+    ['url', 'maxPages', 'followLinks', 'ignoreSitemap', 'includePatterns', 'excludePatterns', 'scrapeOptions', 'sessionOptions', 'delay'],
     'request',
   );
+  const delay = optDelay(obj);
   return {
     url: validateUrl(obj.url),
-    maxPages: optInteger(obj, 'maxPages', 'request', 1, LIMITS.maxCrawlPages) ?? LIMITS.defaultCrawlPages,
+    maxPages: optInteger(obj, 'maxPages', 'request', 1, limits.maxCrawlPages) ?? LIMITS.defaultCrawlPages,
     followLinks: optBoolean(obj, 'followLinks', 'request') ?? true,
     ignoreSitemap: optBoolean(obj, 'ignoreSitemap', 'request') ?? false,
     includePatterns: optPatterns(obj, 'includePatterns'),
     excludePatterns: optPatterns(obj, 'excludePatterns'),
     scrapeOptions: validateScrapeOptions(obj.scrapeOptions),
     sessionOptions: validateSessionOptions(obj.sessionOptions),
+    ...(delay !== undefined ? { delay } : {}),
   };
+}
+
+/** The webjobs extension `delay` of batch and crawl: milliseconds between two requests to one host. */
+function optDelay(obj: Obj): number | undefined {
+  return optInteger(obj, 'delay', 'request', 0, LIMITS.maxDelayMs);
 }
 
 function optPatterns(obj: Obj, key: string): string[] {
@@ -260,7 +279,7 @@ export function validateExtractRequest(value: unknown): ExtractRequest {
   };
 }
 
-const VALIDATORS: { [K in JobKind]: (value: unknown) => JobRequestByKind[K] } = {
+const VALIDATORS: { [K in JobKind]: (value: unknown, limits: RequestLimits) => JobRequestByKind[K] } = {
   scrape: validateScrapeRequest,
   batch: validateBatchScrapeRequest,
   crawl: validateCrawlRequest,
@@ -282,9 +301,9 @@ function refuseProtoKeys(value: unknown): void {
   }
 }
 
-export function validateRequest<K extends JobKind>(kind: K, value: unknown): JobRequestByKind[K] {
+export function validateRequest<K extends JobKind>(kind: K, value: unknown, limits: RequestLimits = SERVICE_LIMITS): JobRequestByKind[K] {
   refuseProtoKeys(value);
-  return VALIDATORS[kind](value);
+  return VALIDATORS[kind](value, limits);
 }
 
 /** Job ids are UUIDs; anything else is refused before it can become a path. */

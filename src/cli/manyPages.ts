@@ -7,6 +7,7 @@
 import { Command } from 'commander';
 import type { JobBackend, JobProgress } from '../api/backend.js';
 import { ExitCode, JobFailedError, UsageError } from '../api/errors.js';
+import { LIMITS } from '../api/limits.js';
 import type { Format, JobRecordByKind, JobRequestByKind, PageEntry } from '../api/types.js';
 import { OutputDir } from './outputDir.js';
 import { renderPage } from './pageText.js';
@@ -34,6 +35,24 @@ export function addManyPagesOptions(cmd: Command): Command {
 
 export function addConcurrencyOption(cmd: Command): Command {
   return cmd.option('--concurrency <n>', 'pages loaded at once (browser tabs); default: tuned to this machine', parseInteger('--concurrency', 1));
+}
+
+export interface PolitenessFlags {
+  delay?: number;
+}
+
+/** --delay: the request's `delay` extension; a robots.txt Crawl-delay longer than it wins in a crawl. */
+export function addDelayOption(cmd: Command): Command {
+  return cmd.option(
+    '--delay <ms>',
+    `milliseconds between two requests to one host, one at a time (at most ${LIMITS.maxDelayMs}); default: none, at most ${LIMITS.perHostConcurrency} at once per host`,
+    parseInteger('--delay', 0, LIMITS.maxDelayMs),
+  );
+}
+
+/** The request fields --delay sets. */
+export function delayFrom(flags: PolitenessFlags): { delay?: number } {
+  return flags.delay !== undefined ? { delay: flags.delay } : {};
 }
 
 function checkFlags(flags: ManyPagesFlags): void {

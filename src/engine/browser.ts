@@ -8,6 +8,7 @@ import os from 'node:os';
 import type { Browser, BrowserContext, Page, Target } from 'puppeteer';
 import puppeteer from 'puppeteer';
 import { EnvironmentError } from '../api/errors.js';
+import { userAgentHeader } from './userAgent.js';
 import { egressLaunchArgs, startEgressProxy, type EgressGuard, type EgressProxy } from './egress.js';
 import { findBrowser } from './findBrowser.js';
 import { createProfileDir, removeStaleProfileDirs } from './profileDir.js';
@@ -55,7 +56,8 @@ export interface BrowserSettings {
 
 export function launchArgs(extra: string[] = []): string[] {
   const runningAsRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-  return [...QUIET_FLAGS, ...(runningAsRoot ? ['--no-sandbox'] : []), ...extra];
+  // Pages go out with the same User-Agent as robots.txt and sitemap requests (userAgent.ts).
+  return [...QUIET_FLAGS, `--user-agent=${userAgentHeader()}`, ...(runningAsRoot ? ['--no-sandbox'] : []), ...extra];
 }
 
 /**

@@ -21,7 +21,7 @@ import {
   type PageQuery,
 } from '../api/types.js';
 import { credentialRedactor, redactStrings, requestUrls, withoutCredentials } from '../api/redact.js';
-import { validateJobId, validateRequest } from '../api/validate.js';
+import { LOCAL_LIMITS, validateJobId, validateRequest } from '../api/validate.js';
 import type { Engine } from '../engine/engine.js';
 import type { JobHeader, JobStore, RecordHeader, StoredJob } from '../store/jobStore.js';
 import type { JobContext, JobRunner } from './jobRunner.js';
@@ -76,7 +76,8 @@ export class LocalBackend implements JobBackend {
   static readonly workerCommand = WORKER_COMMAND;
 
   async start<K extends JobKind>(kind: K, request: JobRequestByKind[K], options: StartOptions = {}): Promise<JobHandle> {
-    const validated = validateRequest(kind, request);
+    // serve checked the service's limits before it got here; the CLI's own jobs may use this machine's.
+    const validated = validateRequest(kind, request, LOCAL_LIMITS);
     const runner = runnerFor(kind);
     await runner.preflight?.(validated, this.env);
     (await this.getEngine()).preflight(validated.sessionOptions);

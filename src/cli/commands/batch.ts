@@ -3,10 +3,10 @@ import { Command } from 'commander';
 import { LimitError, UsageError } from '../../api/errors.js';
 import { LIMITS } from '../../api/limits.js';
 import { validateEach } from '../../api/validate.js';
-import { addConcurrencyOption, addManyPagesOptions, runManyPages, type ManyPagesFlags } from '../manyPages.js';
+import { addConcurrencyOption, addDelayOption, addManyPagesOptions, delayFrom, runManyPages, type ManyPagesFlags, type PolitenessFlags } from '../manyPages.js';
 import { addRunOptions, addScrapeOptions, addSessionOptions, scrapeOptionsFrom, sessionOptionsFrom, type ScrapeFlags, type SessionFlags } from '../options.js';
 
-interface BatchFlags extends ScrapeFlags, SessionFlags, ManyPagesFlags {
+interface BatchFlags extends ScrapeFlags, SessionFlags, ManyPagesFlags, PolitenessFlags {
   file?: string;
   concurrency?: number;
 }
@@ -78,6 +78,7 @@ export function batchCommand(): Command {
   addScrapeOptions(cmd);
   addSessionOptions(cmd);
   addConcurrencyOption(cmd);
+  addDelayOption(cmd);
   addRunOptions(cmd);
   addManyPagesOptions(cmd);
   cmd.addHelpText(
@@ -101,6 +102,7 @@ Exit codes: 0 every page completed, 3 the job completed but some pages failed,
       scrapeOptions: scrapeOptionsFrom(flags),
       sessionOptions: sessionOptionsFrom(flags),
       ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
+      ...delayFrom(flags),
     };
     process.exitCode = await runManyPages('batch', request, flags, `Scraping ${urls.length} pages`, urls.length);
   });

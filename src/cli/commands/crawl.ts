@@ -1,8 +1,10 @@
 import { Command } from 'commander';
 import { LIMITS } from '../../api/limits.js';
+import { USER_AGENT } from '../../engine/userAgent.js';
 import type { CrawlRequest } from '../../api/types.js';
-import { validateCrawlRequest } from '../../api/validate.js';
-import { addManyPagesOptions, runManyPages, type ManyPagesFlags } from '../manyPages.js';
+import { UsageError } from '../../api/errors.js';
+import { LOCAL_LIMITS, SERVICE_LIMITS, validateCrawlRequest } from '../../api/validate.js';
+import { addDelayOption, addManyPagesOptions, delayFrom, runManyPages, type ManyPagesFlags, type PolitenessFlags } from '../manyPages.js';
 import {
   addRunOptions,
   addScrapeOptions,
@@ -15,7 +17,7 @@ import {
   type SessionFlags,
 } from '../options.js';
 
-interface CrawlFlags extends ScrapeFlags, SessionFlags, ManyPagesFlags {
+interface CrawlFlags extends ScrapeFlags, SessionFlags, ManyPagesFlags, PolitenessFlags {
   maxPages?: number;
   followLinks: boolean;
   ignoreSitemap?: boolean;
@@ -31,11 +33,16 @@ export function crawlCommand(): Command {
 Stays on the start URL's host, obeys robots.txt, and visits each page once.`,
     )
     .argument('<url>', 'where the crawl starts (http or https)')
-    .option('--max-pages <n>', `pages to crawl, at most ${LIMITS.maxCrawlPages} (default: ${LIMITS.defaultCrawlPages})`, parseInteger('--max-pages', 1, LIMITS.maxCrawlPages))
+    .option(
+      '--max-pages <n>',
+      `pages to crawl, at most ${LIMITS.maxLocalCrawlPages} here and ${LIMITS.maxCrawlPages} with --remote (default: ${LIMITS.defaultCrawlPages})`,
+      parseInteger('--max-pages', 1, LIMITS.maxLocalCrawlPages),
+    )
     .option('--no-follow-links', 'do not follow links: crawl the start page and the sitemap only')
     .option('--ignore-sitemap', 'do not read robots.txt Sitemap: lines or /sitemap.xml')
     .option('--include-patterns <globs>', 'only crawl paths matching one of these globs, comma-separated (e.g. "/blog/**")', parseList)
     .option('--exclude-patterns <globs>', 'never crawl paths matching these globs, comma-separated (e.g. "/tag/*,*.xml")', parseList);
+  addDelayOption(cmd);
   addScrapeOptions(cmd);
   addSessionOptions(cmd);
   addRunOptions(cmd);
@@ -48,12 +55,18 @@ Examples:
   $ webjobs crawl https://example.com/docs --max-pages 50 --include-patterns '/docs/**' --output-dir docs/
   $ webjobs crawl https://example.com --jsonl | jq -r '.metadata.title'
   $ webjobs crawl https://example.com --no-follow-links --json   # the start page and the sitemap's pages
+  $ webjobs crawl https://example.com --max-pages 2000 --delay 1000 --output-dir site/   # one request a second
+
+Politeness: the robots.txt of every origin the crawl reaches is obeyed (its "webjobs" group, else "*");
+one that answers 5xx or cannot be fetched keeps the crawl off that origin. Requests to one host are
+spaced by --delay or the robots.txt Crawl-delay, whichever is longer (one at a time then), else at
+most ${LIMITS.perHostConcurrency} at once. Pages, robots.txt and sitemaps go out with one User-Agent: ${USER_AGENT}.
 
 Globs match the URL path: * within a segment, ** across segments, ? one character;
 at most ${LIMITS.maxCrawlPatterns} include and ${LIMITS.maxCrawlPatterns} exclude patterns, each at most ${LIMITS.maxCrawlPatternLength} characters.
 
 Exit codes: 0 every page completed, 3 the job completed but some pages failed,
-1 the job failed, 2 bad usage (e.g. --max-pages over ${LIMITS.maxCrawlPages}),
+1 the job failed, 2 bad usage (e.g. --max-pages over ${LIMITS.maxLocalCrawlPages}, or ${LIMITS.maxCrawlPages} with --remote),
 130/143 Ctrl-C/SIGTERM: the job is stopped, pages done kept (read them with webjobs result ID),
 141 stdout closed (| head): a quiet stop.`,
   );
@@ -67,9 +80,14 @@ Exit codes: 0 every page completed, 3 the job completed but some pages failed,
       ...(flags.maxPages !== undefined ? { maxPages: flags.maxPages } : {}),
       ...(flags.includePatterns ? { includePatterns: flags.includePatterns } : {}),
       ...(flags.excludePatterns ? { excludePatterns: flags.excludePatterns } : {}),
+      ...delayFrom(flags),
     };
     // Checked here too so that a limit is a usage error before anything starts, on any back end.
-    const maxPages = validateCrawlRequest(request).maxPages ?? LIMITS.defaultCrawlPages;
+    const remote = Boolean(flags.remote ?? process.env.WEBJOBS_REMOTE);
+    if (remote && (flags.maxPages ?? 0) > LIMITS.maxCrawlPages) {
+      throw new UsageError(`--max-pages must be at most ${LIMITS.maxCrawlPages} with --remote (the service's limit), got ${flags.maxPages}`);
+    }
+    const maxPages = validateCrawlRequest(request, remote ? SERVICE_LIMITS : LOCAL_LIMITS).maxPages ?? LIMITS.defaultCrawlPages;
     process.exitCode = await runManyPages('crawl', request, flags, `Crawling ${url}`, maxPages);
   });
 }

@@ -30,6 +30,8 @@ Keys: --keys FILE with {"keys": [{"key": "s3cret", "plan": "scale", "name": "acm
   ("sha256": "<hex of the key>" instead of "key" keeps it out of the file),
   or WEBJOBS_API_KEYS="k1:scale,k2:free". Plans: free < paid < scale < enterprise;
   batch scrape needs scale or higher, useProxy and solveCaptchas a paid plan.
+Crawl maxPages: at most 100 here (the spec's limit), whatever the local CLI allows.
+webjobs extensions: batch "concurrency" (tabs), batch and crawl "delay" (ms between two requests to one host).
 
 URLs whose host is or resolves to a loopback, private, link-local or metadata address are
 refused (each request the browser makes, redirects included) unless --allow-private or --allow-host.

@@ -9,8 +9,7 @@
  */
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-
-export const CRAWLER_USER_AGENT = 'webjobs';
+import { userAgentHeader } from '../userAgent.js';
 
 export interface Fetched {
   status: number;
@@ -104,7 +103,7 @@ export async function fetchText(fetcher: PlainFetch, url: string, options: Fetch
     const response = await fetcher(url, {
       timeoutMs: options.timeoutMs,
       signal: options.signal,
-      headers: { 'user-agent': CRAWLER_USER_AGENT, accept: 'text/plain, application/xml, text/xml, */*' },
+      headers: { 'user-agent': userAgentHeader(), accept: 'text/plain, application/xml, text/xml, */*' },
     });
     const finalUrl = response.url || url;
     const text = response.body ? await readBody(response.body as unknown as AsyncIterable<Uint8Array>, options.maxBytes) : '';

@@ -75,28 +75,37 @@ const ENTRIES_PER_TURN = 200;
 /** Entries read of one file, skipped ones included: the sitemap protocol allows 50,000. */
 const MAX_ENTRIES_PER_FILE = 50_000;
 
-/** Page URLs from the given sitemaps (breadth-first through indexes), within the limits. Never rejects. */
-export async function collectSitemapUrls(
+/**
+ * Page URLs from the given sitemaps (breadth-first through indexes), within the
+ * limits, in chunks of at most ENTRIES_PER_TURN as they are read: a caller that
+ * knows enough URLs stops asking, and no further file is fetched. Never throws.
+ */
+export async function* sitemapUrls(
   fetcher: PlainFetch,
   sitemaps: string[],
   limits: SitemapLimits,
   signal?: AbortSignal,
-): Promise<string[]> {
+): AsyncGenerator<string[]> {
   const queue = [...new Set(sitemaps)];
   const seen = new Set(queue);
-  const urls: string[] = [];
+  let found = 0;
   let fetchedFiles = 0;
-  while (queue.length > 0 && urls.length < limits.maxUrls && fetchedFiles < limits.maxFiles && !signal?.aborted) {
+  while (queue.length > 0 && found < limits.maxUrls && fetchedFiles < limits.maxFiles && !signal?.aborted) {
     const sitemapUrl = queue.shift()!;
     fetchedFiles++;
     const fetched = await fetchText(fetcher, sitemapUrl, { timeoutMs: limits.timeoutMs, maxBytes: limits.maxBytes, signal });
     if (fetched.status < 200 || fetched.status >= 300) continue;
     const isIndex = isSitemapIndex(fetched.text);
+    let chunk: string[] = [];
     let read = 0;
     for (const loc of sitemapLocs(fetched.text)) {
       if (++read > MAX_ENTRIES_PER_FILE) break;
-      if (read % ENTRIES_PER_TURN === 0) await setImmediate();
-      if (signal?.aborted || (isIndex ? seen.size >= limits.maxFiles : urls.length >= limits.maxUrls)) break;
+      if (read % ENTRIES_PER_TURN === 0) {
+        if (chunk.length > 0) yield chunk;
+        chunk = [];
+        await setImmediate();
+      }
+      if (signal?.aborted || (isIndex ? seen.size >= limits.maxFiles : found >= limits.maxUrls)) break;
       if (loc === null) continue;
       let absolute: string;
       try {
@@ -109,8 +118,11 @@ export async function collectSitemapUrls(
           seen.add(absolute);
           queue.push(absolute);
         }
-      } else urls.push(absolute);
+      } else {
+        chunk.push(absolute);
+        found++;
+      }
     }
+    if (chunk.length > 0) yield chunk;
   }
-  return urls;
 }

@@ -7,6 +7,7 @@
 import { LIMITS } from '../../api/limits.js';
 import type { BatchScrapeRequest } from '../../api/types.js';
 import { defaultConcurrency } from '../../engine/browser.js';
+import { HostGate } from '../../engine/crawl/hostGate.js';
 import type { JobContext, JobRunner } from '../jobRunner.js';
 import { abortPromise, completedEntry, failedEntry, isJobFatal, throttled } from './pageEntry.js';
 
@@ -14,12 +15,13 @@ export function batchConcurrency(request: BatchScrapeRequest): number {
   return Math.min(request.concurrency ?? defaultConcurrency(), request.urls.length);
 }
 
-async function scrapeOne(ctx: JobContext<'batch'>, index: number): Promise<void> {
-  const { urls, scrapeOptions, sessionOptions } = ctx.request;
+async function scrapeOne(ctx: JobContext<'batch'>, gate: HostGate, index: number): Promise<void> {
+  const { urls, scrapeOptions, sessionOptions, delay = 0 } = ctx.request;
   const url = urls[index]!;
   let entry;
   try {
-    entry = completedEntry(url, await ctx.engine.scrape(url, scrapeOptions, sessionOptions, ctx.signal));
+    const data = await gate.run(url, delay, () => ctx.engine.scrape(url, scrapeOptions, sessionOptions, ctx.signal));
+    entry = completedEntry(url, data);
   } catch (err) {
     if (isJobFatal(err)) throw err;
     entry = failedEntry(url, err, scrapeOptions?.formats);
@@ -49,10 +51,12 @@ export const batchRunner: JobRunner<'batch'> = {
     );
     // Each worker takes the next index until none is left: a slow page holds one tab, not the batch.
     let fatal = false;
+    // An explicit concurrency is the user's choice for the one host a batch often targets.
+    const gate = new HostGate(ctx.request.concurrency ?? LIMITS.perHostConcurrency, ctx.signal);
     const worker = async () => {
       while (!ctx.signal.aborted && !fatal && next < ctx.request.urls.length) {
         try {
-          await scrapeOne(ctx, next++);
+          await scrapeOne(ctx, gate, next++);
         } catch (err) {
           fatal = true; // the other workers stop taking pages; the job fails with this error
           throw err;

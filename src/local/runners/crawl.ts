@@ -1,8 +1,10 @@
 /**
- * Crawl: breadth-first from the start URL within its host, obeying robots.txt,
- * up to maxPages pages. Several pages load at once, but entries are stored in
- * the order pages left the frontier, so the result reads breadth-first: the
- * start page, the pages it links to, then the sitemap's URLs, then deeper pages.
+ * Crawl: breadth-first from the start URL within its host, obeying the
+ * robots.txt of each origin and a delay per host, up to maxPages pages. Several
+ * pages load at once, but entries are stored in the order pages left the
+ * frontier, so the result reads breadth-first: the start page, the pages it
+ * links to, then the sitemap's URLs (read while pages load, joining as they
+ * come) and deeper pages.
  */
 import { setImmediate } from 'node:timers/promises';
 import { LimitError, PageError } from '../../api/errors.js';
@@ -11,10 +13,12 @@ import type { CrawlRequest, Format, PageEntry, ScrapeOptions } from '../../api/t
 import { defaultConcurrency } from '../../engine/browser.js';
 import type { PlainFetch } from '../../engine/crawl/fetchText.js';
 import { Frontier } from '../../engine/crawl/frontier.js';
+import { HostGate } from '../../engine/crawl/hostGate.js';
 import { looksLikePage, normalizeUrl } from '../../engine/crawl/normalize.js';
-import { loadRobots, type Robots } from '../../engine/crawl/robots.js';
+import { RobotsCache } from '../../engine/crawl/robots.js';
 import { CrawlScope } from '../../engine/crawl/scope.js';
-import { collectSitemapUrls } from '../../engine/crawl/sitemap.js';
+import { sitemapUrls } from '../../engine/crawl/sitemap.js';
+import { SitemapFeed } from '../../engine/crawl/sitemapFeed.js';
 import type { JobContext, JobRunner } from '../jobRunner.js';
 import { abortPromise, completedEntry, failedEntry, isJobFatal, throttled } from './pageEntry.js';
 
@@ -45,7 +49,8 @@ class Crawl {
   private readonly frontier = new Frontier();
   /** Keys of the pages crawled (where they landed), to drop a second redirect to the same page. */
   private readonly crawled = new Set<string>();
-  private robots!: Robots;
+  private robots!: RobotsCache;
+  private readonly gate: HostGate;
   private stored = 0;
   private readonly counter;
 
@@ -54,6 +59,7 @@ class Crawl {
     this.maxPages = request.maxPages ?? LIMITS.defaultCrawlPages;
     this.formats = request.scrapeOptions?.formats ?? ['markdown'];
     this.scope = new CrawlScope(request.url, request.includePatterns, request.excludePatterns);
+    this.gate = new HostGate(LIMITS.perHostConcurrency, ctx.signal);
     this.counter = throttled(() =>
       ctx.update((record) => {
         (record as unknown as { totalCrawledPages: number }).totalCrawledPages = this.stored;
@@ -67,7 +73,7 @@ class Crawl {
   }
 
   private async accepts(url: string): Promise<boolean> {
-    return looksLikePage(url) && (await this.scope.allows(url)) && this.robots.isAllowed(url);
+    return looksLikePage(url) && (await this.scope.allows(url)) && (await this.robots.isAllowed(url));
   }
 
   /**
@@ -84,13 +90,12 @@ class Crawl {
   }
 
   private async visit(url: string, isStart: boolean): Promise<Visit> {
-    if (!this.robots.isAllowed(url)) {
-      return { entry: failedEntry(url, new PageError(`robots.txt of ${new URL(url).host} disallows ${url}`), this.formats), links: [] };
-    }
+    const refusal = await this.robotsRefusal(url);
+    if (refusal) return { entry: failedEntry(url, new PageError(refusal), this.formats), links: [] };
     const { scrapeOptions, sessionOptions } = this.ctx.request;
     let data;
     try {
-      data = await this.ctx.engine.scrape(url, this.engineOptions(), sessionOptions, this.ctx.signal);
+      data = await this.politely(url, () => this.ctx.engine.scrape(url, this.engineOptions(), sessionOptions, this.ctx.signal));
     } catch (err) {
       if (isJobFatal(err)) throw err;
       this.crawled.add(normalizeUrl(url)!);
@@ -103,8 +108,24 @@ class Crawl {
     if (this.crawled.has(key)) return { entry: null, links: [] };
     this.crawled.add(key);
     this.frontier.markSeen(finalUrl);
+    // A redirect to another origin (http to https, a www. host) lands under that origin's robots.txt.
+    const landedRefusal = await this.robotsRefusal(finalUrl);
+    if (landedRefusal) return { entry: failedEntry(finalUrl, new PageError(`${landedRefusal} (redirected from ${url})`), this.formats), links: [] };
     if (isStart) this.scope.addHost(finalUrl);
     return { entry: completedEntry(finalUrl, data), links };
+  }
+
+  /** Runs a request to `url` within its host's limits: the job's delay or the origin's Crawl-delay, whichever is longer. */
+  private async politely<T>(url: string, request: () => Promise<T>): Promise<T> {
+    const delayMs = Math.max(this.ctx.request.delay ?? 0, (await this.robots.for(url)).delayMs);
+    return this.gate.run(url, delayMs, request);
+  }
+
+  /** Why robots.txt keeps the crawl from `url`, or undefined when it may go there. */
+  private async robotsRefusal(url: string): Promise<string | undefined> {
+    const robots = await this.robots.for(url);
+    if (robots.unavailable) return robots.unavailable;
+    return robots.isAllowed(url) ? undefined : `robots.txt of ${new URL(url).host} disallows ${url}`;
   }
 
   /** The next queued URL that no redirect has already brought us to. */
@@ -119,15 +140,10 @@ class Crawl {
     const { ctx } = this;
     const request = ctx.request;
     const fetcher: PlainFetch = (url, init) => ctx.engine.fetch(url, { ...init, sessionOptions: request.sessionOptions });
-    this.robots = await loadRobots(fetcher, request.url, FETCH_TIMEOUT_MS, ctx.signal);
-    const sitemapUrls = request.ignoreSitemap
-      ? Promise.resolve([])
-      : collectSitemapUrls(
-          fetcher,
-          [...this.robots.sitemaps, new URL('/sitemap.xml', request.url).href],
-          { maxUrls: 10_000, maxFiles: 50, maxBytes: MAX_SITEMAP_BYTES, timeoutMs: FETCH_TIMEOUT_MS },
-          ctx.signal,
-        ).catch(() => []); // a sitemap is a hint: whatever goes wrong with it, the crawl goes on without it
+    this.robots = new RobotsCache(fetcher, FETCH_TIMEOUT_MS, ctx.signal);
+    const startRobots = await this.robots.for(request.url);
+    // Sitemap files are requests to the site too: they wait their turn with the pages.
+    const sitemapFetcher: PlainFetch = (url, init) => this.politely(url, () => fetcher(url, init));
     this.frontier.add(request.url);
 
     const concurrency = defaultConcurrency();
@@ -137,8 +153,28 @@ class Crawl {
     const finished = new Map<number, Visit>();
     let started = 0;
     let nextToStore = 0;
+    let startDone = false;
+    const sitemapStop = new AbortController();
+    const sitemaps = request.ignoreSitemap || startRobots.unavailable
+      ? undefined
+      : new SitemapFeed(
+          sitemapUrls(
+            sitemapFetcher,
+            [...startRobots.sitemaps, new URL('/sitemap.xml', request.url).href],
+            { maxUrls: LIMITS.maxLocalCrawlPages, maxFiles: 50, maxBytes: MAX_SITEMAP_BYTES, timeoutMs: FETCH_TIMEOUT_MS },
+            AbortSignal.any([ctx.signal, sitemapStop.signal]),
+          ),
+          // Enough is known when the pages begun and queued fill maxPages.
+          () => started + this.frontier.size >= this.maxPages,
+        );
+    const sitemapChanged = async (): Promise<'sitemap'> => {
+      await sitemaps!.changed();
+      return 'sitemap';
+    };
     try {
       for (;;) {
+        // Sitemap URLs come after the start page's links; read alongside the crawl, they join the frontier as they come.
+        if (startDone && sitemaps) await this.enqueue(sitemaps.take());
         // Pages started but dropped as redirect duplicates do not count toward maxPages.
         while (this.stored + inFlight.size + finished.size < this.maxPages && inFlight.size < concurrency) {
           const url = this.nextUrl();
@@ -146,13 +182,16 @@ class Crawl {
           const seq = started++;
           inFlight.set(seq, this.visit(url, seq === 0).then((visit) => ({ seq, visit })));
         }
-        if (inFlight.size === 0) break;
-        const { seq, visit } = await Promise.race([...inFlight.values(), aborted]);
+        const full = this.stored + inFlight.size + finished.size >= this.maxPages;
+        const sitemapWaits = startDone && sitemaps !== undefined && !sitemaps.done && !full;
+        if (inFlight.size === 0 && !sitemapWaits) break;
+        const next = await Promise.race([...inFlight.values(), aborted, ...(sitemapWaits ? [sitemapChanged()] : [])]);
+        if (next === 'sitemap') continue;
+        const { seq, visit } = next;
         inFlight.delete(seq);
         // followLinks: false crawls the start page and the sitemap's URLs only.
         if (request.followLinks !== false) await this.enqueue(visit.links);
-        // Sitemap URLs come after the start page's links, before anything deeper.
-        if (seq === 0) await this.enqueue(await Promise.race([sitemapUrls, aborted]));
+        if (seq === 0) startDone = true;
         finished.set(seq, visit);
         nextToStore = await this.storeInOrder(finished, nextToStore);
         if (this.scope.matchingCost > MAX_MATCHING_COST) {
@@ -162,6 +201,8 @@ class Crawl {
         }
       }
     } finally {
+      sitemaps?.stop();
+      sitemapStop.abort();
       await this.counter.flush();
     }
   }

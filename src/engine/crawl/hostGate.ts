@@ -1,0 +1,73 @@
+/**
+ * Politeness per host: at most `perHost` requests to one host name at once, and
+ * with a delay (the job's `delay`, or the host's robots.txt Crawl-delay) one at a
+ * time, each starting at least `delayMs` after the previous one to that host
+ * ended. The gap is counted from the end, not the start, so that the server sees
+ * at least the delay between requests however long each one took. One gate per
+ * job: nothing outlives it.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+
+interface HostState {
+  active: number;
+  /** When the last request to the host ended (Date.now()), 0 before the first. */
+  lastEnd: number;
+  waiters: (() => void)[];
+}
+
+export class HostGate {
+  private readonly hosts = new Map<string, HostState>();
+
+  constructor(
+    private readonly perHost: number,
+    private readonly signal?: AbortSignal,
+  ) {}
+
+  /** Runs `task` (a request to `url`) when the host's limit and `delayMs` allow. */
+  async run<T>(url: string, delayMs: number, task: () => Promise<T>): Promise<T> {
+    const state = this.stateOf(new URL(url).hostname);
+    await this.acquire(state, delayMs);
+    try {
+      return await task();
+    } finally {
+      state.active--;
+      state.lastEnd = Date.now();
+      state.waiters.shift()?.();
+    }
+  }
+
+  private stateOf(host: string): HostState {
+    let state = this.hosts.get(host);
+    if (!state) {
+      state = { active: 0, lastEnd: 0, waiters: [] };
+      this.hosts.set(host, state);
+    }
+    return state;
+  }
+
+  private async acquire(state: HostState, delayMs: number): Promise<void> {
+    const limit = delayMs > 0 ? 1 : this.perHost;
+    while (state.active >= limit) {
+      this.signal?.throwIfAborted();
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          this.signal?.removeEventListener('abort', wake);
+          resolve();
+        };
+        state.waiters.push(wake);
+        this.signal?.addEventListener('abort', wake, { once: true });
+      });
+    }
+    this.signal?.throwIfAborted();
+    state.active++;
+    const wait = state.lastEnd + delayMs - Date.now();
+    if (wait <= 0) return;
+    try {
+      await sleep(wait, undefined, { signal: this.signal });
+    } catch (err) {
+      state.active--;
+      state.waiters.shift()?.();
+      throw err;
+    }
+  }
+}
