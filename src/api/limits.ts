@@ -12,4 +12,11 @@ export const LIMITS = {
   /** Crawl includePatterns, and excludePatterns, each: how many, and how long one may be (matching costs path length x pattern length). */
   maxCrawlPatterns: 20,
   maxCrawlPatternLength: 100,
+  /** scrapeOptions.headers: how many, and how long a name plus its value may be. */
+  maxHeaders: 50,
+  maxHeaderLength: 8192,
+  /** scrapeOptions.cookies: how many, and how long a name plus its value may be (browsers keep 4096). */
+  maxCookies: 300,
+  maxCookieLength: 4096,
+  maxUserAgentLength: 512,
 } as const;

@@ -20,7 +20,8 @@ import {
   type PageEntry,
   type PageQuery,
 } from '../api/types.js';
-import { credentialRedactor, redactStrings, requestUrls, withoutCredentials } from '../api/redact.js';
+import { credentialRedactor, redactStrings, requestUrls, secretRedactor, withoutCredentials } from '../api/redact.js';
+import { siteAccess } from '../engine/access.js';
 import { validateJobId, validateRequest } from '../api/validate.js';
 import type { Engine } from '../engine/engine.js';
 import type { JobHeader, JobStore, RecordHeader, StoredJob } from '../store/jobStore.js';
@@ -140,7 +141,10 @@ export class LocalBackend implements JobBackend {
     let error: string | undefined;
     // What the job stores carries none of the credentials its URLs hold.
     const redact = credentialRedactor(requestUrls(job.meta.request));
+    const hide = secretRedactor(job.meta.request);
     const clean = <T>(value: T): T => (redact ? redactStrings(value, redact) : value);
+    // Header and cookie values are hidden from errors only: a page may show its user's name, which is no leak.
+    const cleanError = (error: string): string => clean(hide ? hide(error) : error);
     try {
       const ctx: JobContext<JobKind> = {
         jobId,
@@ -148,14 +152,17 @@ export class LocalBackend implements JobBackend {
         engine: await this.getEngine(),
         signal: controller.signal,
         env: this.env,
+        access: siteAccess(requestUrls(job.meta.request), 'scrapeOptions' in job.meta.request ? job.meta.request.scrapeOptions : undefined),
         update: async (change) => {
           await this.store.update(jobId, (record) => {
             change(record);
             Object.assign(record, clean({ ...record }));
+            if (record.error !== undefined) record.error = cleanError(record.error);
           });
         },
         putPage: async (index, page) => {
           const entry = clean(page);
+          if (entry.error) entry.error = cleanError(entry.error);
           await this.store.putPage(jobId, index, entry);
           if (entry.status === 'failed') failed++;
           this.events.emit(`page:${jobId}`, entry, index);
@@ -173,7 +180,7 @@ export class LocalBackend implements JobBackend {
       if (record.status !== 'running') return;
       if (error !== undefined) {
         record.status = 'failed';
-        record.error = clean(error);
+        record.error = cleanError(error);
       } else {
         record.status = 'completed';
       }

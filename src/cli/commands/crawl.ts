@@ -48,6 +48,7 @@ Examples:
   $ webjobs crawl https://example.com/docs --max-pages 50 --include-patterns '/docs/**' --output-dir docs/
   $ webjobs crawl https://example.com --jsonl | jq -r '.metadata.title'
   $ webjobs crawl https://example.com --no-follow-links --json   # the start page and the sitemap's pages
+  $ webjobs crawl https://shop.example.com/account --cookies cookies.txt -A 'reports bot'   # behind a login
 
 Globs match the URL path: * within a segment, ** across segments, ? one character;
 at most ${LIMITS.maxCrawlPatterns} include and ${LIMITS.maxCrawlPatterns} exclude patterns, each at most ${LIMITS.maxCrawlPatternLength} characters.

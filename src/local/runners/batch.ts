@@ -19,7 +19,7 @@ async function scrapeOne(ctx: JobContext<'batch'>, index: number): Promise<void>
   const url = urls[index]!;
   let entry;
   try {
-    entry = completedEntry(url, await ctx.engine.scrape(url, scrapeOptions, sessionOptions, ctx.signal));
+    entry = completedEntry(url, await ctx.engine.scrape(url, scrapeOptions, sessionOptions, ctx.signal, ctx.access));
   } catch (err) {
     if (isJobFatal(err)) throw err;
     entry = failedEntry(url, err, scrapeOptions?.formats);

@@ -90,7 +90,7 @@ class Crawl {
     const { scrapeOptions, sessionOptions } = this.ctx.request;
     let data;
     try {
-      data = await this.ctx.engine.scrape(url, this.engineOptions(), sessionOptions, this.ctx.signal);
+      data = await this.ctx.engine.scrape(url, this.engineOptions(), sessionOptions, this.ctx.signal, this.ctx.access);
     } catch (err) {
       if (isJobFatal(err)) throw err;
       this.crawled.add(normalizeUrl(url)!);
@@ -118,7 +118,7 @@ class Crawl {
   async run(): Promise<void> {
     const { ctx } = this;
     const request = ctx.request;
-    const fetcher: PlainFetch = (url, init) => ctx.engine.fetch(url, { ...init, sessionOptions: request.sessionOptions });
+    const fetcher: PlainFetch = (url, init) => ctx.engine.fetch(url, { ...init, sessionOptions: request.sessionOptions, access: ctx.access });
     this.robots = await loadRobots(fetcher, request.url, FETCH_TIMEOUT_MS, ctx.signal);
     const sitemapUrls = request.ignoreSitemap
       ? Promise.resolve([])
