@@ -76,7 +76,7 @@ async function interceptRequests(page: Page, guard?: RequestGuard, access?: Site
   await page.setRequestInterception(true);
   page.on('request', (request) => {
     if (request.isInterceptResolutionHandled()) return;
-    if (BLOCKED_RESOURCES.has(request.resourceType())) {
+    if (blockedRequest(request.url(), request.resourceType())) {
       void request.abort('blockedbyclient').catch(() => undefined);
       return;
     }
@@ -101,8 +101,19 @@ async function interceptRequests(page: Page, guard?: RequestGuard, access?: Site
 }
 
 /** File types a scrape never needs, blocked by URL inside Chromium when no request needs checking. */
-const BLOCKED_URL_PATTERNS = ['png', 'jpg', 'jpeg', 'gif', 'webp', 'avif', 'svg', 'ico', 'bmp', 'woff', 'woff2', 'ttf', 'otf', 'eot', 'mp4', 'webm', 'mp3', 'ogg', 'wav', 'm4a', 'mov']
-  .flatMap((ext) => [`*.${ext}`, `*.${ext}?*`]);
+const BLOCKED_EXTENSIONS = ['png', 'jpg', 'jpeg', 'gif', 'webp', 'avif', 'svg', 'ico', 'bmp', 'woff', 'woff2', 'ttf', 'otf', 'eot', 'mp4', 'webm', 'mp3', 'ogg', 'wav', 'm4a', 'mov'];
+const BLOCKED_URL_PATTERNS = BLOCKED_EXTENSIONS.flatMap((ext) => [`*.${ext}`, `*.${ext}?*`]);
+/** The same file types for requests that pass through Node (the favicon has no resource type of its own). */
+const BLOCKED_PATH = new RegExp(`\\.(${BLOCKED_EXTENSIONS.join('|')})$`, 'i');
+
+function blockedRequest(url: string, resourceType: string): boolean {
+  if (BLOCKED_RESOURCES.has(resourceType)) return true;
+  try {
+    return BLOCKED_PATH.test(new URL(url).pathname);
+  } catch {
+    return false;
+  }
+}
 
 /**
  * Without a guard, no request needs a decision from Node: blocking heavy files by

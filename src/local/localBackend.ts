@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import type { JobBackend, JobProgress, StartOptions, WaitOptions } from '../api/backend.js';
+import type { JobBackend, JobProgress, JobStart, StartOptions, WaitOptions } from '../api/backend.js';
 import { UsageError, WaitTimeoutError, WrongKindError, errorMessage } from '../api/errors.js';
 import {
   isFinal,
@@ -278,6 +278,15 @@ export class LocalBackend implements JobBackend {
         if (entry) onPage(entry, start + i);
       });
     }
+  }
+
+  async remove(jobId: string): Promise<boolean> {
+    return this.store.remove((await this.readHeader(jobId)).jobId);
+  }
+
+  async request(jobId: string): Promise<JobStart> {
+    const { meta } = await this.store.read(validateJobId(jobId));
+    return { kind: meta.kind, request: meta.request } as JobStart;
   }
 
   async list(jobIds?: readonly string[]): Promise<JobSummary[]> {
