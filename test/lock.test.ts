@@ -4,8 +4,7 @@
  * that find the same dead lock take turns, and a holder never deletes a lock that
  * is no longer its own. Short stale times keep the tests quick; nothing is timed.
  */
-import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
