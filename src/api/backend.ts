@@ -34,6 +34,9 @@ export interface WaitOptions {
   onPage?: (entry: PageEntry, index: number) => void;
 }
 
+/** A job's kind and the request it was started with. */
+export type JobStart = { [K in JobKind]: { kind: K; request: JobRequestByKind[K] } }[JobKind];
+
 export interface StartOptions {
   /** Local back end: run the job in a detached worker process that outlives this one. */
   detach?: boolean;
@@ -50,6 +53,13 @@ export interface JobBackend {
   /** Jobs oldest first: the given ones (unknown ids left out), or all this back end's caller may see. */
   list(jobIds?: readonly string[]): Promise<JobSummary[]>;
   cancel(jobId: string, kind?: JobKind): Promise<JobStatusObject>;
+  /**
+   * Deletes a job that has ended (completed, failed, stopped) with its pages;
+   * false, and nothing deleted, for a job still pending or running. Local jobs only.
+   */
+  remove(jobId: string): Promise<boolean>;
+  /** The request a job was started with, to start it again (`webjobs retry`). Local jobs only. */
+  request(jobId: string): Promise<JobStart>;
   /** Releases browsers, timers and sockets so the process can exit. */
   close(): Promise<void>;
 }

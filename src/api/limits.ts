@@ -18,4 +18,11 @@ export const LIMITS = {
   maxDelayMs: 60_000,
   /** Requests one host gets at once in a crawl or batch with no delay (a batch's own `concurrency` replaces it). */
   perHostConcurrency: 4,
+  /** scrapeOptions.headers: how many, and how long a name plus its value may be. */
+  maxHeaders: 50,
+  maxHeaderLength: 8192,
+  /** scrapeOptions.cookies: how many, and how long a name plus its value may be (browsers keep 4096). */
+  maxCookies: 300,
+  maxCookieLength: 4096,
+  maxUserAgentLength: 512,
 } as const;

@@ -4,9 +4,25 @@
  * page entries and errors carry none of the credentials its request gave,
  * wherever the browser repeated them (a page's links resolve against an
  * address that has them). The request kept in meta.json keeps them, as the
- * job needs them to run; the API never returns it.
+ * job needs them to run; the API never returns it. The same goes for the
+ * header and cookie values of a request: errors never show them.
  */
 import type { JobRequest } from './types.js';
+
+/**
+ * The header and cookie values a request gives (for pages behind a login): never
+ * shown in an error. Values shorter than 4 characters are left alone, as hiding
+ * them would garble ordinary words of a message and hide nothing worth hiding.
+ */
+export function secretRedactor(request: JobRequest): Redact | undefined {
+  const options = 'scrapeOptions' in request ? request.scrapeOptions : undefined;
+  const secrets = [...Object.values(options?.headers ?? {}), ...(options?.cookies ?? []).map((cookie) => cookie.value)]
+    .filter((value) => value.length >= 4)
+    // Longest first: a value that contains another is hidden whole.
+    .sort((a, b) => b.length - a.length);
+  if (secrets.length === 0) return undefined;
+  return (text) => secrets.reduce((out, secret) => (out.includes(secret) ? out.split(secret).join('[hidden]') : out), text);
+}
 
 /** Every URL a request names. */
 export function requestUrls(request: JobRequest): string[] {

@@ -30,6 +30,34 @@ export interface ScrapeOptions {
   includeTags?: string[];
   /** CSS selectors removed from the page before conversion. */
   excludeTags?: string[];
+  /**
+   * webjobs extension: extra HTTP request headers, sent only to the origins of the
+   * URLs the request names (never to another site a redirect, frame or resource reaches).
+   */
+  headers?: Record<string, string>;
+  /** webjobs extension: cookies, each sent only to its own domain, as a browser would. */
+  cookies?: Cookie[];
+  /** webjobs extension: the User-Agent of every request of the job (pages, robots.txt, sitemaps). */
+  userAgent?: string;
+}
+
+/**
+ * A cookie given with a job. Without `domain` it belongs to the host of each URL
+ * the request names (host-only, as a cookie set without Domain=); with `domain`
+ * and `includeSubdomains` it goes to that host and its subdomains.
+ */
+export interface Cookie {
+  name: string;
+  value: string;
+  domain?: string;
+  includeSubdomains?: boolean;
+  /** Default "/". */
+  path?: string;
+  /** Sent over https only. */
+  secure?: boolean;
+  httpOnly?: boolean;
+  /** Unix time in seconds; absent or 0: a session cookie. */
+  expires?: number;
 }
 
 export interface SessionOptions {

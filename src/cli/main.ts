@@ -7,7 +7,8 @@ import { ExitCode, OutputClosedError, WebjobsError } from '../api/errors.js';
 import { extractCommand } from './commands/extract.js';
 import { batchCommand } from './commands/batch.js';
 import { crawlCommand } from './commands/crawl.js';
-import { cancelCommand, listCommand, resultCommand, statusCommand } from './commands/jobs.js';
+import { cancelCommand, listCommand, pruneCommand, resultCommand, statusCommand } from './commands/jobs.js';
+import { retryCommand } from './commands/retry.js';
 import { scrapeCommand } from './commands/scrape.js';
 import { serveCommand } from './commands/serve.js';
 import { colors } from './terminal.js';
@@ -44,7 +45,7 @@ export function buildProgram(): Command {
     .version('0.1.0')
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText('after', `\nExamples:\n  $ webjobs scrape https://example.com\n  $ webjobs scrape https://example.com --json | jq .data.metadata\n${EXIT_CODES_HELP}`);
-  const commands = [scrapeCommand(), batchCommand(), crawlCommand(), extractCommand(), statusCommand(), resultCommand(), listCommand(), cancelCommand(), serveCommand()];
+  const commands = [scrapeCommand(), batchCommand(), crawlCommand(), extractCommand(), statusCommand(), resultCommand(), listCommand(), cancelCommand(), pruneCommand(), retryCommand(), serveCommand()];
   for (const cmd of commands) program.addCommand(cmd);
   return program;
 }

@@ -1,8 +1,9 @@
 /** Flags shared by the job commands, and how they become the spec's request objects. */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { LIMITS } from '../api/limits.js';
+import { parseCookie, parseHeader, readCookiesFile } from './access.js';
 import type { ProgressFlags } from './terminal.js';
-import { FORMATS, WAIT_UNTIL, type Format, type ScrapeOptions, type SessionOptions, type WaitUntil } from '../api/types.js';
+import { FORMATS, WAIT_UNTIL, type Cookie, type Format, type ScrapeOptions, type SessionOptions, type WaitUntil } from '../api/types.js';
 
 /** A whole number flag within [min, max]; out of range is a usage error named by the flag, before anything starts. */
 export function parseInteger(name: string, min = 0, max = Number.MAX_SAFE_INTEGER) {
@@ -38,6 +39,10 @@ export interface ScrapeFlags {
   waitUntil?: WaitUntil;
   includeTags?: string[];
   excludeTags?: string[];
+  header?: Record<string, string>;
+  cookie?: Cookie[];
+  cookies?: Cookie[];
+  userAgent?: string;
 }
 
 export function addScrapeOptions(cmd: Command): Command {
@@ -48,7 +53,11 @@ export function addScrapeOptions(cmd: Command): Command {
     .option('--wait-for <ms>', 'extra wait after the page loaded, in milliseconds', parseInteger('--wait-for', 0, LIMITS.maxWaitForMs))
     .addOption(new Option('--wait-until <event>', 'when a page counts as loaded').choices([...WAIT_UNTIL]))
     .option('--include-tags <selectors>', 'keep only elements matching these CSS selectors (comma-separated)', parseList)
-    .option('--exclude-tags <selectors>', 'remove elements matching these CSS selectors (comma-separated)', parseList);
+    .option('--exclude-tags <selectors>', 'remove elements matching these CSS selectors (comma-separated)', parseList)
+    .option('-H, --header <header>', "extra request header 'Name: value', sent only to the site(s) of the URLs given (repeatable)", parseHeader)
+    .option('--cookie <name=value>', 'a cookie for the host(s) of the URLs given (repeatable)', parseCookie)
+    .option('--cookies <file>', 'cookies from a cookies.txt file (Netscape format, as curl -c and browsers export); each goes to its own domain', readCookiesFile)
+    .option('-A, --user-agent <string>', 'the User-Agent of every request: pages, robots.txt, sitemaps');
 }
 
 export function scrapeOptionsFrom(flags: ScrapeFlags): ScrapeOptions {
@@ -59,6 +68,10 @@ export function scrapeOptionsFrom(flags: ScrapeFlags): ScrapeOptions {
   if (flags.waitUntil) options.waitUntil = flags.waitUntil;
   if (flags.includeTags) options.includeTags = flags.includeTags;
   if (flags.excludeTags) options.excludeTags = flags.excludeTags;
+  if (flags.header) options.headers = flags.header;
+  const cookies = [...(flags.cookie ?? []), ...(flags.cookies ?? [])];
+  if (cookies.length > 0) options.cookies = cookies;
+  if (flags.userAgent !== undefined) options.userAgent = flags.userAgent;
   return options;
 }
 

@@ -6,6 +6,7 @@
 import puppeteer from 'puppeteer';
 import { PageError } from '../api/errors.js';
 import type { PageData, ScrapeOptions, SessionOptions } from '../api/types.js';
+import { accessHeaders, type SiteAccess } from './access.js';
 import { BrowserPool, type BrowserSettings } from './browser.js';
 import { findBrowser } from './findBrowser.js';
 import { scrapeUrl } from './scrape.js';
@@ -18,6 +19,8 @@ export interface FetchOptions {
   signal?: AbortSignal;
   sessionOptions?: SessionOptions;
   headers?: Record<string, string>;
+  /** The job's headers, cookies and user-agent: added on each hop to which they may go (access.ts). */
+  access?: SiteAccess;
 }
 
 const MAX_REDIRECTS = 10;
@@ -30,8 +33,9 @@ export interface Engine {
    * shares one browser context (cookies, storage, cache, tabs) that no other job
    * sees, closed when the signal aborts, and a scrape in progress ends at once then.
    * Whoever runs the job aborts its signal when the job is cancelled or ends.
+   * `access`: the job's headers, cookies and user-agent (see access.ts).
    */
-  scrape(url: string, scrapeOptions?: ScrapeOptions, sessionOptions?: SessionOptions, signal?: AbortSignal): Promise<PageData>;
+  scrape(url: string, scrapeOptions?: ScrapeOptions, sessionOptions?: SessionOptions, signal?: AbortSignal, access?: SiteAccess): Promise<PageData>;
   /** A plain HTTP GET outside the browser, through the session's proxy when it has one. */
   fetch(url: string, options: FetchOptions): Promise<Response>;
   close(): Promise<void>;
@@ -62,10 +66,10 @@ export class BrowserEngine implements Engine {
     if (sessionOptions?.solveCaptchas) solverConfig(this.env);
   }
 
-  scrape(url: string, scrapeOptions?: ScrapeOptions, sessionOptions?: SessionOptions, signal?: AbortSignal): Promise<PageData> {
+  scrape(url: string, scrapeOptions?: ScrapeOptions, sessionOptions?: SessionOptions, signal?: AbortSignal, access?: SiteAccess): Promise<PageData> {
     const proxy = resolveProxy(sessionOptions, this.env);
     const solver = sessionOptions?.solveCaptchas ? solverConfig(this.env) : undefined;
-    return scrapeUrl(this.pool(proxy), url, scrapeOptions, { solver, signal });
+    return scrapeUrl(this.pool(proxy), url, scrapeOptions, { solver, signal, access });
   }
 
   /**
@@ -79,7 +83,9 @@ export class BrowserEngine implements Engine {
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
       const refusal = guard ? await guard(current) : undefined;
       if (refusal) throw new PageError(refusal);
-      const response = await proxiedFetch(current, await this.egressOr(proxy), options);
+      // Decided per hop: a redirect to another site gets none of the job's headers or another site's cookies.
+      const headers = { ...options.headers, ...accessHeaders(options.access, current) };
+      const response = await proxiedFetch(current, await this.egressOr(proxy), { ...options, headers });
       const location = response.headers.get('location');
       if (response.status < 300 || response.status > 399 || !location) return response;
       await response.body?.cancel();

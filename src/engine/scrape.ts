@@ -3,9 +3,10 @@
  * Every failure becomes a PageError whose message says what happened to the page.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import type { HTTPResponse, Page, PuppeteerLifeCycleEvent } from 'puppeteer';
+import type { BrowserContext, HTTPResponse, Page, PuppeteerLifeCycleEvent } from 'puppeteer';
 import { PageError } from '../api/errors.js';
 import type { PageData, ScrapeOptions, WaitUntil } from '../api/types.js';
+import { accessHeaders, type SiteAccess } from './access.js';
 import type { BrowserPool, BrowserSettings, RequestGuard } from './browser.js';
 import { extractionScript } from './content/bundle.js';
 import { EGRESS_ERROR_HEADER } from './egress.js';
@@ -13,6 +14,9 @@ import { describeCaptcha, detectCaptcha, injectToken, solveCaptcha, type Captcha
 import type { InPageOptions, InPageResult } from './content/inPage.js';
 import { isContextGone, MainFrameWatch, pendingRefreshMs } from './mainFrame.js';
 import { installSettleProbe, settleEnabled, settleParams, waitForSettle } from './settle.js';
+
+/** The options of one page's scrape, defaults filled; headers, cookies and user-agent travel as the job's SiteAccess. */
+type PageOptions = Required<Omit<ScrapeOptions, 'headers' | 'cookies' | 'userAgent'>>;
 
 const WAIT_UNTIL: Record<WaitUntil, PuppeteerLifeCycleEvent> = {
   load: 'load',
@@ -64,25 +68,31 @@ export function describeNavigationError(err: unknown, url: string, timeoutMs: nu
 const refusals = new WeakMap<Page, string>();
 
 /**
- * Every request of the tab passes here: heavy resources are blocked, and with a
- * guard each request (each redirect hop included) is checked before it goes out.
+ * Every request of the tab passes here: heavy resources are blocked, with a guard
+ * each request (each redirect hop included) is checked before it goes out, and
+ * the job's headers are added to the requests that may have them (access.ts).
  */
-async function interceptRequests(page: Page, guard?: RequestGuard): Promise<void> {
+async function interceptRequests(page: Page, guard?: RequestGuard, access?: SiteAccess): Promise<void> {
   await page.setRequestInterception(true);
   page.on('request', (request) => {
     if (request.isInterceptResolutionHandled()) return;
-    if (BLOCKED_RESOURCES.has(request.resourceType())) {
+    if (blockedRequest(request.url(), request.resourceType())) {
       void request.abort('blockedbyclient').catch(() => undefined);
       return;
     }
+    const go = () => {
+      // Cookies and the user-agent the browser sends by itself; here only the job's own headers.
+      const extra = access ? withoutBrowserOwn(accessHeaders(access, request.url())) : {};
+      return Object.keys(extra).length > 0 ? request.continue({ headers: { ...request.headers(), ...extra } }) : request.continue();
+    };
     if (!guard) {
-      void request.continue().catch(() => undefined);
+      void go().catch(() => undefined);
       return;
     }
     void guard(request.url())
       .catch((err: unknown) => `refused: could not check ${request.url()}: ${(err as Error)?.message ?? err}`)
       .then((refusal) => {
-        if (refusal === undefined) return request.continue();
+        if (refusal === undefined) return go();
         if (request.isNavigationRequest() && request.frame() === page.mainFrame()) refusals.set(page, refusal);
         return request.abort('accessdenied');
       })
@@ -91,8 +101,19 @@ async function interceptRequests(page: Page, guard?: RequestGuard): Promise<void
 }
 
 /** File types a scrape never needs, blocked by URL inside Chromium when no request needs checking. */
-const BLOCKED_URL_PATTERNS = ['png', 'jpg', 'jpeg', 'gif', 'webp', 'avif', 'svg', 'ico', 'bmp', 'woff', 'woff2', 'ttf', 'otf', 'eot', 'mp4', 'webm', 'mp3', 'ogg', 'wav', 'm4a', 'mov']
-  .flatMap((ext) => [`*.${ext}`, `*.${ext}?*`]);
+const BLOCKED_EXTENSIONS = ['png', 'jpg', 'jpeg', 'gif', 'webp', 'avif', 'svg', 'ico', 'bmp', 'woff', 'woff2', 'ttf', 'otf', 'eot', 'mp4', 'webm', 'mp3', 'ogg', 'wav', 'm4a', 'mov'];
+const BLOCKED_URL_PATTERNS = BLOCKED_EXTENSIONS.flatMap((ext) => [`*.${ext}`, `*.${ext}?*`]);
+/** The same file types for requests that pass through Node (the favicon has no resource type of its own). */
+const BLOCKED_PATH = new RegExp(`\\.(${BLOCKED_EXTENSIONS.join('|')})$`, 'i');
+
+function blockedRequest(url: string, resourceType: string): boolean {
+  if (BLOCKED_RESOURCES.has(resourceType)) return true;
+  try {
+    return BLOCKED_PATH.test(new URL(url).pathname);
+  } catch {
+    return false;
+  }
+}
 
 /**
  * Without a guard, no request needs a decision from Node: blocking heavy files by
@@ -104,7 +125,41 @@ async function blockByUrl(page: Page): Promise<void> {
   await session.send('Network.setBlockedURLs', { urls: BLOCKED_URL_PATTERNS });
 }
 
+/** The job's headers without those the browser sends itself from the context's cookie jar and the tab's user-agent. */
+function withoutBrowserOwn(headers: Record<string, string>): Record<string, string> {
+  const { cookie: _cookie, 'user-agent': _userAgent, ...rest } = headers;
+  return rest;
+}
+
 const prepared = new WeakSet<Page>();
+/** Browser contexts that hold their job's cookies already: set once, so that cookies the site sets later stay. */
+const cookiesSet = new WeakSet<BrowserContext>();
+
+/**
+ * The job's cookies go into its browser context's cookie jar, which sends each
+ * only to its own domain, whatever the pages load or redirect to.
+ */
+async function setJobCookies(page: Page, access: SiteAccess | undefined): Promise<void> {
+  const context = page.browserContext();
+  if (!access || access.cookies.length === 0 || cookiesSet.has(context)) return;
+  cookiesSet.add(context);
+  await page.setCookie(
+    ...access.cookies.map((cookie) => {
+      const common = {
+        name: cookie.name,
+        value: cookie.value,
+        path: cookie.path ?? '/',
+        secure: cookie.secure ?? false,
+        httpOnly: cookie.httpOnly ?? false,
+        ...(cookie.expires ? { expires: cookie.expires } : {}),
+      };
+      // A cookie set by URL is host-only; one set with a leading-dot domain also goes to subdomains.
+      return cookie.includeSubdomains
+        ? { ...common, domain: `.${cookie.domain}` }
+        : { ...common, url: `${cookie.secure ? 'https' : 'http'}://${cookie.domain}${cookie.path ?? '/'}` };
+    }),
+  );
+}
 
 /**
  * A dialog left open stops the page (its load event, our evaluations) until the
@@ -118,15 +173,17 @@ function answerDialogs(page: Page): void {
   });
 }
 
-async function prepare(page: Page, settings: BrowserSettings): Promise<void> {
+async function prepare(page: Page, settings: BrowserSettings, access: SiteAccess | undefined): Promise<void> {
   if (prepared.has(page)) return;
   prepared.add(page);
   answerDialogs(page);
+  if (access?.userAgent) await page.setUserAgent({ userAgent: access.userAgent });
   // Chromium asks for proxy credentials per tab; answering them here covers every request of the tab.
   if (settings.proxy?.username && !settings.egressGuard) {
     await page.authenticate({ username: settings.proxy.username, password: settings.proxy.password ?? '' });
   }
-  if (settings.requestGuard) await interceptRequests(page, settings.requestGuard);
+  const hasHeaders = access !== undefined && Object.keys(access.headers).length > 0;
+  if (settings.requestGuard || hasHeaders) await interceptRequests(page, settings.requestGuard, access);
   else await blockByUrl(page);
   if (settleEnabled()) await installSettleProbe(page);
 }
@@ -196,7 +253,7 @@ interface Navigation {
  * event never comes (a hanging iframe or subresource, a long poll under
  * networkidle), is read as it stands rather than failed: its text is there.
  */
-async function navigate(page: Page, watch: MainFrameWatch, url: string, options: Required<ScrapeOptions>, run: TabRun): Promise<Navigation> {
+async function navigate(page: Page, watch: MainFrameWatch, url: string, options: PageOptions, run: TabRun): Promise<Navigation> {
   refusals.delete(page);
   try {
     const response = await page.goto(url, { waitUntil: WAIT_UNTIL[options.waitUntil], timeout: options.timeout });
@@ -254,7 +311,7 @@ async function extractContent(page: Page, options: InPageOptions): Promise<InPag
 }
 
 /** Fills the defaults the validator would; the engine can be called directly too. */
-export function withDefaults(options: ScrapeOptions = {}): Required<ScrapeOptions> {
+export function withDefaults(options: ScrapeOptions = {}): PageOptions {
   return {
     formats: options.formats ?? ['markdown'],
     onlyMainContent: options.onlyMainContent ?? true,
@@ -285,7 +342,7 @@ function showsBrowserErrorPage(page: Page, response: HTTPResponse): boolean {
 }
 
 /** The page as the server sent it: its status code and nothing to read. */
-function emptyErrorPage(url: string, response: HTTPResponse, formats: Required<ScrapeOptions>['formats']): PageData {
+function emptyErrorPage(url: string, response: HTTPResponse, formats: PageOptions['formats']): PageData {
   const data: PageData = {
     metadata: {
       url: response.url(),
@@ -319,10 +376,11 @@ interface TabRun extends ScrapeContext {
   egressFailure(url: string): string | undefined;
 }
 
-async function scrapeInTab(page: Page, url: string, options: Required<ScrapeOptions>, run: TabRun): Promise<PageData> {
+async function scrapeInTab(page: Page, url: string, options: PageOptions, run: TabRun): Promise<PageData> {
   const { settings, signal } = run;
   const deadline = Date.now() + options.timeout;
-  await prepare(page, settings);
+  await prepare(page, settings, run.access);
+  await setJobCookies(page, run.access);
   const watch = new MainFrameWatch(page, options.waitUntil === 'domcontentloaded' ? 'domcontentloaded' : 'load');
   try {
     const { complete } = await navigate(page, watch, url, options, run);
@@ -358,7 +416,7 @@ async function scrapeInTab(page: Page, url: string, options: Required<ScrapeOpti
   }
 }
 
-function extractFrom(page: Page, options: Required<ScrapeOptions>): Promise<InPageResult> {
+function extractFrom(page: Page, options: PageOptions): Promise<InPageResult> {
   const formats = options.formats;
   return extractContent(page, {
     onlyMainContent: options.onlyMainContent,
@@ -375,7 +433,7 @@ function pageData(
   url: string,
   response: HTTPResponse,
   result: InPageResult,
-  options: Required<ScrapeOptions>,
+  options: PageOptions,
   notes: { captcha?: string; complete: boolean },
 ): PageData {
   const formats = options.formats;
@@ -402,6 +460,8 @@ export interface ScrapeContext {
    * ends at once (navigation and every wait) when the signal aborts.
    */
   signal?: AbortSignal;
+  /** The job's headers, cookies and user-agent, and where they may go. */
+  access?: SiteAccess;
 }
 
 /**

@@ -4,6 +4,7 @@
  * errors, cancellation, concurrency) around it.
  */
 import type { JobKind, JobRequestByKind, PageEntry } from '../api/types.js';
+import type { SiteAccess } from '../engine/access.js';
 import type { Engine } from '../engine/engine.js';
 import type { RecordHeader } from '../store/jobStore.js';
 
@@ -17,6 +18,8 @@ export interface JobContext<K extends JobKind> {
    */
   signal: AbortSignal;
   env: NodeJS.ProcessEnv;
+  /** The request's headers, cookies and user-agent and where they may go; for every page and plain fetch of the job. */
+  access?: SiteAccess;
   /** Changes the record header (counters, data of scrape/extract) under the store's lock. */
   update(change: (record: RecordHeader) => void): Promise<void>;
   /** Stores page entry `index` of a batch or crawl and tells whoever waits on the job. */

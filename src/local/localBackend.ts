@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import type { JobBackend, JobProgress, StartOptions, WaitOptions } from '../api/backend.js';
+import type { JobBackend, JobProgress, JobStart, StartOptions, WaitOptions } from '../api/backend.js';
 import { UsageError, WaitTimeoutError, WrongKindError, errorMessage } from '../api/errors.js';
 import {
   isFinal,
@@ -20,8 +20,9 @@ import {
   type PageEntry,
   type PageQuery,
 } from '../api/types.js';
-import { credentialRedactor, redactStrings, requestUrls, withoutCredentials } from '../api/redact.js';
+import { credentialRedactor, redactStrings, requestUrls, secretRedactor, withoutCredentials } from '../api/redact.js';
 import { LOCAL_LIMITS, validateJobId, validateRequest } from '../api/validate.js';
+import { siteAccess } from '../engine/access.js';
 import type { Engine } from '../engine/engine.js';
 import type { JobHeader, JobStore, RecordHeader, StoredJob } from '../store/jobStore.js';
 import type { JobContext, JobRunner } from './jobRunner.js';
@@ -141,7 +142,10 @@ export class LocalBackend implements JobBackend {
     let error: string | undefined;
     // What the job stores carries none of the credentials its URLs hold.
     const redact = credentialRedactor(requestUrls(job.meta.request));
+    const hide = secretRedactor(job.meta.request);
     const clean = <T>(value: T): T => (redact ? redactStrings(value, redact) : value);
+    // Header and cookie values are hidden from errors only: a page may show its user's name, which is no leak.
+    const cleanError = (error: string): string => clean(hide ? hide(error) : error);
     try {
       const ctx: JobContext<JobKind> = {
         jobId,
@@ -149,14 +153,17 @@ export class LocalBackend implements JobBackend {
         engine: await this.getEngine(),
         signal: controller.signal,
         env: this.env,
+        access: siteAccess(requestUrls(job.meta.request), 'scrapeOptions' in job.meta.request ? job.meta.request.scrapeOptions : undefined),
         update: async (change) => {
           await this.store.update(jobId, (record) => {
             change(record);
             Object.assign(record, clean({ ...record }));
+            if (record.error !== undefined) record.error = cleanError(record.error);
           });
         },
         putPage: async (index, page) => {
           const entry = clean(page);
+          if (entry.error) entry.error = cleanError(entry.error);
           await this.store.putPage(jobId, index, entry);
           if (entry.status === 'failed') failed++;
           this.events.emit(`page:${jobId}`, entry, index);
@@ -174,7 +181,7 @@ export class LocalBackend implements JobBackend {
       if (record.status !== 'running') return;
       if (error !== undefined) {
         record.status = 'failed';
-        record.error = clean(error);
+        record.error = cleanError(error);
       } else {
         record.status = 'completed';
       }
@@ -272,6 +279,15 @@ export class LocalBackend implements JobBackend {
         if (entry) onPage(entry, start + i);
       });
     }
+  }
+
+  async remove(jobId: string): Promise<boolean> {
+    return this.store.remove((await this.readHeader(jobId)).jobId);
+  }
+
+  async request(jobId: string): Promise<JobStart> {
+    const { meta } = await this.store.read(validateJobId(jobId));
+    return { kind: meta.kind, request: meta.request } as JobStart;
   }
 
   async list(jobIds?: readonly string[]): Promise<JobSummary[]> {

@@ -5,7 +5,7 @@
  * endpoints that say only the status, and paged batch/crawl results.
  */
 import { KIND_PATHS } from '../api/paths.js';
-import type { JobBackend, StartOptions, WaitOptions } from '../api/backend.js';
+import type { JobBackend, JobStart, StartOptions, WaitOptions } from '../api/backend.js';
 import { JobNotFoundError, PlanError, UsageError, WaitTimeoutError } from '../api/errors.js';
 import {
   isFinal,
@@ -130,6 +130,16 @@ export class RemoteBackend implements JobBackend {
     const jobKind = kind ?? (await this.status(jobId)).kind;
     const { status } = await this.http.call<JobStatusObject>('DELETE', `${KIND_PATHS[jobKind]}/${encodeURIComponent(jobId)}`, { jobId });
     return { status };
+  }
+
+  /** The service has no endpoint to delete a job: it keeps its jobs by its own rules. */
+  async remove(): Promise<boolean> {
+    throw new UsageError('prune works on the local job store; a webjobs service keeps its jobs by its own rules (drop --remote)');
+  }
+
+  /** The service never returns a job's request (it may hold credentials). */
+  async request(): Promise<JobStart> {
+    throw new UsageError("retry works on local jobs; a webjobs service does not return a job's request (drop --remote)");
   }
 
   /** Nothing to release: every request is complete when its call returns. */

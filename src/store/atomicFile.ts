@@ -23,29 +23,106 @@ export async function readJson<T>(file: string): Promise<T> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+const errno = (err: unknown) => (err as NodeJS.ErrnoException).code;
+
+/** The token a lock file holds, or undefined when there is no lock file. */
+async function lockToken(file: string): Promise<string | undefined> {
+  try {
+    return await fs.readFile(file, 'utf8');
+  } catch (err) {
+    if (errno(err) === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+/** Creates `file` holding `token`, or returns false when it exists. */
+async function createLock(file: string, token: string): Promise<boolean> {
+  let handle;
+  try {
+    handle = await fs.open(file, 'wx');
+  } catch (err) {
+    if (errno(err) === 'EEXIST') return false;
+    throw err;
+  }
+  try {
+    await handle.writeFile(token);
+  } finally {
+    await handle.close();
+  }
+  return true;
+}
+
+/** Removes `file` only while it still holds `token`: never a lock someone else took since. */
+async function removeIfOwned(file: string, token: string): Promise<void> {
+  if ((await lockToken(file).catch(() => undefined)) === token) await fs.rm(file, { force: true });
+}
+
 /**
- * A lock between processes: a file created with O_EXCL. A lock older than
- * `staleMs` belongs to a process that died holding it and is broken.
+ * Breaks the lock `file` if it still holds `staleToken` and is still stale. Breakers
+ * take turns under a second lock (`file.break`), so two waiters that both saw the
+ * same stale lock cannot both break it: the second one finds the first one's new
+ * lock (another token, fresh) and leaves it. The breaker lock is held for a read, a
+ * stat and an unlink; one older than `staleMs` belongs to a breaker that died.
+ */
+async function breakStaleLock(file: string, staleToken: string, staleMs: number): Promise<boolean> {
+  const breaker = `${file}.break`;
+  const token = newToken();
+  if (!(await createLock(breaker, token))) {
+    const stat = await fs.stat(breaker).catch(() => undefined);
+    if (stat && Date.now() - stat.mtimeMs > staleMs) await fs.rm(breaker, { force: true });
+    return false;
+  }
+  try {
+    const stat = await fs.stat(file).catch(() => undefined);
+    if (!stat || Date.now() - stat.mtimeMs <= staleMs || (await lockToken(file)) !== staleToken) return false;
+    await fs.rm(file, { force: true });
+    return true;
+  } finally {
+    await removeIfOwned(breaker, token);
+  }
+}
+
+function newToken(): string {
+  return `${process.pid}.${randomBytes(8).toString('hex')}`;
+}
+
+/**
+ * Keeps the lock fresh while its holder works, however long: every third of
+ * `staleMs` its mtime is renewed, as long as it still holds our token.
+ */
+function heartbeat(file: string, token: string, staleMs: number): () => void {
+  const timer = setInterval(() => {
+    void (async () => {
+      if ((await lockToken(file)) !== token) return;
+      const now = new Date();
+      await fs.utimes(file, now, now);
+    })().catch(() => undefined);
+  }, Math.max(1, Math.floor(staleMs / 3)));
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/**
+ * A lock between processes: a file created with O_EXCL that holds its owner's
+ * token. The holder renews it (heartbeat) while it works, so only a lock whose
+ * holder died (no renewal for `staleMs`) is broken, and a holder removes the lock
+ * only while it still holds its token, never a lock someone else took since.
  */
 export async function withFileLock<T>(lockFile: string, fn: () => Promise<T>, staleMs = 10_000): Promise<T> {
   const deadline = Date.now() + 30_000;
-  for (;;) {
-    try {
-      const handle = await fs.open(lockFile, 'wx');
-      await handle.writeFile(String(process.pid));
-      await handle.close();
-      break;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const stat = await fs.stat(lockFile).catch(() => undefined);
-      if (stat && Date.now() - stat.mtimeMs > staleMs) await fs.rm(lockFile, { force: true });
-      else if (Date.now() > deadline) throw new Error(`could not lock ${lockFile} within 30s`);
-      else await sleep(5 + Math.random() * 20);
-    }
+  const token = newToken();
+  while (!(await createLock(lockFile, token))) {
+    const stat = await fs.stat(lockFile).catch(() => undefined);
+    const held = stat ? await lockToken(lockFile) : undefined;
+    if (stat && held !== undefined && Date.now() - stat.mtimeMs > staleMs && (await breakStaleLock(lockFile, held, staleMs))) continue;
+    if (Date.now() > deadline) throw new Error(`could not lock ${lockFile} within 30s`);
+    else await sleep(5 + Math.random() * 20);
   }
+  const stop = heartbeat(lockFile, token, staleMs);
   try {
     return await fn();
   } finally {
-    await fs.rm(lockFile, { force: true });
+    stop();
+    await removeIfOwned(lockFile, token);
   }
 }

@@ -18,7 +18,7 @@ import path from 'node:path';
 import { DamagedRecordError, JobNotFoundError } from '../api/errors.js';
 import { requestUrls, withoutCredentials } from '../api/redact.js';
 import { JOB_ID_PATTERN } from '../api/validate.js';
-import type { JobKind, JobRequest, PageEntry } from '../api/types.js';
+import { isFinal, type JobKind, type JobRequest, type PageEntry } from '../api/types.js';
 import { readJson, withFileLock, writeJsonAtomic } from './atomicFile.js';
 import type { DamagedJob, JobHeader, JobMeta, JobStore, RecordHeader, StoredJob } from './jobStore.js';
 
@@ -195,6 +195,26 @@ export class FileJobStore implements JobStore {
         }),
       ),
     );
+  }
+
+  /**
+   * Under the job's lock, so that no process is starting the job meanwhile. The
+   * folder is first renamed out of the listing (a dot name is no job id), so that
+   * nobody ever reads a job half deleted, then removed.
+   */
+  async remove(jobId: string): Promise<boolean> {
+    const dir = this.dir(jobId);
+    const gone = path.join(this.jobsDir, `.removing-${jobId}-${randomUUID()}`);
+    const removed = await this.serialise(jobId, () =>
+      withFileLock(path.join(dir, 'job.lock'), async () => {
+        const { record } = await this.readRaw(jobId);
+        if (!isFinal(record.status)) return false;
+        await fs.rename(dir, gone);
+        return true;
+      }),
+    );
+    if (removed) await fs.rm(gone, { recursive: true, force: true });
+    return removed;
   }
 
   async ids(): Promise<string[]> {

@@ -63,6 +63,8 @@ export interface JobStore {
   readPages(jobId: string, start: number, count: number): Promise<(PageEntry | undefined)[]>;
   /** Headers of the given jobs (default: all), oldest first; unknown ids are left out, damaged jobs listed as such. */
   list(jobIds?: readonly string[]): Promise<(JobHeader | DamagedJob)[]>;
+  /** Deletes a job whose stored status is final, with its pages; false (nothing deleted) for one that is not. */
+  remove(jobId: string): Promise<boolean>;
   /** Every job id in the store, without reading (or judging) the jobs. */
   ids(): Promise<string[]>;
 }

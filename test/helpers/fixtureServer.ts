@@ -13,7 +13,16 @@ export interface FixtureServer {
   at(path: string): string;
   /** Requests seen, as "METHOD path". */
   requests: string[];
+  /** Requests seen with the headers they came with (cookie and user-agent among them). */
+  received: ReceivedRequest[];
   close(): Promise<void>;
+}
+
+export interface ReceivedRequest {
+  method: string;
+  /** Path and query. */
+  path: string;
+  headers: http.IncomingHttpHeaders;
 }
 
 export function html(body: string, { title = 'Test page', head = '', lang = 'en' } = {}): string {
@@ -25,12 +34,17 @@ export function sendHtml(res: http.ServerResponse, content: string, status = 200
   res.end(content);
 }
 
-/** `fallback` answers paths no route names (default: a 404 page). */
-export async function startFixtureServer(routes: Record<string, Handler>, fallback?: Handler): Promise<FixtureServer> {
+/**
+ * `fallback` answers paths no route names (default: a 404 page). `host`: another
+ * loopback address (127.0.0.2) stands for a second site, as cookies ignore ports.
+ */
+export async function startFixtureServer(routes: Record<string, Handler>, fallback?: Handler, host = '127.0.0.1'): Promise<FixtureServer> {
   const requests: string[] = [];
+  const received: ReceivedRequest[] = [];
   const sockets = new Set<import('node:net').Socket>();
   const server = http.createServer(async (req, res) => {
     requests.push(`${req.method} ${req.url}`);
+    received.push({ method: req.method ?? '', path: req.url ?? '/', headers: req.headers });
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     const handler = routes[req.url ?? '/'] ?? routes[path];
     try {
@@ -46,12 +60,13 @@ export async function startFixtureServer(routes: Record<string, Handler>, fallba
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  const url = `http://${host}:${(server.address() as AddressInfo).port}`;
   return {
     url,
     at: (path) => new URL(path, url).href,
     requests,
+    received,
     close: () =>
       new Promise((resolve) => {
         for (const socket of sockets) socket.destroy();

@@ -89,6 +89,7 @@ Examples:
   $ webjobs batch --file urls.txt --output-dir pages/
   $ grep -v '^#' urls.txt | webjobs batch - --jsonl | jq -r 'select(.status=="failed") | .url'
   $ webjobs batch --file urls.txt --json --concurrency 4 -o batch.json
+  $ webjobs batch --file urls.txt --header "Authorization: Bearer $TOKEN" --output-dir pages/
 
 Exit codes: 0 every page completed, 3 the job completed but some pages failed,
 1 the job failed, 2 bad usage (more than 1,000 URLs, an invalid URL: its line is named),

@@ -1,9 +1,9 @@
-/** Commands about jobs that already exist: status, result, jobs, cancel. */
+/** Commands about jobs that already exist: status, result, jobs, cancel, prune. */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { LIMITS } from '../../api/limits.js';
 import type { JobBackend } from '../../api/backend.js';
 import { JobFailedError, JobNotFoundError, UsageError } from '../../api/errors.js';
-import { FORMATS, JOB_KINDS, JOB_STATUSES, type Format, type JobKind, type JobStatus } from '../../api/types.js';
+import { FINAL_STATUSES, FORMATS, JOB_KINDS, JOB_STATUSES, type Format, type JobKind, type JobStatus } from '../../api/types.js';
 import { withBackend } from '../backendFactory.js';
 import { writeStoredPages } from '../manyPages.js';
 import { parseFormats, parseInteger, type RunFlags } from '../options.js';
@@ -150,6 +150,69 @@ export function cancelCommand(): Command {
     await withBackend(flags, async (backend) => {
       const { status } = await backend.cancel(await resolveJobId(backend, jobId), flags.kind);
       await writeOutput(status);
+    });
+  });
+}
+
+const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
+
+/** --older-than 7d: minutes (m), hours (h), days (d) or weeks (w). */
+export function parseAge(value: string): number {
+  const match = /^(\d{1,6})(m|h|d|w)$/.exec(value.trim());
+  if (!match) throw new InvalidArgumentError(`give an age such as 30m, 12h, 7d or 2w (got "${value}").`);
+  return Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
+}
+
+function parseFinalStatuses(value: string, previous: JobStatus[] = []): JobStatus[] {
+  const statuses = value.split(',').map((v) => v.trim()).filter(Boolean);
+  for (const status of statuses) {
+    if (!FINAL_STATUSES.includes(status as JobStatus)) {
+      throw new InvalidArgumentError(`"${status}" is not a state a job ends in (choose from ${FINAL_STATUSES.join(', ')}).`);
+    }
+  }
+  return [...previous, ...(statuses as JobStatus[])];
+}
+
+interface PruneFlags extends BackendFlags {
+  olderThan?: number;
+  status?: JobStatus[];
+  dryRun?: boolean;
+}
+
+export function pruneCommand(): Command {
+  const cmd = new Command('prune')
+    .summary('delete old jobs, by age and status')
+    .description(
+      `Delete local jobs that have ended (completed, failed, stopped) with their pages, chosen by age,
+by status, or both. Jobs still pending or running are never deleted; damaged records are left alone.
+Prints the id of each deleted job (with --dry-run: each job it would delete).`,
+    )
+    .option('--older-than <age>', 'only jobs created longer ago than this: 30m, 12h, 7d, 2w', parseAge)
+    .option('--status <states>', `only jobs in these states, comma-separated: ${FINAL_STATUSES.join(', ')}`, parseFinalStatuses)
+    .option('--dry-run', 'print what would be deleted, delete nothing')
+    .option('--remote <url>', 'refused: a webjobs service keeps its jobs by its own rules');
+  cmd.addHelpText(
+    'after',
+    `
+Examples:
+  $ webjobs prune --older-than 7d --status failed
+  $ webjobs prune --older-than 30d              # every ended job older than 30 days
+  $ webjobs prune --status stopped,failed --dry-run`,
+  );
+  return cmd.action(async (flags: PruneFlags) => {
+    if (flags.olderThan === undefined && !flags.status) throw new UsageError('prune needs --older-than, --status or both (it never deletes every job at once)');
+    await withBackend(flags, async (backend) => {
+      const cutoff = flags.olderThan === undefined ? Infinity : Date.now() - flags.olderThan;
+      const wanted = flags.status ?? FINAL_STATUSES;
+      const chosen = (await backend.list()).filter(
+        (job) => job.status !== 'unknown' && wanted.includes(job.status) && (flags.olderThan === undefined || Date.parse(job.createdAt) < cutoff),
+      );
+      const deleted: string[] = [];
+      for (const job of chosen) {
+        if (flags.dryRun || (await backend.remove(job.jobId))) deleted.push(job.jobId);
+      }
+      if (deleted.length > 0) await writeOutput(deleted.join('\n'));
+      process.stderr.write(`webjobs: ${flags.dryRun ? 'would delete' : 'deleted'} ${deleted.length} job${deleted.length === 1 ? '' : 's'}\n`);
     });
   });
 }

@@ -29,7 +29,10 @@ Examples:
   $ webjobs scrape https://example.com
   $ webjobs scrape https://example.com --formats links
   $ webjobs scrape https://example.com --json | jq -r .data.metadata.title
-  $ webjobs scrape https://example.com --no-only-main-content --exclude-tags 'nav,.ads' -o page.md`,
+  $ webjobs scrape https://example.com --no-only-main-content --exclude-tags 'nav,.ads' -o page.md
+  $ webjobs scrape https://intranet.example.com --header "Authorization: Bearer $TOKEN" --cookies cookies.txt
+
+Headers go only to the origin of the URL; each cookie only to its own domain (README: Pages behind a login).`,
   );
   return cmd.action(async (url: string, flags: ScrapeFlags & SessionFlags & RunFlags) => {
     const request = { url, scrapeOptions: scrapeOptionsFrom(flags), sessionOptions: sessionOptionsFrom(flags) };

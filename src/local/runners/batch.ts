@@ -20,7 +20,7 @@ async function scrapeOne(ctx: JobContext<'batch'>, gate: HostGate, index: number
   const url = urls[index]!;
   let entry;
   try {
-    const data = await gate.run(url, delay, () => ctx.engine.scrape(url, scrapeOptions, sessionOptions, ctx.signal));
+    const data = await gate.run(url, delay, () => ctx.engine.scrape(url, scrapeOptions, sessionOptions, ctx.signal, ctx.access));
     entry = completedEntry(url, data);
   } catch (err) {
     if (isJobFatal(err)) throw err;

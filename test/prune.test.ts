@@ -1,0 +1,108 @@
+/** `webjobs prune` (by age and status) and `webjobs retry ID` (the failed pages of a job, again), through the real CLI. */
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, tempHome } from './helpers/cli.js';
+import { articleText, html, sendHtml, startFixtureServer, type FixtureServer } from './helpers/fixtureServer.js';
+
+let site: FixtureServer;
+/** While true, /flaky closes the connection without an answer (Chromium retries that itself, so it stays broken until the test mends it). */
+let flakyBroken = true;
+
+beforeAll(async () => {
+  site = await startFixtureServer({
+    '/ok': (_req, res) => sendHtml(res, html(`<article><h1>Fine</h1>${articleText('fine', 3)}</article>`, { title: 'Fine' })),
+    '/flaky': (req, res) => {
+      if (flakyBroken) return void req.socket.destroy();
+      sendHtml(res, html(`<article><h1>Flaky</h1>${articleText('flaky', 3)}</article>`, { title: 'Flaky now works' }));
+    },
+  });
+});
+
+afterAll(async () => {
+  await site?.close();
+});
+
+/** Makes a stored job look `days` old, as if created then. */
+function age(home: string, jobId: string, days: number): void {
+  const createdAt = new Date(Date.now() - days * 86_400_000).toISOString();
+  for (const name of ['meta.json', 'status.json']) {
+    const file = path.join(home, 'jobs', jobId, name);
+    writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), createdAt }));
+  }
+}
+
+async function jobIds(env: NodeJS.ProcessEnv): Promise<string[]> {
+  return (JSON.parse((await runCli(['jobs', '--json'], { env })).stdout) as { jobId: string }[]).map((job) => job.jobId);
+}
+
+describe('webjobs prune', () => {
+  it('deletes the ended jobs older than --older-than in the --status states, and nothing else', async () => {
+    const home = tempHome();
+    const env = { WEBJOBS_HOME: home };
+    const start = async (url: string) => JSON.parse((await runCli(['scrape', url, '--json'], { env })).stdout).jobId as string;
+    // Port 9 is one Chromium refuses: the scrape fails at once.
+    const oldFailed = await start('http://127.0.0.1:9/');
+    const newFailed = await start('http://127.0.0.1:9/');
+    const oldCompleted = await start(site.at('/ok'));
+    age(home, oldFailed, 8);
+    age(home, oldCompleted, 8);
+
+    const none = await runCli(['prune'], { env });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('--older-than, --status or both');
+    expect(await jobIds(env)).toHaveLength(3);
+
+    const dry = await runCli(['prune', '--older-than', '7d', '--status', 'failed', '--dry-run'], { env });
+    expect(dry.code).toBe(0);
+    expect(dry.stdout.trim()).toBe(oldFailed);
+    expect(await jobIds(env)).toHaveLength(3);
+
+    const pruned = await runCli(['prune', '--older-than', '7d', '--status', 'failed'], { env });
+    expect(pruned.code).toBe(0);
+    expect(pruned.stdout.trim()).toBe(oldFailed);
+    expect(pruned.stderr).toContain('deleted 1 job');
+    expect((await jobIds(env)).sort()).toEqual([newFailed, oldCompleted].sort());
+    const gone = await runCli(['status', oldFailed], { env });
+    expect(gone.code).not.toBe(0);
+
+    const bad = await runCli(['prune', '--older-than', 'a week'], { env });
+    expect(bad.code).toBe(2);
+    const running = await runCli(['prune', '--status', 'running'], { env });
+    expect(running.code).toBe(2);
+  });
+});
+
+describe('webjobs retry', () => {
+  it('starts a batch of the pages that failed, with the options the job ran with', async () => {
+    const env = { WEBJOBS_HOME: tempHome() };
+    const first = await runCli(['batch', site.at('/ok'), site.at('/flaky'), '--json', '--header', 'X-Team: blue'], { env });
+    expect(first.code).toBe(3);
+    const record = JSON.parse(first.stdout);
+    expect(record.data.map((entry: { status: string }) => entry.status)).toEqual(['completed', 'failed']);
+    flakyBroken = false;
+    const before = site.received.length;
+
+    const retried = await runCli(['retry', record.jobId.slice(0, 8), '--json'], { env });
+    expect(retried.stderr).toBe('');
+    expect(retried.code).toBe(0);
+    const again = JSON.parse(retried.stdout);
+    expect(again.jobId).not.toBe(record.jobId);
+    expect(again.data).toHaveLength(1);
+    expect(again.data[0].url).toBe(site.at('/flaky'));
+    expect(again.data[0].metadata.title).toBe('Flaky now works');
+    // Only the failed page was asked for again, with the job's header.
+    const asked = site.received.slice(before);
+    expect(asked.map((r) => r.path)).toEqual(['/flaky']);
+    expect(asked[0]!.headers['x-team']).toBe('blue');
+
+    const nothing = await runCli(['retry', again.jobId], { env });
+    expect(nothing.code).toBe(0);
+    expect(nothing.stderr).toContain('nothing to retry');
+
+    const scrape = JSON.parse((await runCli(['scrape', site.at('/ok'), '--json'], { env })).stdout).jobId as string;
+    const wrongKind = await runCli(['retry', scrape], { env });
+    expect(wrongKind.code).toBe(2);
+    expect(wrongKind.stderr).toContain('retry is for batch and crawl jobs');
+  });
+});
