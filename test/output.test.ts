@@ -44,6 +44,22 @@ describe('formats', () => {
     expect(index.pages[0].file).toBe(`127.0.0.1_${port}_a.html`);
   });
 
+  it('--front-matter starts each Markdown file with the page\'s title, url, statusCode and scrape time as YAML', async () => {
+    const dir = path.join(scratch, 'front');
+    const result = await runCli(['batch', site.at('/a'), '--output-dir', dir, '--front-matter'], { env });
+    expect(result.code).toBe(0);
+    const port = new URL(site.url).port;
+    const text = readFileSync(path.join(dir, `127.0.0.1_${port}_a.md`), 'utf8');
+    const [, yaml, body] = /^---\n([\s\S]*?)\n---\n\n([\s\S]*)$/.exec(text) ?? [];
+    const fields = Object.fromEntries((yaml ?? '').split('\n').map((line) => [line.slice(0, line.indexOf(':')), JSON.parse(line.slice(line.indexOf(':') + 2))]));
+    expect(fields).toMatchObject({ title: 'Alpha', url: site.at('/a'), sourceURL: site.at('/a'), statusCode: '200' });
+    expect(Date.parse(fields.scrapedAt)).not.toBeNaN();
+    expect(body).toContain('alpha');
+    const refused = await runCli(['batch', site.at('/a'), '--front-matter'], { env });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--front-matter goes with --output-dir');
+  });
+
   it('markdown files end with a newline', async () => {
     const dir = path.join(scratch, 'md');
     expect((await runCli(['batch', site.at('/b'), '--output-dir', dir], { env })).code).toBe(0);

@@ -22,6 +22,7 @@ export interface ManyPagesFlags extends RunFlags {
   jsonl?: boolean;
   outputDir?: string;
   formats?: Format[];
+  frontMatter?: boolean;
 }
 
 /** Entries read per round trip to the store; small enough to keep memory flat. */
@@ -30,7 +31,8 @@ const READ_BATCH = 100;
 export function addManyPagesOptions(cmd: Command): Command {
   return cmd
     .option('--jsonl', 'print one JSON page entry per line, as each page finishes')
-    .option('--output-dir <dir>', 'write one file per page and format (.md, .html, .links.txt) as pages finish, and an index.json, into this folder');
+    .option('--output-dir <dir>', 'write one file per page and format (.md, .html, .links.txt) as pages finish, and an index.json, into this folder')
+    .option('--front-matter', 'with --output-dir: start each Markdown file with YAML front matter (title, url, sourceURL, statusCode, scrapedAt)');
 }
 
 export function addConcurrencyOption(cmd: Command): Command {
@@ -59,6 +61,7 @@ function checkFlags(flags: ManyPagesFlags): void {
   const modes = [flags.json && '--json', flags.jsonl && '--jsonl', flags.outputDir && '--output-dir'].filter(Boolean);
   if (modes.length > 1) throw new UsageError(`choose one of ${modes.join(' and ')}`);
   if (flags.outputDir && flags.output) throw new UsageError('--output-dir writes files itself; drop -o/--output');
+  if (flags.frontMatter && !flags.outputDir) throw new UsageError('--front-matter goes with --output-dir');
   if (!flags.wait && (flags.outputDir || flags.jsonl)) {
     throw new UsageError(`--no-wait returns before any page is done, so ${flags.outputDir ? '--output-dir' : '--jsonl'} would get nothing: drop --no-wait, or read the job later with webjobs result`);
   }
@@ -138,10 +141,10 @@ export async function writeStoredPages(
   kind: ManyKind,
   backend: JobBackend,
   jobId: string,
-  options: { outputDir?: string; formats?: Format[]; output?: string },
+  options: { outputDir?: string; formats?: Format[]; frontMatter?: boolean; output?: string },
 ): Promise<void> {
   if (options.outputDir) {
-    const dir = new OutputDir(options.outputDir, options.formats);
+    const dir = new OutputDir(options.outputDir, options.formats, options.frontMatter);
     await dir.create();
     return dir.finish(jobId, entriesOf(backend, kind, jobId));
   }
@@ -204,7 +207,7 @@ export async function runManyPages<K extends ManyKind>(
   const started = Date.now();
   let jsonl: OutputStream | undefined;
   let writes: Promise<void> = Promise.resolve();
-  const dir = flags.outputDir ? new OutputDir(flags.outputDir, flags.formats) : undefined;
+  const dir = flags.outputDir ? new OutputDir(flags.outputDir, flags.formats, flags.frontMatter) : undefined;
   await dir?.create();
   if (flags.jsonl) jsonl = await openOutput(flags.output);
   const onPage = (entry: PageEntry, index: number) => {

@@ -26,6 +26,20 @@ export function baseNameFor(url: string, taken: Set<string>): string {
   return name;
 }
 
+/** The page's front matter fields, in this order; absent ones are left out. */
+const FRONT_MATTER_FIELDS = ['title', 'url', 'sourceURL', 'statusCode', 'scrapedAt'] as const;
+
+/**
+ * A YAML block for the head of a Markdown file (static site generators and note
+ * apps read it). Each value is a JSON string, which is a valid YAML double-quoted
+ * scalar whatever the title holds (colons, quotes, line breaks).
+ */
+export function frontMatterOf(entry: PageEntry): string {
+  const metadata = (entry.metadata ?? {}) as Record<string, string | undefined>;
+  const lines = FRONT_MATTER_FIELDS.filter((field) => metadata[field] !== undefined).map((field) => `${field}: ${JSON.stringify(metadata[field])}`);
+  return `---\n${lines.join('\n')}\n---\n\n`;
+}
+
 interface IndexRow {
   /** The file of the first format asked (the Markdown one by default); null for a page not completed. */
   file: string | null;
@@ -50,7 +64,12 @@ export class OutputDir {
   private readonly files = new Map<number, Partial<Record<Format, string>>>();
   private writes: Promise<void> = Promise.resolve();
 
-  constructor(private readonly dir: string, formats: Format[] | undefined) {
+  constructor(
+    private readonly dir: string,
+    formats: Format[] | undefined,
+    /** Markdown files start with YAML front matter: title, url, sourceURL, statusCode, scrapedAt. */
+    private readonly frontMatter = false,
+  ) {
     this.formats = formatsOrDefault(formats);
   }
 
@@ -68,7 +87,7 @@ export class OutputDir {
     for (const format of this.formats) {
       const file = `${base}${FORMAT_EXTENSIONS[format]}`;
       files[format] = file;
-      const content = withNewline(renderFormat(entry, format));
+      const content = (this.frontMatter && format === 'markdown' ? frontMatterOf(entry) : '') + withNewline(renderFormat(entry, format));
       this.writes = this.writes.then(() => fs.writeFile(path.join(this.dir, file), content));
       this.writes.catch(() => undefined); // handled in finish(); no unhandled rejection before it
     }

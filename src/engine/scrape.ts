@@ -438,7 +438,7 @@ function pageData(
 ): PageData {
   const formats = options.formats;
   const data: PageData = {
-    metadata: { ...result.metadata, url: page.url(), sourceURL: url, statusCode: String(response.status()) },
+    metadata: { ...result.metadata, url: page.url(), sourceURL: url, statusCode: String(response.status()), scrapedAt: new Date().toISOString() },
   };
   if (notes.captcha) data.metadata.captcha = notes.captcha;
   const warnings = [

@@ -65,6 +65,7 @@ a batch's or crawl's pages as files: also for a job that was stopped, with the p
     .option('--batch-size <n>', `page entries per result batch (default 100, at most ${LIMITS.maxResultBatchSize})`, parseInteger('--batch-size', 1, LIMITS.maxResultBatchSize))
     .option('--content', "print the pages' content (Markdown, or --formats) instead of the JSON record")
     .option('--output-dir <dir>', 'batch and crawl: write one file per page and format, and an index.json, into this folder')
+    .option('--front-matter', 'with --output-dir: start each Markdown file with YAML front matter (title, url, sourceURL, statusCode, scrapedAt)')
     .option('-f, --formats <list>', `with --content or --output-dir: formats to write, comma-separated: ${FORMATS.join(', ')} (default: markdown)`, parseFormats)
     .option('-o, --output <file>', 'write to a file instead of stdout');
   addBackendOptions(cmd).addHelpText(
@@ -79,6 +80,7 @@ Examples:
   return cmd.action(async (jobId: string, flags: ResultFlags) => {
     if (flags.outputDir && (flags.output || flags.content)) throw new UsageError('--output-dir writes files itself; drop -o and --content');
     if (flags.formats && !flags.content && !flags.outputDir) throw new UsageError('--formats goes with --content or --output-dir');
+    if (flags.frontMatter && !flags.outputDir) throw new UsageError('--front-matter goes with --output-dir');
     await withBackend(flags, async (backend) => {
       jobId = await resolveJobId(backend, jobId);
       const { kind } = await backend.status(jobId, flags.kind);
@@ -97,6 +99,7 @@ interface ResultFlags extends BackendFlags {
   content?: boolean;
   outputDir?: string;
   formats?: Format[];
+  frontMatter?: boolean;
 }
 
 /** --content and --output-dir of `result`: what the job command would have printed or written. */
