@@ -196,12 +196,17 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     for (const el of Array.from(root.querySelectorAll(`[${HIDDEN}]`))) el.remove();
   }
 
+  /** Removes every element of `root` whose class and id words `match`, except one holding the page's h1. */
+  function removeNamed(root: Element, match: (names: string[]) => boolean): void {
+    for (const el of Array.from(root.querySelectorAll('[class], [id]'))) {
+      if (root.contains(el) && !el.querySelector('h1') && match(words(el))) el.remove();
+    }
+  }
+
   /** What is never content, whatever share of the page it holds: cookie banners, popups, skip links. */
   function removeBanners(root: Element): void {
     for (const a of Array.from(root.querySelectorAll('a[href^="#"]'))) if (words(a).some((word) => /^skip/i.test(word))) a.remove();
-    for (const el of Array.from(root.querySelectorAll('[class], [id]'))) {
-      if (root.contains(el) && words(el).some((word) => ALWAYS_FURNITURE_NAMES.test(word)) && !el.querySelector('h1')) el.remove();
-    }
+    removeNamed(root, (names) => names.some((word) => ALWAYS_FURNITURE_NAMES.test(word)));
   }
 
   /** A list of short links and nothing else: a menu, a tag cloud, a category list. */
@@ -310,9 +315,8 @@ export function mainContentSelector(Readability: any): MainContentSelector {
   }
 
   /** Whether the page says it is an article, in JSON-LD or Open Graph (doc generators wrap pages in <article> too). */
-  function declaresArticle(page: Document): boolean {
-    const ARTICLE_TYPE = /"@type"\s*:\s*\[?\s*"(Article|NewsArticle|BlogPosting|TechArticle|Report|ScholarlyArticle|HowTo|Recipe)"/;
-    if (jsonLdTexts(page).some((text) => ARTICLE_TYPE.test(text))) return true;
+  function declaresArticle(page: Document, jsonLd: string[]): boolean {
+    if (declares(jsonLd, ARTICLE_TYPES)) return true;
     return /article/i.test(page.querySelector('meta[property="og:type"]')?.getAttribute('content') || '');
   }
 
@@ -330,29 +334,29 @@ export function mainContentSelector(Readability: any): MainContentSelector {
    * The author's name and the post's date stay.
    */
   function removePosterDetails(root: Element): void {
-    for (const el of Array.from(root.querySelectorAll('[class], [id]'))) {
-      if (!root.contains(el) || el.querySelector('h1')) continue;
-      const names = words(el);
-      const detail = names.some((w) => POSTER.test(w)) && names.some((w) => POSTER_DETAIL.test(w));
-      if (detail || names.some((w) => /^(signatures?|notices?)$/i.test(w))) el.remove();
-    }
-  }
-
-  function declaresProduct(page: Document): boolean {
-    return jsonLdTexts(page).some((text) => /"@type"\s*:\s*\[?\s*"Product"/.test(text));
+    removeNamed(
+      root,
+      (names) =>
+        (names.some((w) => POSTER.test(w)) && names.some((w) => POSTER_DETAIL.test(w))) ||
+        names.some((w) => /^(signatures?|notices?)$/i.test(w)),
+    );
   }
 
   /** Customers' reviews of a product: what others say of it, not the product's title, price, description and specifications. */
   function removeReviews(root: Element): void {
-    for (const el of Array.from(root.querySelectorAll('[class], [id]'))) {
-      if (root.contains(el) && !el.querySelector('h1') && words(el).some((w) => /^(reviews?|ratings?)$/i.test(w))) el.remove();
-    }
+    removeNamed(root, (names) => names.some((w) => /^(reviews?|ratings?)$/i.test(w)));
   }
 
-  /** Whether the page says it is a discussion (a forum thread, a Q&A page), whose comments are its content. */
-  function declaresDiscussion(page: Document): boolean {
-    const DISCUSSION_TYPE = /"@type"\s*:\s*\[?\s*"(DiscussionForumPosting|QAPage|Question|SocialMediaPosting|Comment)"/;
-    return jsonLdTexts(page).some((text) => DISCUSSION_TYPE.test(text));
+  /** JSON-LD types by what they say the page is. */
+  const ARTICLE_TYPES = ['Article', 'NewsArticle', 'BlogPosting', 'TechArticle', 'Report', 'ScholarlyArticle', 'HowTo', 'Recipe'];
+  /** A discussion (a forum thread, a Q&A page), whose comments are its content. */
+  const DISCUSSION_TYPES = ['DiscussionForumPosting', 'QAPage', 'Question', 'SocialMediaPosting', 'Comment'];
+  const PRODUCT_TYPES = ['Product'];
+
+  /** Whether one of the page's JSON-LD blocks (`jsonLd`, their texts) has an @type among `types`. */
+  function declares(jsonLd: string[], types: string[]): boolean {
+    const pattern = new RegExp(`"@type"\\s*:\\s*\\[?\\s*"(${types.join('|')})"`);
+    return jsonLd.some((text) => pattern.test(text));
   }
 
   function select(doc: Document, page: Document): MainContent {
@@ -361,14 +365,15 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     removeFurniture(content);
     removeRepeats(content);
     // Readers' comments under a post are not the post; in a thread, the posts are the content.
-    if (declaresDiscussion(page)) removePosterDetails(content);
+    const jsonLd = jsonLdTexts(page);
+    if (declares(jsonLd, DISCUSSION_TYPES)) removePosterDetails(content);
     else for (const el of Array.from(content.querySelectorAll(COMMENT_SECTIONS))) if (content.contains(el) && !el.querySelector('h1')) el.remove();
-    if (declaresProduct(page)) removeReviews(content);
+    if (declares(jsonLd, PRODUCT_TYPES)) removeReviews(content);
     const picked = article(doc, content);
-    const isArticle = declaresArticle(page);
+    const isArticle = declaresArticle(page, jsonLd);
     let chosen = content;
     if (picked && picksArticle(picked, content, isArticle)) chosen = isArticle ? picked : withTitle(picked, content);
-    addProductDescription(page, chosen);
+    addProductDescription(jsonLd, chosen);
     return neverSilentlyEmpty(chosen, untouched);
   }
 
@@ -454,9 +459,9 @@ export function mainContentSelector(Readability: any): MainContentSelector {
    * A product's description is often only in its JSON-LD (the visible one sits in a
    * tab filled by script, or is cut short): when the content lacks it, it is added.
    */
-  function addProductDescription(page: Document, root: Element): void {
+  function addProductDescription(jsonLd: string[], root: Element): void {
     const seen = (root.textContent || '').replace(/\s+/g, ' ');
-    for (const text of jsonLdTexts(page)) {
+    for (const text of jsonLd) {
       let data: unknown;
       try {
         data = JSON.parse(text);
