@@ -8,6 +8,7 @@
 import { mkdirSync, mkdtempSync, promises as fs, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { isProcessAlive } from '../api/processes.js';
 
 export const PROFILE_PREFIX = 'webjobs-chromium-';
 /** The owner's pid in a profile folder's name. */
@@ -64,22 +65,12 @@ export function createProfileDir(tmpDir = os.tmpdir()): ProfileDir {
   };
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: the pid exists but belongs to someone else; not ours to judge dead.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Removes profile folders left by webjobs processes that no longer exist (killed with SIGKILL, a crash). */
 export async function removeStaleProfileDirs(tmpDir = os.tmpdir()): Promise<string[]> {
   const names = await fs.readdir(tmpDir).catch(() => [] as string[]);
   const stale = names.filter((name) => {
     const match = OWNER_PID.exec(name);
-    return match !== null && Number(match[1]) !== process.pid && !isAlive(Number(match[1]));
+    return match !== null && Number(match[1]) !== process.pid && !isProcessAlive(Number(match[1]));
   });
   await Promise.all(stale.map((name) => fs.rm(path.join(tmpDir, name), { recursive: true, force: true }).catch(() => undefined)));
   return stale;

@@ -8,7 +8,7 @@
  * server has the old one's pid (often 1) or another host name.
  */
 import os from 'node:os';
-import { isProcessAlive } from '../store/fileStore.js';
+import { isProcessAlive } from '../api/processes.js';
 import type { JobMeta, JobStore } from '../store/jobStore.js';
 
 export const INTERRUPTED_MESSAGE =

@@ -19,19 +19,12 @@ import { DamagedRecordError, JobNotFoundError } from '../api/errors.js';
 import { requestUrls, withoutCredentials } from '../api/redact.js';
 import { JOB_ID_PATTERN } from '../api/validate.js';
 import { isFinal, type JobKind, type JobRequest, type PageEntry } from '../api/types.js';
+import { isProcessAlive } from '../api/processes.js';
 import { readJson, withFileLock, writeJsonAtomic } from './atomicFile.js';
 import type { DamagedJob, JobHeader, JobMeta, JobStore, RecordHeader, StoredJob } from './jobStore.js';
 
 const PAGE_NAME_WIDTH = 6;
 
-export function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** The URL a job is listed by, without user name and password. */
 function requestUrl(request: JobRequest): string {
