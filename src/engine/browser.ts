@@ -9,7 +9,7 @@ import type { Browser, BrowserContext, Page, Target } from 'puppeteer';
 import puppeteer from 'puppeteer';
 import { EnvironmentError } from '../api/errors.js';
 import { userAgentHeader } from './userAgent.js';
-import { egressLaunchArgs, startEgressProxy, type EgressGuard, type EgressProxy } from './egress.js';
+import { bareHost, egressLaunchArgs, startEgressProxy, type EgressGuard, type EgressProxy } from './egress.js';
 import { findBrowser } from './findBrowser.js';
 import { createProfileDir, removeStaleProfileDirs } from './profileDir.js';
 import { proxyLaunchArgs, type ProxyConfig } from './session/proxy.js';
@@ -183,7 +183,7 @@ export class BrowserPool {
       return undefined;
     }
     const port = Number(parsed.port || (parsed.protocol === 'https:' || parsed.protocol === 'wss:' ? 443 : 80));
-    return this.egressStarted.failure(parsed.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, ''), port);
+    return this.egressStarted.failure(bareHost(parsed.hostname), port);
   }
 
   private async launch(): Promise<Browser> {

@@ -55,6 +55,11 @@ export function egressLaunchArgs(proxyUrl: string): string[] {
   ];
 }
 
+/** The bare host of a URL's hostname: no IPv6 brackets, no trailing dot of a fully qualified name. */
+export function bareHost(hostname: string): string {
+  return hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
+}
+
 /** host and port of a CONNECT target: "example.com:443", "[::1]:80". */
 function parseAuthority(authority: string): { host: string; port: number } | undefined {
   const match = /^(?:\[([^\]]+)\]|([^:[\]]+)):(\d{1,5})$/.exec(authority);
@@ -278,7 +283,7 @@ async function forwardRequest(dialer: Dialer, req: http.IncomingMessage, res: ht
     res.writeHead(400, { 'content-type': 'text/plain' }).end('only http:// is forwarded; use CONNECT for the rest');
     return;
   }
-  const host = target.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  const host = bareHost(target.hostname);
   const socket = await dialer.open(host, Number(target.port || 80));
   if (!(socket instanceof net.Socket)) {
     res.writeHead(socket.status, { 'content-type': 'text/plain', [EGRESS_ERROR_HEADER]: headerSafe(socket.reason) }).end(socket.reason);

@@ -13,7 +13,7 @@ import { buildApp, SERVER_DEFAULTS } from './app.js';
 import { loadKeys } from './keys.js';
 import { JobOwners } from './owners.js';
 import { recoverJobs } from './recovery.js';
-import { createEgressGuard, createRequestGuard } from './ssrf.js';
+import { createGuards } from './ssrf.js';
 
 export interface ServeOptions {
   host: string;
@@ -55,8 +55,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const home = webjobsHome(env);
   const keys = await loadKeys(options.keysFile, env);
   const allowHosts = new Set((options.allowHosts ?? []).map((h) => h.toLowerCase()));
-  const requestGuard = options.allowPrivate ? undefined : createRequestGuard({ allow: allowHosts });
-  const egressGuard = options.allowPrivate ? undefined : createEgressGuard({ allow: allowHosts });
+  const { requestGuard, egressGuard } = options.allowPrivate ? {} : createGuards({ allow: allowHosts });
   const store = new FileJobStore(home);
   let engine: Engine | undefined;
   const backend = new LocalBackend({

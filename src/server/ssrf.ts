@@ -15,7 +15,7 @@
 import { promises as dns } from 'node:dns';
 import net from 'node:net';
 import type { RequestGuard } from '../engine/browser.js';
-import type { EgressGuard } from '../engine/egress.js';
+import { bareHost, type EgressGuard } from '../engine/egress.js';
 
 const BLOCKED = new net.BlockList();
 for (const [network, prefix] of [
@@ -86,10 +86,7 @@ export function blockedAddress(address: string): boolean {
 /** host[:port] exceptions (--allow-host), e.g. an intranet wiki the service is meant to read. */
 export type AllowList = ReadonlySet<string>;
 
-/** The bare host: no IPv6 brackets, no trailing dot of a fully qualified name. */
-function hostOf(url: URL): string {
-  return url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
-}
+const hostOf = (url: URL) => bareHost(url.hostname);
 
 function allowed(url: URL, allow: AllowList): boolean {
   const host = hostOf(url).toLowerCase();
@@ -147,9 +144,23 @@ function cachedResolver(options: GuardOptions): (host: string) => Promise<string
   };
 }
 
-export function createRequestGuard(options: GuardOptions = {}): RequestGuard {
-  const allow = options.allow ?? new Set<string>();
+/** Why a name could not be checked: a lookup that failed refuses rather than letting another resolver answer. */
+function lookupFailure(err: unknown, target: string): string {
+  return `DNS lookup failed: the host name could not be resolved (${(err as NodeJS.ErrnoException).code ?? 'error'}) for ${target}`;
+}
+
+/**
+ * Both guards of `serve`, sharing one resolver cache: a page's request is checked
+ * by interception, then its connection by the egress proxy, and the name is looked
+ * up once for both.
+ */
+export function createGuards(options: GuardOptions = {}): { requestGuard: RequestGuard; egressGuard: EgressGuard } {
   const resolve = cachedResolver(options);
+  return { requestGuard: requestGuardWith(options, resolve), egressGuard: egressGuardWith(options, resolve) };
+}
+
+function requestGuardWith(options: GuardOptions, resolve: (host: string) => Promise<string[]>): RequestGuard {
+  const allow = options.allow ?? new Set<string>();
   return async (rawUrl) => {
     let url: URL;
     try {
@@ -166,7 +177,7 @@ export function createRequestGuard(options: GuardOptions = {}): RequestGuard {
       addresses = await resolve(host);
     } catch (err) {
       // Refuse rather than let the browser resolve a name we could not check.
-      return `DNS lookup failed: the host name could not be resolved (${(err as NodeJS.ErrnoException).code ?? 'error'}) for ${rawUrl}`;
+      return lookupFailure(err, rawUrl);
     }
     const bad = addresses.find(blockedAddress);
     return bad === undefined ? undefined : refusal(`fetch ${rawUrl}`, host, bad);
@@ -179,16 +190,19 @@ export function createRequestGuard(options: GuardOptions = {}): RequestGuard {
  * why not. The proxy dials only these, so the name is resolved once, here.
  */
 export function createEgressGuard(options: GuardOptions = {}): EgressGuard {
+  return egressGuardWith(options, cachedResolver(options));
+}
+
+function egressGuardWith(options: GuardOptions, resolve: (host: string) => Promise<string[]>): EgressGuard {
   const allow = options.allow ?? new Set<string>();
-  const resolve = cachedResolver(options);
   return async (rawHost, port) => {
-    const host = rawHost.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+    const host = bareHost(rawHost).toLowerCase();
     const target = net.isIPv6(host) ? `[${host}]:${port}` : `${host}:${port}`;
     let addresses: string[];
     try {
       addresses = await resolve(host);
     } catch (err) {
-      return { refusal: `DNS lookup failed: the host name could not be resolved (${(err as NodeJS.ErrnoException).code ?? 'error'}) for ${target}` };
+      return { refusal: lookupFailure(err, target) };
     }
     if (allow.has(host) || allow.has(`${host}:${port}`)) return { addresses };
     const bad = addresses.find(blockedAddress);
