@@ -1,0 +1,112 @@
+/**
+ * `webjobs mcp`: the job interface as an MCP server over stdio. stdout carries
+ * the protocol and nothing else; every failure of a call becomes a tool error
+ * with our one-line message. When the client goes (stdin ends) or a signal
+ * comes, the jobs this session started and still runs are cancelled, the back
+ * end (browser) is closed, and the server ends.
+ */
+import type { Readable, Writable } from 'node:stream';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { JobBackend } from '../api/backend.js';
+import { WebjobsError } from '../api/errors.js';
+import type { JobKind } from '../api/types.js';
+import type { RequestLimits } from '../api/validate.js';
+import { tools, type Tool, type ToolContext } from './tools.js';
+
+export interface McpOptions {
+  backend: JobBackend;
+  limits: RequestLimits;
+  version: string;
+  stdin?: Readable;
+  stdout?: Writable;
+}
+
+function toolError(message: string): CallToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true };
+}
+
+/** An ajv error as our messages word them: the field by its path, what is wrong with it. */
+function describe(error: ErrorObject): string {
+  const at = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  const field = (name: string) => (at ? `${at}.${name}` : name);
+  switch (error.keyword) {
+    case 'required':
+      return `${field(String(error.params.missingProperty))} is required`;
+    case 'additionalProperties': {
+      const allowed = Object.keys((error.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+      return `${at ? `${at}: ` : ''}unknown field "${String(error.params.additionalProperty)}" (allowed: ${allowed.join(', ')})`;
+    }
+    case 'enum':
+      return `${at} must be one of ${(error.params.allowedValues as string[]).join(', ')}`;
+    default:
+      return `${at || 'arguments'} ${error.message ?? 'is invalid'}`;
+  }
+}
+
+function compile(list: Tool[]): Map<string, { tool: Tool; validate: ValidateFunction }> {
+  const ajv = new Ajv({ allErrors: false, verbose: true, strict: true });
+  return new Map(list.map((tool) => [tool.name, { tool, validate: ajv.compile(tool.inputSchema) }]));
+}
+
+/** Serves until the client goes or a signal comes; then nothing of this session is left running. */
+export async function serveMcp(options: McpOptions): Promise<void> {
+  const { backend } = options;
+  const registry = compile(tools(options.limits));
+  const jobs = new Map<string, JobKind>();
+  const server = new Server({ name: 'webjobs', version: options.version }, { capabilities: { tools: {} } });
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: [...registry.values()].map(({ tool }) => ({
+      name: tool.name,
+      title: tool.title,
+      description: tool.description,
+      inputSchema: tool.inputSchema as { type: 'object' },
+      ...(tool.annotations ? { annotations: tool.annotations } : {}),
+    })),
+  }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const entry = registry.get(request.params.name);
+    if (!entry) return toolError(`unknown tool "${request.params.name}" (tools: ${[...registry.keys()].join(', ')})`);
+    const args = request.params.arguments ?? {};
+    if (!entry.validate(args)) return toolError(`invalid arguments: ${describe(entry.validate.errors![0]!)}`);
+    const progressToken = request.params._meta?.progressToken;
+    const ctx: ToolContext = {
+      backend,
+      signal: extra.signal,
+      jobs,
+      progress: (progress, total, message) => {
+        if (progressToken === undefined || extra.signal.aborted) return;
+        void extra
+          .sendNotification({ method: 'notifications/progress', params: { progressToken, progress, ...(total !== undefined ? { total } : {}), message } })
+          .catch(() => undefined);
+      },
+    };
+    try {
+      return await entry.tool.run(args, ctx);
+    } catch (err) {
+      if (err instanceof WebjobsError) return toolError(err.message);
+      return toolError(`internal error: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  });
+
+  const stdin = options.stdin ?? process.stdin;
+  const transport = new StdioServerTransport(stdin, options.stdout ?? process.stdout);
+  const ended = new Promise<string>((resolve) => {
+    stdin.once('end', () => resolve('the client closed stdin'));
+    stdin.once('close', () => resolve('the client closed stdin'));
+    process.once('SIGINT', () => resolve('SIGINT'));
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+    process.once('SIGHUP', () => resolve('SIGHUP'));
+    server.onclose = () => resolve('the transport closed');
+  });
+  await server.connect(transport);
+  await ended;
+  // Jobs still running belong to a client that is gone: cancel them (on the service too, with --remote).
+  await Promise.all([...jobs].map(([jobId, kind]) => backend.cancel(jobId, kind).catch(() => undefined)));
+  await backend.close();
+  await server.close().catch(() => undefined);
+}
