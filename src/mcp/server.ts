@@ -56,6 +56,9 @@ export async function serveMcp(options: McpOptions): Promise<void> {
   const { backend } = options;
   const registry = compile(tools(options.limits));
   const jobs = new Map<string, JobKind>();
+  // Aborted when the session ends: calls under way then cancel their jobs, and none starts another.
+  const session = new AbortController();
+  const calls = new Set<Promise<unknown>>();
   const server = new Server({ name: 'webjobs', version: options.version }, { capabilities: { tools: {} } });
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
@@ -73,10 +76,11 @@ export async function serveMcp(options: McpOptions): Promise<void> {
     if (!entry) return toolError(`unknown tool "${request.params.name}" (tools: ${[...registry.keys()].join(', ')})`);
     const args = request.params.arguments ?? {};
     if (!entry.validate(args)) return toolError(`invalid arguments: ${describe(entry.validate.errors![0]!)}`);
+    if (session.signal.aborted) return toolError('webjobs mcp is shutting down');
     const progressToken = request.params._meta?.progressToken;
     const ctx: ToolContext = {
       backend,
-      signal: extra.signal,
+      signal: AbortSignal.any([extra.signal, session.signal]),
       jobs,
       progress: (progress, total, message) => {
         if (progressToken === undefined || extra.signal.aborted) return;
@@ -85,12 +89,11 @@ export async function serveMcp(options: McpOptions): Promise<void> {
           .catch(() => undefined);
       },
     };
-    try {
-      return await entry.tool.run(args, ctx);
-    } catch (err) {
-      if (err instanceof WebjobsError) return toolError(err.message);
-      return toolError(`internal error: ${err instanceof Error ? err.message : String(err)}`);
-    }
+    const call = entry.tool.run(args, ctx).catch((err: unknown) =>
+      toolError(err instanceof WebjobsError ? err.message : `internal error: ${err instanceof Error ? err.message : String(err)}`),
+    );
+    calls.add(call);
+    return call.finally(() => calls.delete(call));
   });
 
   const stdin = options.stdin ?? process.stdin;
@@ -105,8 +108,11 @@ export async function serveMcp(options: McpOptions): Promise<void> {
   });
   await server.connect(transport);
   await ended;
-  // Jobs still running belong to a client that is gone: cancel them (on the service too, with --remote).
+  // Jobs still running belong to a client that is gone: cancel them (on the service too, with --remote),
+  // also those whose call is still starting them, before the browser closes.
+  session.abort(new Error('the MCP session ended'));
   await Promise.all([...jobs].map(([jobId, kind]) => backend.cancel(jobId, kind).catch(() => undefined)));
+  await Promise.all(calls);
   await backend.close();
   await server.close().catch(() => undefined);
 }

@@ -63,9 +63,10 @@ async function runJob<K extends JobKind>(kind: K, args: Record<string, unknown>,
   const jobRequest = request as unknown as JobRequestByKind[K];
   const { jobId } = await ctx.backend.start(kind, jobRequest);
   ctx.jobs.set(jobId, kind);
-  if (!wait) return started(kind, jobId);
   const cancel = () => void ctx.backend.cancel(jobId, kind).catch(() => undefined);
+  // Cancelled (or the session ended) while the job was being started.
   if (ctx.signal.aborted) cancel();
+  if (!wait) return started(kind, jobId);
   ctx.signal.addEventListener('abort', cancel, { once: true });
   const total = expectedPages(kind, jobRequest);
   let reported = -1;
@@ -74,7 +75,7 @@ async function runJob<K extends JobKind>(kind: K, args: Record<string, unknown>,
     reported = p.done;
     const expected = p.total ?? total;
     const failed = p.failed > 0 ? `, ${p.failed} failed` : '';
-    ctx.progress(p.done, expected, `${p.done} of ${kind === 'crawl' ? 'at most ' : ''}${expected} pages done${failed}`);
+    ctx.progress(p.done, expected, `${kind} job ${jobId}: ${p.done} of ${kind === 'crawl' ? 'at most ' : ''}${expected} pages done${failed}`);
   };
   try {
     const status = await ctx.backend.wait(kind, jobId, { onProgress });
