@@ -60,6 +60,8 @@ export async function serveMcp(options: McpOptions): Promise<void> {
   const session = new AbortController();
   const calls = new Set<Promise<unknown>>();
   const server = new Server({ name: 'webjobs', version: options.version }, { capabilities: { tools: {} } });
+  // What the protocol layer cannot answer (a line that is not JSON-RPC): said on stderr, stdout stays the protocol's.
+  server.onerror = (err) => process.stderr.write(`webjobs mcp: ${err.message}\n`);
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: [...registry.values()].map(({ tool }) => ({
