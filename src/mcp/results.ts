@@ -127,15 +127,16 @@ function textResult(text: string, structured: Record<string, unknown>, isError =
   return { content: [{ type: 'text', text }], structuredContent: structured, ...(isError ? { isError: true } : {}) };
 }
 
-/** A job that did not complete is a tool error, with whatever it did (pages done) still shown. */
-function failedNote(status: string, error: string | undefined): string {
-  return status === 'failed' ? `\n\nThe job failed: ${error ?? 'no reason given'}` : '';
+/** How a job stands, on one line: "scrape job ID: running", "scrape job ID failed: <its error>". */
+function standing(kind: JobKind, jobId: string, status: string, error: string | undefined): string {
+  return status === 'failed' ? `${kind} job ${jobId} failed: ${error ?? 'no reason given'}` : `${kind} job ${jobId}: ${status}`;
 }
 
 async function scrapeResult(backend: JobBackend, jobId: string, at: Position): Promise<CallToolResult> {
   const record = await backend.result('scrape', jobId);
   const { data, ...rest } = record;
-  if (!data) return textResult(`scrape job ${jobId}: ${record.status}${failedNote(record.status, record.error)}`, { kind: 'scrape', ...rest }, record.status === 'failed');
+  // A failed job is a tool error; one still running or stopped before its page was read simply says so.
+  if (!data) return textResult(standing('scrape', jobId, record.status, record.error), { kind: 'scrape', ...rest }, record.status === 'failed');
   const title = data.metadata.title ? `# ${data.metadata.title}\n` : '';
   const { piece, end, length } = cutPage(data, 0, at.offset, RESULT_CHARS, `${title}Source: ${data.metadata.url ?? data.metadata.sourceURL ?? ''}\n\n`);
   const { nextCursor, footer } = next(jobId, end < length ? { index: 0, offset: end } : undefined);
@@ -146,7 +147,7 @@ async function extractResult(backend: JobBackend, jobId: string, at: Position): 
   const record: ExtractJob = await backend.result('extract', jobId);
   const { data, ...rest } = record;
   if (record.status !== 'completed') {
-    return textResult(`extract job ${jobId}: ${record.status}${failedNote(record.status, record.error)}`, { kind: 'extract', ...rest }, record.status === 'failed');
+    return textResult(standing('extract', jobId, record.status, record.error), { kind: 'extract', ...rest }, record.status === 'failed');
   }
   const json = JSON.stringify(data ?? null, null, 2);
   const end = cutAt(json, at.offset, RESULT_CHARS);
@@ -201,7 +202,7 @@ async function pagedResult(backend: JobBackend, kind: 'batch' | 'crawl', jobId: 
   }
   const verb = kind === 'batch' ? 'scraped' : 'crawled';
   const shown = pieces.length > 0 ? `entries ${pieces[0]!.index + 1}–${pieces.at(-1)!.index + 1}` : `no entries from ${at.index + 1}`;
-  const header = `${kind} job ${jobId}: ${status}, ${done} page(s) ${verb}; showing ${shown}.${failedNote(status, error)}\n\n`;
+  const header = `${standing(kind, jobId, status, error)}; ${done} page(s) ${verb}; showing ${shown}.\n\n`;
   const { nextCursor, footer } = next(jobId, resume);
   const { totalPageBatches: _t, currentPageBatch: _c, batchSize: _b, ...fields } = summary;
   return textResult(`${header}${pieces.map((p) => p.text).join('\n\n')}${footer}`, {

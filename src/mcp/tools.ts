@@ -83,6 +83,8 @@ async function runJob<K extends JobKind>(kind: K, args: Record<string, unknown>,
   } finally {
     ctx.signal.removeEventListener('abort', cancel);
   }
+  // Nobody reads the answer to a cancelled call (the SDK drops it): no result to read for it.
+  if (ctx.signal.aborted) return { content: [{ type: 'text', text: `${kind} job ${jobId} was cancelled` }], isError: true };
   return jobResult(ctx.backend, kind, jobId);
 }
 
