@@ -14,7 +14,7 @@ import { RESULT_CHARS } from '../src/mcp/results.js';
 import { BIN, runCli, tempHome } from './helpers/cli.js';
 import { startFakeAnthropic, toolUse, messageText, type FakeAnthropic } from './helpers/fakeAnthropic.js';
 import { articleText, html, sendHtml, startFixtureServer, type FixtureServer } from './helpers/fixtureServer.js';
-import { startServe, type ServeProcess } from './helpers/serve.js';
+import { descendants, startServe, type ServeProcess } from './helpers/serve.js';
 
 const KEY = 'mcp-test-key-0123456789';
 const home = tempHome();
@@ -274,20 +274,6 @@ describe('webjobs mcp (local)', () => {
     expect(local.wireErrors).toEqual([]);
   });
 });
-
-/** Every process below `pid` (Chromium and its helpers). */
-function descendants(pid: number): number[] {
-  const table = execFileSync('ps', ['-e', '-o', 'pid=,ppid='], { encoding: 'utf8' });
-  const children = new Map<number, number[]>();
-  for (const line of table.trim().split('\n')) {
-    const [child, parent] = line.trim().split(/\s+/).map(Number) as [number, number];
-    children.set(parent, [...(children.get(parent) ?? []), child]);
-  }
-  const found: number[] = [];
-  const walk = (p: number) => (children.get(p) ?? []).forEach((c) => (found.push(c), walk(c)));
-  walk(pid);
-  return found;
-}
 
 /** Running, that is: neither gone nor a zombie (an exited process its new parent has not reaped yet). */
 function running(pid: number): boolean {

@@ -79,16 +79,13 @@ function slice(data: PageData, parts: Parts, from: number, to: number): PageData
     const a = Math.max(from, start) - start;
     const b = Math.min(to, start + text.length) - start;
     start += text.length;
+    // A format the page has but left empty (no links) shows as empty in the first window; other formats only where they overlap it.
     if (b <= a && !(text === '' && from === 0)) return;
     const piece = text.slice(a, Math.max(a, b));
     if (format === 'links') out.links = piece.split('\n').filter((link) => link !== '');
     else out[format] = piece;
   });
   return out;
-}
-
-function concat(parts: Parts): string {
-  return parts.texts.join('');
 }
 
 /** The part of one page a window shows, with the text for it. */
@@ -109,7 +106,7 @@ function rangeNote(from: number, to: number, length: number): string {
  */
 function cutPage<T extends PageData>(entry: T, index: number, offset: number, budget: number, heading: string): { piece: Piece<T>; end: number; length: number } {
   const parts = partsOf(entry);
-  const end = cutAt(concat(parts), offset, Math.max(budget, 1));
+  const end = cutAt(parts.texts.join(''), offset, Math.max(budget, 1));
   const { markdown: _m, html: _h, links: _l, ...rest } = entry;
   const shown = { ...rest, ...slice(entry, parts, offset, end) } as T;
   const visible = parts.formats.filter((format) => shown[format] !== undefined);
