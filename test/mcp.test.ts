@@ -240,9 +240,11 @@ describe('webjobs mcp (local)', () => {
     const refused = await call(local, 'scrape', { url: 'http://127.0.0.1:1/closed' });
     expect(refused).toMatchObject({ isError: true, structuredContent: { kind: 'scrape', status: 'failed' } });
     expect(textOf(refused)).toMatch(/^scrape job [0-9a-f-]{36} failed: ERR_UNSAFE_PORT/);
+    const notAnId = await call(local, 'job_result', { jobId: 'latest' });
+    expect(textOf(notAnId)).toBe('"latest" is not a job id (job ids look like 3f2b6c1e-8d4a-4b7e-9c1a-2e5f7a9b0c3d)');
     const noTool = await call(local, 'screenshot', {});
     expect(textOf(noTool)).toContain('unknown tool "screenshot"');
-    for (const result of [noScheme, tooLong, unknown, missing, badFormat, noPrompt, nobody, refused, noTool]) expect(textOf(result)).not.toContain('\n');
+    for (const result of [noScheme, tooLong, unknown, missing, badFormat, noPrompt, nobody, refused, notAnId, noTool]) expect(textOf(result)).not.toContain('\n');
     expect((await call(local, 'scrape', { url: site.at('/p2') })).isError).toBeFalsy();
   });
 

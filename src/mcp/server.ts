@@ -100,13 +100,10 @@ export async function serveMcp(options: McpOptions): Promise<void> {
 
   const stdin = options.stdin ?? process.stdin;
   const transport = new StdioServerTransport(stdin, options.stdout ?? process.stdout);
-  const ended = new Promise<string>((resolve) => {
-    stdin.once('end', () => resolve('the client closed stdin'));
-    stdin.once('close', () => resolve('the client closed stdin'));
-    process.once('SIGINT', () => resolve('SIGINT'));
-    process.once('SIGTERM', () => resolve('SIGTERM'));
-    process.once('SIGHUP', () => resolve('SIGHUP'));
-    server.onclose = () => resolve('the transport closed');
+  const ended = new Promise<void>((resolve) => {
+    for (const event of ['end', 'close']) stdin.once(event, () => resolve());
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => resolve());
+    server.onclose = () => resolve();
   });
   await server.connect(transport);
   await ended;

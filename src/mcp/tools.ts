@@ -100,7 +100,8 @@ function jobTool(name: string, kind: JobKind, title: string, description: string
   };
 }
 
-const jobIdSchema: JsonSchema = { type: 'string', pattern: '^[0-9a-fA-F-]{36}$', description: 'the job id a job tool returned' };
+/** Its form is checked by validateJobId, whose message shows what a job id looks like. */
+const jobIdSchema: JsonSchema = { type: 'string', minLength: 1, description: 'the job id (a UUID) a job tool returned' };
 
 function jobStatusTool(): Tool {
   return {
