@@ -325,6 +325,17 @@ describe('webjobs mcp: the client goes away', () => {
   });
 });
 
+describe('webjobs mcp on the command line', () => {
+  it('--help shows the client configuration and examples; a bad --remote is a one-line usage error with nothing on stdout', async () => {
+    const help = await runCli(['mcp', '--help'], { env: env() });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('{"mcpServers": {"webjobs": {"command": "webjobs", "args": ["mcp"]}}}');
+    expect(help.stdout).toContain('Examples:');
+    const bad = await runCli(['mcp', '--remote', 'ftp://jobs.example.com'], { env: env() });
+    expect(bad).toMatchObject({ code: 2, stdout: '', stderr: 'webjobs: --remote: "ftp://jobs.example.com" must use http or https\n' });
+  });
+});
+
 describe('webjobs mcp --remote', () => {
   let serve: ServeProcess;
   beforeAll(async () => {
