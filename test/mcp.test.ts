@@ -5,6 +5,9 @@
  * session runs its jobs on a real `webjobs serve` with --remote.
  */
 import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { LATEST_PROTOCOL_VERSION, type CallToolResult, type Progress } from '@modelcontextprotocol/sdk/types.js';
@@ -46,6 +49,15 @@ function env(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return { ...process.env, NO_COLOR: '1', WEBJOBS_HOME: home, ANTHROPIC_API_KEY: 'sk-test-key', ANTHROPIC_BASE_URL: llm.url, ...extra } as NodeJS.ProcessEnv;
 }
 
+/**
+ * The SDK's client (1.x) hands a progress notification to its handler a microtask
+ * late, while it settles a response at once: a notification that arrives in the
+ * same read as the response finds its token retired, is dropped, and reported to
+ * onerror (modelcontextprotocol/typescript-sdk#2580, "a race servers cannot
+ * avoid"). Those reports are set aside; anything else on the wire is an error.
+ */
+const lateProgress = (err: Error) => err.message.startsWith('Received a progress notification for an unknown token');
+
 interface Session {
   client: Client;
   /** Errors the client saw on the wire: anything on stdout that is not a protocol message lands here. */
@@ -61,7 +73,9 @@ async function connect(args: string[] = []): Promise<Session> {
   transport.stderr?.on('data', (chunk) => (stderr += chunk));
   const client = new Client({ name: 'webjobs-test', version: '1.0.0' });
   const wireErrors: Error[] = [];
-  client.onerror = (err) => wireErrors.push(err);
+  client.onerror = (err) => {
+    if (!lateProgress(err)) wireErrors.push(err);
+  };
   await client.connect(transport);
   const session = { client, wireErrors, stderr: () => stderr };
   sessions.push(session);
@@ -145,10 +159,11 @@ describe('webjobs mcp (local)', () => {
     const urls = [site.at('/p1'), site.at('/p2'), site.at('/p3')];
     const result = await call(local, 'batch_scrape', { urls, scrapeOptions: { formats: ['markdown', 'links'] } }, (p) => progress.push(p));
     expect(result.isError).toBeFalsy();
-    expect(progress.length).toBeGreaterThanOrEqual(2);
-    expect(progress.at(-1)).toMatchObject({ progress: 3, total: 3 });
-    expect(progress.at(-1)!.message).toMatch(/batch job [0-9a-f-]{36}: 3 of 3 pages done/);
+    // The last notifications may be lost to the client: see lateProgress.
+    expect(progress.length).toBeGreaterThanOrEqual(1);
+    for (const p of progress) expect(p).toMatchObject({ total: 3, message: `batch job ${structured(result).jobId}: ${p.progress} of 3 pages done` });
     for (let i = 1; i < progress.length; i++) expect(progress[i]!.progress).toBeGreaterThan(progress[i - 1]!.progress);
+    expect(progress.at(-1)!.progress).toBeLessThanOrEqual(3);
     const record = structured(result);
     expect(record).toMatchObject({ kind: 'batch', status: 'completed', totalScrapedPages: 3 });
     expect(record.data.map((e: { url: string }) => e.url)).toEqual(urls);
@@ -165,7 +180,7 @@ describe('webjobs mcp (local)', () => {
     expect(record).toMatchObject({ kind: 'crawl', status: 'completed', totalCrawledPages: 3 });
     expect(record.data.map((e: { url: string }) => e.url).sort()).toEqual([site.at('/site/'), site.at('/site/a'), site.at('/site/b')]);
     expect(textOf(result)).toContain('# Page B');
-    expect(progress.at(-1)).toMatchObject({ progress: 3, total: 3 });
+    for (const p of progress) expect(p).toMatchObject({ total: 3, message: expect.stringContaining('of at most 3 pages done') });
   });
 
   it('extract: the data the language model returned, from the page text it was sent', async () => {
@@ -273,7 +288,7 @@ describe('webjobs mcp (local)', () => {
   });
 
   it('writes nothing but protocol messages on stdout', () => {
-    expect(local.wireErrors).toEqual([]);
+    expect(local.wireErrors.map((e) => e.message)).toEqual([]);
   });
 });
 
@@ -286,9 +301,25 @@ function running(pid: number): boolean {
   }
 }
 
+/**
+ * Chromium's helpers end a moment after its main process, when they see it gone:
+ * polls until none of `pids` runs, giving up after a generous limit so that a
+ * failure names the survivors instead of hanging.
+ */
+async function survivors(pids: number[], limitMs = 30_000): Promise<number[]> {
+  const until = Date.now() + limitMs;
+  for (;;) {
+    const left = pids.filter(running);
+    if (left.length === 0 || Date.now() > until) return left;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 describe('webjobs mcp: the client goes away', () => {
   it('stdin closing cancels the running jobs, closes the browser, and the server exits 0', async () => {
-    const child = spawn(process.execPath, [BIN, 'mcp'], { env: env(), stdio: ['pipe', 'pipe', 'pipe'] });
+    // Its own TMPDIR: the browser's profile folder goes there, and must be gone after.
+    const tmp = mkdtempSync(path.join(os.tmpdir(), 'webjobs-mcp-'));
+    const child = spawn(process.execPath, [BIN, 'mcp'], { env: env({ TMPDIR: tmp }), stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     const waiting = new Map<number, (message: { result?: unknown }) => void>();
     child.stdout.on('data', (chunk) => {
@@ -318,7 +349,9 @@ describe('webjobs mcp: the client goes away', () => {
     expect(browser.length).toBeGreaterThan(0);
     child.stdin.end();
     expect(await exited).toBe(0);
-    expect(browser.filter(running)).toEqual([]);
+    expect(await survivors(browser)).toEqual([]);
+    expect(readdirSync(tmp)).toEqual([]);
+    rmSync(tmp, { recursive: true, force: true });
     for (const line of lines.join('').split('\n').filter((l) => l !== '')) expect(JSON.parse(line).jsonrpc).toBe('2.0');
     const status = await runCli(['status', jobId, '--json'], { env: env() });
     expect(JSON.parse(status.stdout).status).toBe('stopped');
@@ -362,9 +395,9 @@ describe('webjobs mcp --remote', () => {
     const progress: Progress[] = [];
     const batch = await call(remote, 'batch_scrape', { urls: [site.at('/p8'), site.at('/p9')] }, (p) => progress.push(p));
     expect(structured(batch)).toMatchObject({ status: 'completed', totalScrapedPages: 2 });
-    expect(progress.at(-1)).toMatchObject({ progress: 2, total: 2 });
+    for (const p of progress) expect(p.total).toBe(2);
     const tooMany = await call(remote, 'crawl', { url: site.at('/site/'), maxPages: LIMITS.maxCrawlPages + 1 });
     expect(textOf(tooMany)).toBe(`invalid arguments: maxPages must be <= ${LIMITS.maxCrawlPages}`);
-    expect(remote.wireErrors).toEqual([]);
+    expect(remote.wireErrors.map((e) => e.message)).toEqual([]);
   });
 });
