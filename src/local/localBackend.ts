@@ -190,7 +190,8 @@ export class LocalBackend implements JobBackend {
   }
 
   private async checkCancelled(jobId: string, controller: AbortController): Promise<void> {
-    const header = await this.store.header(jobId).catch(() => undefined);
+    // The store's own header, not a copy in memory: the cancel may come from another process.
+    const header = await this.store.storedHeader(jobId).catch(() => undefined);
     if (header?.status === 'stopped' && !controller.signal.aborted) controller.abort(new Error('stopped by user'));
   }
 

@@ -8,6 +8,7 @@ import { EnvironmentError } from '../api/errors.js';
 import type { Engine } from '../engine/engine.js';
 import { LocalBackend } from '../local/localBackend.js';
 import { FileJobStore } from '../store/fileStore.js';
+import { HeaderCache } from '../store/headerCache.js';
 import { webjobsHome } from '../store/paths.js';
 import { buildApp, SERVER_DEFAULTS } from './app.js';
 import { loadKeys } from './keys.js';
@@ -56,7 +57,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const keys = await loadKeys(options.keysFile, env);
   const allowHosts = new Set((options.allowHosts ?? []).map((h) => h.toLowerCase()));
   const { requestGuard, egressGuard } = options.allowPrivate ? {} : createGuards({ allow: allowHosts });
-  const store = new FileJobStore(home);
+  // Status and listings are answered from memory where the header cannot have changed unseen (headerCache.ts).
+  const store = new HeaderCache(new FileJobStore(home));
   let engine: Engine | undefined;
   const backend = new LocalBackend({
     store,
