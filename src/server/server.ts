@@ -27,6 +27,8 @@ export interface ServeOptions {
   /** Jobs running at once; the rest wait as pending. */
   maxJobs?: number;
   maxActiveJobsPerKey?: number;
+  /** Chromium's nice above this process (priority.ts); 0 or none: the same priority. */
+  browserNice?: number;
   bodyLimit?: number;
   env?: NodeJS.ProcessEnv;
   log?: (line: string) => void;
@@ -66,7 +68,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     maxConcurrentJobs: options.maxJobs ?? DEFAULT_MAX_JOBS,
     createEngine: async () => {
       const { BrowserEngine } = await import('../engine/engine.js');
-      engine = new BrowserEngine({ env, requestGuard, egressGuard });
+      engine = new BrowserEngine({ env, requestGuard, egressGuard, browserNice: options.browserNice });
       return engine;
     },
   });
