@@ -74,7 +74,7 @@ async function runJob<K extends JobKind>(kind: K, args: Record<string, unknown>,
     if (total === undefined || p.done <= reported) return;
     reported = p.done;
     const expected = p.total ?? total;
-    const failed = p.failed > 0 ? `, ${p.failed} failed` : '';
+    const failed = `${p.failed > 0 ? `, ${p.failed} failed` : ''}${p.discovered !== undefined ? `, ${p.discovered} found so far` : ''}`;
     ctx.progress(p.done, expected, `${kind} job ${jobId}: ${p.done} of ${kind === 'crawl' ? 'at most ' : ''}${expected} pages done${failed}`);
   };
   try {
