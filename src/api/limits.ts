@@ -25,4 +25,9 @@ export const LIMITS = {
   maxCookies: 300,
   maxCookieLength: 4096,
   maxUserAgentLength: 512,
+  /** map (a webjobs extension): URLs returned by default and at most, and link levels read at most. */
+  defaultMapLimit: 5_000,
+  maxMapLimit: 100_000,
+  defaultMapDepth: 1,
+  maxMapDepth: 3,
 } as const;

@@ -203,3 +203,31 @@ export interface PageQuery {
   page?: number;
   batchSize?: number;
 }
+
+/**
+ * webjobs extension, not in the spec: `POST /api/map` and `webjobs map`. The URLs
+ * of a site from its sitemaps and links, without rendering a page; synchronous.
+ */
+export interface MapRequest {
+  url: string;
+  /** Keep URLs whose address or link text contains this (case-insensitive). */
+  search?: string;
+  /** Most URLs returned. */
+  limit?: number;
+  /** Link levels read from the start page: 0 sitemaps only, 1 the start page's links, 2 also theirs. */
+  depth?: number;
+  ignoreSitemap?: boolean;
+  includePatterns?: string[];
+  excludePatterns?: string[];
+}
+
+export interface MapLink {
+  url: string;
+  /** Known for the pages map read (the start page, pages of a deeper --depth). */
+  title?: string;
+  description?: string;
+}
+
+export interface MapResult {
+  links: MapLink[];
+}

@@ -16,6 +16,7 @@ import {
   type Format,
   type JobKind,
   type JobRequestByKind,
+  type MapRequest,
   type PageQuery,
   type ScrapeOptions,
   type ScrapeRequest,
@@ -381,6 +382,26 @@ export function validateExtractRequest(value: unknown): ExtractRequest {
     sessionOptions: validateSessionOptions(obj.sessionOptions),
   };
 }
+
+/** The webjobs extension map: checked like a crawl's URL and patterns. */
+export function validateMapRequest(value: unknown): MapRequest {
+  refuseProtoKeys(value);
+  const obj = requestObject(value);
+  rejectUnknown(obj, ['url', 'search', 'limit', 'depth', 'ignoreSitemap', 'includePatterns', 'excludePatterns'], 'request');
+  const search = optString(obj, 'search');
+  if (search !== undefined && search.length > MAX_MAP_SEARCH_LENGTH) throw new LimitError(`request.search has ${search.length} characters, the limit is ${MAX_MAP_SEARCH_LENGTH}`);
+  return {
+    url: validateUrl(obj.url),
+    ...(search !== undefined ? { search } : {}),
+    limit: optInteger(obj, 'limit', 'request', 1, LIMITS.maxMapLimit) ?? LIMITS.defaultMapLimit,
+    depth: optInteger(obj, 'depth', 'request', 0, LIMITS.maxMapDepth) ?? LIMITS.defaultMapDepth,
+    ignoreSitemap: optBoolean(obj, 'ignoreSitemap', 'request') ?? false,
+    includePatterns: optPatterns(obj, 'includePatterns'),
+    excludePatterns: optPatterns(obj, 'excludePatterns'),
+  };
+}
+
+const MAX_MAP_SEARCH_LENGTH = 200;
 
 const VALIDATORS: { [K in JobKind]: (value: unknown, limits: RequestLimits) => JobRequestByKind[K] } = {
   scrape: validateScrapeRequest,

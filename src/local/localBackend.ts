@@ -17,13 +17,16 @@ import {
   type JobStatus,
   type JobStatusObject,
   type JobSummary,
+  type MapRequest,
+  type MapResult,
   type PageEntry,
   type PageQuery,
 } from '../api/types.js';
 import { credentialRedactor, redactStrings, requestUrls, secretRedactor, withoutCredentials } from '../api/redact.js';
-import { LOCAL_LIMITS, validateJobId, validateRequest } from '../api/validate.js';
+import { LOCAL_LIMITS, validateJobId, validateMapRequest, validateRequest } from '../api/validate.js';
 import { siteAccess } from '../engine/access.js';
 import type { Engine } from '../engine/engine.js';
+import { mapSite } from '../engine/crawl/map.js';
 import type { JobHeader, JobStore, RecordHeader, StoredJob } from '../store/jobStore.js';
 import type { JobContext, JobRunner } from './jobRunner.js';
 import { entryCount, readRecord } from './records.js';
@@ -279,6 +282,13 @@ export class LocalBackend implements JobBackend {
         if (entry) onPage(entry, start + i);
       });
     }
+  }
+
+  /** Plain HTTP through the engine's fetch (proxy-free, guarded in serve): no browser starts. */
+  async map(request: MapRequest, signal?: AbortSignal): Promise<MapResult> {
+    const validated = validateMapRequest(request);
+    const engine = await this.getEngine();
+    return mapSite(validated, (url, init) => engine.fetch(url, init), signal);
   }
 
   async remove(jobId: string): Promise<boolean> {

@@ -10,7 +10,7 @@ import type { JobBackend } from '../api/backend.js';
 import { requestUrls } from '../api/redact.js';
 import { AuthError, DamagedRecordError, JobNotFoundError, TooManyJobsError, UsageError, WebjobsError } from '../api/errors.js';
 import { isFinal, JOB_KINDS, type JobKind, type JobRequest, type PageQuery } from '../api/types.js';
-import { validateJobId, validatePageQuery, validateRequest } from '../api/validate.js';
+import { validateJobId, validateMapRequest, validatePageQuery, validateRequest } from '../api/validate.js';
 import type { ApiKey, KeyRing } from './keys.js';
 import type { JobOwners } from './owners.js';
 import { checkKindAllowed, checkRequestAllowed } from './plans.js';
@@ -146,6 +146,21 @@ export function buildApp(options: AppOptions): FastifyInstance {
       return { status };
     });
   }
+
+  // webjobs extension, not in the spec: a site's URLs, answered at once (no job).
+  app.post(
+    '/api/map',
+    { schema: { body: { type: 'object' } }, config: { explain: (req) => void validateMapRequest(req.body) } },
+    async (req, reply) => {
+      if (!backend.map) throw new UsageError('map is not available on this server');
+      const request = validateMapRequest(req.body);
+      if (!options.allowPrivate) refusePrivateUrls({ url: request.url }, options.allowHosts);
+      // A client that hangs up stops the reading of the site.
+      const hungUp = new AbortController();
+      reply.raw.on('close', () => hungUp.abort(new Error('the client closed the request')));
+      return backend.map(request, hungUp.signal);
+    },
+  );
 
   app.get('/api/jobs', async (req) => {
     const key = keyOf(req);
