@@ -39,6 +39,12 @@ export interface ScrapeOptions {
   cookies?: Cookie[];
   /** webjobs extension: the User-Agent of every request of the job (pages, robots.txt, sitemaps). */
   userAgent?: string;
+  /**
+   * webjobs extension (Firecrawl's name): milliseconds a stored result of the same
+   * URL and output-shaping options may be old to be returned instead of scraping
+   * again (`metadata.cacheState` says hit or miss); fresh results are stored.
+   */
+  maxAge?: number;
 }
 
 /**

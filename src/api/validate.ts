@@ -134,7 +134,7 @@ export function validateScrapeOptions(value: unknown, field = 'scrapeOptions'): 
   const obj = expectObject(value, field);
   rejectUnknown(
     obj,
-    ['formats', 'onlyMainContent', 'timeout', 'waitFor', 'waitUntil', 'includeTags', 'excludeTags', 'headers', 'cookies', 'userAgent'],
+    ['formats', 'onlyMainContent', 'timeout', 'waitFor', 'waitUntil', 'includeTags', 'excludeTags', 'headers', 'cookies', 'userAgent', 'maxAge'],
     field,
   );
   const formats = optStringArray(obj, 'formats', field) ?? ['markdown'];
@@ -157,7 +157,13 @@ export function validateScrapeOptions(value: unknown, field = 'scrapeOptions'): 
     includeTags: optStringArray(obj, 'includeTags', field) ?? [],
     excludeTags: optStringArray(obj, 'excludeTags', field) ?? [],
     ...accessOptions(obj, field),
+    ...optField('maxAge', optInteger(obj, 'maxAge', field, 0, LIMITS.maxMaxAgeMs)),
   };
+}
+
+/** `{ [key]: value }`, or nothing when the value is absent: optional fields stay out of the request. */
+function optField<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
 }
 
 /** An HTTP token (RFC 9110): header names and cookie names. */

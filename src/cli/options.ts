@@ -43,6 +43,7 @@ export interface ScrapeFlags {
   cookie?: Cookie[];
   cookies?: Cookie[];
   userAgent?: string;
+  maxAge?: number;
 }
 
 export function addScrapeOptions(cmd: Command): Command {
@@ -57,7 +58,12 @@ export function addScrapeOptions(cmd: Command): Command {
     .option('-H, --header <header>', "extra request header 'Name: value', sent only to the site(s) of the URLs given (repeatable)", parseHeader)
     .option('--cookie <name=value>', 'a cookie for the host(s) of the URLs given (repeatable)', parseCookie)
     .option('--cookies <file>', 'cookies from a cookies.txt file (Netscape format, as curl -c and browsers export); each goes to its own domain', readCookiesFile)
-    .option('-A, --user-agent <string>', 'the User-Agent of every request: pages, robots.txt, sitemaps');
+    .option('-A, --user-agent <string>', 'the User-Agent of every request: pages, robots.txt, sitemaps')
+    .option(
+      '--max-age <seconds>',
+      'reuse a stored result of the same URL and options up to this old instead of scraping again (metadata.cacheState: hit or miss)',
+      parseInteger('--max-age', 1, LIMITS.maxMaxAgeMs / 1000),
+    );
 }
 
 export function scrapeOptionsFrom(flags: ScrapeFlags): ScrapeOptions {
@@ -72,6 +78,7 @@ export function scrapeOptionsFrom(flags: ScrapeFlags): ScrapeOptions {
   const cookies = [...(flags.cookie ?? []), ...(flags.cookies ?? [])];
   if (cookies.length > 0) options.cookies = cookies;
   if (flags.userAgent !== undefined) options.userAgent = flags.userAgent;
+  if (flags.maxAge !== undefined) options.maxAge = flags.maxAge * 1000;
   return options;
 }
 

@@ -16,7 +16,7 @@ import { isContextGone, MainFrameWatch, pendingRefreshMs } from './mainFrame.js'
 import { installSettleProbe, settleEnabled, settleParams, waitForSettle } from './settle.js';
 
 /** The options of one page's scrape, defaults filled; headers, cookies and user-agent travel as the job's SiteAccess. */
-type PageOptions = Required<Omit<ScrapeOptions, 'headers' | 'cookies' | 'userAgent'>>;
+type PageOptions = Required<Omit<ScrapeOptions, 'headers' | 'cookies' | 'userAgent' | 'maxAge'>>;
 
 const WAIT_UNTIL: Record<WaitUntil, PuppeteerLifeCycleEvent> = {
   load: 'load',

@@ -28,6 +28,8 @@ import { siteAccess } from '../engine/access.js';
 import type { Engine } from '../engine/engine.js';
 import { mapSite } from '../engine/crawl/map.js';
 import type { JobHeader, JobStore, RecordHeader, StoredJob } from '../store/jobStore.js';
+import type { PageCache } from '../store/pageCache.js';
+import { withCache } from './cachedEngine.js';
 import type { JobContext, JobRunner } from './jobRunner.js';
 import { entryCount, readRecord } from './records.js';
 import { RUNNERS } from './runners/index.js';
@@ -41,6 +43,8 @@ export interface LocalBackendOptions {
   maxConcurrentJobs?: number;
   /** How often a running job checks the store for a cancel from another process. */
   cancelCheckMs?: number;
+  /** Where scrapeOptions.maxAge finds and keeps pages; without it maxAge has no effect. */
+  pageCache?: PageCache;
 }
 
 const WORKER_COMMAND = '__run-job';
@@ -63,6 +67,7 @@ export class LocalBackend implements JobBackend {
   private readonly createEngine: () => Promise<Engine>;
   private readonly maxConcurrentJobs: number;
   private readonly cancelCheckMs: number;
+  private readonly pageCache: PageCache | undefined;
   private engine: Promise<Engine> | undefined;
   private readonly events = new EventEmitter();
   private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();
@@ -74,6 +79,7 @@ export class LocalBackend implements JobBackend {
     this.createEngine = options.createEngine ?? (() => defaultEngine(this.env));
     this.maxConcurrentJobs = options.maxConcurrentJobs ?? 2;
     this.cancelCheckMs = options.cancelCheckMs ?? 500;
+    this.pageCache = options.pageCache;
     this.events.setMaxListeners(0);
   }
 
@@ -150,10 +156,11 @@ export class LocalBackend implements JobBackend {
     // Header and cookie values are hidden from errors only: a page may show its user's name, which is no leak.
     const cleanError = (error: string): string => clean(hide ? hide(error) : error);
     try {
+      const engine = await this.getEngine();
       const ctx: JobContext<JobKind> = {
         jobId,
         request: job.meta.request,
-        engine: await this.getEngine(),
+        engine: this.pageCache ? withCache(engine, this.pageCache) : engine,
         signal: controller.signal,
         env: this.env,
         access: siteAccess(requestUrls(job.meta.request), 'scrapeOptions' in job.meta.request ? job.meta.request.scrapeOptions : undefined),

@@ -8,6 +8,7 @@ import { EnvironmentError } from '../api/errors.js';
 import type { Engine } from '../engine/engine.js';
 import { LocalBackend } from '../local/localBackend.js';
 import { FileJobStore } from '../store/fileStore.js';
+import { FilePageCache } from '../store/pageCache.js';
 import { webjobsHome } from '../store/paths.js';
 import { buildApp, SERVER_DEFAULTS } from './app.js';
 import { loadKeys } from './keys.js';
@@ -60,6 +61,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   let engine: Engine | undefined;
   const backend = new LocalBackend({
     store,
+    pageCache: new FilePageCache(home),
     env,
     maxConcurrentJobs: options.maxJobs ?? DEFAULT_MAX_JOBS,
     createEngine: async () => {
