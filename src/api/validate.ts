@@ -8,6 +8,7 @@ import { LimitError, UsageError } from './errors.js';
 import { LIMITS } from './limits.js';
 import {
   FORMATS,
+  SCREENSHOT_FORMATS,
   WAIT_UNTIL,
   type BatchScrapeRequest,
   type CrawlRequest,
@@ -20,6 +21,8 @@ import {
   type PageQuery,
   type ScrapeOptions,
   type ScrapeRequest,
+  type ScreenshotFormat,
+  type ScreenshotOptions,
   type SessionOptions,
   type WaitUntil,
 } from './types.js';
@@ -134,7 +137,7 @@ export function validateScrapeOptions(value: unknown, field = 'scrapeOptions'): 
   const obj = expectObject(value, field);
   rejectUnknown(
     obj,
-    ['formats', 'onlyMainContent', 'timeout', 'waitFor', 'waitUntil', 'includeTags', 'excludeTags', 'headers', 'cookies', 'userAgent', 'maxAge'],
+    ['formats', 'onlyMainContent', 'timeout', 'waitFor', 'waitUntil', 'includeTags', 'excludeTags', 'headers', 'cookies', 'userAgent', 'maxAge', 'screenshotOptions'],
     field,
   );
   const formats = optStringArray(obj, 'formats', field) ?? ['markdown'];
@@ -158,7 +161,17 @@ export function validateScrapeOptions(value: unknown, field = 'scrapeOptions'): 
     excludeTags: optStringArray(obj, 'excludeTags', field) ?? [],
     ...accessOptions(obj, field),
     ...optField('maxAge', optInteger(obj, 'maxAge', field, 0, LIMITS.maxMaxAgeMs)),
+    ...optField('screenshotOptions', obj.screenshotOptions === undefined ? undefined : validateScreenshotOptions(obj.screenshotOptions, `${field}.screenshotOptions`)),
   };
+}
+
+function validateScreenshotOptions(value: unknown, field: string): ScreenshotOptions {
+  const obj = expectObject(value, field);
+  rejectUnknown(obj, ['fullPage', 'format'], field);
+  if (obj.format !== undefined && !SCREENSHOT_FORMATS.includes(obj.format as ScreenshotFormat)) {
+    throw new UsageError(`${field}.format must be one of ${SCREENSHOT_FORMATS.join(', ')}`);
+  }
+  return { fullPage: optBoolean(obj, 'fullPage', field) ?? false, format: (obj.format as ScreenshotFormat | undefined) ?? 'png' };
 }
 
 /** `{ [key]: value }`, or nothing when the value is absent: optional fields stay out of the request. */

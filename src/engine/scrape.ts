@@ -3,7 +3,7 @@
  * Every failure becomes a PageError whose message says what happened to the page.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import type { BrowserContext, HTTPResponse, Page, PuppeteerLifeCycleEvent } from 'puppeteer';
+import type { Browser, BrowserContext, CDPSession, HTTPResponse, Page, PuppeteerLifeCycleEvent } from 'puppeteer';
 import { PageError } from '../api/errors.js';
 import type { PageData, ScrapeOptions, WaitUntil } from '../api/types.js';
 import { accessHeaders, type SiteAccess } from './access.js';
@@ -76,7 +76,7 @@ async function interceptRequests(page: Page, guard?: RequestGuard, access?: Site
   await page.setRequestInterception(true);
   page.on('request', (request) => {
     if (request.isInterceptResolutionHandled()) return;
-    if (blockedRequest(request.url(), request.resourceType())) {
+    if (!showsEverything.has(page) && blockedRequest(request.url(), request.resourceType())) {
       void request.abort('blockedbyclient').catch(() => undefined);
       return;
     }
@@ -123,6 +123,20 @@ async function blockByUrl(page: Page): Promise<void> {
   const session = await page.createCDPSession();
   await session.send('Network.enable');
   await session.send('Network.setBlockedURLs', { urls: BLOCKED_URL_PATTERNS });
+  blockingSessions.set(page, session);
+}
+
+/** Tabs whose current scrape takes a screenshot: images, media and fonts load, as a person would see the page. */
+const showsEverything = new WeakSet<Page>();
+/** The CDP session that blocks heavy files by URL in a tab without request interception. */
+const blockingSessions = new WeakMap<Page, CDPSession>();
+
+/** Lets heavy files load in the tab for a screenshot, or blocks them again; tabs are reused by other scrapes. */
+async function showEverything(page: Page, show: boolean): Promise<void> {
+  if (showsEverything.has(page) === show) return;
+  if (show) showsEverything.add(page);
+  else showsEverything.delete(page);
+  await blockingSessions.get(page)?.send('Network.setBlockedURLs', { urls: show ? [] : BLOCKED_URL_PATTERNS });
 }
 
 /** The job's headers without those the browser sends itself from the context's cookie jar and the tab's user-agent. */
@@ -320,7 +334,46 @@ export function withDefaults(options: ScrapeOptions = {}): PageOptions {
     waitUntil: options.waitUntil ?? 'load',
     includeTags: options.includeTags ?? [],
     excludeTags: options.excludeTags ?? [],
+    screenshotOptions: { fullPage: false, format: 'png', ...options.screenshotOptions },
   };
+}
+
+/**
+ * rawHtml: the body of the response the tab rests on, as the server sent it.
+ * screenshot: the tab as it stands, as a data: URL (the job keeps it as a file).
+ */
+async function asServedAndSeen(page: Page, response: HTTPResponse, options: PageOptions): Promise<Pick<PageData, 'rawHtml' | 'screenshot'>> {
+  const out: Pick<PageData, 'rawHtml' | 'screenshot'> = {};
+  if (options.formats.includes('rawHtml')) {
+    // Chromium may no longer hold the body (evicted from its buffer); the document's source is then the nearest.
+    out.rawHtml = await response.text().catch(() => page.content());
+  }
+  if (options.formats.includes('screenshot')) {
+    const { fullPage, format } = options.screenshotOptions;
+    const image = await oneAtATime(page.browser(), async () => {
+      await page.bringToFront();
+      return page.screenshot({ type: format, fullPage, encoding: 'base64', captureBeyondViewport: fullPage });
+    });
+    out.screenshot = `data:image/${format};base64,${image}`;
+  }
+  return out;
+}
+
+const SCREENSHOT_TIMEOUT_MS = 30_000;
+/** The last screenshot begun in each browser; it goes when the browser does. */
+const screenshotChains = new WeakMap<Browser, Promise<unknown>>();
+
+/**
+ * Chromium paints only the tab in front: a screenshot of a tab behind another
+ * waits for a frame that never comes. Screenshots of one browser are taken one
+ * at a time, each with its tab brought to the front.
+ */
+function oneAtATime<T>(browser: Browser, take: () => Promise<T>): Promise<T> {
+  // Bounded, so that one tab that never paints cannot hold every later screenshot.
+  const bounded = () => withDeadline(take(), SCREENSHOT_TIMEOUT_MS, () => `the screenshot took longer than ${SCREENSHOT_TIMEOUT_MS} ms`);
+  const taken = (screenshotChains.get(browser) ?? Promise.resolve()).then(bounded, bounded);
+  screenshotChains.set(browser, taken.catch(() => undefined));
+  return taken;
 }
 
 /**
@@ -354,6 +407,7 @@ function emptyErrorPage(url: string, response: HTTPResponse, formats: PageOption
   if (formats.includes('markdown')) data.markdown = '';
   if (formats.includes('html')) data.html = '';
   if (formats.includes('links')) data.links = [];
+  if (formats.includes('rawHtml')) data.rawHtml = '';
   return data;
 }
 
@@ -380,6 +434,7 @@ async function scrapeInTab(page: Page, url: string, options: PageOptions, run: T
   const { settings, signal } = run;
   const deadline = Date.now() + options.timeout;
   await prepare(page, settings, run.access);
+  await showEverything(page, options.formats.includes('screenshot'));
   await setJobCookies(page, run.access);
   const watch = new MainFrameWatch(page, options.waitUntil === 'domcontentloaded' ? 'domcontentloaded' : 'load');
   try {
@@ -409,7 +464,7 @@ async function scrapeInTab(page: Page, url: string, options: PageOptions, run: T
         if (moving && isContextGone(err)) continue;
         throw err;
       }
-      return pageData(page, url, response, result, options, { captcha, complete });
+      return { ...pageData(page, url, response, result, options, { captcha, complete }), ...(await asServedAndSeen(page, response, options)) };
     }
   } finally {
     watch.dispose();

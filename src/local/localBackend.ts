@@ -29,7 +29,8 @@ import type { Engine } from '../engine/engine.js';
 import { mapSite } from '../engine/crawl/map.js';
 import type { JobHeader, JobStore, RecordHeader, StoredJob } from '../store/jobStore.js';
 import type { PageCache } from '../store/pageCache.js';
-import { withCache } from './cachedEngine.js';
+import { JobFiles } from '../store/jobFiles.js';
+import { withCache, withJobFiles } from './jobEngine.js';
 import type { JobContext, JobRunner } from './jobRunner.js';
 import { entryCount, readRecord } from './records.js';
 import { RUNNERS } from './runners/index.js';
@@ -45,6 +46,8 @@ export interface LocalBackendOptions {
   cancelCheckMs?: number;
   /** Where scrapeOptions.maxAge finds and keeps pages; without it maxAge has no effect. */
   pageCache?: PageCache;
+  /** Where jobs keep their screenshots; without it a screenshot stays a data: URL in the record. */
+  files?: JobFiles;
 }
 
 const WORKER_COMMAND = '__run-job';
@@ -68,6 +71,7 @@ export class LocalBackend implements JobBackend {
   private readonly maxConcurrentJobs: number;
   private readonly cancelCheckMs: number;
   private readonly pageCache: PageCache | undefined;
+  readonly files: JobFiles | undefined;
   private engine: Promise<Engine> | undefined;
   private readonly events = new EventEmitter();
   private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();
@@ -80,6 +84,7 @@ export class LocalBackend implements JobBackend {
     this.maxConcurrentJobs = options.maxConcurrentJobs ?? 2;
     this.cancelCheckMs = options.cancelCheckMs ?? 500;
     this.pageCache = options.pageCache;
+    this.files = options.files;
     this.events.setMaxListeners(0);
   }
 
@@ -156,11 +161,12 @@ export class LocalBackend implements JobBackend {
     // Header and cookie values are hidden from errors only: a page may show its user's name, which is no leak.
     const cleanError = (error: string): string => clean(hide ? hide(error) : error);
     try {
-      const engine = await this.getEngine();
+      const shared = await this.getEngine();
+      const cached = this.pageCache ? withCache(shared, this.pageCache) : shared;
       const ctx: JobContext<JobKind> = {
         jobId,
         request: job.meta.request,
-        engine: this.pageCache ? withCache(engine, this.pageCache) : engine,
+        engine: this.files ? withJobFiles(cached, this.files, jobId) : cached,
         signal: controller.signal,
         env: this.env,
         access: siteAccess(requestUrls(job.meta.request), 'scrapeOptions' in job.meta.request ? job.meta.request.scrapeOptions : undefined),

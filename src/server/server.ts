@@ -9,6 +9,7 @@ import type { Engine } from '../engine/engine.js';
 import { LocalBackend } from '../local/localBackend.js';
 import { FileJobStore } from '../store/fileStore.js';
 import { FilePageCache } from '../store/pageCache.js';
+import { JobFiles } from '../store/jobFiles.js';
 import { webjobsHome } from '../store/paths.js';
 import { buildApp, SERVER_DEFAULTS } from './app.js';
 import { loadKeys } from './keys.js';
@@ -58,10 +59,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const allowHosts = new Set((options.allowHosts ?? []).map((h) => h.toLowerCase()));
   const { requestGuard, egressGuard } = options.allowPrivate ? {} : createGuards({ allow: allowHosts });
   const store = new FileJobStore(home);
+  const files = new JobFiles(home);
   let engine: Engine | undefined;
   const backend = new LocalBackend({
     store,
     pageCache: new FilePageCache(home),
+    files,
     env,
     maxConcurrentJobs: options.maxJobs ?? DEFAULT_MAX_JOBS,
     createEngine: async () => {
@@ -81,6 +84,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     owners,
     allowPrivate: options.allowPrivate ?? false,
     allowHosts,
+    files,
     maxActiveJobsPerKey: options.maxActiveJobsPerKey ?? SERVER_DEFAULTS.maxActiveJobsPerKey,
     bodyLimit: options.bodyLimit,
     log,
