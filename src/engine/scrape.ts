@@ -9,6 +9,7 @@ import type { PageData, ScrapeOptions, WaitUntil } from '../api/types.js';
 import { accessHeaders, type SiteAccess } from './access.js';
 import type { BrowserPool, BrowserSettings, RequestGuard } from './browser.js';
 import { extractionScript } from './content/bundle.js';
+import { pdfToText, type PdfText } from './content/pdf.js';
 import { EGRESS_ERROR_HEADER } from './egress.js';
 import { describeCaptcha, detectCaptcha, injectToken, solveCaptcha, type CaptchaSolverConfig } from './session/captcha.js';
 import type { InPageOptions, InPageResult } from './content/inPage.js';
@@ -26,6 +27,13 @@ const WAIT_UNTIL: Record<WaitUntil, PuppeteerLifeCycleEvent> = {
 
 /** Content types Chromium renders as a document we can read. */
 const RENDERABLE = /^(text\/|application\/(xhtml\+xml|xml|json|ld\+json|rss\+xml|atom\+xml))/i;
+
+/** A PDF document: its text is read in Node (content/pdf.ts), not rendered. */
+const PDF = /^application\/(x-)?pdf\b/i;
+/** A PDF file starts with %PDF- within its first 1,024 bytes; what the viewer hands over instead does not. */
+const isPdf = (bytes: Uint8Array) => Buffer.from(bytes.subarray(0, 1024)).includes('%PDF-');
+/** Larger PDF documents are refused rather than read into memory. */
+const MAX_PDF_BYTES = 50 * 1024 * 1024;
 
 /** Resource types a scrape never needs; blocking them saves bandwidth and render time. */
 const BLOCKED_RESOURCES = new Set(['image', 'media', 'font']);
@@ -324,6 +332,45 @@ async function extractContent(page: Page, options: InPageOptions): Promise<InPag
   }
 }
 
+/**
+ * A PDF the tab landed on, as a page: its text as Markdown (and HTML, links). The
+ * bytes are the tab's response body; Chromium hands some PDFs to its viewer
+ * without keeping the body, and then the document is fetched once more outside
+ * the browser, through the engine's guarded fetch.
+ */
+async function pdfPage(page: Page, url: string, response: HTTPResponse, options: PageOptions, run: TabRun): Promise<PageData> {
+  const landed = response.url();
+  const held = await response.buffer().catch(() => undefined);
+  const bytes = held && isPdf(held) ? held : await run.fetchBytes?.(landed, MAX_PDF_BYTES + 1);
+  if (!bytes) throw new PageError(`could not read the PDF document at ${landed}`);
+  if (bytes.length > MAX_PDF_BYTES) throw new PageError(`the PDF document at ${landed} is larger than ${MAX_PDF_BYTES / 1024 / 1024} MiB`);
+  let text: PdfText;
+  try {
+    text = await pdfToText(bytes);
+  } catch (err) {
+    throw new PageError(`could not read the PDF document at ${landed}: ${(err as Error).message}`);
+  }
+  const formats = options.formats;
+  const data: PageData = {
+    metadata: {
+      title: text.title ?? '',
+      description: '',
+      url: page.url() || landed,
+      sourceURL: url,
+      statusCode: String(response.status()),
+      contentType: 'application/pdf',
+      numPages: String(text.numPages),
+      scrapedAt: new Date().toISOString(),
+    },
+  };
+  if (formats.includes('markdown')) data.markdown = text.markdown;
+  if (formats.includes('html')) data.html = text.html;
+  if (formats.includes('links')) data.links = text.links;
+  if (formats.includes('rawHtml')) data.rawHtml = '';
+  if (formats.includes('screenshot')) data.metadata.warning = 'a PDF document has no screenshot; its text is in markdown';
+  return data;
+}
+
 /** Fills the defaults the validator would; the engine can be called directly too. */
 export function withDefaults(options: ScrapeOptions = {}): PageOptions {
   return {
@@ -447,6 +494,7 @@ async function scrapeInTab(page: Page, url: string, options: PageOptions, run: T
       // Chromium shows its own error page for an HTTP error without a body; that page is not the site's content.
       if (showsBrowserErrorPage(page, response)) return emptyErrorPage(url, response, options.formats);
       const contentType = response.headers()['content-type'] ?? 'text/html';
+      if (PDF.test(contentType)) return await pdfPage(page, url, response, options, run);
       if (!RENDERABLE.test(contentType)) {
         throw new PageError(`${url} is not a web page (content type ${contentType.split(';')[0]}); it cannot be rendered as a page`);
       }
@@ -517,6 +565,8 @@ export interface ScrapeContext {
   signal?: AbortSignal;
   /** The job's headers, cookies and user-agent, and where they may go. */
   access?: SiteAccess;
+  /** A plain GET of a document the tab could not hand over (a PDF), at most `maxBytes`; undefined when it failed. */
+  fetchBytes?: (url: string, maxBytes: number) => Promise<Uint8Array | undefined>;
 }
 
 /**
