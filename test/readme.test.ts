@@ -15,7 +15,18 @@ import { startServe, type ServeProcess } from './helpers/serve.js';
 const README = fileURLToPath(new URL('../README.md', import.meta.url));
 
 /** Sections whose examples are run, and those that are not, with why. Every ```sh block is in one of them. */
-const RUN = ['At a terminal', 'In scripts', 'In cron', 'webjobs batch', 'webjobs crawl', 'Jobs and where they live', 'Remote use and asynchronous jobs'];
+const RUN = [
+  'At a terminal',
+  'In scripts',
+  'In cron',
+  'webjobs batch',
+  'webjobs crawl',
+  'webjobs map',
+  'Cache: --max-age',
+  'More formats: rawHtml, screenshot, PDF documents',
+  'Jobs and where they live',
+  'Remote use and asynchronous jobs',
+];
 const NOT_RUN: Record<string, string> = {
   webjobs: 'setup and npm test: the machine, not webjobs',
   'Running webjobs as a service': 'starts a long-running server (test/server.test.ts covers serve)',

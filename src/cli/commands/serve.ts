@@ -23,6 +23,7 @@ API (all JSON; header x-api-key on every request):
   DELETE /api/<kind>/{jobId}                                             cancel: {"status": "stopped"}
   GET    /api/jobs                                                       this key's jobs
   POST   /api/map                                                        a site's URLs at once: {"links": [{"url", ...}]}
+  GET    /api/files/{jobId}/{name}                                       a job's screenshot (its record holds this URL)
   GET    /healthz                                                        {"status": "ok"}, no key needed
 Errors are {"message"} with 400 bad request, 401 no/wrong key, 402 plan too low, 404 unknown job,
 413 body over 1 MiB, 429 too many pending/running jobs for the key, 500 a bug of ours.
