@@ -21,11 +21,12 @@ const RUN = [
   'In cron',
   'webjobs batch',
   'webjobs crawl',
+  // Runs right after crawl: its <jobId> is the newest job, a crawl, for `result --output-dir`.
+  'Jobs and where they live',
+  'Remote use and asynchronous jobs',
   'webjobs map',
   'Cache: --max-age',
   'More formats: rawHtml, screenshot, PDF documents',
-  'Jobs and where they live',
-  'Remote use and asynchronous jobs',
 ];
 const NOT_RUN: Record<string, string> = {
   webjobs: 'setup and npm test: the machine, not webjobs',

@@ -29,7 +29,7 @@ import type { Engine } from '../engine/engine.js';
 import { mapSite } from '../engine/crawl/map.js';
 import type { JobHeader, JobStore, RecordHeader, StoredJob } from '../store/jobStore.js';
 import type { PageCache } from '../store/pageCache.js';
-import { JobFiles } from '../store/jobFiles.js';
+import type { JobFiles } from '../store/jobFiles.js';
 import { withCache, withJobFiles } from './jobEngine.js';
 import type { JobContext, JobRunner } from './jobRunner.js';
 import { entryCount, readRecord } from './records.js';
@@ -71,7 +71,7 @@ export class LocalBackend implements JobBackend {
   private readonly maxConcurrentJobs: number;
   private readonly cancelCheckMs: number;
   private readonly pageCache: PageCache | undefined;
-  readonly files: JobFiles | undefined;
+  private readonly files: JobFiles | undefined;
   private engine: Promise<Engine> | undefined;
   private readonly events = new EventEmitter();
   private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();
@@ -297,7 +297,7 @@ export class LocalBackend implements JobBackend {
     }
   }
 
-  /** Plain HTTP through the engine's fetch (proxy-free, guarded in serve): no browser starts. */
+  /** Plain HTTP through the engine's fetch (in serve, the request guard checks every hop): no browser starts. */
   async map(request: MapRequest, signal?: AbortSignal): Promise<MapResult> {
     const validated = validateMapRequest(request);
     const engine = await this.getEngine();

@@ -142,7 +142,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
         const jobId = ownedJobId(req, kind);
         const paged = kind === 'batch' || kind === 'crawl';
         const record = await backend.result(kind, jobId, paged ? validatePageQuery(req.query) : undefined);
-        return options.files ? withFileUrls(record, options.files, `${req.protocol}://${req.host}`) : record;
+        return options.files && kind !== 'extract' ? withFileUrls(record, options.files, `${req.protocol}://${req.host}`) : record;
       },
     );
 
