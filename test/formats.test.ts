@@ -64,7 +64,7 @@ describe('rawHtml', () => {
     expect(data.html).toContain('Changed by a script');
     const text = await runCli(['scrape', site.at('/raw'), '--formats', 'rawHtml'], { env });
     expect(text.stdout).toBe(`${SERVED}\n`);
-  });
+  }, 180_000);
 });
 
 describe('screenshot', () => {
@@ -79,7 +79,7 @@ describe('screenshot', () => {
     expect(pngSize(await fs.readFile(full.data.screenshot!)).height).toBeGreaterThan(3000);
     const plain = await runCli(['scrape', site.at('/tall'), '--formats', 'screenshot'], { env });
     expect(plain.stdout).toMatch(/\/files\/screenshot-1\.png\n$/);
-  });
+  }, 180_000);
 
   it('takes jpeg and webp; a bad format is refused', async () => {
     const jpeg = await scrape([site.at('/raw'), '--formats', 'screenshot', '--screenshot-format', 'jpeg']);
@@ -90,7 +90,7 @@ describe('screenshot', () => {
     expect([bytes.subarray(0, 4).toString('latin1'), bytes.subarray(8, 12).toString('latin1')]).toEqual(['RIFF', 'WEBP']);
     const bad = await runCli(['scrape', site.at('/raw'), '--formats', 'screenshot', '--screenshot-format', 'gif'], { env });
     expect(bad.code).toBe(2);
-  });
+  }, 180_000);
 
   it('--output-dir writes each page\'s screenshot', async () => {
     const dir = path.join(tempHome(), 'out');
@@ -99,7 +99,7 @@ describe('screenshot', () => {
     const index = JSON.parse(await fs.readFile(path.join(dir, 'index.json'), 'utf8')) as { pages: { files: Record<string, string> }[] };
     expect(index.pages.map((p) => p.files.screenshot)).toEqual([expect.stringMatching(/_raw\.png$/), expect.stringMatching(/_tall\.png$/)]);
     expect(pngSize(await fs.readFile(path.join(dir, index.pages[1]!.files.screenshot!)))).toEqual({ width: 800, height: 600 });
-  });
+  }, 180_000);
 
   it('on serve: the record holds a URL that serves the file to the job\'s key only; --remote --output-dir downloads it', async () => {
     const remoteEnv = { WEBJOBS_HOME: tempHome() };
@@ -122,5 +122,5 @@ describe('screenshot', () => {
     const names = await fs.readdir(dir);
     const png = names.find((n) => n.endsWith('.png'))!;
     expect(pngSize(await fs.readFile(path.join(dir, png)))).toEqual({ width: 800, height: 600 });
-  });
+  }, 180_000);
 });

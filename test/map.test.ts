@@ -100,7 +100,7 @@ describe('webjobs map', () => {
     expect(site.requests.slice(before).sort()).toEqual(
       ['GET /', 'GET /robots.txt', 'GET /sitemap-index.xml', 'GET /pages.xml.gz', 'GET /sitemap.xml'].sort(),
     );
-  });
+  }, 180_000);
 
   it('--json gives title and description of the pages it read', async () => {
     const result = await runCli(['map', site.url, '--json', '--depth', '2', '--ignore-sitemap'], { env });
@@ -111,7 +111,7 @@ describe('webjobs map', () => {
     // depth 2 reaches the links of linked pages; /plans answers 404 and has no title.
     expect(links.map((l) => l.url)).toEqual(expect.arrayContaining([site.at('/team'), site.at('/docs/deep'), site.at('/plans')]));
     expect(links.find((l) => l.url === site.at('/plans'))).toEqual({ url: site.at('/plans') });
-  });
+  }, 180_000);
 
   it('--search matches the address or the link text; --limit cuts the list', async () => {
     const byText = await runCli(['map', site.url, '--search', 'PRICING'], { env });
@@ -120,7 +120,7 @@ describe('webjobs map', () => {
     expect(lines(byAddress.stdout)).toEqual([site.at('/plain-sitemap'), site.at('/from-sitemap')]);
     const limited = await runCli(['map', site.url, '--limit', '2'], { env });
     expect(lines(limited.stdout)).toEqual([site.at('/'), site.at('/about')]);
-  });
+  }, 180_000);
 
   it('--depth 0 reads sitemaps only; patterns scope as in crawl', async () => {
     const sitemapsOnly = await runCli(['map', site.url, '--depth', '0'], { env });
@@ -129,7 +129,7 @@ describe('webjobs map', () => {
     expect(lines(docs.stdout)).toEqual([site.at('/docs/guide')]);
     const noDocs = await runCli(['map', site.url, '--exclude-patterns', '/docs/**,/b', '--ignore-sitemap'], { env });
     expect(lines(noDocs.stdout)).toEqual([site.at('/'), site.at('/about'), site.at('/plans')]);
-  });
+  }, 180_000);
 
   it('fails with exit 1 when robots.txt answers 5xx, and refuses bad input with exit 2', async () => {
     const failed = await runCli(['map', down.url], { env });
@@ -141,7 +141,7 @@ describe('webjobs map', () => {
     expect(bad.stderr).toMatch(/did you mean https:\/\/example\.com/);
     const badDepth = await runCli(['map', site.url, '--depth', '9'], { env });
     expect(badDepth.code).toBe(2);
-  });
+  }, 180_000);
 
   it('feeds batch - directly', async () => {
     const result = await runShell(`webjobs map ${site.url} --include-patterns '/about' | webjobs batch - --formats links --json --quiet`, { env });
@@ -149,7 +149,7 @@ describe('webjobs map', () => {
     const record = JSON.parse(result.stdout) as { data: { url: string; links: string[] }[] };
     expect(record.data.map((entry) => entry.url)).toEqual([site.at('/about')]);
     expect(record.data[0]!.links).toContain(site.at('/team'));
-  });
+  }, 180_000);
 });
 
 describe('POST /api/map on serve, and map --remote', () => {
@@ -165,7 +165,7 @@ describe('POST /api/map on serve, and map --remote', () => {
     const remote = await runCli(['map', site.url, '--json', '--remote', serve.url, '--api-key', KEY], { env: { WEBJOBS_HOME: tempHome() } });
     expect(remote.code).toBe(0);
     expect(remote.stdout).toBe(local.stdout);
-  });
+  }, 180_000);
 
   it('refuses a bad request with 400 and the field named, and no key with 401', async () => {
     const bad = await fetch(`${serve.url}/api/map`, {
@@ -179,7 +179,7 @@ describe('POST /api/map on serve, and map --remote', () => {
     expect(remoteBad.code).toBe(2);
     const noKey = await fetch(`${serve.url}/api/map`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(noKey.status).toBe(401);
-  });
+  }, 180_000);
 
   it('refuses private addresses unless the server allows them', async () => {
     const guarded = await startServe({ args: ['--quiet'], env: { WEBJOBS_HOME: tempHome(), WEBJOBS_API_KEYS: `${KEY}:free` } });
@@ -194,5 +194,5 @@ describe('POST /api/map on serve, and map --remote', () => {
     } finally {
       await guarded.stop();
     }
-  });
+  }, 180_000);
 });

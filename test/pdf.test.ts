@@ -71,19 +71,19 @@ describe('PDF documents', () => {
     );
     expect(data.links).toEqual(['https://example.com/appendix']);
     expect(data.metadata).toMatchObject({ title: 'Annual report', contentType: 'application/pdf', numPages: '2', statusCode: '200', url: site.at('/report.pdf') });
-  });
+  }, 180_000);
 
   it('are known by their content type, not their address', async () => {
     const result = await runCli(['scrape', site.at('/download?id=7')], { env });
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^# Annual report\n/);
-  });
+  }, 180_000);
 
   it('a file that says it is a PDF but is none fails the page, saying so', async () => {
     const result = await runCli(['scrape', site.at('/broken.pdf')], { env });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/could not read the PDF document at .*\/broken\.pdf/);
-  });
+  }, 180_000);
 
   it('a crawl follows links to PDFs when its formats include markdown or html, and skips them otherwise', async () => {
     const markdown = await runCli(['crawl', site.url, '--json', '--quiet', '--ignore-sitemap'], { env });
@@ -93,5 +93,5 @@ describe('PDF documents', () => {
     expect(pages[1]!.markdown).toMatch(/^# Annual report/);
     const links = await runCli(['crawl', site.url, '--json', '--quiet', '--ignore-sitemap', '--formats', 'links'], { env });
     expect((JSON.parse(links.stdout) as { data: { url: string }[] }).data.map((p) => p.url)).toEqual([site.at('/')]);
-  });
+  }, 180_000);
 });
