@@ -10,6 +10,7 @@ import { LocalBackend } from '../local/localBackend.js';
 import { FileJobStore } from '../store/fileStore.js';
 import { FilePageCache } from '../store/pageCache.js';
 import { JobFiles } from '../store/jobFiles.js';
+import { HeaderCache } from '../store/headerCache.js';
 import { webjobsHome } from '../store/paths.js';
 import { buildApp, SERVER_DEFAULTS } from './app.js';
 import { loadKeys } from './keys.js';
@@ -28,6 +29,8 @@ export interface ServeOptions {
   /** Jobs running at once; the rest wait as pending. */
   maxJobs?: number;
   maxActiveJobsPerKey?: number;
+  /** Chromium's nice above this process (priority.ts); 0 or none: the same priority. */
+  browserNice?: number;
   bodyLimit?: number;
   env?: NodeJS.ProcessEnv;
   log?: (line: string) => void;
@@ -58,7 +61,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const keys = await loadKeys(options.keysFile, env);
   const allowHosts = new Set((options.allowHosts ?? []).map((h) => h.toLowerCase()));
   const { requestGuard, egressGuard } = options.allowPrivate ? {} : createGuards({ allow: allowHosts });
-  const store = new FileJobStore(home);
+  // Status and listings are answered from memory where the header cannot have changed unseen (headerCache.ts).
+  const store = new HeaderCache(new FileJobStore(home));
   const files = new JobFiles(home);
   let engine: Engine | undefined;
   const backend = new LocalBackend({
@@ -69,7 +73,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     maxConcurrentJobs: options.maxJobs ?? DEFAULT_MAX_JOBS,
     createEngine: async () => {
       const { BrowserEngine } = await import('../engine/engine.js');
-      engine = new BrowserEngine({ env, requestGuard, egressGuard });
+      engine = new BrowserEngine({ env, requestGuard, egressGuard, browserNice: options.browserNice });
       return engine;
     },
   });
