@@ -8,6 +8,7 @@
 import { LIMITS } from './limits.js';
 import {
   FORMATS,
+  SCREENSHOT_FORMATS,
   WAIT_UNTIL,
   type BatchScrapeRequest,
   type Cookie,
@@ -16,6 +17,7 @@ import {
   type JobKind,
   type ScrapeOptions,
   type ScrapeRequest,
+  type ScreenshotOptions,
   type SessionOptions,
 } from './types.js';
 import { MAX_BATCH_CONCURRENCY, SERVICE_LIMITS, type RequestLimits } from './validate.js';
@@ -92,6 +94,15 @@ const cookieSchema = objectSchema<Cookie>(
   ['name', 'value'],
 );
 
+const screenshotOptionsSchema = objectSchema<ScreenshotOptions>(
+  {
+    fullPage: boolean('the whole page, not only the viewport', false),
+    format: { type: 'string', enum: SCREENSHOT_FORMATS, default: 'png', description: 'image format' },
+  },
+  [],
+  'how the screenshot format is taken',
+);
+
 export const scrapeOptionsSchema = objectSchema<ScrapeOptions>(
   {
     formats: {
@@ -116,6 +127,8 @@ export const scrapeOptionsSchema = objectSchema<ScrapeOptions>(
     },
     cookies: { type: 'array', items: cookieSchema, maxItems: LIMITS.maxCookies, description: 'cookies, each sent only to its own domain' },
     userAgent: { type: 'string', minLength: 1, maxLength: LIMITS.maxUserAgentLength, description: 'the User-Agent of every request of the job' },
+    maxAge: integer(0, LIMITS.maxMaxAgeMs, 'milliseconds: reuse a stored result of the same URL and options younger than this (0: always fetch)'),
+    screenshotOptions: screenshotOptionsSchema,
   },
   [],
   'how each page is loaded and converted',

@@ -23,6 +23,8 @@ API (all JSON; header x-api-key on every request):
   GET    /api/<kind>/{jobId}[?page=N&batchSize=M]                        the job record (batch/crawl paged)
   DELETE /api/<kind>/{jobId}                                             cancel: {"status": "stopped"}
   GET    /api/jobs                                                       this key's jobs
+  POST   /api/map                                                        a site's URLs at once: {"links": [{"url", ...}]}
+  GET    /api/files/{jobId}/{name}                                       a job's screenshot (its record holds this URL)
   GET    /healthz                                                        {"status": "ok"}, no key needed
 Errors are {"message"} with 400 bad request, 401 no/wrong key, 402 plan too low, 404 unknown job,
 413 body over 1 MiB, 429 too many pending/running jobs for the key, 500 a bug of ours.
@@ -32,7 +34,8 @@ Keys: --keys FILE with {"keys": [{"key": "s3cret", "plan": "scale", "name": "acm
   or WEBJOBS_API_KEYS="k1:scale,k2:free". Plans: free < paid < scale < enterprise;
   batch scrape needs scale or higher, useProxy and solveCaptchas a paid plan.
 Crawl maxPages: at most 100 here (the spec's limit), whatever the local CLI allows.
-webjobs extensions: batch "concurrency" (tabs), batch and crawl "delay" (ms between two requests to one host).
+webjobs extensions: batch "concurrency" (tabs), batch and crawl "delay" (ms between two requests to one host);
+POST /api/map {"url", "search", "limit", "depth", "ignoreSitemap", "includePatterns", "excludePatterns"}.
 
 URLs whose host is or resolves to a loopback, private, link-local or metadata address are
 refused (each request the browser makes, redirects included) unless --allow-private or --allow-host.
