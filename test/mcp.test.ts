@@ -11,6 +11,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { LATEST_PROTOCOL_VERSION, type CallToolResult, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import { FORMATS } from '../src/api/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '../src/api/limits.js';
 import { RESULT_CHARS } from '../src/mcp/results.js';
@@ -127,12 +128,12 @@ afterAll(async () => {
 describe('webjobs mcp (local)', () => {
   it('lists the tools, with input schemas carrying our limits and descriptions saying when to use each', async () => {
     const { tools } = await local.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['scrape', 'batch_scrape', 'crawl', 'extract', 'job_status', 'job_result']);
+    expect(tools.map((t) => t.name)).toEqual(['scrape', 'batch_scrape', 'crawl', 'map', 'extract', 'job_status', 'job_result']);
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const props = (name: string): any => byName[name]!.inputSchema.properties;
     expect(props('scrape').scrapeOptions.properties.timeout.maximum).toBe(LIMITS.maxTimeoutMs);
-    expect(props('scrape').scrapeOptions.properties.formats.items.enum).toEqual(['markdown', 'html', 'links']);
+    expect(props('scrape').scrapeOptions.properties.formats.items.enum).toEqual([...FORMATS]);
     expect(props('batch_scrape').urls.maxItems).toBe(LIMITS.maxBatchUrls);
     expect(props('crawl').maxPages.maximum).toBe(LIMITS.maxLocalCrawlPages);
     expect(props('extract').urls.maxItems).toBe(LIMITS.maxExtractUrls);
@@ -181,6 +182,17 @@ describe('webjobs mcp (local)', () => {
     expect(record.data.map((e: { url: string }) => e.url).sort()).toEqual([site.at('/site/'), site.at('/site/a'), site.at('/site/b')]);
     expect(textOf(result)).toContain('# Page B');
     for (const p of progress) expect(p).toMatchObject({ total: 3, message: expect.stringContaining('of at most 3 pages done') });
+  });
+
+  it("map: the site's URLs one a line, without a job; search narrows them", async () => {
+    const all = await call(local, 'map', { url: site.at('/site/') });
+    expect(all.isError).toBeFalsy();
+    expect(textOf(all).split('\n').sort()).toEqual([site.at('/site/'), site.at('/site/a'), site.at('/site/b')]);
+    expect(structured(all)).toMatchObject({ total: 3 });
+    const some = await call(local, 'map', { url: site.at('/site/'), search: 'site/b' });
+    expect(textOf(some)).toBe(site.at('/site/b'));
+    const refused = await call(local, 'map', { url: site.at('/site/'), depth: 9 });
+    expect(refused.isError).toBe(true);
   });
 
   it('extract: the data the language model returned, from the page text it was sent', async () => {
@@ -247,7 +259,7 @@ describe('webjobs mcp (local)', () => {
     const missing = await call(local, 'batch_scrape', {});
     expect(textOf(missing)).toBe('invalid arguments: urls is required');
     const badFormat = await call(local, 'scrape', { url: site.at('/p1'), scrapeOptions: { formats: ['pdf'] } });
-    expect(textOf(badFormat)).toBe('invalid arguments: scrapeOptions.formats.0 must be one of markdown, html, links');
+    expect(textOf(badFormat)).toBe(`invalid arguments: scrapeOptions.formats.0 must be one of ${FORMATS.join(', ')}`);
     const noPrompt = await call(local, 'extract', { urls: [site.at('/product')] });
     expect(noPrompt).toMatchObject({ isError: true, content: [{ text: 'extract needs a schema, a prompt, or both' }] });
     const nobody = await call(local, 'job_status', { jobId: '3f2b6c1e-8d4a-4b7e-9c1a-2e5f7a9b0c3d' });

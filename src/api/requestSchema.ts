@@ -15,6 +15,7 @@ import {
   type CrawlRequest,
   type ExtractRequest,
   type JobKind,
+  type MapRequest,
   type ScrapeOptions,
   type ScrapeRequest,
   type ScreenshotOptions,
@@ -166,9 +167,11 @@ export function batchScrapeRequestSchema(): JsonSchema {
   );
 }
 
+const crawlPatterns = (what: string) =>
+  strings(`${what} (glob patterns on the URL path, e.g. /blog/**)`, LIMITS.maxCrawlPatterns, LIMITS.maxCrawlPatternLength);
+
 export function crawlRequestSchema(limits: RequestLimits = SERVICE_LIMITS): JsonSchema {
-  const patterns = (what: string) =>
-    strings(`${what} (glob patterns on the URL path, e.g. /blog/**)`, LIMITS.maxCrawlPatterns, LIMITS.maxCrawlPatternLength);
+  const patterns = crawlPatterns;
   return objectSchema<CrawlRequest>(
     {
       url: url('where the crawl starts; it stays on this site'),
@@ -180,6 +183,22 @@ export function crawlRequestSchema(limits: RequestLimits = SERVICE_LIMITS): Json
       scrapeOptions: scrapeOptionsSchema,
       sessionOptions: sessionOptionsSchema,
       delay,
+    },
+    ['url'],
+  );
+}
+
+/** The webjobs extension map (no job): a site's URLs from its sitemaps and links. */
+export function mapRequestSchema(): JsonSchema {
+  return objectSchema<MapRequest>(
+    {
+      url: url('the site to map; URLs stay on its host'),
+      search: { type: 'string', minLength: 1, maxLength: 200, description: 'keep URLs whose address or link text contains this (case-insensitive)' },
+      limit: integer(1, LIMITS.maxMapLimit, 'URLs to return at most', LIMITS.defaultMapLimit),
+      depth: integer(0, LIMITS.maxMapDepth, "link levels read from the start page (0: the sitemaps only)", LIMITS.defaultMapDepth),
+      ignoreSitemap: boolean("do not read the site's sitemaps", false),
+      includePatterns: crawlPatterns('only URLs whose path matches one of these'),
+      excludePatterns: crawlPatterns('URLs whose path matches one of these are left out'),
     },
     ['url'],
   );

@@ -6,9 +6,10 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { JobBackend, JobProgress } from '../api/backend.js';
 import { LIMITS } from '../api/limits.js';
-import { objectSchema, requestSchema, type JsonSchema } from '../api/requestSchema.js';
+import { UsageError } from '../api/errors.js';
+import { mapRequestSchema, objectSchema, requestSchema, type JsonSchema } from '../api/requestSchema.js';
 import { isFinal, type JobKind, type JobRequestByKind } from '../api/types.js';
-import { validateJobId, type RequestLimits } from '../api/validate.js';
+import { validateJobId, validateMapRequest, type RequestLimits } from '../api/validate.js';
 import { jobResult, RESULT_CHARS } from './results.js';
 
 /** What a tool gets besides its arguments. */
@@ -147,6 +148,37 @@ function jobResultTool(): Tool {
   };
 }
 
+/**
+ * map answers at once (no job, nothing stored to page through): its URL list is
+ * cut at the size cap, with a note saying how many more there were.
+ */
+function mapTool(): Tool {
+  return {
+    name: 'map',
+    title: 'List the URLs of a website',
+    description: `List the URLs of a site quickly, without rendering pages: from its sitemaps and the start page's links (depth reads links further). Use it to find the pages of a site before scraping the ones you need with batch_scrape, or to find one page by a word of its address or link text (search). Answers with one URL a line, at most ${RESULT_CHARS.toLocaleString('en-US')} characters; narrow a larger site with search, includePatterns or limit.`,
+    inputSchema: mapRequestSchema(),
+    annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
+    run: async (args, ctx) => {
+      if (!ctx.backend.map) throw new UsageError('this back end cannot map sites');
+      const { links } = await ctx.backend.map(validateMapRequest(args), ctx.signal);
+      const shown: typeof links = [];
+      let length = 0;
+      for (const link of links) {
+        length += link.url.length + 1;
+        if (length > RESULT_CHARS) break;
+        shown.push(link);
+      }
+      const more = links.length - shown.length;
+      const note = more > 0 ? `\n\n(${more} more URLs not shown: narrow the map with search, includePatterns or limit)` : '';
+      return {
+        content: [{ type: 'text', text: `${shown.map((link) => link.url).join('\n')}${note}` }],
+        structuredContent: { links: shown, total: links.length },
+      };
+    },
+  };
+}
+
 /** Every tool, in the order clients list them. `limits`: where jobs run (a crawl's maxPages differs). */
 export function tools(limits: RequestLimits): Tool[] {
   return [
@@ -171,6 +203,7 @@ export function tools(limits: RequestLimits): Tool[] {
       `Start at one URL and scrape the pages of that site it leads to, following links and the sitemap, up to maxPages (default ${LIMITS.defaultCrawlPages}); includePatterns and excludePatterns narrow it to parts of the site. Use it to cover a site or a section (docs, a blog) whose page URLs you do not know. Honours robots.txt. Sends progress (pages done) while it runs.`,
       limits,
     ),
+    mapTool(),
     jobTool(
       'extract',
       'extract',
