@@ -9,12 +9,12 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { JobBackend } from '../../api/backend.js';
 import { JobFailedError, JobNotFoundError } from '../../api/errors.js';
-import { LIMITS } from '../../api/limits.js';
-import { queryInteger } from '../../api/validate.js';
 import { describeError } from '../describeError.js';
 import type { JobGate } from '../gate.js';
 import { mapBatch, mapCrawl, mapExtract, mapScrape, requestBody, type FirecrawlVersion, type MappedRequest } from './request.js';
-import { crawlState, extractState, finishedDocuments, toDocument } from './response.js';
+import { crawlState, extractState, toDocument } from './response.js';
+import { pagedStatus } from './status.js';
+import { serveWatches } from './watch.js';
 
 export const FIRECRAWL_VERSIONS: readonly FirecrawlVersion[] = ['v1', 'v2'];
 
@@ -40,6 +40,7 @@ type PagedRequest = FastifyRequest<{ Params: { jobId: string }; Querystring: { s
 const ENDPOINTS = 'POST scrape, POST batch/scrape, GET|DELETE batch/scrape/ID, POST crawl, GET|DELETE crawl/ID, POST extract, GET extract/ID';
 
 export async function firecrawlRoutes(app: FastifyInstance, options: FirecrawlOptions): Promise<void> {
+  serveWatches(app.server, options);
   for (const version of FIRECRAWL_VERSIONS) {
     await app.register((child) => versionRoutes(child, options, version), { prefix: `/${version}` });
   }
@@ -152,39 +153,4 @@ async function scrapeNow(backend: JobBackend, jobId: string, reply: FastifyReply
     throw new JobFailedError(`scrape ${record.status}: ${record.error ?? 'no reason given'}`);
   }
   return { success: true, data: toDocument(record.data, jobId) };
-}
-
-/**
- * A batch or crawl status with the entries from `skip` on, at most `limit` of them,
- * and `next` (the same with skip moved on) while more entries follow.
- */
-async function pagedStatus(backend: JobBackend, kind: 'batch' | 'crawl', jobId: string, query: { skip?: string; limit?: string }, self: string) {
-  const skip = queryInteger(query.skip, 'skip', 0, Number.MAX_SAFE_INTEGER, 0);
-  const limit = queryInteger(query.limit, 'limit', 1, LIMITS.maxResultBatchSize, LIMITS.defaultResultBatchSize);
-  // Result pages are `limit` entries long; a skip between two page starts reads both.
-  const page = Math.floor(skip / limit) + 1;
-  const offset = skip % limit;
-  const first = await backend.result(kind, jobId, { page, batchSize: limit });
-  let entries = first.data;
-  if (offset > 0 && page < first.totalPageBatches) entries = entries.concat((await backend.result(kind, jobId, { page: page + 1, batchSize: limit })).data);
-  const window = entries.slice(offset, offset + limit);
-  let completed: number;
-  let total: number;
-  if ('totalScrapedPages' in first) {
-    completed = first.totalScrapedPages;
-    // One entry per result page: the page count is the batch's URL count.
-    total = (await backend.result('batch', jobId, { page: 1, batchSize: 1 })).totalPageBatches;
-  } else {
-    completed = total = first.totalCrawledPages;
-  }
-  const more = skip + limit < total;
-  return {
-    success: true,
-    status: crawlState(first.status),
-    completed,
-    total,
-    data: finishedDocuments(window),
-    ...(more ? { next: `${self}?skip=${skip + limit}${query.limit !== undefined ? `&limit=${limit}` : ''}` } : {}),
-    ...(first.error ? { error: first.error } : {}),
-  };
 }
