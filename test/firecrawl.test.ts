@@ -146,7 +146,8 @@ describe('v2 SDK (Firecrawl)', () => {
       ['crawl', await app.startCrawl(site.at('/'), { limit: 3 })],
       ['batch', await app.startBatchScrape([site.at('/p1'), site.at('/p2')], { formats: ['markdown', 'html'] })],
     ] as const) {
-      const watch = app.watcher(started.id, { kind, pollInterval: 1 });
+      // A poll interval of ten minutes: were the SDK polling instead of watching the WebSocket, this would time out.
+      const watch = app.watcher(started.id, { kind, pollInterval: 600 });
       const docs: string[] = [];
       let done: { status: string } | undefined;
       let error: unknown;
@@ -158,6 +159,17 @@ describe('v2 SDK (Firecrawl)', () => {
       expect(done?.status).toBe('completed');
       expect(docs).toHaveLength(kind === 'crawl' ? 3 : 2);
     }
+  });
+
+  it('watcher with a wrong key ends with an error, the WebSocket refused', async () => {
+    const started = await app.startCrawl(site.at('/p1'), { limit: 1 });
+    const watch = new Firecrawl({ apiKey: 'fc-wrong-key', apiUrl: server.url }).watcher(started.id, { kind: 'crawl', pollInterval: 600 });
+    let error: { error?: string } | undefined;
+    watch.on('error', (err) => (error = err));
+    await watch.start();
+    expect(error?.error).toBe('WebSocket error');
+    let status = await app.getCrawlStatus(started.id);
+    while (status.status === 'scraping') status = await app.getCrawlStatus(started.id);
   });
 
   it('batchScrape (the waiter), startBatchScrape and getBatchScrapeStatus', async () => {
@@ -189,6 +201,30 @@ describe('v2 SDK (Firecrawl)', () => {
       app.extract({ urls: [site.at('/p1')], prompt: 'Extract the page title', schema: z.object({ title: z.string() }), showSources: true }),
     ).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/^showSources is not supported by webjobs serve/) });
     expect(llm.requests).toHaveLength(0);
+  });
+
+  it('sends headers to the page; User-Agent and Cookie become webjobs’ userAgent and cookies', async () => {
+    const doc = await app.scrape(site.at('/p2'), { headers: { 'User-Agent': 'FirecrawlClient/1.0', Cookie: 'sid=abc123; theme=dark', 'X-Team': 'blue' } });
+    expect(doc.markdown).toMatch(/^# Page two/);
+    const got = site.received.filter((r) => r.path === '/p2').at(-1)!.headers;
+    expect(got).toMatchObject({ 'user-agent': 'FirecrawlClient/1.0', cookie: 'sid=abc123; theme=dark', 'x-team': 'blue' });
+  });
+
+  it('a scrape whose client hangs up is cancelled', async () => {
+    const hangUp = new AbortController();
+    const request = fetch(`${server.url}/v2/scrape`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEYS.scale}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: site.at('/hang?scrape') }),
+      signal: hangUp.signal,
+    }).catch((err: Error) => err);
+    const jobs = async () => (await (await fetch(`${server.url}/api/jobs`, { headers: { 'x-api-key': KEYS.scale } })).json()) as { url: string; status: string }[];
+    const job = async () => (await jobs()).find((j) => j.url === site.at('/hang?scrape'));
+    while ((await job())?.status !== 'running') await new Promise((r) => setTimeout(r, 100));
+    hangUp.abort();
+    expect(await request).toBeInstanceOf(Error);
+    while ((await job())?.status === 'running') await new Promise((r) => setTimeout(r, 100));
+    expect((await job())?.status).toBe('stopped');
   });
 
   it('map answers 404 saying it is not supported yet', async () => {

@@ -3,6 +3,8 @@
  * cancel and list. Fastify gives routing, the body size limit (413) and a
  * coarse JSON-schema gate; the request validation of record is validateRequest,
  * the same code the CLI uses, so a 400 says exactly what `webjobs` would.
+ * The Firecrawl-compatible /v1 and /v2 (firecrawl/routes.ts) sit beside it,
+ * sharing the JobGate: the same keys, plans, validation and limits.
  */
 import { KIND_PATHS } from '../api/paths.js';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';

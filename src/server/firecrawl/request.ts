@@ -87,6 +87,31 @@ function mapFormats(value: unknown, where: string): Format[] {
 }
 
 /**
+ * Firecrawl's headers. webjobs has one way in for each of User-Agent and Cookie
+ * (userAgent, cookies), so those two become them: a Cookie header's cookies
+ * belong to the hosts the request names, as webjobs' cookies without a domain do.
+ */
+function mapHeaders(headers: Obj): Obj {
+  const out: Obj = {};
+  const rest: Obj = {};
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
+    if (lower === 'user-agent') out.userAgent = value;
+    else if (lower === 'cookie' && typeof value === 'string') {
+      out.cookies = value
+        .split(';')
+        .map((pair) => pair.trim())
+        .filter(Boolean)
+        .map((pair) => {
+          const eq = pair.indexOf('=');
+          return eq < 0 ? { name: pair, value: '' } : { name: pair.slice(0, eq).trim(), value: pair.slice(eq + 1).trim() };
+        });
+    } else rest[name] = value;
+  }
+  return Object.keys(rest).length > 0 ? { ...out, headers: rest } : out;
+}
+
+/**
  * Firecrawl's scrape options (top level of scrape and batch, `scrapeOptions` of
  * crawl) as webjobs' scrapeOptions. `skip` lists the request-level fields the
  * caller maps itself.
@@ -96,6 +121,7 @@ function mapScrapeOptions(obj: Obj, where: string, skip: readonly string[]): Obj
   for (const key of Object.keys(obj)) {
     if (skip.includes(key) || obj[key] === undefined) continue;
     if (key === 'formats') out.formats = mapFormats(obj.formats, where);
+    else if (key === 'headers' && isObject(obj.headers)) Object.assign(out, mapHeaders(obj.headers));
     else if (SAME_SCRAPE.includes(key)) out[key] = obj[key];
     else if (key in NEUTRAL_SCRAPE) onlyValue(obj, key, where, NEUTRAL_SCRAPE[key]![0], NEUTRAL_SCRAPE[key]![1]);
     else refuse(where, key, WHY_NOT[key] ?? 'webjobs has no such option');
