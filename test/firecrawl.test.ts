@@ -290,6 +290,8 @@ describe('fields webjobs does not support are refused by name, never ignored', (
     ['/v2/scrape', () => ({ url: url(), maxAge: 3600000 }), /^maxAge is not supported by webjobs serve: only 0/],
     ['/v2/scrape', () => ({ url: url(), proxy: 'stealth' }), /^proxy is not supported/],
     ['/v2/scrape', () => ({ url: url(), madeUp: 1 }), /^madeUp is not supported by webjobs serve: webjobs has no such option/],
+    ['/v2/scrape', () => ({ url: url(), constructor: 1 }), /^constructor is not supported by webjobs serve: webjobs has no such option/],
+    ['/v2/crawl', () => JSON.parse(`{"url": "${url()}", "__proto__": {"limit": 1}}`), /^__proto__ is not supported by webjobs serve: webjobs has no such option/],
     ['/v2/crawl', () => ({ url: url(), prompt: 'blog posts' }), /^prompt is not supported/],
     ['/v2/crawl', () => ({ url: url(), maxDiscoveryDepth: 2 }), /^maxDiscoveryDepth is not supported by webjobs serve: only 0/],
     ['/v2/crawl', () => ({ url: url(), allowExternalLinks: true }), /^allowExternalLinks is not supported/],

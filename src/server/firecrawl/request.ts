@@ -35,11 +35,23 @@ function onlyValue(obj: Obj, key: string, where: string, accepted: unknown, why:
   if (obj[key] !== undefined && obj[key] !== accepted) refuse(where, key, `only ${JSON.stringify(accepted)} (${why})`);
 }
 
+/** Firecrawl fields without a webjobs counterpart: those accepted with one value, and why the others are refused. */
+interface Unmapped {
+  neutral: Record<string, [accepted: unknown, why: string]>;
+  whyNot: Record<string, string>;
+}
+
+/** A field no mapping took: accepted if it holds its neutral value, refused by name otherwise. */
+function unmapped(obj: Obj, key: string, where: string, rules: Unmapped): void {
+  if (Object.hasOwn(rules.neutral, key)) return onlyValue(obj, key, where, rules.neutral[key]![0], rules.neutral[key]![1]);
+  refuse(where, key, Object.hasOwn(rules.whyNot, key) ? rules.whyNot[key]! : 'webjobs has no such option');
+}
+
 /** Labels Firecrawl's clients attach to every request (SDK name and version, integration); they change nothing. */
 const LABELS = ['origin', 'integration'];
 
 /** Fields that mean nothing else here when they hold the value webjobs' behaviour already has. */
-const NEUTRAL_SCRAPE: Record<string, [unknown, string]> = {
+const NEUTRAL_SCRAPE: Unmapped['neutral'] = {
   mobile: [false, 'pages are rendered in a desktop viewport'],
   skipTlsVerification: [false, 'TLS certificates are always verified'],
   blockAds: [false, 'ads are not blocked'],
@@ -123,8 +135,7 @@ function mapScrapeOptions(obj: Obj, where: string, skip: readonly string[]): Obj
     if (key === 'formats') out.formats = mapFormats(obj.formats, where);
     else if (key === 'headers' && isObject(obj.headers)) Object.assign(out, mapHeaders(obj.headers));
     else if (SAME_SCRAPE.includes(key)) out[key] = obj[key];
-    else if (key in NEUTRAL_SCRAPE) onlyValue(obj, key, where, NEUTRAL_SCRAPE[key]![0], NEUTRAL_SCRAPE[key]![1]);
-    else refuse(where, key, WHY_NOT[key] ?? 'webjobs has no such option');
+    else unmapped(obj, key, where, { neutral: NEUTRAL_SCRAPE, whyNot: WHY_NOT });
   }
   return out;
 }
@@ -201,7 +212,7 @@ function startPathScope(url: unknown, includePaths: unknown): string[] | undefin
   return [`${path}/**`];
 }
 
-const CRAWL_NEUTRAL: Record<string, [unknown, string]> = {
+const CRAWL_NEUTRAL: Unmapped['neutral'] = {
   allowExternalLinks: [false, 'a crawl stays on the start URL’s host'],
   allowSubdomains: [false, 'a crawl stays on the start URL’s host'],
   ignoreRobotsTxt: [false, 'robots.txt is always obeyed'],
@@ -268,8 +279,7 @@ export function mapCrawl(body: Obj, version: FirecrawlVersion): MappedRequest {
         out.scrapeOptions = mapScrapeOptions(value, 'scrapeOptions.', []);
         break;
       default:
-        if (key in CRAWL_NEUTRAL) onlyValue(body, key, '', CRAWL_NEUTRAL[key]![0], CRAWL_NEUTRAL[key]![1]);
-        else refuse('', key, CRAWL_WHY_NOT[key] ?? 'webjobs has no such option');
+        unmapped(body, key, '', { neutral: CRAWL_NEUTRAL, whyNot: CRAWL_WHY_NOT });
     }
   }
   if (entireDomain !== true) {
@@ -279,7 +289,7 @@ export function mapCrawl(body: Obj, version: FirecrawlVersion): MappedRequest {
   return { kind: 'crawl', body: out, invalidURLs: [], renamed };
 }
 
-const EXTRACT_NEUTRAL: Record<string, [unknown, string]> = {
+const EXTRACT_NEUTRAL: Unmapped['neutral'] = {
   enableWebSearch: [false, 'there is no web search'],
   allowExternalLinks: [false, 'only the given URLs are read'],
   includeSubdomains: [false, 'only the given URLs are read (no wildcards)'],
@@ -302,8 +312,7 @@ export function mapExtract(body: Obj): MappedRequest {
     const value = body[key];
     if (value === undefined || LABELS.includes(key) || key === 'ignoreInvalidURLs') continue;
     if (key === 'urls' || key === 'prompt' || key === 'schema' || key === 'systemPrompt') out[key] = value;
-    else if (key in EXTRACT_NEUTRAL) onlyValue(body, key, '', EXTRACT_NEUTRAL[key]![0], EXTRACT_NEUTRAL[key]![1]);
-    else refuse('', key, EXTRACT_WHY_NOT[key] ?? 'webjobs has no such option');
+    else unmapped(body, key, '', { neutral: EXTRACT_NEUTRAL, whyNot: EXTRACT_WHY_NOT });
   }
   const { urls, invalidURLs } = mapUrls(body);
   if (Array.isArray(urls)) {

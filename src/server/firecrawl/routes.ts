@@ -13,7 +13,7 @@ import { describeError } from '../describeError.js';
 import type { JobGate } from '../gate.js';
 import { mapBatch, mapCrawl, mapExtract, mapScrape, requestBody, type FirecrawlVersion, type MappedRequest } from './request.js';
 import { crawlState, extractState, toDocument } from './response.js';
-import { pagedStatus } from './status.js';
+import { pagedStatus, publicOrigin } from './status.js';
 import { serveWatches } from './watch.js';
 
 export const FIRECRAWL_VERSIONS: readonly FirecrawlVersion[] = ['v1', 'v2'];
@@ -63,7 +63,7 @@ async function versionRoutes(app: FastifyInstance, options: FirecrawlOptions, ve
   });
 
   const keyOf = (req: FastifyRequest) => req.apiKey!;
-  const base = (req: FastifyRequest) => `${req.protocol}://${req.host}/${version}`;
+  const base = (req: FastifyRequest) => `${publicOrigin(req.headers)}/${version}`;
 
   const start = async (req: FastifyRequest, mapped: MappedRequest) => {
     renamedOf.set(req, mapped.renamed);

@@ -5,6 +5,16 @@ import { queryInteger } from '../../api/validate.js';
 import { crawlState, finishedDocuments } from './response.js';
 
 /**
+ * Where clients reach this server, for the absolute URLs Firecrawl answers with
+ * (`url`, `next`): the Host header, and https when a TLS-terminating proxy says
+ * so in X-Forwarded-Proto (which only ever changes what this client is told).
+ */
+export function publicOrigin(headers: { host?: string; 'x-forwarded-proto'?: string | string[] }): string {
+  const proto = headers['x-forwarded-proto'] === 'https' ? 'https' : 'http';
+  return `${proto}://${headers.host ?? 'localhost'}`;
+}
+
+/**
  * A batch or crawl status with the entries from `skip` on, at most `limit` of them,
  * and `next` (the same with skip moved on) while more entries follow.
  */

@@ -15,7 +15,7 @@ import type { JobBackend } from '../../api/backend.js';
 import { WebjobsError } from '../../api/errors.js';
 import { LIMITS } from '../../api/limits.js';
 import type { JobGate } from '../gate.js';
-import { pagedStatus } from './status.js';
+import { pagedStatus, publicOrigin } from './status.js';
 import { toDocument } from './response.js';
 
 const WEBSOCKET_GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
@@ -81,7 +81,7 @@ async function watch(req: IncomingMessage, socket: Duplex, { backend, gate }: Wa
   const send = (message: unknown) => {
     if (open) socket.write(frame(0x1, Buffer.from(JSON.stringify(message))));
   };
-  const self = `http://${req.headers.host}/v2/${match[1]}/${jobId}`;
+  const self = `${publicOrigin(req.headers)}/v2/${match[1]}/${jobId}`;
   // Every entry at once (a batch has at most maxResultBatchSize URLs, a crawl on serve fewer pages).
   const snapshot = () => pagedStatus(backend, kind, jobId, { limit: String(LIMITS.maxResultBatchSize) }, self);
 
