@@ -373,3 +373,28 @@ describe('auth, plans and limits in the Firecrawl envelope', () => {
     await fetch(`${server.url}/api/crawl/${jobId}`, { method: 'DELETE', headers: { 'x-api-key': KEYS.busy } });
   });
 });
+
+describe('stopping serve', () => {
+  it('closes open watches at once: the watched job is failed by the shutdown, not waited for', async () => {
+    const home = tempHome();
+    const options = { args: ['--allow-host', new URL(site.url).host, '--quiet'], env: { WEBJOBS_HOME: home, WEBJOBS_API_KEYS: `${KEYS.scale}:scale` } };
+    const own = await startServe(options);
+    const client = new Firecrawl({ apiKey: KEYS.scale, apiUrl: own.url });
+    // The page never answers; its 20 s timeout would end the crawl, as completed, were the shutdown to wait for it.
+    const started = await client.startCrawl(site.at('/hang?watched'), { limit: 1, scrapeOptions: { timeout: 20_000 } });
+    const watch = client.watcher(started.id, { kind: 'crawl', pollInterval: 600 });
+    let snapshots = 0;
+    watch.on('snapshot', () => snapshots++);
+    const watching = watch.start();
+    while (snapshots === 0) await new Promise((r) => setTimeout(r, 50));
+    expect(await own.stop()).toBe(0);
+    await watching;
+    const again = await startServe(options);
+    try {
+      const status = await new Firecrawl({ apiKey: KEYS.scale, apiUrl: again.url }).getCrawlStatus(started.id);
+      expect(status.status).toBe('failed');
+    } finally {
+      await again.stop();
+    }
+  });
+});

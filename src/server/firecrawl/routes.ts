@@ -40,7 +40,8 @@ type PagedRequest = FastifyRequest<{ Params: { jobId: string }; Querystring: { s
 const ENDPOINTS = 'POST scrape, POST batch/scrape, GET|DELETE batch/scrape/ID, POST crawl, GET|DELETE crawl/ID, POST extract, GET extract/ID';
 
 export async function firecrawlRoutes(app: FastifyInstance, options: FirecrawlOptions): Promise<void> {
-  serveWatches(app.server, options);
+  const closeWatches = serveWatches(app.server, options);
+  app.addHook('preClose', async () => closeWatches());
   for (const version of FIRECRAWL_VERSIONS) {
     await app.register((child) => versionRoutes(child, options, version), { prefix: `/${version}` });
   }

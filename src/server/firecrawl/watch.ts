@@ -47,9 +47,16 @@ export interface WatchOptions {
   log: (line: string) => void;
 }
 
-/** Answers WebSocket upgrades of `server` at Firecrawl's watch paths; any other upgrade is refused with 404. */
-export function serveWatches(server: Server, options: WatchOptions): void {
+/**
+ * Answers WebSocket upgrades of `server` at Firecrawl's watch paths; any other
+ * upgrade is refused with 404. The function returned closes every open watch:
+ * the HTTP server's close would otherwise wait for them, that is for their jobs.
+ */
+export function serveWatches(server: Server, options: WatchOptions): () => void {
+  const open = new Set<Duplex>();
   server.on('upgrade', (req: IncomingMessage, socket: Duplex) => {
+    open.add(socket);
+    socket.on('close', () => open.delete(socket));
     socket.on('error', () => socket.destroy());
     void watch(req, socket, options).catch((err: unknown) => {
       if (err instanceof WebjobsError) return refuse(socket, err.httpStatus, err.message);
@@ -57,9 +64,12 @@ export function serveWatches(server: Server, options: WatchOptions): void {
       socket.destroy();
     });
   });
+  return () => {
+    for (const socket of open) socket.destroy();
+  };
 }
 
-async function watch(req: IncomingMessage, socket: Duplex, { backend, gate }: WatchOptions): Promise<void> {
+async function watch(req: IncomingMessage, socket: Duplex, { backend, gate, log }: WatchOptions): Promise<void> {
   const match = WATCH_PATH.exec(req.url ?? '');
   const accept = req.headers['sec-websocket-key'];
   if (!match || req.headers.upgrade?.toLowerCase() !== 'websocket' || typeof accept !== 'string') {
@@ -85,13 +95,19 @@ async function watch(req: IncomingMessage, socket: Duplex, { backend, gate }: Wa
   // Every entry at once (a batch has at most maxResultBatchSize URLs, a crawl on serve fewer pages).
   const snapshot = () => pagedStatus(backend, kind, jobId, { limit: String(LIMITS.maxResultBatchSize) }, self);
 
-  send({ type: 'catchup', data: await snapshot() });
-  await backend.wait(kind, jobId, {
-    onPage: (entry) => {
-      if (entry.status !== 'pending') send({ type: 'document', data: toDocument(entry) });
-    },
-  });
-  // The last snapshot has every page (one finished while the first was read included) and the final status, which ends the watch.
-  send({ type: 'catchup', data: await snapshot() });
+  try {
+    send({ type: 'catchup', data: await snapshot() });
+    await backend.wait(kind, jobId, {
+      onPage: (entry) => {
+        if (entry.status !== 'pending') send({ type: 'document', data: toDocument(entry) });
+      },
+    });
+    // The last snapshot has every page (one finished while the first was read included) and the final status, which ends the watch.
+    send({ type: 'catchup', data: await snapshot() });
+  } catch (err) {
+    // The handshake is done: from here on an error is a message of the WebSocket.
+    send({ type: 'error', error: err instanceof WebjobsError ? err.message : 'internal error in webjobs serve; the server log has the details' });
+    if (!(err instanceof WebjobsError)) log(`internal error on WebSocket ${req.url}: ${(err as Error).stack ?? String(err)}`);
+  }
   if (open) socket.end(frame(0x8, Buffer.from([0x03, 0xe8])));
 }
