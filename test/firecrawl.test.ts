@@ -291,6 +291,7 @@ describe('fields webjobs does not support are refused by name, never ignored', (
     ['/v2/scrape', () => ({ url: url(), proxy: 'stealth' }), /^proxy is not supported/],
     ['/v2/scrape', () => ({ url: url(), madeUp: 1 }), /^madeUp is not supported by webjobs serve: webjobs has no such option/],
     ['/v2/scrape', () => ({ url: url(), constructor: 1 }), /^constructor is not supported by webjobs serve: webjobs has no such option/],
+    ['/v2/scrape', () => JSON.parse(`{"url": "${url()}", "headers": {"__proto__": {"x": "1"}}}`), /^request\.scrapeOptions\.headers: the key "__proto__" is not allowed/],
     ['/v2/crawl', () => JSON.parse(`{"url": "${url()}", "__proto__": {"limit": 1}}`), /^__proto__ is not supported by webjobs serve: webjobs has no such option/],
     ['/v2/crawl', () => ({ url: url(), prompt: 'blog posts' }), /^prompt is not supported/],
     ['/v2/crawl', () => ({ url: url(), maxDiscoveryDepth: 2 }), /^maxDiscoveryDepth is not supported by webjobs serve: only 0/],

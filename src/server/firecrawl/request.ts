@@ -105,7 +105,8 @@ function mapFormats(value: unknown, where: string): Format[] {
  */
 function mapHeaders(headers: Obj): Obj {
   const out: Obj = {};
-  const rest: Obj = {};
+  // No prototype: a header named __proto__ stays a key, for validation to refuse by name.
+  const rest: Obj = Object.create(null) as Obj;
   for (const [name, value] of Object.entries(headers)) {
     const lower = name.toLowerCase();
     if (lower === 'user-agent') out.userAgent = value;
