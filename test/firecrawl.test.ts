@@ -52,6 +52,8 @@ beforeAll(async () => {
     '/docs': (_req, res) => sendHtml(res, page('Docs', '<a href="/docs/intro">intro</a> <a href="/docs/setup">setup</a> <a href="/p1">out of docs</a>')),
     '/docs/intro': (_req, res) => sendHtml(res, page('Docs intro')),
     '/docs/setup': (_req, res) => sendHtml(res, page('Docs setup')),
+    // Over 64 KiB of HTML: a watcher frame this long needs the WebSocket's 64-bit length.
+    '/big': (_req, res) => sendHtml(res, html(`<article><h1>Big page</h1>${articleText('size', 500)}</article>`, { title: 'Big page' })),
     '/hang': () => new Promise(() => undefined),
     '/robots.txt': (_req, res) => {
       res.writeHead(404);
@@ -144,20 +146,25 @@ describe('v2 SDK (Firecrawl)', () => {
   it('watcher: documents and done for a crawl and a batch', async () => {
     for (const [kind, started] of [
       ['crawl', await app.startCrawl(site.at('/'), { limit: 3 })],
-      ['batch', await app.startBatchScrape([site.at('/p1'), site.at('/p2')], { formats: ['markdown', 'html'] })],
+      ['batch', await app.startBatchScrape([site.at('/p1'), site.at('/big')], { options: { formats: ['markdown', 'html'] } })],
     ] as const) {
       // A poll interval of ten minutes: were the SDK polling instead of watching the WebSocket, this would time out.
       const watch = app.watcher(started.id, { kind, pollInterval: 600 });
       const docs: string[] = [];
+      const htmlLengths: number[] = [];
       let done: { status: string } | undefined;
       let error: unknown;
-      watch.on('document', (doc) => docs.push(String(doc.metadata?.sourceURL)));
+      watch.on('document', (doc) => {
+        docs.push(String(doc.metadata?.sourceURL));
+        htmlLengths.push(doc.html?.length ?? 0);
+      });
       watch.on('done', (state) => (done = state));
       watch.on('error', (err) => (error = err));
       await watch.start();
       expect(error).toBeUndefined();
       expect(done?.status).toBe('completed');
       expect(docs).toHaveLength(kind === 'crawl' ? 3 : 2);
+      if (kind === 'batch') expect(Math.max(...htmlLengths)).toBeGreaterThan(65_536);
     }
   });
 
