@@ -342,6 +342,17 @@ describe('auth, plans and limits in the Firecrawl envelope', () => {
     await expect(new Firecrawl({ apiKey: 'fc-nope', apiUrl: server.url }).scrape(site.at('/p1'))).rejects.toMatchObject({ status: 401 });
   });
 
+  it('413 for a body over 1 MiB and 400 for one that is not JSON, in the envelope', async () => {
+    const post = (body: string) =>
+      fetch(`${server.url}/v2/batch/scrape`, { method: 'POST', headers: { authorization: `Bearer ${KEYS.scale}`, 'content-type': 'application/json' }, body });
+    const large = await post(JSON.stringify({ urls: Array.from({ length: 1100 }, (_, i) => `${site.url}/${'x'.repeat(1000)}${i}`) }));
+    expect(large.status).toBe(413);
+    expect(await large.json()).toEqual({ success: false, error: 'request body too large: the limit is 1,048,576 bytes' });
+    const broken = await post('{"urls": [');
+    expect(broken.status).toBe(400);
+    expect(await broken.json()).toEqual({ success: false, error: expect.stringMatching(/^the request body is not valid JSON/) });
+  });
+
   it('402 for a batch scrape below the scale plan, as on /api', async () => {
     const answer = await call('POST', '/v2/batch/scrape', { auth: `Bearer ${KEYS.free}`, body: { urls: [site.at('/p1')] } });
     expect(answer.status).toBe(402);
