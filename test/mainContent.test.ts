@@ -1142,6 +1142,31 @@ PAGES['/product/plain-blocks'] = sitePage(
   },
 );
 
+// 13f. A forum that renders its thread by script and keeps a copy in <noscript> for
+// crawlers, beside a site header with text of its own (Discourse behind a custom header);
+// and a page whose <noscript> holds only a stylesheet, far longer than its text.
+
+const NOSCRIPT_POSTS = [
+  'Since the upgrade my container cannot resolve host names on the bridge network, although the host resolves them fine.',
+  'Check /etc/resolv.conf inside the container: Docker copies the host file unless you pass --dns, and a systemd stub at 127.0.0.53 does not work from inside.',
+  'That was it. Passing --dns 1.1.1.1 fixed the lookups; thank you for the explanation.',
+];
+
+PAGES['/forum/noscript'] = sitePage(
+  'Container cannot resolve host names - Docker Community Forums',
+  `<div class="hero-text"><h1>Docker Community Forums</h1><p>Share and learn in the Docker community. Ask questions, show what you built, and help others with their containers, images, networks and volumes.</p></div>
+  <section id="main"></section>
+  <noscript>${`<div id="main-outlet"><h1>Container cannot resolve host names</h1>${NOSCRIPT_POSTS.map((p, i) => `<div class="topic-body crawler-post"><span class="creator">user${i}</span><div class="post"><p>${p}</p></div></div>`).join('')}</div>`.replace(/</g, '&lt;')}</noscript>`,
+  { withSidebar: false },
+);
+
+PAGES['/noscript/stylesheet'] = sitePage(
+  'A short note – Northwind Journal',
+  `<main><article><h1>A short note</h1><p>${JSONLD_DESCRIPTION}</p></article></main>
+  <noscript><style>${'.wp-block-button{cursor:pointer;background:linear-gradient(135deg,#00d084,#0693e3)} '.repeat(60)}</style></noscript>`,
+  { withSidebar: false },
+);
+
 // 13e. A Q&A page that says so in JSON-LD, its answers in a WordPress comment list.
 
 const WP_ANSWERS = [
@@ -1285,12 +1310,29 @@ describe('Q&A: the question and all the answers', () => {
   });
 
   it('keeps the question and the three answers of a StackExchange-like page', async () => {
-    // Comments under posts are left to the extractor: neither required nor forbidden here.
     const md = await markdownOf('/qa');
     expectContent(md, {
       kept: [SE_QUESTION, ...SE_ANSWERS.map((a) => a.body)],
       dropped: [...FURNITURE, 'Hot Network Questions', "Not the answer you're looking for?", 'Your Answer', 'By clicking “Post Your Answer”', 'Why do cats knock things off tables?'],
     });
+  });
+
+  it("drops the comments under the question and the answers, the vote buttons and the posters' reputation", async () => {
+    expectContent(await markdownOf('/qa'), {
+      kept: [SE_QUESTION, ...SE_ANSWERS.map((a) => a.body)],
+      dropped: [...SE_ANSWERS.map((a) => a.comment), 'What should happen to rows without a date?', 'Up vote', '12.4k'],
+    });
+  });
+});
+
+describe('pages that carry their content in <noscript>', () => {
+  it("reads a forum thread's <noscript> copy when the page shows only a site header beside it", async () => {
+    expectContent(await markdownOf('/forum/noscript'), { kept: ['Container cannot resolve host names', ...NOSCRIPT_POSTS], dropped: FURNITURE });
+  });
+
+  it('never takes a <noscript> stylesheet for the content', async () => {
+    const md = await markdownOf('/noscript/stylesheet');
+    expectContent(md, { kept: [JSONLD_DESCRIPTION], dropped: ['wp-block-button', 'cursor:pointer'] });
   });
 });
 

@@ -21,6 +21,8 @@ export interface JobProgress {
   failed: number;
   /** Pages expected, when known (batch: the URL count; crawl: maxPages). */
   total?: number;
+  /** Crawl, run in this process: pages it knows of so far (done, loading and queued; at most maxPages). */
+  discovered?: number;
 }
 
 export interface WaitOptions {

@@ -4,6 +4,7 @@
  * Each function returns the request with defaults applied, or throws a UsageError
  * whose message names the offending field.
  */
+import { invalidSelectors } from './selectors.js';
 import { LimitError, UsageError } from './errors.js';
 import { LIMITS } from './limits.js';
 import {
@@ -65,6 +66,14 @@ function optStringArray(obj: Obj, key: string, field: string): string[] | undefi
     throw new UsageError(`${field}.${key} must be an array of non-empty strings`);
   }
   return value as string[];
+}
+
+/** An array of CSS selectors, each one the page's engine can parse (selectors.ts). */
+function optSelectors(obj: Obj, key: string, field: string): string[] | undefined {
+  const selectors = optStringArray(obj, key, field);
+  const [invalid] = invalidSelectors(selectors ?? []);
+  if (invalid !== undefined) throw new UsageError(`${field}.${key}: "${invalid}" is not a valid CSS selector`);
+  return selectors;
 }
 
 /**
@@ -153,8 +162,8 @@ export function validateScrapeOptions(value: unknown, field = 'scrapeOptions'): 
     timeout: optInteger(obj, 'timeout', field, 1, LIMITS.maxTimeoutMs) ?? LIMITS.defaultTimeoutMs,
     waitFor: optInteger(obj, 'waitFor', field, 0, LIMITS.maxWaitForMs) ?? 0,
     waitUntil: (waitUntil as WaitUntil | undefined) ?? 'load',
-    includeTags: optStringArray(obj, 'includeTags', field) ?? [],
-    excludeTags: optStringArray(obj, 'excludeTags', field) ?? [],
+    includeTags: optSelectors(obj, 'includeTags', field) ?? [],
+    excludeTags: optSelectors(obj, 'excludeTags', field) ?? [],
     ...accessOptions(obj, field),
   };
 }

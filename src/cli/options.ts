@@ -1,4 +1,5 @@
 /** Flags shared by the job commands, and how they become the spec's request objects. */
+import { invalidSelectors, splitSelectorList } from '../api/selectors.js';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { LIMITS } from '../api/limits.js';
 import { parseCookie, parseHeader, readCookiesFile } from './access.js';
@@ -18,6 +19,16 @@ export function parseInteger(name: string, min = 0, max = Number.MAX_SAFE_INTEGE
 
 export function parseList(value: string, previous: string[] = []): string[] {
   return [...previous, ...value.split(',').map((v) => v.trim()).filter(Boolean)];
+}
+
+/** CSS selectors, comma-separated (commas inside :is(...) or quotes stay), each checked before the job (selectors.ts). */
+function parseSelectors(flag: string): (value: string, previous?: string[]) => string[] {
+  return (value, previous = []) => {
+    const selectors = splitSelectorList(value);
+    const [invalid] = invalidSelectors(selectors);
+    if (invalid !== undefined) throw new InvalidArgumentError(`"${invalid}" is not a valid CSS selector.`);
+    return [...previous, ...selectors];
+  };
 }
 
 export function parseFormats(value: string, previous: string[] = []): Format[] {
@@ -52,8 +63,8 @@ export function addScrapeOptions(cmd: Command): Command {
     .option('--timeout <ms>', 'time allowed to load each page, in milliseconds (default: 30000)', parseInteger('--timeout', 1, LIMITS.maxTimeoutMs))
     .option('--wait-for <ms>', 'extra wait after the page loaded, in milliseconds', parseInteger('--wait-for', 0, LIMITS.maxWaitForMs))
     .addOption(new Option('--wait-until <event>', 'when a page counts as loaded').choices([...WAIT_UNTIL]))
-    .option('--include-tags <selectors>', 'keep only elements matching these CSS selectors (comma-separated)', parseList)
-    .option('--exclude-tags <selectors>', 'remove elements matching these CSS selectors (comma-separated)', parseList)
+    .option('--include-tags <selectors>', 'keep only elements matching these CSS selectors (comma-separated)', parseSelectors('--include-tags'))
+    .option('--exclude-tags <selectors>', 'remove elements matching these CSS selectors (comma-separated)', parseSelectors('--exclude-tags'))
     .option('-H, --header <header>', "extra request header 'Name: value', sent only to the site(s) of the URLs given (repeatable)", parseHeader)
     .option('--cookie <name=value>', 'a cookie for the host(s) of the URLs given (repeatable)', parseCookie)
     .option('--cookies <file>', 'cookies from a cookies.txt file (Netscape format, as curl -c and browsers export); each goes to its own domain', readCookiesFile)

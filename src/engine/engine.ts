@@ -7,6 +7,7 @@ import puppeteer from 'puppeteer';
 import { PageError } from '../api/errors.js';
 import type { PageData, ScrapeOptions, SessionOptions } from '../api/types.js';
 import { accessHeaders, type SiteAccess } from './access.js';
+import { userAgentHeader } from './userAgent.js';
 import { BrowserPool, type BrowserSettings } from './browser.js';
 import { findBrowser } from './findBrowser.js';
 import { scrapeUrl } from './scrape.js';
@@ -84,7 +85,7 @@ export class BrowserEngine implements Engine {
       const refusal = guard ? await guard(current) : undefined;
       if (refusal) throw new PageError(refusal);
       // Decided per hop: a redirect to another site gets none of the job's headers or another site's cookies.
-      const headers = { ...options.headers, ...accessHeaders(options.access, current) };
+      const headers = { ...options.headers, ...accessHeaders(options.access, current), 'user-agent': userAgentHeader(options.access?.userAgent) };
       const response = await proxiedFetch(current, await this.egressOr(proxy), { ...options, headers });
       const location = response.headers.get('location');
       if (response.status < 300 || response.status > 399 || !location) return response;

@@ -7,6 +7,7 @@ import type { BrowserContext, HTTPResponse, Page, PuppeteerLifeCycleEvent } from
 import { PageError } from '../api/errors.js';
 import type { PageData, ScrapeOptions, WaitUntil } from '../api/types.js';
 import { accessHeaders, type SiteAccess } from './access.js';
+import { userAgentHeader } from './userAgent.js';
 import type { BrowserPool, BrowserSettings, RequestGuard } from './browser.js';
 import { extractionScript } from './content/bundle.js';
 import { EGRESS_ERROR_HEADER } from './egress.js';
@@ -81,7 +82,7 @@ async function interceptRequests(page: Page, guard?: RequestGuard, access?: Site
       return;
     }
     const go = () => {
-      // Cookies and the user-agent the browser sends by itself; here only the job's own headers.
+      // Cookies the browser sends by itself (from the context's jar); here only the job's own headers.
       const extra = access ? withoutBrowserOwn(accessHeaders(access, request.url())) : {};
       return Object.keys(extra).length > 0 ? request.continue({ headers: { ...request.headers(), ...extra } }) : request.continue();
     };
@@ -125,9 +126,9 @@ async function blockByUrl(page: Page): Promise<void> {
   await session.send('Network.setBlockedURLs', { urls: BLOCKED_URL_PATTERNS });
 }
 
-/** The job's headers without those the browser sends itself from the context's cookie jar and the tab's user-agent. */
+/** The job's headers without the cookies, which the browser sends itself from the context's cookie jar. */
 function withoutBrowserOwn(headers: Record<string, string>): Record<string, string> {
-  const { cookie: _cookie, 'user-agent': _userAgent, ...rest } = headers;
+  const { cookie: _cookie, ...rest } = headers;
   return rest;
 }
 
@@ -177,7 +178,7 @@ async function prepare(page: Page, settings: BrowserSettings, access: SiteAccess
   if (prepared.has(page)) return;
   prepared.add(page);
   answerDialogs(page);
-  if (access?.userAgent) await page.setUserAgent({ userAgent: access.userAgent });
+  if (access?.userAgent) await page.setUserAgent({ userAgent: userAgentHeader(access.userAgent) });
   // Chromium asks for proxy credentials per tab; answering them here covers every request of the tab.
   if (settings.proxy?.username && !settings.egressGuard) {
     await page.authenticate({ username: settings.proxy.username, password: settings.proxy.password ?? '' });

@@ -168,6 +168,7 @@ export class LocalBackend implements JobBackend {
           if (entry.status === 'failed') failed++;
           this.events.emit(`page:${jobId}`, entry, index);
         },
+        discovered: (count) => this.events.emit(`discovered:${jobId}`, count),
       };
       await runnerFor(job.meta.kind).run(ctx as never);
     } catch (err) {
@@ -190,7 +191,8 @@ export class LocalBackend implements JobBackend {
   }
 
   private async checkCancelled(jobId: string, controller: AbortController): Promise<void> {
-    const header = await this.store.header(jobId).catch(() => undefined);
+    // The store's own header, not a copy in memory: the cancel may come from another process.
+    const header = await this.store.storedHeader(jobId).catch(() => undefined);
     if (header?.status === 'stopped' && !controller.signal.aborted) controller.abort(new Error('stopped by user'));
   }
 
@@ -228,15 +230,21 @@ export class LocalBackend implements JobBackend {
     return new Promise((resolve, reject) => {
       let done = 0;
       let failed = 0;
+      let discovered: number | undefined;
       const onPage = (entry: PageEntry, index: number) => {
         done++;
         if (entry.status === 'failed') failed++;
         options.onPage?.(entry, index);
-        options.onProgress?.({ status: 'running', done, failed });
+        options.onProgress?.({ status: 'running', done, failed, discovered });
       };
       const onProgress = (progress: JobProgress) => {
-        options.onProgress?.({ ...progress, done: Math.max(done, progress.done), failed });
+        options.onProgress?.({ ...progress, done: Math.max(done, progress.done), failed, discovered });
         if (isFinal(progress.status)) finish(() => resolve(progress.status));
+      };
+      const onDiscovered = (count: number) => {
+        if (count === discovered) return;
+        discovered = count;
+        options.onProgress?.({ status: 'running', done, failed, discovered });
       };
       const timer =
         options.timeoutMs !== undefined
@@ -246,10 +254,12 @@ export class LocalBackend implements JobBackend {
         if (timer) clearTimeout(timer);
         this.events.off(`page:${jobId}`, onPage);
         this.events.off(`progress:${jobId}`, onProgress);
+        this.events.off(`discovered:${jobId}`, onDiscovered);
         then();
       };
       this.events.on(`page:${jobId}`, onPage);
       this.events.on(`progress:${jobId}`, onProgress);
+      this.events.on(`discovered:${jobId}`, onDiscovered);
     });
   }
 

@@ -175,6 +175,7 @@ class Crawl {
       for (;;) {
         // Sitemap URLs come after the start page's links; read alongside the crawl, they join the frontier as they come.
         if (startDone && sitemaps) await this.enqueue(sitemaps.take());
+        ctx.discovered(Math.min(this.maxPages, this.stored + inFlight.size + finished.size + this.frontier.size));
         // Pages started but dropped as redirect duplicates do not count toward maxPages.
         while (this.stored + inFlight.size + finished.size < this.maxPages && inFlight.size < concurrency) {
           const url = this.nextUrl();
