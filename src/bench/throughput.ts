@@ -7,7 +7,8 @@
  *   webjobs-nosettle  webjobs without the settle wait (settle.ts), to price that wait
  * Each contender runs in its own child process, so peak RSS (the child and its
  * Chromium processes, summed from /proc) is its own. Then a memory check: a
- * 1,000-URL batch against a 100-URL batch.
+ * 1,000-URL batch against a 100-URL batch; then `webjobs map` of a 2,000-URL
+ * site and a batch re-run with --max-age (mapCache.ts).
  *
  *   WEBJOBS_BENCH_PAGES=240          pages per throughput run
  *   WEBJOBS_BENCH_CONCURRENCY=n      tabs for webjobs and the floor (default: defaultConcurrency())
@@ -15,6 +16,7 @@
  *   WEBJOBS_BENCH_ROUNDS=3           run the contenders in turn 3 times; compare their medians
  *   WEBJOBS_BENCH_SCRIPTS=1          pages carry the small scripts most static sites have
  *   WEBJOBS_BENCH_MEMORY=0           skip the memory check
+ *   WEBJOBS_BENCH_MAP_CACHE=0        skip the map and --max-age lines (mapCache.ts)
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -23,6 +25,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { listenOnLoopback, type LoopbackServer } from './loopback.js';
+import { benchMapAndCache } from './mapCache.js';
 import { treeRss } from './procTree.js';
 import { articlePage } from './site.js';
 
@@ -270,6 +273,7 @@ async function parent(): Promise<void> {
         `memory: batch of 100 peak RSS ${mb(small.peakRss)}, batch of 1000 peak RSS ${mb(large.peakRss)}, ratio ${(large.peakRss / small.peakRss).toFixed(2)}   (target <= 1.2)`,
       );
     }
+    if (process.env.WEBJOBS_BENCH_MAP_CACHE !== '0') await benchMapAndCache(site.base);
   } finally {
     await site.close();
   }

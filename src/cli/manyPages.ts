@@ -145,10 +145,10 @@ export async function writeStoredPages(
   kind: ManyKind,
   backend: JobBackend,
   jobId: string,
-  options: { outputDir?: string; formats?: Format[]; frontMatter?: boolean; output?: string },
+  options: { outputDir?: string; formats?: Format[]; frontMatter?: boolean; output?: string; apiKey?: string },
 ): Promise<void> {
   if (options.outputDir) {
-    const dir = new OutputDir(options.outputDir, options.formats, options.frontMatter);
+    const dir = new OutputDir(options.outputDir, options.formats, options.frontMatter, options.apiKey ?? process.env.WEBJOBS_API_KEY);
     await dir.create();
     return dir.finish(jobId, entriesOf(backend, kind, jobId));
   }
@@ -211,7 +211,7 @@ export async function runManyPages<K extends ManyKind>(
   const started = Date.now();
   let jsonl: OutputStream | undefined;
   let writes: Promise<void> = Promise.resolve();
-  const dir = flags.outputDir ? new OutputDir(flags.outputDir, flags.formats, flags.frontMatter) : undefined;
+  const dir = flags.outputDir ? new OutputDir(flags.outputDir, flags.formats, flags.frontMatter, flags.apiKey ?? process.env.WEBJOBS_API_KEY) : undefined;
   await dir?.create();
   if (flags.jsonl) jsonl = await openOutput(flags.output);
   const onPage = (entry: PageEntry, index: number) => {

@@ -42,6 +42,18 @@ export interface Engine {
   close(): Promise<void>;
 }
 
+/** The body of `response`, stopping after `maxBytes`. */
+async function readAtMost(response: Response, maxBytes: number): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    chunks.push(chunk);
+    total += chunk.length;
+    if (total >= maxBytes) break; // leaving the loop cancels the body
+  }
+  return Buffer.concat(chunks).subarray(0, maxBytes);
+}
+
 export class BrowserEngine implements Engine {
   private readonly pools = new Map<string, BrowserPool>();
 
@@ -70,7 +82,12 @@ export class BrowserEngine implements Engine {
   scrape(url: string, scrapeOptions?: ScrapeOptions, sessionOptions?: SessionOptions, signal?: AbortSignal, access?: SiteAccess): Promise<PageData> {
     const proxy = resolveProxy(sessionOptions, this.env);
     const solver = sessionOptions?.solveCaptchas ? solverConfig(this.env) : undefined;
-    return scrapeUrl(this.pool(proxy), url, scrapeOptions, { solver, signal, access });
+    const fetchBytes = (target: string, maxBytes: number) =>
+      this.fetch(target, { timeoutMs: scrapeOptions?.timeout ?? 30_000, signal, sessionOptions, access }).then(
+        (response) => (response.ok ? readAtMost(response, maxBytes) : response.body?.cancel().then(() => undefined)),
+        () => undefined,
+      );
+    return scrapeUrl(this.pool(proxy), url, scrapeOptions, { solver, signal, access, fetchBytes });
   }
 
   /**

@@ -47,7 +47,7 @@ export class JobGate {
     checkKindAllowed(kind, key.plan);
     const request = validateRequest(kind, body);
     checkRequestAllowed(request, key.plan);
-    if (!this.options.allowPrivate) this.refusePrivateUrls(requestUrls(request));
+    this.refusePrivateUrls(requestUrls(request));
     return this.oneAtATime(key.id, async () => {
       const max = this.options.maxActiveJobsPerKey;
       if ((await this.activeJobs(key.id)) >= max) {
@@ -90,7 +90,9 @@ export class JobGate {
     return active;
   }
 
-  private refusePrivateUrls(urls: readonly string[]): void {
+  /** Refuses loopback, private, link-local and metadata URLs, unless the server allows them. */
+  refusePrivateUrls(urls: readonly string[]): void {
+    if (this.options.allowPrivate) return;
     const refusals = urls.map((url) => literalRefusal(url, this.options.allowHosts)).filter((r): r is string => r !== undefined);
     if (refusals.length > 0) {
       const more = refusals.length > 3 ? ` (and ${refusals.length - 3} more)` : '';

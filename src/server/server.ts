@@ -8,6 +8,8 @@ import { EnvironmentError } from '../api/errors.js';
 import type { Engine } from '../engine/engine.js';
 import { LocalBackend } from '../local/localBackend.js';
 import { FileJobStore } from '../store/fileStore.js';
+import { FilePageCache } from '../store/pageCache.js';
+import { JobFiles } from '../store/jobFiles.js';
 import { HeaderCache } from '../store/headerCache.js';
 import { webjobsHome } from '../store/paths.js';
 import { buildApp, SERVER_DEFAULTS } from './app.js';
@@ -61,9 +63,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const { requestGuard, egressGuard } = options.allowPrivate ? {} : createGuards({ allow: allowHosts });
   // Status and listings are answered from memory where the header cannot have changed unseen (headerCache.ts).
   const store = new HeaderCache(new FileJobStore(home));
+  const files = new JobFiles(home);
   let engine: Engine | undefined;
   const backend = new LocalBackend({
     store,
+    pageCache: new FilePageCache(home),
+    files,
     env,
     maxConcurrentJobs: options.maxJobs ?? DEFAULT_MAX_JOBS,
     createEngine: async () => {
@@ -83,6 +88,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     owners,
     allowPrivate: options.allowPrivate ?? false,
     allowHosts,
+    files,
     maxActiveJobsPerKey: options.maxActiveJobsPerKey ?? SERVER_DEFAULTS.maxActiveJobsPerKey,
     bodyLimit: options.bodyLimit,
     log,

@@ -23,6 +23,8 @@ API (all JSON; header x-api-key on every request):
   GET    /api/<kind>/{jobId}[?page=N&batchSize=M]                        the job record (batch/crawl paged)
   DELETE /api/<kind>/{jobId}                                             cancel: {"status": "stopped"}
   GET    /api/jobs                                                       this key's jobs
+  POST   /api/map                                                        a site's URLs at once: {"links": [{"url", ...}]}
+  GET    /api/files/{jobId}/{name}                                       a job's screenshot (its record holds this URL)
   GET    /healthz                                                        {"status": "ok"}, no key needed
 Firecrawl-compatible API (header Authorization: Bearer KEY; same keys, plans and limits):
   POST /v1|v2/scrape (answers when done), /batch/scrape, /crawl, /extract; GET|DELETE .../{id}
@@ -36,7 +38,8 @@ Keys: --keys FILE with {"keys": [{"key": "s3cret", "plan": "scale", "name": "acm
   or WEBJOBS_API_KEYS="k1:scale,k2:free". Plans: free < paid < scale < enterprise;
   batch scrape needs scale or higher, useProxy and solveCaptchas a paid plan.
 Crawl maxPages: at most 100 here (the spec's limit), whatever the local CLI allows.
-webjobs extensions: batch "concurrency" (tabs), batch and crawl "delay" (ms between two requests to one host).
+webjobs extensions: batch "concurrency" (tabs), batch and crawl "delay" (ms between two requests to one host);
+POST /api/map {"url", "search", "limit", "depth", "ignoreSitemap", "includePatterns", "excludePatterns"}.
 
 URLs whose host is or resolves to a loopback, private, link-local or metadata address are
 refused (each request the browser makes, redirects included) unless --allow-private or --allow-host.

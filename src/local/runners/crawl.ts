@@ -73,7 +73,9 @@ class Crawl {
   }
 
   private async accepts(url: string): Promise<boolean> {
-    return looksLikePage(url) && (await this.scope.allows(url)) && (await this.robots.isAllowed(url));
+    // PDF documents give Markdown and HTML now: a crawl asking for either follows links to them.
+    const pdf = this.formats.includes('markdown') || this.formats.includes('html');
+    return looksLikePage(url, { pdf }) && (await this.scope.allows(url)) && (await this.robots.isAllowed(url));
   }
 
   /**
