@@ -234,8 +234,12 @@ describe('v2 SDK (Firecrawl)', () => {
     expect((await job())?.status).toBe('stopped');
   });
 
-  it('map answers 404 saying it is not supported yet', async () => {
-    await expect(app.map(site.at('/'))).rejects.toMatchObject({ status: 404, message: expect.stringContaining('map is not supported') });
+  it('map lists the site’s URLs; scrape gives rawHtml', async () => {
+    const mapped = await app.map(site.at('/'));
+    expect(mapped.links.map((link) => link.url)).toEqual(expect.arrayContaining([site.at('/p1'), site.at('/p2'), site.at('/p3'), site.at('/docs')]));
+    const raw = await app.scrape(site.at('/p3'), { formats: ['rawHtml'] });
+    expect(raw.rawHtml).toContain('<h1>Page three</h1>');
+    expect(raw.markdown).toBeUndefined();
   });
 
   it('cancelCrawl stops a running crawl', async () => {
@@ -282,19 +286,23 @@ describe('v1 SDK (FirecrawlAppV1)', () => {
     expect(result).toMatchObject({ success: true, data: { heading: 'Page two' } });
   });
 
-  it('mapUrl fails with the 404 of an unsupported endpoint', async () => {
-    await expect(v1.mapUrl(site.at('/'), {})).rejects.toThrow(/404/);
+  it('mapUrl: the links as strings', async () => {
+    const mapped = (await v1.mapUrl(site.at('/'), {})) as { success: boolean; links: string[] };
+    expect(mapped.success).toBe(true);
+    expect(mapped.links).toEqual(expect.arrayContaining([site.at('/p1'), site.at('/p2')]));
   });
 });
 
 describe('fields webjobs does not support are refused by name, never ignored', () => {
   const url = () => site.at('/p1');
   it.each([
-    ['/v2/scrape', () => ({ url: url(), formats: ['rawHtml'] }), /formats: "rawHtml" is not supported by webjobs serve \(supported: markdown, html, links/],
+    ['/v2/scrape', () => ({ url: url(), formats: ['summary'] }), /formats: "summary" is not supported by webjobs serve \(supported: markdown, html, links, rawHtml\)/],
+    ['/v2/scrape', () => ({ url: url(), formats: ['screenshot'] }), /^formats: "screenshot" is not supported by webjobs serve: screenshots are served by \/api/],
     ['/v2/scrape', () => ({ url: url(), formats: [{ type: 'json', prompt: 'x' }] }), /formats\[\{type: "json"\}\]\.prompt is not supported/],
     ['/v2/scrape', () => ({ url: url(), actions: [{ type: 'click', selector: 'a' }] }), /^actions is not supported by webjobs serve: page actions/],
     ['/v2/scrape', () => ({ url: url(), mobile: true }), /^mobile is not supported by webjobs serve: only false/],
-    ['/v2/scrape', () => ({ url: url(), maxAge: 3600000 }), /^maxAge is not supported by webjobs serve: only 0/],
+    ['/v2/scrape', () => ({ url: url(), storeInCache: false }), /^storeInCache is not supported by webjobs serve/],
+    ['/v2/map', () => ({ url: url(), includeSubdomains: true }), /^includeSubdomains is not supported by webjobs serve: only false/],
     ['/v2/scrape', () => ({ url: url(), proxy: 'stealth' }), /^proxy is not supported/],
     ['/v2/scrape', () => ({ url: url(), madeUp: 1 }), /^madeUp is not supported by webjobs serve: webjobs has no such option/],
     ['/v2/scrape', () => ({ url: url(), constructor: 1 }), /^constructor is not supported by webjobs serve: webjobs has no such option/],

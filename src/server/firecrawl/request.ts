@@ -56,13 +56,11 @@ const NEUTRAL_SCRAPE: Unmapped['neutral'] = {
   skipTlsVerification: [false, 'TLS certificates are always verified'],
   blockAds: [false, 'ads are not blocked'],
   fastMode: [false, 'every page is rendered in the browser'],
-  storeInCache: [false, 'webjobs serve keeps no page cache'],
-  maxAge: [0, 'webjobs serve keeps no page cache: every page is fetched fresh'],
   zeroDataRetention: [false, 'jobs are kept in the job store until pruned'],
 };
 
 /** Scrape option fields that keep their name and meaning. */
-const SAME_SCRAPE = ['headers', 'includeTags', 'excludeTags', 'onlyMainContent', 'timeout', 'waitFor'];
+const SAME_SCRAPE = ['headers', 'includeTags', 'excludeTags', 'onlyMainContent', 'timeout', 'waitFor', 'maxAge'];
 
 const WHY_NOT: Record<string, string> = {
   actions: 'page actions (click, write, scroll...) are not implemented',
@@ -75,7 +73,11 @@ const WHY_NOT: Record<string, string> = {
   extract: 'LLM extraction is the extract endpoint',
   changeTrackingOptions: 'change tracking is not implemented',
   webhook: 'webhooks are not sent; poll the status endpoint',
+  storeInCache: 'a fresh page is always stored in the page cache',
 };
+
+/** Formats of webjobs that the Firecrawl API does not give: a screenshot is a file served under /api with its own key header. */
+const NOT_HERE: Record<string, string> = { screenshot: 'screenshots are served by /api (format screenshot there)' };
 
 function formatName(format: unknown, where: string): string {
   if (typeof format === 'string') return format;
@@ -91,8 +93,10 @@ function mapFormats(value: unknown, where: string): Format[] {
   if (!Array.isArray(value)) throw new UsageError(`${where}formats must be an array of format names`);
   return value.map((format) => {
     const name = formatName(format, where);
+    if (Object.hasOwn(NOT_HERE, name)) refuse(where, `formats: "${name}"`, NOT_HERE[name]!);
     if (!FORMATS.includes(name as Format)) {
-      throw new UsageError(`${where}formats: "${name}" is not supported by webjobs serve (supported: ${FORMATS.join(', ')})`);
+      const supported = FORMATS.filter((f) => !Object.hasOwn(NOT_HERE, f));
+      throw new UsageError(`${where}formats: "${name}" is not supported by webjobs serve (supported: ${supported.join(', ')})`);
     }
     return name as Format;
   });
@@ -322,6 +326,29 @@ export function mapExtract(body: Obj): MappedRequest {
   }
   if (urls !== undefined) out.urls = urls;
   return { kind: 'extract', body: out, invalidURLs, renamed: [] };
+}
+
+const MAP_NEUTRAL: Unmapped['neutral'] = {
+  includeSubdomains: [false, 'a map stays on the start URL’s host'],
+  ignoreQueryParameters: [false, 'URLs differing in their query are different pages'],
+  zeroDataRetention: [false, 'nothing of a map is kept'],
+};
+
+/** A Firecrawl map request as webjobs' map request (validated by validateMapRequest). */
+export function mapMap(body: Obj, version: FirecrawlVersion): Obj {
+  const out: Obj = { url: body.url };
+  for (const key of Object.keys(body)) {
+    const value = body[key];
+    if (value === undefined || LABELS.includes(key) || key === 'url') continue;
+    if (key === 'search' || key === 'limit') out[key] = value;
+    else if (key === 'sitemap' && version === 'v2' && (value === 'include' || value === 'skip' || value === 'only')) {
+      // "only": the sitemap's URLs, no page read (webjobs' depth 0); "skip": no sitemap.
+      if (value === 'skip') out.ignoreSitemap = true;
+      if (value === 'only') out.depth = 0;
+    } else if (key === 'ignoreSitemap' && version === 'v1') out.ignoreSitemap = value;
+    else unmapped(body, key, '', { neutral: MAP_NEUTRAL, whyNot: { sitemap: 'v2 only: "include", "skip" or "only"' } });
+  }
+  return out;
 }
 
 export function requestBody(value: unknown): Obj {

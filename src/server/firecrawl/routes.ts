@@ -8,10 +8,11 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { JobBackend } from '../../api/backend.js';
-import { JobFailedError, JobNotFoundError } from '../../api/errors.js';
+import { JobFailedError, JobNotFoundError, UsageError } from '../../api/errors.js';
+import { validateMapRequest } from '../../api/validate.js';
 import { describeError } from '../describeError.js';
 import type { JobGate } from '../gate.js';
-import { mapBatch, mapCrawl, mapExtract, mapScrape, requestBody, type FirecrawlVersion, type MappedRequest } from './request.js';
+import { mapBatch, mapCrawl, mapExtract, mapMap, mapScrape, requestBody, type FirecrawlVersion, type MappedRequest } from './request.js';
 import { crawlState, extractState, toDocument } from './response.js';
 import { pagedStatus, publicOrigin } from './status.js';
 import { serveWatches } from './watch.js';
@@ -37,7 +38,7 @@ export interface FirecrawlOptions {
 type IdRequest = FastifyRequest<{ Params: { jobId: string } }>;
 type PagedRequest = FastifyRequest<{ Params: { jobId: string }; Querystring: { skip?: string; limit?: string } }>;
 
-const ENDPOINTS = 'POST scrape, POST batch/scrape, GET|DELETE batch/scrape/ID, POST crawl, GET|DELETE crawl/ID, POST extract, GET extract/ID';
+const ENDPOINTS = 'POST scrape, POST batch/scrape, GET|DELETE batch/scrape/ID, POST crawl, GET|DELETE crawl/ID, POST map, POST extract, GET extract/ID';
 
 export async function firecrawlRoutes(app: FastifyInstance, options: FirecrawlOptions): Promise<void> {
   const closeWatches = serveWatches(app.server, options);
@@ -94,9 +95,15 @@ async function versionRoutes(app: FastifyInstance, options: FirecrawlOptions, ve
     return { success: true, id, ...(mapped.invalidURLs.length > 0 ? { invalidURLs: mapped.invalidURLs } : {}) };
   });
 
-  app.post('/map', async (_req, reply) => {
-    // Until webjobs has a map job: a crawl with maxDiscoveryDepth: 0 reads the sitemap's pages.
-    return reply.code(404).send({ success: false, error: 'map is not supported by webjobs serve yet (POST crawl with maxDiscoveryDepth: 0 reads a site’s sitemap pages)' });
+  app.post('/map', async (req, reply) => {
+    if (!backend.map) throw new UsageError('map is not available on this server');
+    const request = validateMapRequest(mapMap(requestBody(req.body), version));
+    gate.refusePrivateUrls([request.url]);
+    // A client that hangs up stops the reading of the site.
+    const hungUp = new AbortController();
+    reply.raw.on('close', () => hungUp.abort(new Error('the client closed the request')));
+    const { links } = await backend.map(request, hungUp.signal);
+    return { success: true, links: version === 'v1' ? links.map((link) => link.url) : links };
   });
 
   for (const [path, kind] of [['/batch/scrape', 'batch'], ['/crawl', 'crawl']] as const) {
