@@ -413,7 +413,8 @@ export function mainContentSelector(Readability: any): MainContentSelector {
   function removeSectionsHeaded(root: Element, opening: RegExp): void {
     for (const heading of Array.from(root.querySelectorAll(HEADINGS))) {
       const text = normalText(heading);
-      if (!root.contains(heading) || text.length > 80 || !opening.test(text)) continue;
+      // The patterns match at the start: a long heading may end in links (see all, sort).
+      if (!root.contains(heading) || text.length > 150 || !opening.test(text)) continue;
       const rank = level(heading);
       const peers = (el: Element) =>
         Array.from(el.querySelectorAll(HEADINGS)).some((h) => h !== heading && level(h) <= rank && !opening.test(normalText(h)));
@@ -433,12 +434,13 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     }
   }
 
-  /** Whether the page says it is one product's page (not a category of many). */
+  /** Whether the page says it is one product's page (not a category of many): JSON-LD, Open Graph or microdata. */
   function declaresOneProduct(page: Document, jsonLd: string[]): boolean {
-    const count = jsonLd.reduce((sum, text) => sum + (text.match(/"@type"\s*:\s*\[?\s*"Product"/g) || []).length, 0);
-    if (count === 1) return true;
+    const lists = declares(jsonLd, ['ItemList', 'CollectionPage', 'OfferCatalog', 'SearchResultsPage']);
+    if (declares(jsonLd, ['Product', 'ProductGroup']) && !lists) return true;
     const og = page.querySelector('meta[property="og:type"]')?.getAttribute('content') || '';
-    return /^(og:)?product(\.item)?$|[:_](item|product)$/i.test(og.trim());
+    if (/^(og:)?product(\.item)?$|[:_](item|product)$/i.test(og.trim())) return true;
+    return page.querySelectorAll('[itemtype$="schema.org/Product"]').length === 1;
   }
 
   /** A block of three or more cards, each an image, a link and a short text: other products, other posts. */
