@@ -466,16 +466,18 @@ export function validateJobId(value: string): string {
   return value.toLowerCase();
 }
 
+/** A query-string integer from `min` to `max`, in decimal digits; `fallback` when absent. */
+export function queryInteger(raw: unknown, name: string, min: number, max: number, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  // Decimal digits only: Number() would also read "0x10", "1e3", " 7" and "0b11".
+  const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^[0-9]{1,16}$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`${name} must be an integer from ${min} to ${max}, in decimal digits`);
+  return n;
+}
+
 export function validatePageQuery(query: { page?: unknown; batchSize?: unknown }): Required<PageQuery> {
-  const parse = (raw: unknown, name: string, max: number, fallback: number): number => {
-    if (raw === undefined || raw === '') return fallback;
-    // Decimal digits only: Number() would also read "0x10", "1e3", " 7" and "0b11".
-    const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^[0-9]{1,16}$/.test(raw) ? Number(raw) : NaN;
-    if (!Number.isInteger(n) || n < 1 || n > max) throw new UsageError(`${name} must be an integer from 1 to ${max}, in decimal digits`);
-    return n;
-  };
   return {
-    page: parse(query.page, 'page', Number.MAX_SAFE_INTEGER, 1),
-    batchSize: parse(query.batchSize, 'batchSize', LIMITS.maxResultBatchSize, LIMITS.defaultResultBatchSize),
+    page: queryInteger(query.page, 'page', 1, Number.MAX_SAFE_INTEGER, 1),
+    batchSize: queryInteger(query.batchSize, 'batchSize', 1, LIMITS.maxResultBatchSize, LIMITS.defaultResultBatchSize),
   };
 }

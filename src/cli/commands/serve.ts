@@ -26,6 +26,10 @@ API (all JSON; header x-api-key on every request):
   POST   /api/map                                                        a site's URLs at once: {"links": [{"url", ...}]}
   GET    /api/files/{jobId}/{name}                                       a job's screenshot (its record holds this URL)
   GET    /healthz                                                        {"status": "ok"}, no key needed
+Firecrawl-compatible API (header Authorization: Bearer KEY; same keys, plans and limits):
+  POST /v1|v2/scrape (answers when done), /map, /batch/scrape, /crawl, /extract; GET|DELETE .../{id}
+  (crawl and batch status paged by ?skip=N&limit=M with "next"); unsupported fields are a 400
+  naming them. README "Firecrawl-compatible API" has the mapping of every field.
 Errors are {"message"} with 400 bad request, 401 no/wrong key, 402 plan too low, 404 unknown job,
 413 body over 1 MiB, 429 too many pending/running jobs for the key, 500 a bug of ours.
 

@@ -1,0 +1,427 @@
+/**
+ * The Firecrawl-compatible API of `webjobs serve` driven by Firecrawl's own
+ * JavaScript SDK (@mendable/firecrawl-js: `Firecrawl` speaks v2,
+ * `FirecrawlAppV1` v1), running every call its README shows for scrape, batch
+ * scrape, crawl (waiting, paging, watching) and extract against fixture pages,
+ * plus what the SDK does not show: refusals of unsupported fields, auth, plans
+ * and the per-key limit, all in Firecrawl's envelope.
+ */
+import { Firecrawl, FirecrawlAppV1 } from '@mendable/firecrawl-js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { tempHome } from './helpers/cli.js';
+import { startFakeAnthropic, toolUse, type FakeAnthropic } from './helpers/fakeAnthropic.js';
+import { articleText, html, sendHtml, startFixtureServer, type FixtureServer } from './helpers/fixtureServer.js';
+import { startServe, type ServeProcess } from './helpers/serve.js';
+
+const KEYS = { scale: 'fc-scale-key-0123456789', free: 'fc-free-key-0123456789', busy: 'fc-busy-key-0123456789' };
+const MAX_JOBS_PER_KEY = 2;
+
+let site: FixtureServer;
+let llm: FakeAnthropic;
+let server: ServeProcess;
+let app: Firecrawl;
+let v1: FirecrawlAppV1;
+
+const page = (title: string, links = '') => html(`<article><h1>${title}</h1>${articleText(title.toLowerCase())}${links}</article>`, { title });
+
+interface Answer {
+  status: number;
+  body: any;
+}
+
+/** A raw request, for what the SDK does not send (or turns into an exception). */
+async function call(method: string, path: string, options: { auth?: string | null; body?: unknown } = {}): Promise<Answer> {
+  const headers: Record<string, string> = {};
+  const auth = options.auth === undefined ? `Bearer ${KEYS.scale}` : options.auth;
+  if (auth !== null) headers.authorization = auth;
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(`${server.url}${path}`, { method, headers, body: options.body !== undefined ? JSON.stringify(options.body) : undefined });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : undefined };
+}
+
+beforeAll(async () => {
+  llm = await startFakeAnthropic();
+  const links = ['/p1', '/p2', '/p3'].map((p) => `<a href="${p}">${p}</a>`).join(' ');
+  site = await startFixtureServer({
+    '/': (_req, res) => sendHtml(res, page('Home', `<p>${links} <a href="/docs">docs</a></p>`)),
+    '/p1': (_req, res) => sendHtml(res, page('Page one')),
+    '/p2': (_req, res) => sendHtml(res, page('Page two')),
+    '/p3': (_req, res) => sendHtml(res, page('Page three')),
+    '/docs': (_req, res) => sendHtml(res, page('Docs', '<a href="/docs/intro">intro</a> <a href="/docs/setup">setup</a> <a href="/p1">out of docs</a>')),
+    '/docs/intro': (_req, res) => sendHtml(res, page('Docs intro')),
+    '/docs/setup': (_req, res) => sendHtml(res, page('Docs setup')),
+    // Over 64 KiB of HTML: a watcher frame this long needs the WebSocket's 64-bit length.
+    '/big': (_req, res) => sendHtml(res, html(`<article><h1>Big page</h1>${articleText('size', 500)}</article>`, { title: 'Big page' })),
+    '/hang': () => new Promise(() => undefined),
+    '/robots.txt': (_req, res) => {
+      res.writeHead(404);
+      res.end();
+    },
+  });
+  server = await startServe({
+    args: ['--allow-host', new URL(site.url).host, '--max-jobs-per-key', String(MAX_JOBS_PER_KEY), '--quiet'],
+    env: {
+      WEBJOBS_HOME: tempHome(),
+      WEBJOBS_API_KEYS: `${KEYS.scale}:scale,${KEYS.free}:free,${KEYS.busy}:scale`,
+      ANTHROPIC_API_KEY: 'sk-test-key',
+      ANTHROPIC_BASE_URL: llm.url,
+    },
+  });
+  app = new Firecrawl({ apiKey: KEYS.scale, apiUrl: server.url });
+  v1 = new FirecrawlAppV1({ apiKey: KEYS.scale, apiUrl: server.url });
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await site?.close();
+  await llm?.close();
+});
+
+beforeEach(() => llm.reset());
+
+const sources = (docs: { metadata?: Record<string, unknown> }[]) => docs.map((d) => String(d.metadata?.sourceURL)).sort();
+
+describe('v2 SDK (Firecrawl)', () => {
+  it('scrape with formats markdown and html, and with none (markdown)', async () => {
+    const doc = await app.scrape(site.at('/p1'), { formats: ['markdown', 'html'] });
+    expect(doc.markdown).toMatch(/^# Page one/);
+    expect(doc.html).toContain('<h1>Page one</h1>');
+    expect(doc.metadata).toMatchObject({ title: 'Page one', sourceURL: site.at('/p1'), statusCode: 200 });
+    expect(doc.metadata?.scrapeId).toMatch(/^[0-9a-f-]{36}$/);
+
+    const plain = await app.scrape(site.at('/p2'));
+    expect(plain.markdown).toMatch(/^# Page two/);
+    expect(plain.html).toBeUndefined();
+  });
+
+  it('crawl (the waiter) with limit and scrapeOptions', async () => {
+    const crawl = await app.crawl(site.at('/'), { limit: 3, scrapeOptions: { formats: ['markdown', 'html'] }, pollInterval: 1 });
+    expect(crawl.status).toBe('completed');
+    expect(crawl.data).toHaveLength(3);
+    expect(crawl.completed).toBe(3);
+    for (const doc of crawl.data) {
+      expect(doc.markdown).toMatch(/^# /);
+      expect(doc.html).toContain('<h1>');
+      expect(doc.metadata?.statusCode).toBe(200);
+    }
+    expect(sources(crawl.data)).toContain(site.at('/'));
+  });
+
+  it('startCrawl with excludePaths, then getCrawlStatus until it is done', async () => {
+    const start = await app.startCrawl(site.at('/'), { excludePaths: ['p2', '/docs/**'], limit: 5 });
+    expect(start.url).toBe(`${server.url}/v2/crawl/${start.id}`);
+    let status = await app.getCrawlStatus(start.id);
+    while (status.status === 'scraping') status = await app.getCrawlStatus(start.id);
+    expect(status.status).toBe('completed');
+    expect(sources(status.data)).toEqual([site.at('/'), site.at('/p1'), site.at('/p3')]);
+  });
+
+  it('keeps a crawl below the start path unless crawlEntireDomain, as Firecrawl does', async () => {
+    const below = await app.crawl(site.at('/docs'), { limit: 5, pollInterval: 1 });
+    expect(sources(below.data)).toEqual([site.at('/docs'), site.at('/docs/intro'), site.at('/docs/setup')]);
+    const entire = await app.crawl(site.at('/docs'), { limit: 5, crawlEntireDomain: true, pollInterval: 1 });
+    expect(sources(entire.data)).toContain(site.at('/p1'));
+  });
+
+  it('pages a status with next: the SDK follows it and gets every page once', async () => {
+    const start = await app.startCrawl(site.at('/'), { limit: 6, sitemap: 'skip' });
+    let status = await app.getCrawlStatus(start.id);
+    while (status.status === 'scraping') status = await app.getCrawlStatus(start.id);
+    const first = await call('GET', `/v2/crawl/${start.id}?limit=2`);
+    expect(first.body).toMatchObject({ success: true, status: 'completed', completed: 6, total: 6 });
+    expect(first.body.data).toHaveLength(2);
+    expect(first.body.next).toBe(`${server.url}/v2/crawl/${start.id}?skip=2&limit=2`);
+    // The SDK's own paging: it follows `next` from the first answer on.
+    const paged = await app.getCrawlStatus(start.id, { autoPaginate: true });
+    expect(sources(paged.data)).toEqual(sources(status.data));
+    const last = await call('GET', `/v2/crawl/${start.id}?skip=5&limit=2`);
+    expect(last.body.data).toHaveLength(1);
+    expect(last.body.next).toBeUndefined();
+    const between = await call('GET', `/v2/crawl/${start.id}?skip=1&limit=2`);
+    expect(sources(between.body.data)).toEqual(sources(first.body.data.concat(status.data[2])).slice(1));
+  });
+
+  it('watcher: documents and done for a crawl and a batch', async () => {
+    for (const [kind, started] of [
+      ['crawl', await app.startCrawl(site.at('/'), { limit: 3 })],
+      ['batch', await app.startBatchScrape([site.at('/p1'), site.at('/big')], { options: { formats: ['markdown', 'html'] } })],
+    ] as const) {
+      // A poll interval of ten minutes: were the SDK polling instead of watching the WebSocket, this would time out.
+      const watch = app.watcher(started.id, { kind, pollInterval: 600 });
+      const docs: string[] = [];
+      const htmlLengths: number[] = [];
+      let done: { status: string } | undefined;
+      let error: unknown;
+      watch.on('document', (doc) => {
+        docs.push(String(doc.metadata?.sourceURL));
+        htmlLengths.push(doc.html?.length ?? 0);
+      });
+      watch.on('done', (state) => (done = state));
+      watch.on('error', (err) => (error = err));
+      await watch.start();
+      expect(error).toBeUndefined();
+      expect(done?.status).toBe('completed');
+      expect(docs).toHaveLength(kind === 'crawl' ? 3 : 2);
+      if (kind === 'batch') expect(Math.max(...htmlLengths)).toBeGreaterThan(65_536);
+    }
+  });
+
+  it('watcher with a wrong key ends with an error, the WebSocket refused', async () => {
+    const started = await app.startCrawl(site.at('/p1'), { limit: 1 });
+    const watch = new Firecrawl({ apiKey: 'fc-wrong-key', apiUrl: server.url }).watcher(started.id, { kind: 'crawl', pollInterval: 600 });
+    let error: { error?: string } | undefined;
+    watch.on('error', (err) => (error = err));
+    await watch.start();
+    expect(error?.error).toBe('WebSocket error');
+    let status = await app.getCrawlStatus(started.id);
+    while (status.status === 'scraping') status = await app.getCrawlStatus(started.id);
+  });
+
+  it('batchScrape (the waiter), startBatchScrape and getBatchScrapeStatus', async () => {
+    const batch = await app.batchScrape([site.at('/p1'), site.at('/p2')], { options: { formats: ['markdown', 'html'] }, pollInterval: 1 });
+    expect(batch.status).toBe('completed');
+    expect(batch.data.map((d) => d.metadata?.title).sort()).toEqual(['Page one', 'Page two']);
+    expect(batch.data[0]!.html).toContain('<h1>');
+
+    const start = await app.startBatchScrape([site.at('/p3'), 'not a url'], { options: { formats: ['markdown'] } });
+    expect(start.invalidURLs).toEqual(['not a url']);
+    let status = await app.getBatchScrapeStatus(start.id);
+    while (status.status === 'scraping') status = await app.getBatchScrapeStatus(start.id);
+    expect(status).toMatchObject({ status: 'completed', completed: 1, total: 1 });
+    expect(status.data[0]!.markdown).toMatch(/^# Page three/);
+  });
+
+  it('extract with a prompt and a Zod schema', async () => {
+    llm.queue.push(toolUse({ title: 'Page one' }, { input_tokens: 300, output_tokens: 12 }));
+    const schema = z.object({ title: z.string() });
+    const result = await app.extract({ urls: [site.at('/p1')], prompt: 'Extract the page title', schema, pollInterval: 1 });
+    expect(result).toMatchObject({ success: true, status: 'completed', data: { title: 'Page one' }, tokensUsed: 312 });
+    const sent = llm.requests[0]!.body;
+    expect(JSON.stringify(sent.messages)).toContain('Page one');
+    expect(sent.tools[0].input_schema.properties.title.type).toBe('string');
+  });
+
+  it('extract with showSources (as the README shows) is refused by name: sources are not traced', async () => {
+    await expect(
+      app.extract({ urls: [site.at('/p1')], prompt: 'Extract the page title', schema: z.object({ title: z.string() }), showSources: true }),
+    ).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/^showSources is not supported by webjobs serve/) });
+    expect(llm.requests).toHaveLength(0);
+  });
+
+  it('sends headers to the page; User-Agent and Cookie become webjobs’ userAgent and cookies', async () => {
+    const doc = await app.scrape(site.at('/p2'), { headers: { 'User-Agent': 'FirecrawlClient/1.0', Cookie: 'sid=abc123; theme=dark', 'X-Team': 'blue' } });
+    expect(doc.markdown).toMatch(/^# Page two/);
+    const got = site.received.filter((r) => r.path === '/p2').at(-1)!.headers;
+    expect(got).toMatchObject({ 'user-agent': 'FirecrawlClient/1.0', cookie: 'sid=abc123; theme=dark', 'x-team': 'blue' });
+  });
+
+  it('a scrape whose client hangs up is cancelled', async () => {
+    const hangUp = new AbortController();
+    const request = fetch(`${server.url}/v2/scrape`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEYS.scale}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: site.at('/hang?scrape') }),
+      signal: hangUp.signal,
+    }).catch((err: Error) => err);
+    const jobs = async () => (await (await fetch(`${server.url}/api/jobs`, { headers: { 'x-api-key': KEYS.scale } })).json()) as { url: string; status: string }[];
+    const job = async () => (await jobs()).find((j) => j.url === site.at('/hang?scrape'));
+    while ((await job())?.status !== 'running') await new Promise((r) => setTimeout(r, 100));
+    hangUp.abort();
+    expect(await request).toBeInstanceOf(Error);
+    while ((await job())?.status === 'running') await new Promise((r) => setTimeout(r, 100));
+    expect((await job())?.status).toBe('stopped');
+  });
+
+  it('map lists the site’s URLs; scrape gives rawHtml', async () => {
+    const mapped = await app.map(site.at('/'));
+    expect(mapped.links.map((link) => link.url)).toEqual(expect.arrayContaining([site.at('/p1'), site.at('/p2'), site.at('/p3'), site.at('/docs')]));
+    const raw = await app.scrape(site.at('/p3'), { formats: ['rawHtml'] });
+    expect(raw.rawHtml).toContain('<h1>Page three</h1>');
+    expect(raw.markdown).toBeUndefined();
+  });
+
+  it('cancelCrawl stops a running crawl', async () => {
+    const start = await app.startCrawl(site.at('/hang'), { limit: 2 });
+    expect(await app.cancelCrawl(start.id)).toBe(true);
+    expect((await app.getCrawlStatus(start.id)).status).toBe('cancelled');
+  });
+});
+
+describe('v1 SDK (FirecrawlAppV1)', () => {
+  it('scrapeUrl with formats', async () => {
+    const doc = await v1.scrapeUrl(site.at('/p3'), { formats: ['markdown', 'html'] });
+    expect(doc).toMatchObject({ success: true, markdown: expect.stringMatching(/^# Page three/), metadata: { title: 'Page three', statusCode: 200 } });
+    expect((doc as { html?: string }).html).toContain('<h1>Page three</h1>');
+  });
+
+  it('crawlUrl (waits) and asyncCrawlUrl with checkCrawlStatus paging by limit and next', async () => {
+    const crawl = await v1.crawlUrl(site.at('/'), { limit: 3 }, 1);
+    expect(crawl).toMatchObject({ success: true, status: 'completed' });
+    expect((crawl as { data: unknown[] }).data).toHaveLength(3);
+
+    const started = await v1.asyncCrawlUrl(site.at('/'), { limit: 4, ignoreSitemap: true });
+    const id = (started as { id: string }).id;
+    let status = await v1.checkCrawlStatus(id);
+    while ((status as { status: string }).status === 'scraping') status = await v1.checkCrawlStatus(id);
+    const one = await v1.checkCrawlStatus(id, false, undefined, 0, 2);
+    expect((one as { data: unknown[] }).data).toHaveLength(2);
+    expect((one as { next?: string }).next).toBe(`${server.url}/v1/crawl/${id}?skip=2&limit=2`);
+    // getAllData follows next until the end.
+    const all = await v1.checkCrawlStatus(id, true, undefined, undefined, 2);
+    expect(sources((all as { data: { metadata: Record<string, unknown> }[] }).data)).toEqual(sources((status as { data: { metadata: Record<string, unknown> }[] }).data));
+    expect((all as { data: unknown[] }).data).toHaveLength(4);
+  });
+
+  it('batchScrapeUrls (polled at /v1/crawl/ID, as the SDK does)', async () => {
+    const batch = await v1.batchScrapeUrls([site.at('/p1'), site.at('/p2')], { formats: ['markdown'] }, 1);
+    expect(batch).toMatchObject({ success: true, status: 'completed' });
+    expect(sources((batch as { data: { metadata: Record<string, unknown> }[] }).data)).toEqual([site.at('/p1'), site.at('/p2')]);
+  });
+
+  it('extract with a JSON schema', async () => {
+    llm.queue.push(toolUse({ heading: 'Page two' }));
+    const result = await v1.extract([site.at('/p2')], { prompt: 'the heading', schema: { type: 'object', properties: { heading: { type: 'string' } }, required: ['heading'] } });
+    expect(result).toMatchObject({ success: true, data: { heading: 'Page two' } });
+  });
+
+  it('mapUrl: the links as strings', async () => {
+    const mapped = (await v1.mapUrl(site.at('/'), {})) as { success: boolean; links: string[] };
+    expect(mapped.success).toBe(true);
+    expect(mapped.links).toEqual(expect.arrayContaining([site.at('/p1'), site.at('/p2')]));
+  });
+});
+
+describe('fields webjobs does not support are refused by name, never ignored', () => {
+  const url = () => site.at('/p1');
+  it.each([
+    ['/v2/scrape', () => ({ url: url(), formats: ['summary'] }), /formats: "summary" is not supported by webjobs serve \(supported: markdown, html, links, rawHtml\)/],
+    ['/v2/scrape', () => ({ url: url(), formats: ['screenshot'] }), /^formats: "screenshot" is not supported by webjobs serve: screenshots are served by \/api/],
+    ['/v2/scrape', () => ({ url: url(), formats: [{ type: 'json', prompt: 'x' }] }), /formats\[\{type: "json"\}\]\.prompt is not supported/],
+    ['/v2/scrape', () => ({ url: url(), actions: [{ type: 'click', selector: 'a' }] }), /^actions is not supported by webjobs serve: page actions/],
+    ['/v2/scrape', () => ({ url: url(), mobile: true }), /^mobile is not supported by webjobs serve: only false/],
+    ['/v2/scrape', () => ({ url: url(), storeInCache: false }), /^storeInCache is not supported by webjobs serve/],
+    ['/v2/map', () => ({ url: url(), includeSubdomains: true }), /^includeSubdomains is not supported by webjobs serve: only false/],
+    ['/v2/scrape', () => ({ url: url(), proxy: 'stealth' }), /^proxy is not supported/],
+    ['/v2/scrape', () => ({ url: url(), madeUp: 1 }), /^madeUp is not supported by webjobs serve: webjobs has no such option/],
+    ['/v2/scrape', () => ({ url: url(), constructor: 1 }), /^constructor is not supported by webjobs serve: webjobs has no such option/],
+    ['/v2/scrape', () => JSON.parse(`{"url": "${url()}", "headers": {"__proto__": {"x": "1"}}}`), /^request\.scrapeOptions\.headers: the key "__proto__" is not allowed/],
+    ['/v2/crawl', () => JSON.parse(`{"url": "${url()}", "__proto__": {"limit": 1}}`), /^__proto__ is not supported by webjobs serve: webjobs has no such option/],
+    ['/v2/crawl', () => ({ url: url(), prompt: 'blog posts' }), /^prompt is not supported/],
+    ['/v2/crawl', () => ({ url: url(), maxDiscoveryDepth: 2 }), /^maxDiscoveryDepth is not supported by webjobs serve: only 0/],
+    ['/v2/crawl', () => ({ url: url(), allowExternalLinks: true }), /^allowExternalLinks is not supported/],
+    ['/v2/crawl', () => ({ url: url(), includePaths: ['^/blog/.*$'] }), /includePaths: "\^\/blog\/\.\*\$" is a regular expression/],
+    ['/v2/crawl', () => ({ url: url(), scrapeOptions: { location: { country: 'DE' } } }), /^scrapeOptions\.location is not supported/],
+    ['/v2/crawl', () => ({ url: url(), webhook: 'https://example.com/hook' }), /^webhook is not supported/],
+    ['/v1/crawl', () => ({ url: url(), maxDepth: 2 }), /^maxDepth is not supported/],
+    ['/v2/batch/scrape', () => ({ urls: [url()], appendToId: '3f2b6c1e-8d4a-4b7e-9c1a-2e5f7a9b0c3d' }), /^appendToId is not supported/],
+    ['/v2/extract', () => ({ urls: [url()], prompt: 'x', enableWebSearch: true }), /^enableWebSearch is not supported/],
+    ['/v2/extract', () => ({ urls: [`${site.url}/*`], prompt: 'x' }), /wildcard URLs/],
+  ])('%s %j', async (path, body, message) => {
+    const answer = await call('POST', path, { body: body() });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({ success: false, error: expect.stringMatching(message) });
+  });
+
+  it('checks mapped fields with the same validation as /api, naming both names', async () => {
+    const answer = await call('POST', '/v2/crawl', { body: { url: site.at('/'), limit: 500 } });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toBe('request.maxPages must be between 1 and 100 (got 500) (webjobs names: limit is maxPages)');
+    const scheme = await call('POST', '/v2/scrape', { body: { url: 'example.com/page' } });
+    expect(scheme.body).toEqual({ success: false, error: 'url: "example.com/page" has no http:// or https://; did you mean https://example.com/page?' });
+  });
+
+  it('accepts the labels the SDK sends (origin) and values that ask for what webjobs does', async () => {
+    const answer = await call('POST', '/v2/scrape', { body: { url: site.at('/p1'), origin: 'js-sdk@4.42.0', mobile: false, maxAge: 0, onlyMainContent: true } });
+    expect(answer.status).toBe(200);
+    expect(answer.body.data.markdown).toMatch(/^# Page one/);
+  });
+});
+
+describe('auth, plans and limits in the Firecrawl envelope', () => {
+  it('401 without a key, with a wrong one, and with the /api header instead of Bearer', async () => {
+    const none = await call('POST', '/v2/scrape', { auth: null, body: { url: site.at('/p1') } });
+    expect(none).toEqual({ status: 401, body: { success: false, error: 'missing API key: send it in the Authorization header as Bearer KEY' } });
+    const wrong = await call('GET', '/v1/crawl/3f2b6c1e-8d4a-4b7e-9c1a-2e5f7a9b0c3d', { auth: 'Bearer fc-nope' });
+    expect(wrong).toEqual({ status: 401, body: { success: false, error: 'invalid API key' } });
+    const response = await fetch(`${server.url}/v2/crawl/3f2b6c1e-8d4a-4b7e-9c1a-2e5f7a9b0c3d`, { headers: { 'x-api-key': KEYS.scale } });
+    expect(response.status).toBe(401);
+    await expect(new Firecrawl({ apiKey: 'fc-nope', apiUrl: server.url }).scrape(site.at('/p1'))).rejects.toMatchObject({ status: 401 });
+  });
+
+  it('413 for a body over 1 MiB and 400 for one that is not JSON, in the envelope', async () => {
+    const post = (body: string) =>
+      fetch(`${server.url}/v2/batch/scrape`, { method: 'POST', headers: { authorization: `Bearer ${KEYS.scale}`, 'content-type': 'application/json' }, body });
+    const large = await post(JSON.stringify({ urls: Array.from({ length: 1100 }, (_, i) => `${site.url}/${'x'.repeat(1000)}${i}`) }));
+    expect(large.status).toBe(413);
+    expect(await large.json()).toEqual({ success: false, error: 'request body too large: the limit is 1,048,576 bytes' });
+    const broken = await post('{"urls": [');
+    expect(broken.status).toBe(400);
+    expect(await broken.json()).toEqual({ success: false, error: expect.stringMatching(/^the request body is not valid JSON/) });
+  });
+
+  it('402 for a batch scrape below the scale plan, as on /api', async () => {
+    const answer = await call('POST', '/v2/batch/scrape', { auth: `Bearer ${KEYS.free}`, body: { urls: [site.at('/p1')] } });
+    expect(answer.status).toBe(402);
+    expect(answer.body).toEqual({ success: false, error: expect.stringMatching(/scale plan or higher.*free plan/) });
+  });
+
+  it('404 for another key’s job, an unknown id and an unknown endpoint', async () => {
+    const start = await call('POST', '/v2/crawl', { body: { url: site.at('/p1'), limit: 1 } });
+    expect(start.status).toBe(200);
+    const other = await call('GET', `/v2/crawl/${start.body.id}`, { auth: `Bearer ${KEYS.free}` });
+    expect(other.status).toBe(404);
+    expect(other.body.success).toBe(false);
+    expect((await call('GET', '/v2/extract/3f2b6c1e-8d4a-4b7e-9c1a-2e5f7a9b0c3d')).status).toBe(404);
+    const unknown = await call('POST', '/v2/search', { body: { query: 'x' } });
+    expect(unknown).toEqual({ status: 404, body: { success: false, error: expect.stringMatching(/^no such endpoint: POST \/v2\/search/) } });
+  });
+
+  it('429 once a key has its limit of active jobs, counting /api and Firecrawl jobs together', async () => {
+    const key = `Bearer ${KEYS.busy}`;
+    const hanging = await call('POST', '/v2/crawl', { auth: key, body: { url: site.at('/hang'), limit: 1 } });
+    const viaApi = await fetch(`${server.url}/api/crawl`, {
+      method: 'POST',
+      headers: { 'x-api-key': KEYS.busy, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: site.at('/hang'), maxPages: 1 }),
+    });
+    expect([hanging.status, viaApi.status]).toEqual([200, 200]);
+    const third = await fetch(`${server.url}/v2/crawl`, {
+      method: 'POST',
+      headers: { authorization: key, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: site.at('/p1') }),
+    });
+    expect(third.status).toBe(429);
+    expect(third.headers.get('retry-after')).toBe('5');
+    expect(await third.json()).toEqual({ success: false, error: expect.stringContaining('too many jobs at once') });
+    const { jobId } = (await viaApi.json()) as { jobId: string };
+    expect((await call('DELETE', `/v2/crawl/${hanging.body.id}`, { auth: key })).body).toEqual({ success: true, status: 'cancelled' });
+    await fetch(`${server.url}/api/crawl/${jobId}`, { method: 'DELETE', headers: { 'x-api-key': KEYS.busy } });
+  });
+});
+
+describe('stopping serve', () => {
+  it('closes open watches at once: the watched job is failed by the shutdown, not waited for', async () => {
+    const home = tempHome();
+    const options = { args: ['--allow-host', new URL(site.url).host, '--quiet'], env: { WEBJOBS_HOME: home, WEBJOBS_API_KEYS: `${KEYS.scale}:scale` } };
+    const own = await startServe(options);
+    const client = new Firecrawl({ apiKey: KEYS.scale, apiUrl: own.url });
+    // The page never answers; its 20 s timeout would end the crawl, as completed, were the shutdown to wait for it.
+    const started = await client.startCrawl(site.at('/hang?watched'), { limit: 1, scrapeOptions: { timeout: 20_000 } });
+    const watch = client.watcher(started.id, { kind: 'crawl', pollInterval: 600 });
+    let snapshots = 0;
+    watch.on('snapshot', () => snapshots++);
+    const watching = watch.start();
+    while (snapshots === 0) await new Promise((r) => setTimeout(r, 50));
+    expect(await own.stop()).toBe(0);
+    await watching;
+    const again = await startServe(options);
+    try {
+      const status = await new Firecrawl({ apiKey: KEYS.scale, apiUrl: again.url }).getCrawlStatus(started.id);
+      expect(status.status).toBe('failed');
+    } finally {
+      await again.stop();
+    }
+  });
+});
