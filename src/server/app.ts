@@ -12,7 +12,7 @@ import { AuthError, DamagedRecordError, JobNotFoundError, TooManyJobsError, Usag
 import { isFinal, JOB_KINDS, type JobKind, type JobRequest, type PageQuery } from '../api/types.js';
 import { validateJobId, validatePageQuery, validateRequest } from '../api/validate.js';
 import type { ApiKey, KeyRing } from './keys.js';
-import type { JobOwners } from './owners.js';
+import type { Admission } from './admission.js';
 import { checkKindAllowed, checkRequestAllowed } from './plans.js';
 import { literalRefusal, type AllowList } from './ssrf.js';
 
@@ -26,7 +26,7 @@ export const SERVER_DEFAULTS = {
 export interface AppOptions {
   backend: JobBackend;
   keys: KeyRing;
-  owners: JobOwners;
+  admission: Admission;
   /** Refuse loopback/private/link-local/metadata URLs at start (the guard in the engine catches the rest). */
   allowPrivate: boolean;
   allowHosts?: AllowList;
@@ -48,7 +48,7 @@ declare module 'fastify' {
 }
 
 export function buildApp(options: AppOptions): FastifyInstance {
-  const { backend, keys, owners } = options;
+  const { backend, keys, admission } = options;
   const bodyLimit = options.bodyLimit ?? SERVER_DEFAULTS.bodyLimit;
   const maxActive = options.maxActiveJobsPerKey ?? SERVER_DEFAULTS.maxActiveJobsPerKey;
   const log = options.log ?? (() => undefined);
@@ -77,30 +77,11 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const keyOf = (req: FastifyRequest): ApiKey => req.apiKey!;
 
   /** Unknown ids and other keys' jobs look the same: 404. */
-  const ownedJobId = (req: FastifyRequest<{ Params: { jobId: string } }>, kind: JobKind): string => {
+  const ownedJobId = async (req: FastifyRequest<{ Params: { jobId: string } }>, kind: JobKind): Promise<string> => {
     checkKindAllowed(kind, keyOf(req).plan);
     const jobId = validateJobId(req.params.jobId);
-    if (!owners.owns(keyOf(req).id, jobId)) throw new JobNotFoundError(jobId);
+    if (!(await admission.owns(keyOf(req).id, jobId))) throw new JobNotFoundError(jobId);
     return jobId;
-  };
-
-  const startLocks = new Map<string, Promise<unknown>>();
-  /** Starts of one key run one at a time, so two at once cannot both slip under the 429 limit. */
-  const oneAtATime = <T>(keyId: string, fn: () => Promise<T>): Promise<T> => {
-    const next = (startLocks.get(keyId) ?? Promise.resolve()).then(fn, fn);
-    startLocks.set(keyId, next.catch(() => undefined));
-    return next;
-  };
-  const finished = new Set<string>();
-  const activeJobs = async (keyId: string): Promise<number> => {
-    let active = 0;
-    for (const jobId of owners.jobs(keyId)) {
-      if (finished.has(jobId)) continue;
-      const status = await backend.status(jobId).then((s) => s.status, () => 'failed' as const);
-      if (isFinal(status)) finished.add(jobId);
-      else active++;
-    }
-    return active;
   };
 
   for (const kind of JOB_KINDS) {
@@ -115,19 +96,13 @@ export function buildApp(options: AppOptions): FastifyInstance {
         const request = validateRequest(kind, req.body);
         checkRequestAllowed(request, key.plan);
         if (!options.allowPrivate) refusePrivateUrls(request, options.allowHosts);
-        return oneAtATime(key.id, async () => {
-          if ((await activeJobs(key.id)) >= maxActive) {
-            throw new TooManyJobsError(`too many jobs at once: this API key has ${maxActive} pending or running; wait for one to finish`);
-          }
-          const { jobId } = await backend.start(kind, request);
-          await owners.add(jobId, key.id);
-          return { jobId };
-        });
+        const { jobId } = await admission.start(key.id, maxActive, kind, request);
+        return { jobId };
       },
     );
 
     app.get<{ Params: { jobId: string } }>(`${base}/:jobId/status`, async (req) => {
-      const { status } = await backend.status(ownedJobId(req, kind), kind);
+      const { status } = await backend.status(await ownedJobId(req, kind), kind);
       return { status };
     });
 
@@ -135,14 +110,14 @@ export function buildApp(options: AppOptions): FastifyInstance {
       `${base}/:jobId`,
       // No querystring schema: its coercion would read page=0x10 as 16. validatePageQuery takes decimal digits only.
       async (req) => {
-        const jobId = ownedJobId(req, kind);
+        const jobId = await ownedJobId(req, kind);
         const paged = kind === 'batch' || kind === 'crawl';
         return backend.result(kind, jobId, paged ? validatePageQuery(req.query) : undefined);
       },
     );
 
     app.delete<{ Params: { jobId: string } }>(`${base}/:jobId`, async (req) => {
-      const { status } = await backend.cancel(ownedJobId(req, kind), kind);
+      const { status } = await backend.cancel(await ownedJobId(req, kind), kind);
       return { status };
     });
   }
@@ -150,7 +125,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   app.get('/api/jobs', async (req) => {
     const key = keyOf(req);
     // Only this key's jobs are read, and only their headers: another key's jobs cost this one nothing.
-    return backend.list(owners.jobs(key.id));
+    return backend.list(await admission.jobs(key.id));
   });
 
   app.get('/healthz', { config: { public: true } }, async () => ({ status: 'ok' }));

@@ -1,0 +1,203 @@
+/**
+ * A worker of the PostgreSQL back end: takes page jobs (one batch or crawl page
+ * each) and whole jobs (scrape, extract) from pg-boss, runs them with the
+ * embedded engine, and writes what they produced through the store, fenced by
+ * attempt. Any number of workers on any number of machines share the queue.
+ *
+ * Leases: pg-boss hands a job to one worker for WEBJOBS_LEASE_SECONDS; a worker
+ * that dies holding it (SIGKILL, power, network) loses it when that time is
+ * up, and the job is delivered again, to any worker, at most MAX_ATTEMPTS times.
+ */
+import type PgBoss from 'pg-boss';
+import { PageError, errorMessage } from '../api/errors.js';
+import { requestUrls } from '../api/redact.js';
+import type { BatchScrapeRequest, CrawlRequest, JobKind, JobRequest, PageEntry } from '../api/types.js';
+import { siteAccess } from '../engine/access.js';
+import type { Engine } from '../engine/engine.js';
+import { jobCleaner } from '../local/cleaner.js';
+import type { JobContext } from '../local/jobRunner.js';
+import { failedEntry, isJobFatal, pageEntry } from '../local/runners/pageEntry.js';
+import { RUNNERS } from '../local/runners/index.js';
+import { JOB_QUEUE, MAX_ATTEMPTS, PAGE_QUEUE, retrying, type PgConnection } from './connect.js';
+import { crawlPage, crawlRules, type CrawlRules } from './crawlPage.js';
+import { PgJobStore, type PageJobData, type WholeJobData } from './store.js';
+
+export interface PgWorkerOptions {
+  connection: PgConnection;
+  createEngine: () => Promise<Engine>;
+  env: NodeJS.ProcessEnv;
+  /** Pages (and as many scrape/extract jobs) this worker runs at once. */
+  concurrency: number;
+  /** How often running pages check whether their job was stopped. */
+  cancelCheckMs?: number;
+  log?: (line: string) => void;
+}
+
+/** Crawl rules kept per job between pages; a bound, so a worker serving many crawls does not grow. */
+const MAX_CRAWLS_REMEMBERED = 50;
+
+const LOST = `the worker running it stopped (killed, or cut off from the database) ${MAX_ATTEMPTS} times; given up`;
+
+/** Thrown by a page handed back on shutdown: pg-boss then delivers the page again to another worker. */
+class HandedBack extends Error {}
+
+export class PgWorker {
+  private readonly store: PgJobStore;
+  private readonly boss: PgBoss;
+  private engine: Promise<Engine> | undefined;
+  /** The abort controllers of the pages and jobs running here, by job id. */
+  private readonly running = new Map<string, Set<AbortController>>();
+  private readonly crawls = new Map<string, { rules: CrawlRules; stop: AbortController }>();
+  private watcher: NodeJS.Timeout | undefined;
+  private readonly log: (line: string) => void;
+
+  constructor(private readonly options: PgWorkerOptions) {
+    this.store = new PgJobStore(options.connection);
+    this.boss = options.connection.boss;
+    this.log = options.log ?? (() => undefined);
+  }
+
+  async start(): Promise<void> {
+    const work = { batchSize: 1, pollingIntervalSeconds: 0.5 };
+    for (let i = 0; i < this.options.concurrency; i++) {
+      await this.boss.work<PageJobData>(PAGE_QUEUE, work, ([job]) => this.runPage(job!.data));
+      await this.boss.work<WholeJobData>(JOB_QUEUE, { ...work, pollingIntervalSeconds: 1 }, ([job]) => this.runWhole(job!.data));
+    }
+    this.watcher = setInterval(() => void this.checkEnded(), this.options.cancelCheckMs ?? 500);
+  }
+
+  private getEngine(): Promise<Engine> {
+    this.engine ??= this.options.createEngine();
+    return this.engine;
+  }
+
+  /** Aborts what runs here of jobs that were stopped (or failed) meanwhile. */
+  private async checkEnded(): Promise<void> {
+    const ended = await this.store.ended([...this.running.keys()]).catch(() => []);
+    for (const jobId of ended) {
+      for (const controller of this.running.get(jobId) ?? []) controller.abort(new Error('stopped by user'));
+      this.forgetCrawl(jobId);
+    }
+  }
+
+  private async track<T>(jobId: string, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const controller = new AbortController();
+    const set = this.running.get(jobId) ?? new Set();
+    set.add(controller);
+    this.running.set(jobId, set);
+    try {
+      return await fn(controller.signal);
+    } finally {
+      set.delete(controller);
+      if (set.size === 0) this.running.delete(jobId);
+      if (controller.signal.reason instanceof HandedBack) throw controller.signal.reason;
+      // The page is over: its browser context goes with it.
+      if (!controller.signal.aborted) controller.abort(new Error('the page has ended'));
+    }
+  }
+
+  private rulesFor(jobId: string, request: CrawlRequest, engine: Engine): CrawlRules {
+    let known = this.crawls.get(jobId);
+    if (!known) {
+      const stop = new AbortController();
+      known = { rules: crawlRules(request, engine, siteAccess(requestUrls(request), request.scrapeOptions), stop.signal), stop };
+      this.crawls.set(jobId, known);
+      if (this.crawls.size > MAX_CRAWLS_REMEMBERED) this.forgetCrawl(this.crawls.keys().next().value!);
+    }
+    return known.rules;
+  }
+
+  private forgetCrawl(jobId: string): void {
+    this.crawls.get(jobId)?.stop.abort();
+    this.crawls.delete(jobId);
+  }
+
+  private async runPage({ jobId, index }: PageJobData): Promise<void> {
+    const lease = await retrying(() => this.store.beginPage(jobId, index));
+    if (!lease) return;
+    const { clean, cleanError } = jobCleaner(lease.request);
+    const finish = async (entry: PageEntry, links: { url: string; key: string }[] = []) => {
+      const stored = clean(entry);
+      if (stored.error) stored.error = cleanError(stored.error);
+      await retrying(() => this.store.finishPage(jobId, index, lease.attempt, stored, links));
+    };
+    if (lease.attempt > MAX_ATTEMPTS) return finish(failedEntry(lease.url, new PageError(`${lease.url}: ${LOST}`)));
+    try {
+      const engine = await this.getEngine();
+      const access = siteAccess(requestUrls(lease.request), 'scrapeOptions' in lease.request ? lease.request.scrapeOptions : undefined);
+      await this.track(jobId, async (signal) => {
+        let entry: PageEntry;
+        let links: { url: string; key: string }[] = [];
+        if (lease.kind === 'crawl') {
+          const request = lease.request as CrawlRequest;
+          ({ entry, links } = await crawlPage(lease.url, index === 0, request, engine, this.rulesFor(jobId, request, engine), signal, access));
+        } else {
+          const { scrapeOptions, sessionOptions } = lease.request as BatchScrapeRequest;
+          entry = await pageEntry(lease.url, scrapeOptions?.formats, () => engine.scrape(lease.url, scrapeOptions, sessionOptions, signal, access));
+        }
+        // A page cut short by a cancel is not kept: the job's pages are those finished before it.
+        if (!signal.aborted) await finish(entry, links);
+      });
+    } catch (err) {
+      if (!isJobFatal(err)) throw err;
+      await retrying(() => this.store.endJob(jobId, undefined, cleanError(errorMessage(err))));
+    }
+  }
+
+  private async runWhole({ jobId }: WholeJobData): Promise<void> {
+    const lease = await retrying(() => this.store.beginJob(jobId));
+    if (!lease) return;
+    const { clean, cleanError } = jobCleaner(lease.request);
+    const end = (error?: string) => retrying(() => this.store.endJob(jobId, lease.attempt, error === undefined ? undefined : cleanError(error)));
+    if (lease.attempt > MAX_ATTEMPTS) return end(`this ${lease.kind} job: ${LOST}`);
+    const runner = RUNNERS[lease.kind];
+    if (!runner) return end(`${lease.kind} jobs are not available in this build`);
+    let error: string | undefined;
+    await this.track(jobId, async (signal) => {
+      const ctx: JobContext<JobKind> = {
+        jobId,
+        request: lease.request as JobRequest,
+        engine: await this.getEngine(),
+        signal,
+        env: this.options.env,
+        access: siteAccess(requestUrls(lease.request), 'scrapeOptions' in lease.request ? lease.request.scrapeOptions : undefined),
+        update: (change) =>
+          retrying(() =>
+            this.store.updateRecord(jobId, lease.attempt, (record) => {
+              change(record);
+              Object.assign(record, clean({ ...record }));
+            }),
+          ),
+        putPage: async () => {
+          throw new Error(`${lease.kind} jobs have no pages`);
+        },
+      };
+      try {
+        await (runner.run as (ctx: JobContext<JobKind>) => Promise<void>)(ctx);
+      } catch (err) {
+        error = signal.aborted && signal.reason instanceof Error ? signal.reason.message : errorMessage(err);
+      }
+    });
+    await end(error);
+  }
+
+  /**
+   * Stops taking work; what runs gets `graceMs` to finish, then is handed back
+   * (its queue job fails and is delivered again elsewhere); then the browser closes.
+   */
+  async close(graceMs = 20_000): Promise<void> {
+    clearInterval(this.watcher);
+    const handBack = setTimeout(() => {
+      for (const set of this.running.values()) for (const c of set) c.abort(new HandedBack('this worker shut down; the page goes to another worker'));
+    }, Math.max(0, graceMs - 1_000));
+    try {
+      await this.boss.stop({ graceful: true, wait: true, close: false, timeout: graceMs });
+    } finally {
+      clearTimeout(handBack);
+    }
+    for (const jobId of [...this.crawls.keys()]) this.forgetCrawl(jobId);
+    const engine = this.engine;
+    this.engine = undefined;
+    if (engine) await (await engine.catch(() => undefined))?.close();
+  }
+}
