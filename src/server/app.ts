@@ -9,7 +9,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import type { JobBackend } from '../api/backend.js';
 import { requestUrls } from '../api/redact.js';
 import { AuthError, DamagedRecordError, JobNotFoundError, TooManyJobsError, UsageError, WebjobsError } from '../api/errors.js';
-import { isFinal, JOB_KINDS, type JobKind, type JobRequest, type PageQuery } from '../api/types.js';
+import { JOB_KINDS, type JobKind, type JobRequest, type PageQuery } from '../api/types.js';
 import { validateJobId, validatePageQuery, validateRequest } from '../api/validate.js';
 import type { ApiKey, KeyRing } from './keys.js';
 import type { Admission } from './admission.js';
