@@ -33,21 +33,32 @@ export interface PgWorkerOptions {
   log?: (line: string) => void;
 }
 
-/** Crawl rules kept per job between pages; a bound, so a worker serving many crawls does not grow. */
-const MAX_CRAWLS_REMEMBERED = 50;
+/** A job's tabs stay open this long after its last page here, for its next page. */
+const JOB_IDLE_MS = 5_000;
 
 const LOST = `the worker running it stopped (killed, or cut off from the database) ${MAX_ATTEMPTS} times; given up`;
 
 /** Thrown by a page handed back on shutdown: pg-boss then delivers the page again to another worker. */
 class HandedBack extends Error {}
 
+/**
+ * What this worker holds of one job while its pages run here: one signal, so the
+ * pages share the job's browser context and reuse its tabs (a tab per page would
+ * cost more than the page), and for a crawl the scope and robots.txt read so far.
+ * Dropped (context closed) when the job ends or no page of it ran for a while.
+ */
+interface HeldJob {
+  controller: AbortController;
+  pages: number;
+  idle?: NodeJS.Timeout;
+  crawl?: CrawlRules;
+}
+
 export class PgWorker {
   private readonly store: PgJobStore;
   private readonly boss: PgBoss;
   private engine: Promise<Engine> | undefined;
-  /** The abort controllers of the pages and jobs running here, by job id. */
-  private readonly running = new Map<string, Set<AbortController>>();
-  private readonly crawls = new Map<string, { rules: CrawlRules; stop: AbortController }>();
+  private readonly jobs = new Map<string, HeldJob>();
   private watcher: NodeJS.Timeout | undefined;
   private readonly log: (line: string) => void;
 
@@ -71,45 +82,42 @@ export class PgWorker {
     return this.engine;
   }
 
-  /** Aborts what runs here of jobs that were stopped (or failed) meanwhile. */
+  /** Aborts what runs here of jobs that were stopped (or ended) meanwhile. */
   private async checkEnded(): Promise<void> {
-    const ended = await this.store.ended([...this.running.keys()]).catch(() => []);
-    for (const jobId of ended) {
-      for (const controller of this.running.get(jobId) ?? []) controller.abort(new Error('stopped by user'));
-      this.forgetCrawl(jobId);
-    }
+    const ended = await this.store.ended([...this.jobs.keys()]).catch((err: unknown) => {
+      this.log(`cannot check for stopped jobs: ${errorMessage(err)}`);
+      return [];
+    });
+    for (const jobId of ended) this.drop(jobId, new Error('stopped by user'));
   }
 
-  private async track<T>(jobId: string, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    const controller = new AbortController();
-    const set = this.running.get(jobId) ?? new Set();
-    set.add(controller);
-    this.running.set(jobId, set);
+  private drop(jobId: string, reason: Error): void {
+    const held = this.jobs.get(jobId);
+    if (!held) return;
+    clearTimeout(held.idle);
+    this.jobs.delete(jobId);
+    held.controller.abort(reason);
+  }
+
+  /** Runs `fn` with the job's signal, holding the job here meanwhile. */
+  private async hold<T>(jobId: string, fn: (held: HeldJob) => Promise<T>): Promise<T> {
+    let held = this.jobs.get(jobId);
+    if (!held) {
+      held = { controller: new AbortController(), pages: 0 };
+      this.jobs.set(jobId, held);
+    }
+    clearTimeout(held.idle);
+    held.pages++;
+    const { signal } = held.controller;
     try {
-      return await fn(controller.signal);
+      return await fn(held);
     } finally {
-      set.delete(controller);
-      if (set.size === 0) this.running.delete(jobId);
-      if (controller.signal.reason instanceof HandedBack) throw controller.signal.reason;
-      // The page is over: its browser context goes with it.
-      if (!controller.signal.aborted) controller.abort(new Error('the page has ended'));
+      held.pages--;
+      if (held.pages === 0 && this.jobs.get(jobId) === held) {
+        held.idle = setTimeout(() => this.drop(jobId, new Error('the job has no more pages here')), JOB_IDLE_MS);
+      }
+      if (signal.reason instanceof HandedBack) throw signal.reason;
     }
-  }
-
-  private rulesFor(jobId: string, request: CrawlRequest, engine: Engine): CrawlRules {
-    let known = this.crawls.get(jobId);
-    if (!known) {
-      const stop = new AbortController();
-      known = { rules: crawlRules(request, engine, siteAccess(requestUrls(request), request.scrapeOptions), stop.signal), stop };
-      this.crawls.set(jobId, known);
-      if (this.crawls.size > MAX_CRAWLS_REMEMBERED) this.forgetCrawl(this.crawls.keys().next().value!);
-    }
-    return known.rules;
-  }
-
-  private forgetCrawl(jobId: string): void {
-    this.crawls.get(jobId)?.stop.abort();
-    this.crawls.delete(jobId);
   }
 
   private async runPage({ jobId, index }: PageJobData): Promise<void> {
@@ -125,12 +133,14 @@ export class PgWorker {
     try {
       const engine = await this.getEngine();
       const access = siteAccess(requestUrls(lease.request), 'scrapeOptions' in lease.request ? lease.request.scrapeOptions : undefined);
-      await this.track(jobId, async (signal) => {
+      await this.hold(jobId, async (held) => {
+        const { signal } = held.controller;
         let entry: PageEntry;
         let links: { url: string; key: string }[] = [];
         if (lease.kind === 'crawl') {
           const request = lease.request as CrawlRequest;
-          ({ entry, links } = await crawlPage(lease.url, index === 0, request, engine, this.rulesFor(jobId, request, engine), signal, access));
+          held.crawl ??= crawlRules(request, engine, access, signal);
+          ({ entry, links } = await crawlPage(lease.url, index === 0, request, engine, held.crawl, signal, access));
         } else {
           const { scrapeOptions, sessionOptions } = lease.request as BatchScrapeRequest;
           entry = await pageEntry(lease.url, scrapeOptions?.formats, () => engine.scrape(lease.url, scrapeOptions, sessionOptions, signal, access));
@@ -153,7 +163,7 @@ export class PgWorker {
     const runner = RUNNERS[lease.kind];
     if (!runner) return end(`${lease.kind} jobs are not available in this build`);
     let error: string | undefined;
-    await this.track(jobId, async (signal) => {
+    await this.hold(jobId, async ({ controller: { signal } }) => {
       const ctx: JobContext<JobKind> = {
         jobId,
         request: lease.request as JobRequest,
@@ -188,14 +198,14 @@ export class PgWorker {
   async close(graceMs = 20_000): Promise<void> {
     clearInterval(this.watcher);
     const handBack = setTimeout(() => {
-      for (const set of this.running.values()) for (const c of set) c.abort(new HandedBack('this worker shut down; the page goes to another worker'));
+      for (const jobId of [...this.jobs.keys()]) this.drop(jobId, new HandedBack('this worker shut down; the page goes to another worker'));
     }, Math.max(0, graceMs - 1_000));
     try {
       await this.boss.stop({ graceful: true, wait: true, close: false, timeout: graceMs });
     } finally {
       clearTimeout(handBack);
     }
-    for (const jobId of [...this.crawls.keys()]) this.forgetCrawl(jobId);
+    for (const jobId of [...this.jobs.keys()]) this.drop(jobId, new Error('this worker shut down'));
     const engine = this.engine;
     this.engine = undefined;
     if (engine) await (await engine.catch(() => undefined))?.close();
