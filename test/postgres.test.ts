@@ -153,7 +153,8 @@ describe('webjobs serve --database and webjobs worker', () => {
       expect(data.every((e) => e.status === 'completed')).toBe(true);
       expect(data[7].markdown).toContain('Page 7');
     }
-    expect(barrierInFlight).toBe(BARRIER);
+    // Each barrier page was loaded at least once; one held past its lease may have been delivered again (and fenced).
+    expect(barrierInFlight).toBeGreaterThanOrEqual(BARRIER);
   }, SLOW);
 
   it('a crawl with more links than maxPages visits exactly maxPages pages, each once', async () => {

@@ -8,6 +8,7 @@
  * that dies holding it (SIGKILL, power, network) loses it when that time is
  * up, and the job is delivered again, to any worker, at most MAX_ATTEMPTS times.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type PgBoss from 'pg-boss';
 import { PageError, errorMessage } from '../api/errors.js';
 import { requestUrls } from '../api/redact.js';
@@ -35,6 +36,8 @@ export interface PgWorkerOptions {
 
 /** A job's tabs stay open this long after its last page here, for its next page. */
 const JOB_IDLE_MS = 5_000;
+/** How often an idle slot asks the queue for work. */
+const POLL_MS = 500;
 
 const LOST = `the worker running it stopped (killed, or cut off from the database) ${MAX_ATTEMPTS} times; given up`;
 
@@ -59,6 +62,8 @@ export class PgWorker {
   private readonly boss: PgBoss;
   private engine: Promise<Engine> | undefined;
   private readonly jobs = new Map<string, HeldJob>();
+  private readonly slots: Promise<void>[] = [];
+  private readonly stopping = new AbortController();
   private watcher: NodeJS.Timeout | undefined;
   private readonly log: (line: string) => void;
 
@@ -69,12 +74,36 @@ export class PgWorker {
   }
 
   async start(): Promise<void> {
-    const work = { batchSize: 1, pollingIntervalSeconds: 0.5 };
     for (let i = 0; i < this.options.concurrency; i++) {
-      await this.boss.work<PageJobData>(PAGE_QUEUE, work, ([job]) => this.runPage(job!.data));
-      await this.boss.work<WholeJobData>(JOB_QUEUE, { ...work, pollingIntervalSeconds: 1 }, ([job]) => this.runWhole(job!.data));
+      this.slots.push(this.slot<PageJobData>(PAGE_QUEUE, (data) => this.runPage(data)));
+      this.slots.push(this.slot<WholeJobData>(JOB_QUEUE, (data) => this.runWhole(data)));
     }
     this.watcher = setInterval(() => void this.checkEnded(), this.options.cancelCheckMs ?? 500);
+  }
+
+  /**
+   * One page at a time from `queue`, the next fetched as soon as one ends. Our own
+   * loop rather than pg-boss's work(): that one waits out its polling interval
+   * after a short job (up to 0.5 s idle after a 0.1 s page) and does not await
+   * the completion it reports, which a worker shutting down needs to.
+   */
+  private async slot<T extends object>(queue: string, run: (data: T) => Promise<void>): Promise<void> {
+    while (!this.stopping.signal.aborted) {
+      const [job] = await this.boss.fetch<T>(queue, { batchSize: 1 });
+      if (!job) {
+        await sleep(POLL_MS, undefined, { signal: this.stopping.signal }).catch(() => undefined);
+        continue;
+      }
+      try {
+        await run(job.data);
+        await retrying(() => this.boss.complete(queue, job.id));
+      } catch (err) {
+        // Failed (or handed back on shutdown): pg-boss delivers the job again, up to its retry limit.
+        await retrying(() => this.boss.fail(queue, job.id, { message: errorMessage(err) })).catch((failed: unknown) =>
+          this.log(`cannot hand back ${queue} job ${job.id}: ${errorMessage(failed)}; its lease will run out`),
+        );
+      }
+    }
   }
 
   private getEngine(): Promise<Engine> {
@@ -197,14 +226,16 @@ export class PgWorker {
    */
   async close(graceMs = 20_000): Promise<void> {
     clearInterval(this.watcher);
+    this.stopping.abort();
     const handBack = setTimeout(() => {
       for (const jobId of [...this.jobs.keys()]) this.drop(jobId, new HandedBack('this worker shut down; the page goes to another worker'));
-    }, Math.max(0, graceMs - 1_000));
+    }, graceMs);
     try {
-      await this.boss.stop({ graceful: true, wait: true, close: false, timeout: graceMs });
+      await Promise.all(this.slots);
     } finally {
       clearTimeout(handBack);
     }
+    await this.boss.stop({ graceful: false, close: false }).catch(() => undefined);
     for (const jobId of [...this.jobs.keys()]) this.drop(jobId, new Error('this worker shut down'));
     const engine = this.engine;
     this.engine = undefined;
