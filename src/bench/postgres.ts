@@ -5,7 +5,7 @@
  * database on it), so tests never depend on a system service but may use one.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,10 +19,13 @@ export interface TestPostgres {
   stop(): Promise<void>;
 }
 
-const BIN_DIRS = ['/usr/lib/postgresql/17/bin', '/usr/lib/postgresql/16/bin', '/usr/lib/postgresql/15/bin', '/usr/lib/postgresql/14/bin'];
-
+/** Debian keeps each major version's binaries in /usr/lib/postgresql/N/bin, not on PATH: the newest wins. */
 function pgBin(name: string): string {
-  for (const dir of BIN_DIRS) if (existsSync(path.join(dir, name))) return path.join(dir, name);
+  const versions = existsSync('/usr/lib/postgresql') ? readdirSync('/usr/lib/postgresql').filter((v) => /^\d+$/.test(v)) : [];
+  for (const version of versions.sort((a, b) => Number(b) - Number(a))) {
+    const bin = path.join('/usr/lib/postgresql', version, 'bin', name);
+    if (existsSync(bin)) return bin;
+  }
   return name; // on PATH
 }
 
