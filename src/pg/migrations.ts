@@ -17,9 +17,10 @@ export const MIGRATIONS: readonly string[] = [
      status text NOT NULL,
      created_at timestamptz NOT NULL DEFAULT clock_timestamp(),
      url text NOT NULL,
-     request jsonb NOT NULL,
+     -- json, not jsonb: records go back to clients with their keys in the order they were written.
+     request json NOT NULL,
      -- The record header (error; data of scrape and extract; extract's schema and metadata).
-     record jsonb NOT NULL,
+     record json NOT NULL,
      -- The API key that started the job (serve), for its 404s and its active-job count.
      owner_key text,
      -- Pages recorded so far (batch: every URL; crawl: URLs discovered) and the cap.
@@ -41,7 +42,7 @@ export const MIGRATIONS: readonly string[] = [
      status text NOT NULL DEFAULT 'pending',
      -- Deliveries of this page: fences the writes of a worker presumed dead.
      attempt integer NOT NULL DEFAULT 0,
-     entry jsonb,
+     entry json,
      PRIMARY KEY (job_id, idx)
    );
    CREATE UNIQUE INDEX webjobs_pages_url_key ON webjobs_pages (job_id, url_key);

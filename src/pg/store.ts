@@ -307,10 +307,15 @@ export class PgJobStore {
 
   /** Ends a running job (completed, or failed with `error`); attempt undefined: whatever attempt holds it. */
   async endJob(jobId: string, attempt: number | undefined, error?: string): Promise<void> {
-    await this.pool.query(
-      `UPDATE webjobs_jobs SET status = $2, record = CASE WHEN $3::text IS NULL THEN record ELSE record || jsonb_build_object('error', $3::text) END
-       WHERE id = $1 AND status IN ${ACTIVE} ${attempt === undefined ? '' : 'AND attempt = $4'}`,
-      attempt === undefined ? [jobId, error === undefined ? 'completed' : 'failed', error ?? null] : [jobId, error === undefined ? 'completed' : 'failed', error ?? null, attempt],
-    );
+    await inTransaction(this.pool, async (client) => {
+      const { rows } = await client.query<JobRow>(
+        `SELECT record FROM webjobs_jobs WHERE id = $1 AND status IN ${ACTIVE} ${attempt === undefined ? '' : 'AND attempt = $2'} FOR UPDATE`,
+        attempt === undefined ? [jobId] : [jobId, attempt],
+      );
+      if (!rows[0]) return;
+      const record = error === undefined ? rows[0].record : { ...rows[0].record, error };
+      await client.query('UPDATE webjobs_jobs SET status = $2, record = $3 WHERE id = $1', [jobId, error === undefined ? 'completed' : 'failed', record]);
+    });
   }
+
 }
