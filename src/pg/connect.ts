@@ -77,14 +77,14 @@ export async function connect(settings: PgSettings, log: (line: string) => void 
   });
   boss.on('error', (err: Error) => log(`queue: ${err.message}`));
   try {
-    await retrying(() => migrate(pool), 10_000);
-    await boss.start();
-    for (const name of [PAGE_QUEUE, JOB_QUEUE]) {
-      if (!(await boss.getQueue(name))) await boss.createQueue(name).catch(async (err: unknown) => {
-        // Another node created it meanwhile.
-        if (!(await boss.getQueue(name))) throw err;
-      });
-    }
+    await retrying(
+      () =>
+        migrate(pool, async () => {
+          await boss.start();
+          for (const name of [PAGE_QUEUE, JOB_QUEUE]) if (!(await boss.getQueue(name))) await boss.createQueue(name);
+        }),
+      10_000,
+    );
   } catch (err) {
     await boss.stop({ graceful: false, close: true }).catch(() => undefined);
     await pool.end().catch(() => undefined);

@@ -49,7 +49,13 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX webjobs_pages_done ON webjobs_pages (job_id, idx) WHERE entry IS NOT NULL;`,
 ];
 
-export async function migrate(pool: pg.Pool): Promise<void> {
+/**
+ * Runs `fn` (the rest of a node's start: pg-boss's own migrations and queue
+ * creation) after our migrations, all under one session advisory lock: nodes
+ * starting at once take turns. pg-boss creating the same queue from two nodes at
+ * once deadlocks (seen with two API nodes started together).
+ */
+export async function migrate(pool: pg.Pool, fn: () => Promise<void> = async () => undefined): Promise<void> {
   const client = await pool.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
@@ -67,6 +73,7 @@ export async function migrate(pool: pg.Pool): Promise<void> {
           throw err;
         }
       }
+      await fn();
     } finally {
       await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
     }
