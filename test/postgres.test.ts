@@ -124,14 +124,25 @@ async function allPages(node: ServeProcess, path: string, batchSize: number): Pr
 const workerPids = () => workers.filter((w) => w.child.exitCode === null && w.child.signalCode === null).map((w) => w.child.pid!);
 const workerOf = (pid: number) => workers.find((w) => w.child.pid === pid)!;
 
+/** The processes that started; if one did not, the others are stopped (nothing outlives the file) and its error thrown. */
+function started<T>(results: PromiseSettledResult<T>[], stop: (t: T) => Promise<unknown>): T[] {
+  const ok = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) {
+    for (const t of ok) void stop(t);
+    throw failed.reason;
+  }
+  return ok;
+}
+
 beforeAll(async () => {
   pg = await startPostgres();
   site = await startFixtureServer({}, handle);
   const env = { WEBJOBS_HOME: tempHome(), WEBJOBS_API_KEYS: `${KEY}:scale,${LIMITED}:scale`, ...LEASE_ENV };
   const args = ['--database', pg.url, '--no-worker', '--allow-private', '--quiet', '--max-jobs-per-key', String(MAX_PER_KEY)];
   // Both API nodes start at once: their migrations meet on the advisory lock.
-  nodes = await Promise.all([startServe({ args, env }), startServe({ args, env })]);
-  workers = await Promise.all([1, 2, 3].map(() => startWorker(pg.url, ['--concurrency', '2', '--quiet'], LEASE_ENV)));
+  nodes = started(await Promise.allSettled([startServe({ args, env }), startServe({ args, env })]), (n) => n.stop());
+  workers = started(await Promise.allSettled([1, 2, 3].map(() => startWorker(pg.url, ['--concurrency', '2', '--quiet'], LEASE_ENV))), (w) => w.stop());
 }, SLOW);
 
 afterAll(async () => {
