@@ -31,6 +31,7 @@ const RUN = [
 const NOT_RUN: Record<string, string> = {
   webjobs: 'setup and npm test: the machine, not webjobs',
   'Running webjobs as a service': 'starts a long-running server (test/server.test.ts covers serve)',
+  'Running on several machines': 'needs PostgreSQL and long-running serve and worker processes (test/postgres.test.ts covers them)',
   'Proxies and CAPTCHAs': 'needs a proxy and a solver (test/session.test.ts)',
   'Old jobs and failed pages': 'deletes and reruns jobs of a store with history; test/prune.test.ts runs prune and retry',
   'Pages behind a login': 'names sites with a login; test/access.test.ts runs each flag against fixture sites',

@@ -13,6 +13,7 @@ import { mapCommand } from './commands/map.js';
 import { retryCommand } from './commands/retry.js';
 import { scrapeCommand } from './commands/scrape.js';
 import { serveCommand } from './commands/serve.js';
+import { workerCommand } from './commands/worker.js';
 import { colors } from './terminal.js';
 
 const EXIT_CODES_HELP = `
@@ -39,6 +40,7 @@ Environment:
   WEBJOBS_HOME      where jobs are stored (default: ~/.local/state/webjobs)
   WEBJOBS_CHROME    the Chrome/Chromium to use (else Puppeteer's, else the system's)
   WEBJOBS_REMOTE    run jobs on this webjobs service; WEBJOBS_API_KEY is its key
+  WEBJOBS_DATABASE_URL  serve and worker: share jobs and work through this PostgreSQL
   NO_COLOR          no colours on stderr`;
 
 export function buildProgram(): Command {
@@ -47,7 +49,7 @@ export function buildProgram(): Command {
     .version('0.1.0')
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText('after', `\nExamples:\n  $ webjobs scrape https://example.com\n  $ webjobs scrape https://example.com --json | jq .data.metadata\n${EXIT_CODES_HELP}`);
-  const commands = [scrapeCommand(), batchCommand(), crawlCommand(), mapCommand(), extractCommand(), statusCommand(), resultCommand(), listCommand(), cancelCommand(), pruneCommand(), retryCommand(), serveCommand(), mcpCommand()];
+  const commands = [scrapeCommand(), batchCommand(), crawlCommand(), mapCommand(), extractCommand(), statusCommand(), resultCommand(), listCommand(), cancelCommand(), pruneCommand(), retryCommand(), serveCommand(), workerCommand(), mcpCommand()];
   for (const cmd of commands) program.addCommand(cmd);
   return program;
 }
@@ -59,8 +61,8 @@ function report(message: string): void {
 export async function main(argv: string[]): Promise<void> {
   const program = buildProgram();
   if (argv[2] === '__run-job') {
-    const { workerCommand } = await import('./commands/worker.js');
-    program.addCommand(workerCommand(), { hidden: true });
+    const { detachedJobCommand } = await import('./commands/detachedJob.js');
+    program.addCommand(detachedJobCommand(), { hidden: true });
   }
   // Usage errors look like every other error: one line starting with "webjobs:".
   const output = { outputError: (text: string, write: (text: string) => void) => write(`${colors.red('webjobs:')} ${text.replace(/^error: /, '')}`) };

@@ -22,7 +22,7 @@ import {
   type PageEntry,
   type PageQuery,
 } from '../api/types.js';
-import { credentialRedactor, redactStrings, requestUrls, secretRedactor, withoutCredentials } from '../api/redact.js';
+import { requestUrls, withoutCredentials } from '../api/redact.js';
 import { LOCAL_LIMITS, validateJobId, validateMapRequest, validateRequest } from '../api/validate.js';
 import { siteAccess } from '../engine/access.js';
 import type { Engine } from '../engine/engine.js';
@@ -31,6 +31,7 @@ import type { JobHeader, JobStore, RecordHeader, StoredJob } from '../store/jobS
 import type { PageCache } from '../store/pageCache.js';
 import type { JobFiles } from '../store/jobFiles.js';
 import { withCache, withJobFiles } from './jobEngine.js';
+import { jobCleaner } from './cleaner.js';
 import type { JobContext, JobRunner } from './jobRunner.js';
 import { entryCount, readRecord } from './records.js';
 import { RUNNERS } from './runners/index.js';
@@ -154,12 +155,7 @@ export class LocalBackend implements JobBackend {
     const watcher = setInterval(() => void this.checkCancelled(jobId, controller), this.cancelCheckMs);
     let failed = 0;
     let error: string | undefined;
-    // What the job stores carries none of the credentials its URLs hold.
-    const redact = credentialRedactor(requestUrls(job.meta.request));
-    const hide = secretRedactor(job.meta.request);
-    const clean = <T>(value: T): T => (redact ? redactStrings(value, redact) : value);
-    // Header and cookie values are hidden from errors only: a page may show its user's name, which is no leak.
-    const cleanError = (error: string): string => clean(hide ? hide(error) : error);
+    const { clean, cleanError } = jobCleaner(job.meta.request);
     try {
       const shared = await this.getEngine();
       const cached = this.pageCache ? withCache(shared, this.pageCache) : shared;

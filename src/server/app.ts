@@ -18,7 +18,7 @@ import { describeError } from './describeError.js';
 import { bearerToken, firecrawlRoutes, isFirecrawlPath } from './firecrawl/routes.js';
 import { JobGate } from './gate.js';
 import type { ApiKey, KeyRing } from './keys.js';
-import type { JobOwners } from './owners.js';
+import type { Admission } from './admission.js';
 import type { AllowList } from './ssrf.js';
 
 export const SERVER_DEFAULTS = {
@@ -31,7 +31,7 @@ export const SERVER_DEFAULTS = {
 export interface AppOptions {
   backend: JobBackend;
   keys: KeyRing;
-  owners: JobOwners;
+  admission: Admission;
   /** Refuse loopback/private/link-local/metadata URLs at start (the guard in the engine catches the rest). */
   allowPrivate: boolean;
   allowHosts?: AllowList;
@@ -60,7 +60,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const gate = new JobGate({
     backend,
     keys: options.keys,
-    owners: options.owners,
+    admission: options.admission,
     allowPrivate: options.allowPrivate,
     allowHosts: options.allowHosts,
     maxActiveJobsPerKey: options.maxActiveJobsPerKey ?? SERVER_DEFAULTS.maxActiveJobsPerKey,
@@ -92,7 +92,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   });
 
   const keyOf = (req: FastifyRequest): ApiKey => req.apiKey!;
-  const ownedJobId = (req: FastifyRequest<{ Params: { jobId: string } }>, kind: JobKind): string => gate.ownedJobId(keyOf(req), req.params.jobId, kind);
+  const ownedJobId = (req: FastifyRequest<{ Params: { jobId: string } }>, kind: JobKind): Promise<string> => gate.ownedJobId(keyOf(req), req.params.jobId, kind);
 
   for (const kind of JOB_KINDS) {
     const base = `/api${KIND_PATHS[kind]}`;
@@ -107,7 +107,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     );
 
     app.get<{ Params: { jobId: string } }>(`${base}/:jobId/status`, async (req) => {
-      const { status } = await backend.status(ownedJobId(req, kind), kind);
+      const { status } = await backend.status(await ownedJobId(req, kind), kind);
       return { status };
     });
 
@@ -115,7 +115,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
       `${base}/:jobId`,
       // No querystring schema: its coercion would read page=0x10 as 16. validatePageQuery takes decimal digits only.
       async (req) => {
-        const jobId = ownedJobId(req, kind);
+        const jobId = await ownedJobId(req, kind);
         const paged = kind === 'batch' || kind === 'crawl';
         const record = await backend.result(kind, jobId, paged ? validatePageQuery(req.query) : undefined);
         return options.files && kind !== 'extract' ? withFileUrls(record, options.files, `${req.protocol}://${req.host}`) : record;
@@ -123,7 +123,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     );
 
     app.delete<{ Params: { jobId: string } }>(`${base}/:jobId`, async (req) => {
-      const { status } = await backend.cancel(ownedJobId(req, kind), kind);
+      const { status } = await backend.cancel(await ownedJobId(req, kind), kind);
       return { status };
     });
   }
@@ -148,7 +148,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     const jobId = validateJobId(req.params.jobId);
     const file = options.files?.path(jobId, req.params.name);
     const size = file ? await fs.stat(file).then((stat) => stat.size, () => undefined) : undefined;
-    if (!options.owners.owns(keyOf(req).id, jobId) || !file || size === undefined) {
+    if (!(await options.admission.owns(keyOf(req).id, jobId)) || !file || size === undefined) {
       return reply.code(404).send({ message: `no file ${req.params.name} of job ${jobId}` });
     }
     return reply.type(FILE_TYPES[file.slice(file.lastIndexOf('.') + 1)] ?? 'application/octet-stream').header('content-length', size).send(createReadStream(file));
@@ -156,7 +156,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
   app.get('/api/jobs', async (req) => {
     // Only this key's jobs are read, and only their headers: another key's jobs cost this one nothing.
-    return backend.list(gate.jobsOf(keyOf(req)));
+    return backend.list(await gate.jobsOf(keyOf(req)));
   });
 
   void app.register(firecrawlRoutes, { backend, gate, bodyLimit, log });

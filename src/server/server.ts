@@ -5,6 +5,8 @@
  */
 import type { AddressInfo } from 'node:net';
 import { EnvironmentError } from '../api/errors.js';
+import type { JobBackend } from '../api/backend.js';
+import type { BrowserSettings } from '../engine/browser.js';
 import type { Engine } from '../engine/engine.js';
 import { LocalBackend } from '../local/localBackend.js';
 import { FileJobStore } from '../store/fileStore.js';
@@ -14,6 +16,7 @@ import { HeaderCache } from '../store/headerCache.js';
 import { webjobsHome } from '../store/paths.js';
 import { buildApp, SERVER_DEFAULTS } from './app.js';
 import { loadKeys } from './keys.js';
+import { FileAdmission, PgAdmission, type Admission } from './admission.js';
 import { JobOwners } from './owners.js';
 import { recoverJobs } from './recovery.js';
 import { createGuards } from './ssrf.js';
@@ -32,6 +35,10 @@ export interface ServeOptions {
   /** Chromium's nice above this process (priority.ts); 0 or none: the same priority. */
   browserNice?: number;
   bodyLimit?: number;
+  /** postgres://… : job records and the work queue live there, shared with other serve and worker nodes. */
+  database?: string;
+  /** With `database`: also run a worker (`maxJobs` pages at once) in this process; default true. */
+  worker?: boolean;
   env?: NodeJS.ProcessEnv;
   log?: (line: string) => void;
 }
@@ -54,13 +61,61 @@ async function atMost(promise: Promise<unknown>, ms: number): Promise<void> {
   clearTimeout(timer);
 }
 
+/** The parts of serve that differ between the file store and PostgreSQL. */
+interface Jobs {
+  backend: JobBackend;
+  admission: Admission;
+  /** The jobs' screenshot files, served by URL (the file store only). */
+  files?: JobFiles;
+  /** Stops running jobs with `reason` and releases what the back end holds. */
+  close(reason: string): Promise<void>;
+}
+
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const env = options.env ?? process.env;
   const log = options.log ?? (() => undefined);
-  const home = webjobsHome(env);
   const keys = await loadKeys(options.keysFile, env);
   const allowHosts = new Set((options.allowHosts ?? []).map((h) => h.toLowerCase()));
-  const { requestGuard, egressGuard } = options.allowPrivate ? {} : createGuards({ allow: allowHosts });
+  const guards = options.allowPrivate ? {} : createGuards({ allow: allowHosts });
+  const jobs = options.database ? await postgresJobs(options, env, guards, log) : await fileJobs(options, env, guards, log);
+  const app = buildApp({
+    backend: jobs.backend,
+    keys,
+    admission: jobs.admission,
+    allowPrivate: options.allowPrivate ?? false,
+    allowHosts,
+    files: jobs.files,
+    maxActiveJobsPerKey: options.maxActiveJobsPerKey ?? SERVER_DEFAULTS.maxActiveJobsPerKey,
+    bodyLimit: options.bodyLimit,
+    log,
+  });
+  try {
+    await app.listen({ host: options.host, port: options.port });
+  } catch (err) {
+    await jobs.close('webjobs serve could not start');
+    throw new EnvironmentError(`cannot listen on ${options.host}:${options.port}: ${(err as Error).message}`);
+  }
+  const { port } = app.server.address() as AddressInfo;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  return {
+    url: `http://${host}:${port}`,
+    close: async (reason) => {
+      await app.close();
+      await jobs.close(reason);
+    },
+  };
+}
+
+type Guards = Pick<BrowserSettings, 'requestGuard' | 'egressGuard'>;
+
+async function browserEngine(env: NodeJS.ProcessEnv, guards: Guards, browserNice?: number): Promise<Engine> {
+  const { BrowserEngine } = await import('../engine/engine.js');
+  return new BrowserEngine({ env, ...guards, browserNice });
+}
+
+/** One serve: records under WEBJOBS_HOME, jobs run in this process; jobs a previous serve left are recovered. */
+async function fileJobs(options: ServeOptions, env: NodeJS.ProcessEnv, guards: Guards, log: (line: string) => void): Promise<Jobs> {
+  const home = webjobsHome(env);
   // Status and listings are answered from memory where the header cannot have changed unseen (headerCache.ts).
   const store = new HeaderCache(new FileJobStore(home));
   const files = new JobFiles(home);
@@ -71,45 +126,51 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     files,
     env,
     maxConcurrentJobs: options.maxJobs ?? DEFAULT_MAX_JOBS,
-    createEngine: async () => {
-      const { BrowserEngine } = await import('../engine/engine.js');
-      engine = new BrowserEngine({ env, requestGuard, egressGuard, browserNice: options.browserNice });
-      return engine;
-    },
+    createEngine: async () => (engine = await browserEngine(env, guards, options.browserNice)),
   });
   const owners = await JobOwners.open(home);
   const recovered = await recoverJobs(store, (jobId) => backend.enqueue(jobId));
   if (recovered.resumed.length + recovered.failed.length > 0) {
     log(`recovered jobs of a previous run: ${recovered.resumed.length} pending resumed, ${recovered.failed.length} interrupted marked failed`);
   }
-  const app = buildApp({
-    backend,
-    keys,
-    owners,
-    allowPrivate: options.allowPrivate ?? false,
-    allowHosts,
-    files,
-    maxActiveJobsPerKey: options.maxActiveJobsPerKey ?? SERVER_DEFAULTS.maxActiveJobsPerKey,
-    bodyLimit: options.bodyLimit,
-    log,
-  });
-  try {
-    await app.listen({ host: options.host, port: options.port });
-  } catch (err) {
-    await backend.close('webjobs serve could not start');
-    throw new EnvironmentError(`cannot listen on ${options.host}:${options.port}: ${(err as Error).message}`);
-  }
-  const { port } = app.server.address() as AddressInfo;
-  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   return {
-    url: `http://${host}:${port}`,
+    backend,
+    admission: new FileAdmission(owners, backend),
+    files,
     close: async (reason) => {
-      await app.close();
       // close() aborts every running job, but a page that is loading does not
       // listen; closing the browser under it ends it now, failed with `reason`.
       const closing = backend.close(reason);
       await engine?.close().catch(() => undefined);
       await atMost(closing, SHUTDOWN_GRACE_MS);
+    },
+  };
+}
+
+/**
+ * An API node on PostgreSQL: records, key counts and the queue are shared with
+ * every other node; unless `worker` is false it also runs a worker. Nothing
+ * needs recovering on start: a dead node's pages come back when their lease ends.
+ */
+async function postgresJobs(options: ServeOptions, env: NodeJS.ProcessEnv, guards: Guards, log: (line: string) => void): Promise<Jobs> {
+  const [{ connect, pgSettings }, { PgBackend }, { PgWorker }] = await Promise.all([
+    import('../pg/connect.js'),
+    import('../pg/backend.js'),
+    import('../pg/worker.js'),
+  ]);
+  const connection = await connect(pgSettings(options.database!, env), log);
+  const backend = new PgBackend(connection, env);
+  const worker =
+    options.worker === false
+      ? undefined
+      : new PgWorker({ connection, env, concurrency: options.maxJobs ?? DEFAULT_MAX_JOBS, createEngine: () => browserEngine(env, guards, options.browserNice), log });
+  await worker?.start();
+  return {
+    backend,
+    admission: new PgAdmission(backend),
+    close: async () => {
+      await worker?.close(SHUTDOWN_GRACE_MS);
+      await connection.close();
     },
   };
 }

@@ -13,6 +13,8 @@ interface ServeFlags {
   maxJobs: number;
   maxJobsPerKey: number;
   browserNice: number;
+  database?: string;
+  worker: boolean;
   quiet?: boolean;
 }
 
@@ -47,12 +49,18 @@ refused (each request the browser makes, redirects included) unless --allow-priv
 /healthz answer promptly while pages render; on a machine shared with other work it starves the jobs.
 SIGTERM/SIGINT: stop accepting, fail running jobs saying why, exit 0; pending jobs resume on the next start.
 
+Several machines (see README "Running on several machines"): with --database postgres://…
+(or WEBJOBS_DATABASE_URL) jobs, pages, key limits and the work queue live in PostgreSQL; any
+number of serve nodes answer the API and any number of \`webjobs worker\` processes run the pages.
+This serve also runs a worker (--max-jobs pages at once) unless --no-worker.
+
 Examples:
   $ WEBJOBS_API_KEYS="$(openssl rand -hex 16):scale" webjobs serve
   $ webjobs serve --host 0.0.0.0 --port 8080 --keys /etc/webjobs/keys.json --max-jobs 4 --browser-nice 10
   $ curl -s -H "x-api-key: $KEY" -H 'content-type: application/json' \\
       -d '{"url":"https://example.com"}' http://127.0.0.1:8080/api/scrape
-  $ webjobs scrape https://example.com --remote http://127.0.0.1:8080 --api-key "$KEY"`;
+  $ webjobs scrape https://example.com --remote http://127.0.0.1:8080 --api-key "$KEY"
+  $ webjobs serve --database postgres://webjobs@db.internal/webjobs --no-worker`;
 
 export function serveCommand(): Command {
   return new Command('serve')
@@ -66,6 +74,8 @@ export function serveCommand(): Command {
     .option('--max-jobs <n>', 'jobs running at once; more wait as pending', parseInteger('--max-jobs', 1), DEFAULT_MAX_JOBS)
     .option('--max-jobs-per-key <n>', 'pending plus running jobs one key may have (429 beyond)', parseInteger('--max-jobs-per-key', 1), SERVER_DEFAULTS.maxActiveJobsPerKey)
     .option('--browser-nice <n>', 'run Chromium at this nice (0-19) above serve: API answers first, jobs slower when the CPU is busy', parseInteger('--browser-nice', 0, 19), 0)
+    .option('--database <url>', 'PostgreSQL URL shared by several serve and worker nodes (else WEBJOBS_DATABASE_URL; else WEBJOBS_HOME files)')
+    .option('--no-worker', 'with --database: answer the API only; `webjobs worker` processes run the jobs')
     .option('--quiet', 'no request log on stderr')
     .addHelpText('after', HELP)
     .action(async (flags: ServeFlags) => {
@@ -79,6 +89,8 @@ export function serveCommand(): Command {
         maxJobs: flags.maxJobs,
         maxActiveJobsPerKey: flags.maxJobsPerKey,
         browserNice: flags.browserNice,
+        database: flags.database ?? (process.env.WEBJOBS_DATABASE_URL || undefined),
+        worker: flags.worker,
         log,
       });
       process.stderr.write(`webjobs serve listening on ${server.url}\n`);
@@ -91,7 +103,7 @@ export function serveCommand(): Command {
     });
 }
 
-function waitForSignal(): Promise<NodeJS.Signals> {
+export function waitForSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
     const onSignal = (signal: NodeJS.Signals) => {
       process.off('SIGTERM', onSignal);

@@ -9,7 +9,7 @@ import type { BatchScrapeRequest } from '../../api/types.js';
 import { defaultConcurrency } from '../../engine/browser.js';
 import { HostGate } from '../../engine/crawl/hostGate.js';
 import type { JobContext, JobRunner } from '../jobRunner.js';
-import { abortPromise, completedEntry, failedEntry, isJobFatal, throttled } from './pageEntry.js';
+import { abortPromise, pageEntry, throttled } from './pageEntry.js';
 
 export function batchConcurrency(request: BatchScrapeRequest): number {
   return Math.min(request.concurrency ?? defaultConcurrency(), request.urls.length);
@@ -18,14 +18,9 @@ export function batchConcurrency(request: BatchScrapeRequest): number {
 async function scrapeOne(ctx: JobContext<'batch'>, gate: HostGate, index: number): Promise<void> {
   const { urls, scrapeOptions, sessionOptions, delay = 0 } = ctx.request;
   const url = urls[index]!;
-  let entry;
-  try {
-    const data = await gate.run(url, delay, () => ctx.engine.scrape(url, scrapeOptions, sessionOptions, ctx.signal, ctx.access));
-    entry = completedEntry(url, data);
-  } catch (err) {
-    if (isJobFatal(err)) throw err;
-    entry = failedEntry(url, err, scrapeOptions?.formats);
-  }
+  const entry = await pageEntry(url, scrapeOptions?.formats, () =>
+    gate.run(url, delay, () => ctx.engine.scrape(url, scrapeOptions, sessionOptions, ctx.signal, ctx.access)),
+  );
   if (!ctx.signal.aborted) await ctx.putPage(index, entry);
 }
 

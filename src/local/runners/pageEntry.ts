@@ -18,6 +18,16 @@ export function failedEntry(url: string, err: unknown, formats: Format[] = ['mar
   return entry;
 }
 
+/** The entry of one page: completed with what `load` returns, or failed saying why; a job-fatal error is thrown on. */
+export async function pageEntry(url: string, formats: Format[] | undefined, load: () => Promise<PageData>): Promise<PageEntry> {
+  try {
+    return completedEntry(url, await load());
+  } catch (err) {
+    if (isJobFatal(err)) throw err;
+    return failedEntry(url, err, formats);
+  }
+}
+
 /**
  * A page's own failure (bad URL, timeout, crash) ends in its entry; a missing
  * browser cannot be the page's fault and fails the whole job instead.

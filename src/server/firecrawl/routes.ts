@@ -110,18 +110,18 @@ async function versionRoutes(app: FastifyInstance, options: FirecrawlOptions, ve
     app.get(`${path}/:jobId`, async (req: PagedRequest) => {
       // Firecrawl's v1 SDK polls a batch scrape at /v1/crawl/ID: there, either kind answers.
       const pagedKind = version === 'v1' && kind === 'crawl' ? await crawlOrBatch(req) : kind;
-      const jobId = gate.ownedJobId(keyOf(req), req.params.jobId, pagedKind);
+      const jobId = await gate.ownedJobId(keyOf(req), req.params.jobId, pagedKind);
       return pagedStatus(backend, pagedKind, jobId, req.query, `${base(req)}${path}/${jobId}`);
     });
     app.delete(`${path}/:jobId`, async (req: IdRequest) => {
-      const jobId = gate.ownedJobId(keyOf(req), req.params.jobId, kind);
+      const jobId = await gate.ownedJobId(keyOf(req), req.params.jobId, kind);
       const { status } = await backend.cancel(jobId, kind);
       return { success: true, status: crawlState(status) };
     });
   }
 
   app.get('/extract/:jobId', async (req: IdRequest) => {
-    const jobId = gate.ownedJobId(keyOf(req), req.params.jobId, 'extract');
+    const jobId = await gate.ownedJobId(keyOf(req), req.params.jobId, 'extract');
     const record = await backend.result('extract', jobId);
     const usage = record.metadata;
     return {
@@ -135,7 +135,7 @@ async function versionRoutes(app: FastifyInstance, options: FirecrawlOptions, ve
 
   /** The kind of the job a v1 crawl status asks for: a crawl, or a batch scrape. */
   async function crawlOrBatch(req: PagedRequest): Promise<'crawl' | 'batch'> {
-    const jobId = gate.ownedJobId(keyOf(req), req.params.jobId);
+    const jobId = await gate.ownedJobId(keyOf(req), req.params.jobId);
     const { kind } = await backend.status(jobId);
     if (kind !== 'crawl' && kind !== 'batch') throw new JobNotFoundError(jobId);
     return kind;

@@ -78,7 +78,7 @@ async function watch(req: IncomingMessage, socket: Duplex, { backend, gate, log 
   const kind = match[1] === 'crawl' ? 'crawl' : 'batch';
   const protocol = req.headers['sec-websocket-protocol']?.split(',')[0]?.trim();
   const key = gate.authenticate(protocol, 'the WebSocket subprotocol (Firecrawl SDK watcher)');
-  const jobId = gate.ownedJobId(key, match[2]!, kind);
+  const jobId = await gate.ownedJobId(key, match[2]!, kind);
 
   socket.write(
     'HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +

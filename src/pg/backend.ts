@@ -1,0 +1,98 @@
+/**
+ * The job interface on PostgreSQL: what an API node (`webjobs serve --database`)
+ * answers with. Starting a job records it and queues its work in one
+ * transaction; workers anywhere run it (src/pg/worker.ts).
+ */
+import type { JobBackend, StartOptions, WaitOptions } from '../api/backend.js';
+import { UsageError, WaitTimeoutError, WrongKindError } from '../api/errors.js';
+import {
+  isFinal,
+  type JobHandle,
+  type JobKind,
+  type JobRecordByKind,
+  type JobRequestByKind,
+  type JobStatus,
+  type JobStatusObject,
+  type JobSummary,
+  type PageQuery,
+} from '../api/types.js';
+import type { JobStart } from '../api/backend.js';
+import { validateJobId, validateRequest } from '../api/validate.js';
+import { RUNNERS } from '../local/runners/index.js';
+import type { PgConnection } from './connect.js';
+import { PgJobStore, type JobOwner } from './store.js';
+
+const WAIT_POLL_MS = 250;
+
+export class PgBackend implements JobBackend {
+  readonly store: PgJobStore;
+
+  constructor(
+    connection: PgConnection,
+    private readonly env: NodeJS.ProcessEnv = process.env,
+  ) {
+    this.store = new PgJobStore(connection);
+  }
+
+  async start<K extends JobKind>(kind: K, request: JobRequestByKind[K], _options: StartOptions = {}): Promise<JobHandle> {
+    return this.startOwned(kind, request);
+  }
+
+  /** Starts a job for an API key, refused with TooManyJobsError when the key already has maxActive pending or running. */
+  async startOwned<K extends JobKind>(kind: K, request: JobRequestByKind[K], owner?: JobOwner): Promise<JobHandle> {
+    const validated = validateRequest(kind, request);
+    const runner = RUNNERS[kind];
+    if (!runner) throw new UsageError(`${kind} jobs are not available in this build`);
+    // The API node checks what it can without a browser (an extract's LLM key, its schema); workers need the same settings.
+    await runner.preflight?.(validated, this.env);
+    return { jobId: await this.store.create(kind, validated, runner.initialRecord(validated), owner) };
+  }
+
+  private async header(jobId: string, kind?: JobKind) {
+    const header = await this.store.header(validateJobId(jobId));
+    if (kind && header.kind !== kind) throw new WrongKindError(jobId, header.kind, kind);
+    return header;
+  }
+
+  async status(jobId: string, kind?: JobKind): Promise<JobStatusObject & { kind: JobKind }> {
+    const { status, kind: actual } = await this.header(jobId, kind);
+    return { status, kind: actual };
+  }
+
+  async result<K extends JobKind>(kind: K, jobId: string, query?: PageQuery): Promise<JobRecordByKind[K]> {
+    await this.header(jobId, kind);
+    return (await this.store.result(jobId, query)) as JobRecordByKind[K];
+  }
+
+  /** Polls the job's row: the job runs on some worker, which may be on another machine. */
+  async wait(kind: JobKind, jobId: string, options: WaitOptions = {}): Promise<JobStatus> {
+    const started = Date.now();
+    for (;;) {
+      const { status } = await this.header(jobId, kind);
+      options.onProgress?.({ status, done: 0, failed: 0 });
+      if (isFinal(status)) return status;
+      if (options.timeoutMs !== undefined && Date.now() - started >= options.timeoutMs) throw new WaitTimeoutError(jobId, options.timeoutMs);
+      await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
+    }
+  }
+
+  list(jobIds?: readonly string[]): Promise<JobSummary[]> {
+    return this.store.list(jobIds);
+  }
+
+  async cancel(jobId: string, kind?: JobKind): Promise<JobStatusObject> {
+    await this.header(jobId, kind);
+    return { status: await this.store.cancel(jobId) };
+  }
+
+  async remove(jobId: string): Promise<boolean> {
+    return this.store.remove(validateJobId(jobId));
+  }
+
+  async request(jobId: string): Promise<JobStart> {
+    return (await this.store.request(validateJobId(jobId))) as JobStart;
+  }
+
+  /** The connection is the caller's to close. */
+  async close(): Promise<void> {}
+}

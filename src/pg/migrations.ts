@@ -1,0 +1,83 @@
+/**
+ * The schema of webjobs' PostgreSQL store, created and migrated by the program
+ * itself on start. Each migration runs once, in order, in its own transaction;
+ * a session advisory lock makes nodes starting at once take turns, so the
+ * second finds the work done.
+ */
+import type pg from 'pg';
+
+/** Any constant both nodes agree on: it names the lock, nothing else. */
+const MIGRATION_LOCK = 7_734_500_012;
+
+export const MIGRATIONS: readonly string[] = [
+  // 1: jobs, one row per page of a batch or crawl.
+  `CREATE TABLE webjobs_jobs (
+     id uuid PRIMARY KEY,
+     kind text NOT NULL,
+     status text NOT NULL,
+     created_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+     url text NOT NULL,
+     -- json, not jsonb: records go back to clients with their keys in the order they were written.
+     request json NOT NULL,
+     -- The record header (error; data of scrape and extract; extract's schema and metadata).
+     record json NOT NULL,
+     -- The API key that started the job (serve), for its 404s and its active-job count.
+     owner_key text,
+     -- Pages recorded so far (batch: every URL; crawl: URLs discovered) and the cap.
+     total_pages integer NOT NULL DEFAULT 0,
+     max_pages integer NOT NULL DEFAULT 0,
+     done_pages integer NOT NULL DEFAULT 0,
+     -- Deliveries of a scrape or extract job: fences the writes of a worker presumed dead.
+     attempt integer NOT NULL DEFAULT 0,
+     CONSTRAINT webjobs_jobs_cap CHECK (total_pages <= max_pages)
+   );
+   CREATE INDEX webjobs_jobs_owner ON webjobs_jobs (owner_key, status);
+   CREATE INDEX webjobs_jobs_created ON webjobs_jobs (created_at);
+   CREATE TABLE webjobs_pages (
+     job_id uuid NOT NULL REFERENCES webjobs_jobs (id) ON DELETE CASCADE,
+     idx integer NOT NULL,
+     url text NOT NULL,
+     -- Crawl only: the normalised URL, unique per job (a batch keeps its duplicates: NULL).
+     url_key text,
+     status text NOT NULL DEFAULT 'pending',
+     -- Deliveries of this page: fences the writes of a worker presumed dead.
+     attempt integer NOT NULL DEFAULT 0,
+     entry json,
+     PRIMARY KEY (job_id, idx)
+   );
+   CREATE UNIQUE INDEX webjobs_pages_url_key ON webjobs_pages (job_id, url_key);
+   CREATE INDEX webjobs_pages_done ON webjobs_pages (job_id, idx) WHERE entry IS NOT NULL;`,
+];
+
+/**
+ * Runs `fn` (the rest of a node's start: pg-boss's own migrations and queue
+ * creation) after our migrations, all under one session advisory lock: nodes
+ * starting at once take turns. pg-boss creating the same queue from two nodes at
+ * once deadlocks (seen with two API nodes started together).
+ */
+export async function migrate(pool: pg.Pool, fn: () => Promise<void> = async () => undefined): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    try {
+      await client.query('CREATE TABLE IF NOT EXISTS webjobs_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+      const { rows } = await client.query<{ version: number | null }>('SELECT max(version) AS version FROM webjobs_migrations');
+      for (let version = (rows[0]?.version ?? 0) + 1; version <= MIGRATIONS.length; version++) {
+        await client.query('BEGIN');
+        try {
+          await client.query(MIGRATIONS[version - 1]!);
+          await client.query('INSERT INTO webjobs_migrations (version) VALUES ($1)', [version]);
+          await client.query('COMMIT');
+        } catch (err) {
+          await client.query('ROLLBACK');
+          throw err;
+        }
+      }
+      await fn();
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+    }
+  } finally {
+    client.release();
+  }
+}

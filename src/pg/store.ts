@@ -1,0 +1,321 @@
+/**
+ * The PostgreSQL job store: job records, one row per batch/crawl page, API keys'
+ * active-job counts, and (through pg-boss, in the same transactions) the work
+ * queue. API nodes and workers on any machine share it.
+ *
+ * Writes of a page or a scrape/extract job are fenced by attempt: each delivery
+ * bumps the row's attempt and may only write while the row still carries its
+ * number, so a worker presumed dead that comes back cannot overwrite a retry.
+ */
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import type PgBoss from 'pg-boss';
+import { JobNotFoundError } from '../api/errors.js';
+import { tooManyJobs } from '../server/admission.js';
+import { LIMITS } from '../api/limits.js';
+import { normalizeUrl } from '../engine/crawl/normalize.js';
+import { requestUrls, withoutCredentials } from '../api/redact.js';
+import { JOB_ID_PATTERN, validatePageQuery } from '../api/validate.js';
+import type { BatchScrapeRequest, CrawlRequest, JobKind, JobRecord, JobRequest, JobStatus, JobSummary, PageEntry, PageQuery } from '../api/types.js';
+import type { RecordHeader } from '../store/jobStore.js';
+import { JOB_QUEUE, MAX_ATTEMPTS, PAGE_QUEUE, type PgConnection } from './connect.js';
+
+export interface PageJobData {
+  jobId: string;
+  index: number;
+}
+export interface WholeJobData {
+  jobId: string;
+}
+
+interface JobRow {
+  id: string;
+  kind: JobKind;
+  status: JobStatus;
+  created_at: Date;
+  url: string;
+  request: JobRequest;
+  record: Record<string, unknown>;
+  total_pages: number;
+  done_pages: number;
+  attempt: number;
+}
+
+/** Who starts a job on serve, and how many pending or running jobs that key may have. */
+export interface JobOwner {
+  key: string;
+  maxActive: number;
+}
+
+export interface PageLease {
+  attempt: number;
+  url: string;
+  kind: JobKind;
+  request: JobRequest;
+}
+
+export interface JobLease {
+  attempt: number;
+  kind: JobKind;
+  request: JobRequest;
+  record: Record<string, unknown>;
+}
+
+const ACTIVE = `('pending', 'running')`;
+
+/** A pg client as pg-boss wants it, so its inserts join our transaction. */
+function bossDb(client: pg.PoolClient): PgBoss.Db {
+  return { executeSql: (text, values) => client.query(text, values) };
+}
+
+export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await fn(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+export class PgJobStore {
+  private readonly pool: pg.Pool;
+  private readonly boss: PgBoss;
+  private readonly leaseSeconds: number;
+
+  constructor(connection: PgConnection) {
+    this.pool = connection.pool;
+    this.boss = connection.boss;
+    this.leaseSeconds = connection.settings.leaseSeconds;
+  }
+
+  private queueJob(name: string, data: PageJobData | WholeJobData): PgBoss.JobInsert {
+    // One delivery more than MAX_ATTEMPTS: the one that records a page lost that many times as failed.
+    return { name, data, retryLimit: MAX_ATTEMPTS + 1, retryDelay: 1, expireInSeconds: this.leaseSeconds };
+  }
+
+  /**
+   * Creates the job, its pages and their queue jobs in one transaction. With an
+   * owner, the key's active jobs are counted under a per-key transaction lock
+   * first: two API nodes starting jobs for one key at once take turns, so the
+   * limit holds exactly.
+   */
+  async create(kind: JobKind, request: JobRequest, initial: RecordHeader, owner?: JobOwner): Promise<string> {
+    const jobId = randomUUID();
+    const { status: _status, jobId: _id, data: _data, ...record } = initial as RecordHeader & Record<string, unknown>;
+    const url = withoutCredentials(requestUrls(request)[0] ?? '');
+    return inTransaction(this.pool, async (client) => {
+      if (owner) {
+        await client.query(`SELECT pg_advisory_xact_lock(hashtext('webjobs-key:' || $1))`, [owner.key]);
+        const { rows } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM webjobs_jobs WHERE owner_key = $1 AND status IN ${ACTIVE}`, [owner.key]);
+        if (rows[0]!.n >= owner.maxActive) {
+          throw tooManyJobs(owner.maxActive);
+        }
+      }
+      const urls = kind === 'batch' ? (request as BatchScrapeRequest).urls : kind === 'crawl' ? [(request as CrawlRequest).url] : [];
+      const maxPages = kind === 'batch' ? urls.length : kind === 'crawl' ? ((request as CrawlRequest).maxPages ?? LIMITS.defaultCrawlPages) : 0;
+      await client.query(
+        `INSERT INTO webjobs_jobs (id, kind, status, url, request, record, owner_key, total_pages, max_pages)
+         VALUES ($1, $2, 'pending', $3, $4, $5, $6, $7, $8)`,
+        [jobId, kind, url, request, record, owner?.key ?? null, urls.length, maxPages],
+      );
+      if (urls.length > 0) {
+        // A batch keeps duplicate URLs (each has its place); a crawl's URLs are unique by normalised form.
+        const keys = urls.map((u) => (kind === 'crawl' ? (normalizeUrl(u) ?? u) : null));
+        await client.query(
+          `INSERT INTO webjobs_pages (job_id, idx, url, url_key)
+           SELECT $1, i - 1, u, k FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS t (u, k, i)`,
+          [jobId, urls, keys],
+        );
+        await this.boss.insert(urls.map((_, index) => this.queueJob(PAGE_QUEUE, { jobId, index })), { db: bossDb(client) });
+      } else {
+        await this.boss.insert([this.queueJob(JOB_QUEUE, { jobId })], { db: bossDb(client) });
+      }
+      return jobId;
+    });
+  }
+
+  private async row(jobId: string, columns = '*'): Promise<JobRow> {
+    if (!JOB_ID_PATTERN.test(jobId)) throw new JobNotFoundError(jobId);
+    const { rows } = await this.pool.query<JobRow>(`SELECT ${columns} FROM webjobs_jobs WHERE id = $1`, [jobId]);
+    if (!rows[0]) throw new JobNotFoundError(jobId);
+    return rows[0];
+  }
+
+  async header(jobId: string): Promise<{ jobId: string; kind: JobKind; status: JobStatus }> {
+    const row = await this.row(jobId, 'id, kind, status');
+    return { jobId: row.id, kind: row.kind, status: row.status };
+  }
+
+  async request(jobId: string): Promise<{ kind: JobKind; request: JobRequest }> {
+    const row = await this.row(jobId, 'kind, request');
+    return { kind: row.kind, request: row.request };
+  }
+
+  /** The record as the spec's GET result endpoint returns it; batch and crawl paged. */
+  async result(jobId: string, query: PageQuery = {}): Promise<JobRecord> {
+    const row = await this.row(jobId, 'id, kind, status, record, total_pages, done_pages, request');
+    const head = { jobId: row.id, status: row.status, ...row.record };
+    if (row.kind !== 'batch' && row.kind !== 'crawl') return head as JobRecord;
+    const { page, batchSize } = validatePageQuery(query);
+    const start = (page - 1) * batchSize;
+    // A batch lists every submitted URL, finished or not; a crawl lists the pages it finished, in discovery order.
+    const total = row.kind === 'batch' ? row.total_pages : row.done_pages;
+    const { rows } = await this.pool.query<{ url: string; entry: PageEntry | null }>(
+      row.kind === 'batch'
+        ? 'SELECT url, entry FROM webjobs_pages WHERE job_id = $1 AND idx >= $2 ORDER BY idx LIMIT $3'
+        : 'SELECT url, entry FROM webjobs_pages WHERE job_id = $1 AND entry IS NOT NULL ORDER BY idx OFFSET $2 LIMIT $3',
+      [jobId, start, batchSize],
+    );
+    const data = rows.map(({ url, entry }) => entry ?? { url: withoutCredentials(url), status: 'pending', error: null, metadata: {} });
+    const counter = row.kind === 'batch' ? { totalScrapedPages: row.done_pages } : { totalCrawledPages: row.done_pages };
+    return { ...head, ...counter, totalPageBatches: Math.max(1, Math.ceil(total / batchSize)), currentPageBatch: page, batchSize, data } as JobRecord;
+  }
+
+  async list(jobIds?: readonly string[]): Promise<JobSummary[]> {
+    const ids = jobIds?.filter((id) => JOB_ID_PATTERN.test(id));
+    const { rows } = await this.pool.query<JobRow>(
+      `SELECT id, kind, status, created_at, url FROM webjobs_jobs ${ids ? 'WHERE id = ANY($1::uuid[])' : ''} ORDER BY created_at`,
+      ids ? [ids] : [],
+    );
+    return rows.map((r) => ({ jobId: r.id, kind: r.kind, status: r.status, createdAt: r.created_at.toISOString(), url: r.url }));
+  }
+
+  async jobsOf(key: string): Promise<string[]> {
+    const { rows } = await this.pool.query<{ id: string }>('SELECT id FROM webjobs_jobs WHERE owner_key = $1 ORDER BY created_at', [key]);
+    return rows.map((r) => r.id);
+  }
+
+  async owns(key: string, jobId: string): Promise<boolean> {
+    if (!JOB_ID_PATTERN.test(jobId)) return false;
+    const { rowCount } = await this.pool.query('SELECT 1 FROM webjobs_jobs WHERE id = $1 AND owner_key = $2', [jobId, key]);
+    return rowCount === 1;
+  }
+
+  /** Marks the job stopped; workers see it before their next page and during the one they hold. */
+  async cancel(jobId: string): Promise<JobStatus> {
+    await this.pool.query(`UPDATE webjobs_jobs SET status = 'stopped' WHERE id = $1 AND status IN ${ACTIVE}`, [jobId]);
+    return (await this.header(jobId)).status;
+  }
+
+  async remove(jobId: string): Promise<boolean> {
+    const { rowCount } = await this.pool.query(`DELETE FROM webjobs_jobs WHERE id = $1 AND status NOT IN ${ACTIVE}`, [jobId]);
+    if (rowCount === 0) await this.header(jobId); // unknown id: JobNotFoundError
+    return rowCount === 1;
+  }
+
+  /** Of the given jobs, those that ended (stopped by a user, or failed) while pages of theirs run. */
+  async ended(jobIds: readonly string[]): Promise<string[]> {
+    if (jobIds.length === 0) return [];
+    const { rows } = await this.pool.query<{ id: string }>(`SELECT id FROM webjobs_jobs WHERE id = ANY($1::uuid[]) AND status NOT IN ${ACTIVE}`, [jobIds]);
+    return rows.map((r) => r.id);
+  }
+
+  // --- Worker side -------------------------------------------------------------
+
+  /**
+   * Takes page `index` for one more attempt; undefined when there is nothing to do
+   * (the job ended, or another delivery already finished the page).
+   */
+  async beginPage(jobId: string, index: number): Promise<PageLease | undefined> {
+    return inTransaction(this.pool, async (client) => {
+      const { rows } = await client.query<JobRow>(
+        `UPDATE webjobs_jobs SET status = 'running' WHERE id = $1 AND status IN ${ACTIVE} RETURNING kind, request`,
+        [jobId],
+      );
+      if (!rows[0]) return undefined;
+      const page = await client.query<{ attempt: number; url: string }>(
+        `UPDATE webjobs_pages SET attempt = attempt + 1, status = 'running'
+         WHERE job_id = $1 AND idx = $2 AND entry IS NULL RETURNING attempt, url`,
+        [jobId, index],
+      );
+      if (!page.rows[0]) return undefined;
+      return { ...page.rows[0], kind: rows[0].kind, request: rows[0].request };
+    });
+  }
+
+  /**
+   * Stores a page's entry if this attempt still holds the page and the job runs;
+   * for a crawl, records the page's new links (each once, up to maxPages) and
+   * queues them, in the same transaction. Ends the job when its last page is in.
+   * False when the write was fenced off.
+   */
+  async finishPage(jobId: string, index: number, attempt: number, entry: PageEntry, discovered: { url: string; key: string }[] = []): Promise<boolean> {
+    return inTransaction(this.pool, async (client) => {
+      // The job row is locked first: the page counts and the cap move under it, one writer at a time.
+      const { rows } = await client.query<{ total_pages: number; max_pages: number }>(
+        `SELECT total_pages, max_pages FROM webjobs_jobs WHERE id = $1 AND status = 'running' FOR UPDATE`,
+        [jobId],
+      );
+      const job = rows[0];
+      if (!job) return false;
+      const { rowCount } = await client.query(
+        `UPDATE webjobs_pages SET entry = $4, status = $5 WHERE job_id = $1 AND idx = $2 AND attempt = $3 AND entry IS NULL`,
+        [jobId, index, attempt, entry, entry.status],
+      );
+      if (rowCount !== 1) return false;
+      let total = job.total_pages;
+      const queued: PgBoss.JobInsert[] = [];
+      for (const link of discovered) {
+        if (total >= job.max_pages) break;
+        const inserted = await client.query(
+          `INSERT INTO webjobs_pages (job_id, idx, url, url_key) VALUES ($1, $2, $3, $4) ON CONFLICT (job_id, url_key) DO NOTHING`,
+          [jobId, total, link.url, link.key],
+        );
+        if (inserted.rowCount === 1) queued.push(this.queueJob(PAGE_QUEUE, { jobId, index: total++ }));
+      }
+      if (queued.length > 0) await this.boss.insert(queued, { db: bossDb(client) });
+      await client.query(
+        `UPDATE webjobs_jobs SET total_pages = $2, done_pages = done_pages + 1,
+           status = CASE WHEN done_pages + 1 >= $2 THEN 'completed' ELSE status END
+         WHERE id = $1`,
+        [jobId, total],
+      );
+      return true;
+    });
+  }
+
+  /** Takes a scrape or extract job for one more attempt; undefined when it has ended. */
+  async beginJob(jobId: string): Promise<JobLease | undefined> {
+    const { rows } = await this.pool.query<JobRow>(
+      `UPDATE webjobs_jobs SET status = 'running', attempt = attempt + 1 WHERE id = $1 AND status IN ${ACTIVE}
+       RETURNING attempt, kind, request, record`,
+      [jobId],
+    );
+    return rows[0] ? { attempt: rows[0].attempt, kind: rows[0].kind, request: rows[0].request, record: rows[0].record } : undefined;
+  }
+
+  /** Read-modify-write of the record header by the attempt that holds the job (attempt undefined: any, for page jobs). */
+  async updateRecord(jobId: string, attempt: number | undefined, change: (record: RecordHeader) => void): Promise<void> {
+    await inTransaction(this.pool, async (client) => {
+      const { rows } = await client.query<JobRow>(
+        `SELECT status, record FROM webjobs_jobs WHERE id = $1 AND status = 'running' ${attempt === undefined ? '' : 'AND attempt = $2'} FOR UPDATE`,
+        attempt === undefined ? [jobId] : [jobId, attempt],
+      );
+      if (!rows[0]) return;
+      const record = { ...rows[0].record, jobId, status: rows[0].status } as RecordHeader;
+      change(record);
+      const { jobId: _id, status: _status, ...rest } = record as RecordHeader & Record<string, unknown>;
+      await client.query('UPDATE webjobs_jobs SET record = $2 WHERE id = $1', [jobId, rest]);
+    });
+  }
+
+  /** Ends a running job (completed, or failed with `error`); attempt undefined: whatever attempt holds it. */
+  async endJob(jobId: string, attempt: number | undefined, error?: string): Promise<void> {
+    await inTransaction(this.pool, async (client) => {
+      const { rows } = await client.query<JobRow>(
+        `SELECT record FROM webjobs_jobs WHERE id = $1 AND status IN ${ACTIVE} ${attempt === undefined ? '' : 'AND attempt = $2'} FOR UPDATE`,
+        attempt === undefined ? [jobId] : [jobId, attempt],
+      );
+      if (!rows[0]) return;
+      const record = error === undefined ? rows[0].record : { ...rows[0].record, error };
+      await client.query('UPDATE webjobs_jobs SET status = $2, record = $3 WHERE id = $1', [jobId, error === undefined ? 'completed' : 'failed', record]);
+    });
+  }
+
+}

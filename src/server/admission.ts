@@ -1,0 +1,82 @@
+/**
+ * Which API key may see which job, and whether a key may start one more: the
+ * part of `serve` that differs between one machine (owners.jsonl and starts of
+ * a key taken one at a time in this process) and many (PostgreSQL, where the
+ * count and the insert share one transaction under a per-key lock).
+ */
+import type { JobBackend } from '../api/backend.js';
+import { TooManyJobsError } from '../api/errors.js';
+import { isFinal, type JobHandle, type JobKind, type JobRequestByKind } from '../api/types.js';
+import type { PgBackend } from '../pg/backend.js';
+import type { JobOwners } from './owners.js';
+
+export interface Admission {
+  owns(keyId: string, jobId: string): Promise<boolean>;
+  jobs(keyId: string): Promise<readonly string[]>;
+  /** Starts the job for the key, or throws TooManyJobsError when it has `maxActive` pending or running. */
+  start<K extends JobKind>(keyId: string, maxActive: number, kind: K, request: JobRequestByKind[K]): Promise<JobHandle>;
+}
+
+export function tooManyJobs(maxActive: number): TooManyJobsError {
+  return new TooManyJobsError(`too many jobs at once: this API key has ${maxActive} pending or running; wait for one to finish`);
+}
+
+/** One serve on the file store. */
+export class FileAdmission implements Admission {
+  private readonly startLocks = new Map<string, Promise<unknown>>();
+  private readonly finished = new Set<string>();
+
+  constructor(
+    private readonly owners: JobOwners,
+    private readonly backend: JobBackend,
+  ) {}
+
+  async owns(keyId: string, jobId: string): Promise<boolean> {
+    return this.owners.owns(keyId, jobId);
+  }
+
+  async jobs(keyId: string): Promise<readonly string[]> {
+    return this.owners.jobs(keyId);
+  }
+
+  /** Starts of one key run one at a time, so two at once cannot both slip under the 429 limit. */
+  start<K extends JobKind>(keyId: string, maxActive: number, kind: K, request: JobRequestByKind[K]): Promise<JobHandle> {
+    const run = async () => {
+      if ((await this.activeJobs(keyId)) >= maxActive) throw tooManyJobs(maxActive);
+      const handle = await this.backend.start(kind, request);
+      await this.owners.add(handle.jobId, keyId);
+      return handle;
+    };
+    const next = (this.startLocks.get(keyId) ?? Promise.resolve()).then(run, run);
+    this.startLocks.set(keyId, next.catch(() => undefined));
+    return next;
+  }
+
+  private async activeJobs(keyId: string): Promise<number> {
+    let active = 0;
+    for (const jobId of this.owners.jobs(keyId)) {
+      if (this.finished.has(jobId)) continue;
+      const status = await this.backend.status(jobId).then((s) => s.status, () => 'failed' as const);
+      if (isFinal(status)) this.finished.add(jobId);
+      else active++;
+    }
+    return active;
+  }
+}
+
+/** Any number of serve nodes on one PostgreSQL. */
+export class PgAdmission implements Admission {
+  constructor(private readonly backend: PgBackend) {}
+
+  owns(keyId: string, jobId: string): Promise<boolean> {
+    return this.backend.store.owns(keyId, jobId);
+  }
+
+  jobs(keyId: string): Promise<readonly string[]> {
+    return this.backend.store.jobsOf(keyId);
+  }
+
+  start<K extends JobKind>(keyId: string, maxActive: number, kind: K, request: JobRequestByKind[K]): Promise<JobHandle> {
+    return this.backend.startOwned(kind, request, { key: keyId, maxActive });
+  }
+}

@@ -1,0 +1,214 @@
+/**
+ * Remote mode and asynchronous jobs: the real CLI in local mode and in remote mode
+ * against a `webjobs serve` child process must print the same bytes for the same
+ * job (job ids aside). Also --no-wait, status, result paging, jobs, cancel,
+ * --wait-timeout, and (file store) a server killed mid-job and started again.
+ * Run against a serve on the file store (remote.test.ts) and on PostgreSQL
+ * (remotePostgres.test.ts): the same assertions hold on either.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, tempHome, type CliResult } from './cli.js';
+import { articleText, html, sendHtml, startFixtureServer, type FixtureServer } from './fixtureServer.js';
+import { startPostgres, type TestPostgres } from './postgres.js';
+import { startServe, type ServeProcess } from './serve.js';
+
+export function remoteSuite(store: 'file' | 'postgres'): void {
+
+  const KEY = 'remote-test-key-0123456789';
+  const KEYS_ENV = `${KEY}:scale`;
+  const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+
+  let site: FixtureServer;
+  let server: ServeProcess;
+  let pg: TestPostgres | undefined;
+  const localHome = tempHome();
+  let gateOpen = false;
+
+  const local = (args: string[]) => runCli(args, { env: { WEBJOBS_HOME: localHome } });
+  /** Remote mode; the CLI's own WEBJOBS_HOME is empty, so nothing can come from a local store. */
+  const remote = (args: string[], target = server) =>
+    runCli([...args, '--remote', target.url, '--api-key', KEY], { env: { WEBJOBS_HOME: tempHome() } });
+
+  /** Job ids and scrape times differ between two runs of the same job; everything else must not. */
+  const sameIds = (text: string) =>
+    text.replace(UUID, '<jobId>').replace(/("scrapedAt": ?\\?")\d{4}-\d\d-\d\dT[\d:.]+Z/g, '$1<time>');
+
+  function expectSame(a: CliResult, b: CliResult): void {
+    expect({ code: b.code, stdout: sameIds(b.stdout), stderr: sameIds(b.stderr) }).toEqual({
+      code: a.code,
+      stdout: sameIds(a.stdout),
+      stderr: sameIds(a.stderr),
+    });
+  }
+
+  async function untilStatus(run: (args: string[]) => Promise<CliResult>, jobId: string, wanted: string[]): Promise<string> {
+    let last = '';
+    for (let i = 0; i < 150; i++) {
+      last = (await run(['status', jobId])).stdout.trim();
+      if (wanted.includes(last)) return last;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    throw new Error(`job ${jobId} stayed ${last}, expected ${wanted.join(' or ')}`);
+  }
+
+  beforeAll(async () => {
+    site = await startFixtureServer({
+      '/': (_req, res) =>
+        sendHtml(res, html(`<article><h1>Home</h1>${articleText('home')}<p><a href="/a">A</a> <a href="/b">B</a></p></article>`, { title: 'Home' })),
+      '/a': (_req, res) => sendHtml(res, html(`<article><h1>Page A</h1>${articleText('alpha')}</article>`, { title: 'A' })),
+      '/b': (_req, res) => sendHtml(res, html(`<article><h1>Page B</h1>${articleText('beta')}<p><a href="/">home</a></p></article>`, { title: 'B' })),
+      '/hang': () => new Promise(() => undefined),
+      /** Hangs until the test opens the gate, then serves a page. */
+      '/gate': async (_req, res) => {
+        while (!gateOpen) await new Promise((r) => setTimeout(r, 100));
+        sendHtml(res, html(`<article><h1>Through the gate</h1>${articleText('gates')}</article>`));
+      },
+    });
+    // On PostgreSQL, this serve is an API node that runs a worker too.
+    if (store === 'postgres') pg = await startPostgres();
+    const database = pg ? ['--database', pg.url] : [];
+    server = await startServe({ args: ['--allow-private', '--quiet', ...database], env: { WEBJOBS_HOME: tempHome(), WEBJOBS_API_KEYS: KEYS_ENV } });
+  });
+
+  afterAll(async () => {
+    gateOpen = true;
+    await server?.stop();
+    await site?.close();
+    await pg?.stop();
+  });
+
+  describe('same output locally and remotely', () => {
+    it('scrape: Markdown and --json with every format', async () => {
+      for (const args of [['scrape', site.at('/a')], ['scrape', site.at('/'), '--json', '--formats', 'markdown,html,links']]) {
+        const [l, r] = await Promise.all([local(args), remote(args)]);
+        expect(l.code).toBe(0);
+        expectSame(l, r);
+      }
+    });
+
+    it('batch and crawl: --json and Markdown', async () => {
+      const urls = [site.at('/a'), site.at('/b'), site.at('/'), site.at('/a')];
+      for (const args of [['batch', ...urls, '--json'], ['batch', ...urls], ['crawl', site.at('/'), '--max-pages', '3', '--json']]) {
+        const l = await local(args);
+        const r = await remote(args);
+        expect(l.code, l.stderr).toBe(0);
+        expectSame(l, r);
+      }
+    });
+
+    it('errors: same message and exit code', async () => {
+      for (const args of [['scrape', 'ftp://example.com/x'], ['status', '3f2b6c1e-8d4a-4b7e-9c1a-2e5f7a9b0c3d'], ['result', 'not-a-job-id']]) {
+        const [l, r] = await Promise.all([local(args), remote(args)]);
+        expect(l.code).not.toBe(0);
+        expectSame(l, r);
+      }
+    });
+
+    it('remote failures of its own: wrong key exits 2, no server exits 7', async () => {
+      const wrong = await runCli(['scrape', site.at('/a'), '--remote', server.url, '--api-key', 'wrong'], { env: { WEBJOBS_HOME: tempHome() } });
+      expect(wrong.code).toBe(2);
+      expect(wrong.stderr).toContain('invalid API key');
+      const nobody = await runCli(['jobs'], { env: { WEBJOBS_HOME: tempHome(), WEBJOBS_REMOTE: 'http://127.0.0.1:9', WEBJOBS_API_KEY: KEY } });
+      expect(nobody.code).toBe(7);
+      expect(nobody.stderr).toContain('could not reach the webjobs service at http://127.0.0.1:9/api');
+    });
+  });
+
+  describe('asynchronous jobs in both modes', () => {
+    it('--no-wait prints the id; status, result and result --page --batch-size agree across modes', async () => {
+      const args = ['batch', site.at('/a'), site.at('/b'), site.at('/'), '--no-wait'];
+      const [l, r] = await Promise.all([local(args), remote(args)]);
+      const localId = l.stdout.trim();
+      const remoteId = r.stdout.trim();
+      expect(localId).toMatch(UUID);
+      expect(remoteId).toMatch(UUID);
+      expect(await untilStatus(local, localId, ['completed', 'failed'])).toBe('completed');
+      expect(await untilStatus(remote, remoteId, ['completed', 'failed'])).toBe('completed');
+      for (const extra of [[], ['--page', '2', '--batch-size', '1'], ['--page', '2', '--batch-size', '2']]) {
+        expectSame(await local(['result', localId, ...extra]), await remote(['result', remoteId, ...extra]));
+      }
+      const paged = JSON.parse((await remote(['result', remoteId, '--page', '3', '--batch-size', '1'])).stdout);
+      expect(paged).toMatchObject({ currentPageBatch: 3, totalPageBatches: 3, batchSize: 1, data: [{ url: site.at('/') }] });
+      expectSame(await local(['status', localId, '--json']), await remote(['status', remoteId, '--json']));
+    });
+
+    it('jobs lists the jobs, as text and JSON', async () => {
+      const { stdout } = await remote(['scrape', site.at('/b'), '--no-wait']);
+      const jobId = stdout.trim();
+      const text = await remote(['jobs']);
+      expect(text.code).toBe(0);
+      expect(text.stdout).toMatch(new RegExp(`^${jobId}  scrape `, 'm'));
+      const list = JSON.parse((await remote(['jobs', '--json'])).stdout);
+      expect(list.find((j: { jobId: string }) => j.jobId === jobId)).toMatchObject({ kind: 'scrape', url: site.at('/b') });
+      await untilStatus(remote, jobId, ['completed']);
+    });
+
+    it('cancel stops a running job in both modes', async () => {
+      for (const run of [local, remote]) {
+        const jobId = (await run(['scrape', site.at('/hang'), '--timeout', '5000', '--no-wait'])).stdout.trim();
+        await untilStatus(run, jobId, ['running']);
+        const cancelled = await run(['cancel', jobId]);
+        expect(cancelled).toMatchObject({ code: 0, stdout: 'stopped\n' });
+        expect((await run(['status', jobId])).stdout).toBe('stopped\n');
+      }
+    });
+
+    it('--wait-timeout gives up waiting with exit 5 and the job goes on', async () => {
+      for (const run of [local, remote]) {
+        // The job is still going when the CLI gives up: it did not wait for the page's timeout.
+        const result = await run(['scrape', site.at('/hang'), '--timeout', '12000', '--wait-timeout', '1']);
+        expect(result.code).toBe(5);
+        const jobId = /job ([0-9a-f-]{36}) goes on/.exec(result.stderr)?.[1];
+        expect(jobId, result.stderr).toBeDefined();
+        expect(result.stdout).toBe('');
+        expect(['pending', 'running']).toContain((await run(['status', jobId!])).stdout.trim());
+        expect(await untilStatus(run, jobId!, ['failed'])).toBe('failed');
+      }
+    });
+  });
+
+  // What a restarted serve does with the file store's jobs; on PostgreSQL, postgres.test.ts covers dead nodes.
+  describe.runIf(store === 'file')('a server that dies mid-job', () => {
+    it('after SIGKILL and a restart on the same WEBJOBS_HOME: the running job is failed saying why, the pending one is resumed', async () => {
+      gateOpen = false;
+      const env = { WEBJOBS_HOME: tempHome(), WEBJOBS_API_KEYS: KEYS_ENV };
+      const args = ['--allow-private', '--quiet', '--max-jobs', '1'];
+      const first = await startServe({ args, env });
+      const running = (await remote(['scrape', site.at('/gate'), '--no-wait'], first)).stdout.trim();
+      const pending = (await remote(['scrape', `${site.at('/gate')}?second`, '--no-wait'], first)).stdout.trim();
+      await untilStatus((a) => remote(a, first), running, ['running']);
+      expect((await remote(['status', pending], first)).stdout).toBe('pending\n');
+      await first.crash();
+
+      gateOpen = true;
+      const second = await startServe({ args, env });
+      try {
+        const status = await remote(['status', running], second);
+        expect(status.stdout).toBe('failed\n');
+        const record = JSON.parse((await remote(['result', running], second)).stdout);
+        expect(record.error).toMatch(/^interrupted: webjobs serve stopped while this job was running/);
+        expect(await untilStatus((a) => remote(a, second), pending, ['completed', 'failed'])).toBe('completed');
+        const resumed = JSON.parse((await remote(['result', pending], second)).stdout);
+        expect(resumed.data.markdown).toContain('Through the gate');
+      } finally {
+        await second.stop();
+      }
+    });
+
+    it('SIGTERM: the server stops at once with exit 0 and the running job is failed saying why', async () => {
+      const env = { WEBJOBS_HOME: tempHome(), WEBJOBS_API_KEYS: KEYS_ENV };
+      const first = await startServe({ args: ['--allow-private', '--quiet'], env });
+      // The page hangs for longer than the test may run: a server that waited for it would time the test out.
+      const jobId = (await remote(['scrape', site.at('/hang'), '--timeout', '300000', '--no-wait'], first)).stdout.trim();
+      await untilStatus((a) => remote(a, first), jobId, ['running']);
+      expect(await first.stop()).toBe(0);
+      const second = await startServe({ args: ['--allow-private', '--quiet'], env });
+      try {
+        const record = JSON.parse((await remote(['result', jobId], second)).stdout);
+        expect(record).toMatchObject({ status: 'failed', error: expect.stringContaining('webjobs serve shut down while this job was running') });
+      } finally {
+        await second.stop();
+      }
+    });
+  });
+}

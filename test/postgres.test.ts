@@ -1,0 +1,249 @@
+/**
+ * Many machines on one PostgreSQL (a real one, started for this file): two API
+ * nodes (`serve --database --no-worker`) and three `webjobs worker` processes
+ * on one fixture site. Batches spread over the workers and read back from either
+ * node, crawl caps, per-key limits across nodes, cancel, a worker killed or
+ * stopped mid-page, and the database restarted mid-run.
+ */
+import type http from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempHome } from './helpers/cli.js';
+import { articleText, html, sendHtml, startFixtureServer, type FixtureServer } from './helpers/fixtureServer.js';
+import { startPostgres, type TestPostgres } from './helpers/postgres.js';
+import { startServe, type ServeProcess } from './helpers/serve.js';
+import { ownerOfPort, startWorker, type WorkerProcess } from './helpers/worker.js';
+
+const KEY = 'pg-test-key-0123456789';
+const LIMITED = 'pg-limited-key-0123456789';
+const MAX_PER_KEY = 3;
+/** Short leases, so a killed worker's page comes back within the test. */
+const LEASE_ENV = { WEBJOBS_LEASE_SECONDS: '15' };
+const SLOW = 240_000;
+
+let pg: TestPostgres;
+let site: FixtureServer;
+let nodes: ServeProcess[] = [];
+let workers: WorkerProcess[] = [];
+
+/** Pages that wait for the test: path -> its release, plus the requests that saw their socket close. */
+const held = new Map<string, { release: () => void; closed: Promise<void>; port: number }>();
+const gates = new Map<string, Promise<void>>();
+const opened = new Map<string, () => void>();
+function gate(name: string): Promise<void> {
+  if (!gates.has(name)) gates.set(name, new Promise((resolve) => opened.set(name, resolve)));
+  return gates.get(name)!;
+}
+const openGate = (name: string) => {
+  void gate(name);
+  opened.get(name)!();
+};
+/** Resolves when `count` requests of `prefix` have arrived. */
+const arrivals = new Map<string, { count: number; waiters: { n: number; resolve: () => void }[] }>();
+function arrived(prefix: string): void {
+  const a = arrivals.get(prefix) ?? { count: 0, waiters: [] };
+  a.count++;
+  arrivals.set(prefix, a);
+  for (const w of a.waiters.filter((w) => a.count >= w.n)) w.resolve();
+}
+function untilArrived(prefix: string, n: number): Promise<void> {
+  const a = arrivals.get(prefix) ?? { count: 0, waiters: [] };
+  arrivals.set(prefix, a);
+  if (a.count >= n) return Promise.resolve();
+  return new Promise((resolve) => a.waiters.push({ n, resolve }));
+}
+
+let barrierInFlight = 0;
+const BARRIER = 5;
+
+function page(res: http.ServerResponse, title: string, links = ''): void {
+  sendHtml(res, html(`<article><h1>${title}</h1>${articleText(title, 3)}${links}</article>`, { title }));
+}
+
+async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  const path = new URL(req.url ?? '/', 'http://x').pathname;
+  const [, kind, n] = path.split('/');
+  if (kind === 'p') return page(res, `Page ${n}`);
+  if (kind === 'c') {
+    const i = Number(n);
+    return page(res, `Crawl ${i}`, Array.from({ length: 5 }, (_, k) => `<a href="/c/${i * 5 + k + 1}">child ${k}</a>`).join(' '));
+  }
+  if (kind === 'barrier') {
+    // Holds each request until BARRIER of them are in flight at once: more than one worker's tabs.
+    barrierInFlight++;
+    arrived('barrier');
+    await untilArrived('barrier', BARRIER);
+    return page(res, `Page ${n}`);
+  }
+  if (kind === 'held') {
+    // Hangs until the test opens this path's gate; records when the worker gave up the request.
+    const closed = new Promise<void>((resolve) => res.on('close', () => resolve()));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    held.set(path, { release, closed, port: req.socket.remotePort! });
+    arrived(`held/${n}`);
+    await Promise.race([released, gate(path)]);
+    if (!res.destroyed) page(res, `Held ${n}`);
+    return;
+  }
+  sendHtml(res, html('<h1>Not found</h1>'), 404);
+}
+
+async function api(node: ServeProcess, method: string, path: string, body?: unknown, key = KEY): Promise<{ status: number; json: any }> {
+  const res = await fetch(`${node.url}${path}`, {
+    method,
+    headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: res.status, json: await res.json().catch(() => undefined) };
+}
+
+/** Polls the status endpoint until the job is final; errors (a database restarting) are waited out. */
+async function untilFinal(node: ServeProcess, kindPath: string, jobId: string): Promise<string> {
+  for (;;) {
+    const { status, json } = await api(node, 'GET', `/api${kindPath}/${jobId}/status`).catch(() => ({ status: 0, json: undefined }));
+    if (status === 200 && ['completed', 'failed', 'stopped'].includes(json.status)) return json.status;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function untilScraped(node: ServeProcess, jobId: string, n: number): Promise<void> {
+  for (;;) {
+    const { status, json } = await api(node, 'GET', `/api/scrape/batch/${jobId}`).catch(() => ({ status: 0, json: undefined }));
+    if (status === 200 && json.totalScrapedPages >= n) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function allPages(node: ServeProcess, path: string, batchSize: number): Promise<any[]> {
+  const first = await api(node, 'GET', `${path}?page=1&batchSize=${batchSize}`);
+  const data = [...first.json.data];
+  for (let p = 2; p <= first.json.totalPageBatches; p++) data.push(...(await api(node, 'GET', `${path}?page=${p}&batchSize=${batchSize}`)).json.data);
+  return data;
+}
+
+const workerPids = () => workers.filter((w) => w.child.exitCode === null && w.child.signalCode === null).map((w) => w.child.pid!);
+const workerOf = (pid: number) => workers.find((w) => w.child.pid === pid)!;
+
+/** The processes that started; if one did not, the others are stopped (nothing outlives the file) and its error thrown. */
+function started<T>(results: PromiseSettledResult<T>[], stop: (t: T) => Promise<unknown>): T[] {
+  const ok = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) {
+    for (const t of ok) void stop(t);
+    throw failed.reason;
+  }
+  return ok;
+}
+
+beforeAll(async () => {
+  pg = await startPostgres();
+  site = await startFixtureServer({}, handle);
+  const env = { WEBJOBS_HOME: tempHome(), WEBJOBS_API_KEYS: `${KEY}:scale,${LIMITED}:scale`, ...LEASE_ENV };
+  const args = ['--database', pg.url, '--no-worker', '--allow-private', '--quiet', '--max-jobs-per-key', String(MAX_PER_KEY)];
+  // Both API nodes start at once: their migrations meet on the advisory lock.
+  nodes = started(await Promise.allSettled([startServe({ args, env }), startServe({ args, env })]), (n) => n.stop());
+  workers = started(await Promise.allSettled([1, 2, 3].map(() => startWorker(pg.url, ['--concurrency', '2', '--quiet'], LEASE_ENV))), (w) => w.stop());
+}, SLOW);
+
+afterAll(async () => {
+  await Promise.all([...nodes.map((n) => n.stop()), ...workers.map((w) => (w.child.exitCode === null ? w.stop() : undefined))]);
+  await site?.close();
+  await pg?.stop();
+}, SLOW);
+
+describe('webjobs serve --database and webjobs worker', () => {
+  it('spreads a batch of 300 over the workers; either API node returns the results in submitted order, paged', async () => {
+    const urls = Array.from({ length: 300 }, (_, i) => site.at(i < BARRIER ? `/barrier/${i}` : `/p/${i}`));
+    const start = await api(nodes[0]!, 'POST', '/api/scrape/batch', { urls });
+    expect(start.status).toBe(200);
+    // The barrier pages finish only when five are loading at once: more than one worker (two tabs each) holds them.
+    expect(await untilFinal(nodes[1]!, '/scrape/batch', start.json.jobId)).toBe('completed');
+    for (const node of nodes) {
+      const data = await allPages(node, `/api/scrape/batch/${start.json.jobId}`, 100);
+      expect(data.map((e) => e.url)).toEqual(urls);
+      expect(data.every((e) => e.status === 'completed')).toBe(true);
+      expect(data[7].markdown).toContain('Page 7');
+    }
+    // Each barrier page was loaded at least once; one held past its lease may have been delivered again (and fenced).
+    expect(barrierInFlight).toBeGreaterThanOrEqual(BARRIER);
+  }, SLOW);
+
+  it('a crawl with more links than maxPages visits exactly maxPages pages, each once', async () => {
+    const before = site.requests.filter((r) => r.startsWith('GET /c/')).length;
+    const start = await api(nodes[1]!, 'POST', '/api/crawl', { url: site.at('/c/0'), maxPages: 7 });
+    expect(await untilFinal(nodes[0]!, '/crawl', start.json.jobId)).toBe('completed');
+    const result = await api(nodes[0]!, 'GET', `/api/crawl/${start.json.jobId}`);
+    expect(result.json.totalCrawledPages).toBe(7);
+    const visited = site.requests.filter((r) => r.startsWith('GET /c/')).slice(before);
+    expect(visited).toHaveLength(7);
+    expect(new Set(visited).size).toBe(7);
+    expect(result.json.data.map((e: { url: string }) => e.url).sort()).toEqual(visited.map((r) => site.at(r.slice(4))).sort());
+  }, SLOW);
+
+  it('20 concurrent starts for one key across both API nodes accept exactly the limit', async () => {
+    const starts = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => api(nodes[i % 2]!, 'POST', '/api/scrape', { url: site.at(`/held/limit${i}`) }, LIMITED)),
+    );
+    const accepted = starts.filter((s) => s.status === 200);
+    expect(accepted).toHaveLength(MAX_PER_KEY);
+    expect(starts.filter((s) => s.status === 429)).toHaveLength(20 - MAX_PER_KEY);
+    for (const { json } of accepted) expect((await api(nodes[0]!, 'DELETE', `/api/scrape/${json.jobId}`, undefined, LIMITED)).json.status).toBe('stopped');
+    // Stopped jobs count no more: the key may start again.
+    expect((await api(nodes[1]!, 'POST', '/api/scrape', { url: site.at('/p/limit') }, LIMITED)).status).toBe(200);
+  }, SLOW);
+
+  it('cancel mid-batch reaches the workers: loading pages are aborted, the job ends stopped with the finished pages kept', async () => {
+    const fast = [0, 1, 2].map((i) => site.at(`/p/fast${i}`));
+    const slow = [0, 1, 2, 3].map((i) => site.at(`/held/cancel${i}`));
+    const start = await api(nodes[0]!, 'POST', '/api/scrape/batch', { urls: [...fast, ...slow] });
+    await untilScraped(nodes[1]!, start.json.jobId, 3);
+    await untilArrived('held/cancel0', 1);
+    expect((await api(nodes[1]!, 'DELETE', `/api/scrape/batch/${start.json.jobId}`)).json.status).toBe('stopped');
+    // Every held page that began loading is given up by its worker (its browser context closes).
+    await Promise.all(slow.map((u) => new URL(u).pathname).filter((p) => held.has(p)).map((p) => held.get(p)!.closed));
+    const result = await api(nodes[0]!, 'GET', `/api/scrape/batch/${start.json.jobId}`);
+    expect(result.json.status).toBe('stopped');
+    expect(result.json.data.slice(0, 3).map((e: { status: string }) => e.status)).toEqual(['completed', 'completed', 'completed']);
+    expect(result.json.data.slice(3).map((e: { status: string }) => e.status)).toEqual(['pending', 'pending', 'pending', 'pending']);
+  }, SLOW);
+
+  it('a worker killed (SIGKILL) mid-page: the page is run again by another worker, and its result kept', async () => {
+    const start = await api(nodes[0]!, 'POST', '/api/scrape/batch', { urls: [site.at('/p/k0'), site.at('/held/victim')] });
+    await untilArrived('held/victim', 1);
+    const holder = ownerOfPort(held.get('/held/victim')!.port, workerPids());
+    expect(holder).toBeDefined();
+    await workerOf(holder!).kill();
+    // The lease runs out; another worker takes the page, and this time it loads.
+    openGate('/held/victim');
+    expect(await untilFinal(nodes[1]!, '/scrape/batch', start.json.jobId)).toBe('completed');
+    const result = await api(nodes[1]!, 'GET', `/api/scrape/batch/${start.json.jobId}`);
+    expect(result.json.data.map((e: { status: string }) => e.status)).toEqual(['completed', 'completed']);
+    expect(site.requests.filter((r) => r === 'GET /held/victim').length).toBeGreaterThanOrEqual(2);
+    workers.push(await startWorker(pg.url, ['--concurrency', '2', '--quiet'], LEASE_ENV));
+  }, SLOW);
+
+  it('a worker stopped (SIGTERM) mid-page finishes that page, stores it and exits 0', async () => {
+    const start = await api(nodes[1]!, 'POST', '/api/scrape/batch', { urls: [site.at('/held/term')] });
+    await untilArrived('held/term', 1);
+    const holder = workerOf(ownerOfPort(held.get('/held/term')!.port, workerPids())!);
+    holder.child.kill('SIGTERM');
+    while (!holder.stderr().includes('shutting down')) await new Promise((r) => holder.child.stderr!.once('data', r));
+    openGate('/held/term');
+    expect(await holder.exited).toBe(0);
+    expect(await untilFinal(nodes[0]!, '/scrape/batch', start.json.jobId)).toBe('completed');
+    expect(site.requests.filter((r) => r === 'GET /held/term')).toHaveLength(1);
+    workers.push(await startWorker(pg.url, ['--concurrency', '2', '--quiet'], LEASE_ENV));
+  }, SLOW);
+
+  it('PostgreSQL restarted mid-run: nodes and workers reconnect and the batch finishes with every page', async () => {
+    if (process.env.WEBJOBS_TEST_DATABASE_URL) return; // the given server is not ours to restart
+    const urls = Array.from({ length: 40 }, (_, i) => site.at(`/p/restart${i}`));
+    const start = await api(nodes[0]!, 'POST', '/api/scrape/batch', { urls });
+    await untilScraped(nodes[0]!, start.json.jobId, 5);
+    await pg.restart();
+    expect(await untilFinal(nodes[1]!, '/scrape/batch', start.json.jobId)).toBe('completed');
+    const data = await allPages(nodes[1]!, `/api/scrape/batch/${start.json.jobId}`, 100);
+    expect(data.map((e) => e.url)).toEqual(urls);
+    expect(data.every((e) => e.status === 'completed')).toBe(true);
+  }, SLOW);
+});
