@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempHome } from './helpers/cli.js';
 import { articleText, html, sendHtml, startFixtureServer, type FixtureServer } from './helpers/fixtureServer.js';
 import { startServe, type ServeProcess } from './helpers/serve.js';
+import { FORMATS } from '../src/api/types.js';
 
 const KEYS = { a: 'key-a-0123456789', b: 'key-b-0123456789' };
 const home = tempHome();
@@ -293,7 +294,7 @@ describe('smaller holes', () => {
   it('refuses "formats": [] with 400', async () => {
     expect(await api('POST', '/api/scrape', { body: { url: site.at('/start'), scrapeOptions: { formats: [] } } })).toMatchObject({
       status: 400,
-      body: { message: 'scrapeOptions.formats must name at least one format (markdown, html, links); leave it out for markdown' },
+      body: { message: `scrapeOptions.formats must name at least one format (${FORMATS.join(', ')}); leave it out for markdown` },
     });
   });
 
