@@ -18,6 +18,14 @@ export type Format = (typeof FORMATS)[number];
 export const WAIT_UNTIL = ['load', 'domcontentloaded', 'networkidle'] as const;
 export type WaitUntil = (typeof WAIT_UNTIL)[number];
 
+/**
+ * webjobs extension: which engine reads a page. `http` fetches it and reads the HTML
+ * as served, `browser` renders it in Chromium, `auto` (the default) fetches it and
+ * renders it only when it must (README, "Engines").
+ */
+export const ENGINES = ['auto', 'http', 'browser'] as const;
+export type EngineName = (typeof ENGINES)[number];
+
 export interface ScrapeOptions {
   formats?: Format[];
   onlyMainContent?: boolean;
@@ -39,6 +47,8 @@ export interface ScrapeOptions {
   cookies?: Cookie[];
   /** webjobs extension: the User-Agent of every request of the job (pages, robots.txt, sitemaps). */
   userAgent?: string;
+  /** webjobs extension: which engine reads the pages (default auto). */
+  engine?: EngineName;
 }
 
 /**

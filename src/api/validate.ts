@@ -7,11 +7,13 @@
 import { LimitError, UsageError } from './errors.js';
 import { LIMITS } from './limits.js';
 import {
+  ENGINES,
   FORMATS,
   WAIT_UNTIL,
   type BatchScrapeRequest,
   type CrawlRequest,
   type Cookie,
+  type EngineName,
   type ExtractRequest,
   type Format,
   type JobKind,
@@ -133,7 +135,7 @@ export function validateScrapeOptions(value: unknown, field = 'scrapeOptions'): 
   const obj = expectObject(value, field);
   rejectUnknown(
     obj,
-    ['formats', 'onlyMainContent', 'timeout', 'waitFor', 'waitUntil', 'includeTags', 'excludeTags', 'headers', 'cookies', 'userAgent'],
+    ['formats', 'onlyMainContent', 'timeout', 'waitFor', 'waitUntil', 'includeTags', 'excludeTags', 'headers', 'cookies', 'userAgent', 'engine'],
     field,
   );
   const formats = optStringArray(obj, 'formats', field) ?? ['markdown'];
@@ -147,6 +149,10 @@ export function validateScrapeOptions(value: unknown, field = 'scrapeOptions'): 
   if (waitUntil !== undefined && !WAIT_UNTIL.includes(waitUntil as WaitUntil)) {
     throw new UsageError(`${field}.waitUntil must be one of ${WAIT_UNTIL.join(', ')}`);
   }
+  const engine = obj.engine;
+  if (engine !== undefined && !ENGINES.includes(engine as EngineName)) {
+    throw new UsageError(`${field}.engine must be one of ${ENGINES.join(', ')}`);
+  }
   return {
     formats: [...new Set(formats)] as Format[],
     onlyMainContent: optBoolean(obj, 'onlyMainContent', field) ?? true,
@@ -156,6 +162,7 @@ export function validateScrapeOptions(value: unknown, field = 'scrapeOptions'): 
     includeTags: optStringArray(obj, 'includeTags', field) ?? [],
     excludeTags: optStringArray(obj, 'excludeTags', field) ?? [],
     ...accessOptions(obj, field),
+    ...(engine !== undefined ? { engine: engine as EngineName } : {}),
   };
 }
 

@@ -10,6 +10,7 @@ import { extractInPage, type InPageOptions, type InPageResult } from './inPage.j
 import { mainContentSelector, type MainContentSelector } from './mainContent.js';
 import { markdownConverter } from './markdown.js';
 import { withNodeDocument } from './nodeDom.js';
+import { pageSignals, type PageSignals } from '../http/signals.js';
 
 const require = createRequire(import.meta.url);
 
@@ -28,9 +29,18 @@ function loadLibraries(): Libraries {
   return { selector: mainContentSelector(Readability), toMarkdown: markdownConverter(TurndownService, gfm) };
 }
 
+export interface NodeExtraction {
+  result: InPageResult;
+  /** What the HTML says about needing a browser (read before extraction changes the document). */
+  signals: PageSignals;
+}
+
 /** What the browser's extraction gives for `html` served at `url` (after redirects). */
-export function extractInNode(html: string, url: string, options: InPageOptions): InPageResult {
+export function extractInNode(html: string, url: string, options: InPageOptions): NodeExtraction {
   libraries ??= loadLibraries();
   const { selector, toMarkdown } = libraries;
-  return withNodeDocument(html, url, (doc) => extractInPage(options, selector, toMarkdown, doc));
+  return withNodeDocument(html, url, (doc) => {
+    const signals = pageSignals(doc, html, options.includeTags);
+    return { signals, result: extractInPage(options, selector, toMarkdown, doc) };
+  });
 }

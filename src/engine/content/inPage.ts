@@ -26,6 +26,12 @@ export interface InPageResult {
   warning?: string;
 }
 
+/**
+ * The message extractInPage throws for a user's includeTags/excludeTags that the
+ * DOM's selector engine rejects; it crosses the page (or worker) boundary as text.
+ */
+export const BAD_USER_SELECTOR = /(?:include|exclude)Tags: .* is not a valid CSS selector/;
+
 /* eslint-disable @typescript-eslint/no-explicit-any */
 /** `page`: the document to read; in a browser tab, the tab's own (the HTTP engine passes the one it parsed in Node). */
 export function extractInPage(
