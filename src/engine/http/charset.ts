@@ -45,6 +45,22 @@ function metaCharset(bytes: Uint8Array): string | undefined {
   return undefined;
 }
 
+/**
+ * windows-1252's bytes 0x80-0x9F (curly quotes, the euro sign, dashes...). Node 20's
+ * TextDecoder decodes windows-1252 as ISO-8859-1, giving C1 control characters there.
+ */
+const CP1252_HIGH = '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
+
+function decodeWindows1252(bytes: Uint8Array): string {
+  return Buffer.from(bytes)
+    .toString('latin1')
+    .replace(/[\x80-\x9f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80]!);
+}
+
+function decodeWith(decoder: TextDecoder, bytes: Uint8Array): string {
+  return decoder.encoding === 'windows-1252' ? decodeWindows1252(bytes) : decoder.decode(bytes);
+}
+
 /** A TextDecoder for `label`, or undefined for a label this Node does not know. */
 function decoderFor(label: string | undefined, fatal = false): TextDecoder | undefined {
   if (!label) return undefined;
@@ -63,11 +79,11 @@ export function decodeHtml(bytes: Uint8Array, contentType: string | null | undef
   for (const label of [headerCharset(contentType), metaCharset(bytes)]) {
     const decoder = decoderFor(label);
     // A page that declares UTF-16 in ASCII bytes is not UTF-16 (browsers read it as UTF-8).
-    if (decoder && !decoder.encoding.startsWith('utf-16')) return { text: decoder.decode(bytes), charset: decoder.encoding };
+    if (decoder && !decoder.encoding.startsWith('utf-16')) return { text: decodeWith(decoder, bytes), charset: decoder.encoding };
   }
   try {
     return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes), charset: 'utf-8' };
   } catch {
-    return { text: new TextDecoder('windows-1252').decode(bytes), charset: 'windows-1252' };
+    return { text: decodeWindows1252(bytes), charset: 'windows-1252' };
   }
 }

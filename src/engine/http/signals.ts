@@ -10,7 +10,7 @@ export interface PageSignals {
   textLength: number;
   /** Scripts the page would run: external or inline JavaScript (JSON-LD and other data blocks aside). */
   scripts: number;
-  /** An application's mount point left empty for scripts to fill (`#root`, `#app`, `#__next`...), by selector. */
+  /** An application's mount point, or the page's main region, left empty for scripts to fill (`#root`, `#__next`, `main`...), by selector. */
   emptyMount?: string;
   /** A `<noscript>` that asks the reader to turn JavaScript on. */
   asksForJavaScript: boolean;
@@ -20,7 +20,7 @@ export interface PageSignals {
   includeTagsMatched?: boolean;
 }
 
-const MOUNT_POINTS = ['#root', '#app', '#__next', '#__nuxt', '#___gatsby', '#svelte', 'app-root', '[data-reactroot]', '#main-app', '#application'];
+const MOUNT_POINTS = ['#root', '#app', '#__next', '#__nuxt', '#___gatsby', '#svelte', 'app-root', '[data-reactroot]', '#main-app', '#application', 'main', '[role="main"]'];
 
 const ASKS_FOR_JS = /(enable|turn on|activate|requires?|need)\s+(your\s+)?javascript|javascript\s+(is\s+)?(disabled|required|needed|must be enabled)/i;
 
