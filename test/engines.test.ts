@@ -230,5 +230,7 @@ describe('meta refresh', () => {
     expect(refreshTarget('<meta http-equiv="refresh" content="0; url=/next">', 'http://h/a/b')).toBe('http://h/next');
     expect(refreshTarget('<meta http-equiv="refresh" content="600; url=/later">', 'http://h/')).toBeUndefined();
     expect(refreshTarget('<meta http-equiv="refresh" content="30">', 'http://h/')).toBeUndefined();
+    // CNN's pages send old Internet Explorers elsewhere, in a conditional comment.
+    expect(refreshTarget('<!--[if lte IE 9]><meta http-equiv="refresh" content="1;url=/unsupp.html" /><![endif]-->', 'http://h/')).toBeUndefined();
   });
 });

@@ -32,7 +32,7 @@ function metaCharset(bytes: Uint8Array): string | undefined {
   // ASCII-compatible bytes are enough to read the tags themselves.
   const head = Buffer.from(bytes.subarray(0, META_SCAN_BYTES)).toString('latin1');
   const end = head.search(/<body[\s>]/i);
-  const scanned = end === -1 ? head : head.slice(0, end);
+  const scanned = (end === -1 ? head : head.slice(0, end)).replace(/<!--[\s\S]*?-->/g, '');
   for (const tag of scanned.match(/<meta\b[^>]*>/gi) ?? []) {
     const direct = /\bcharset\s*=\s*["']?\s*([^"'\s/>;]+)/i.exec(tag);
     if (direct && !/http-equiv/i.test(tag)) return direct[1];

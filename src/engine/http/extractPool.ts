@@ -45,7 +45,8 @@ interface Pending {
   resolve(extraction: NodeExtraction): void;
   reject(err: Error): void;
   signal?: AbortSignal;
-  deadline: number;
+  /** Time allowed once a worker has the page (waiting for a free worker does not count). */
+  timeoutMs: number;
 }
 
 interface Slot {
@@ -63,7 +64,10 @@ export class ExtractPool {
 
   constructor(private readonly size = defaultExtractWorkers()) {}
 
-  /** The extraction of `html` served at `url`; rejects with PageError by the deadline, or with the signal's reason. */
+  /**
+   * The extraction of `html` served at `url`; rejects with PageError when a worker
+   * spent `timeoutMs` on it, or with the signal's reason when the job stops.
+   */
   run(html: string, url: string, options: InPageOptions, limits: { timeoutMs: number; signal?: AbortSignal }): Promise<NodeExtraction> {
     if (this.closed) return Promise.reject(new Error('the extraction pool is closed'));
     return new Promise((resolve, reject) => {
@@ -72,7 +76,7 @@ export class ExtractPool {
         resolve,
         reject,
         signal: limits.signal,
-        deadline: Date.now() + limits.timeoutMs,
+        timeoutMs: limits.timeoutMs,
       };
       if (limits.signal?.aborted) return reject(abortReason(limits.signal));
       this.queue.push(pending);
@@ -127,7 +131,7 @@ export class ExtractPool {
     };
     slot.timer = setTimeout(
       () => stop(new PageError(`timed out reading ${pending.task.url}: the page took too long to extract`)),
-      Math.max(1, pending.deadline - Date.now()),
+      pending.timeoutMs,
     );
     if (pending.signal) {
       const signal = pending.signal;

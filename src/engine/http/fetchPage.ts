@@ -52,7 +52,8 @@ async function readBody(response: Response): Promise<Buffer> {
 
 /** The target of a `<meta http-equiv="refresh">` due within REFRESH_FOLLOW_S seconds, resolved against `base`. */
 export function refreshTarget(html: string, base: string): string | undefined {
-  const head = html.slice(0, 65_536);
+  // A refresh inside a comment (IE's conditional comments) is no refresh.
+  const head = html.slice(0, 65_536).replace(/<!--[\s\S]*?-->/g, '');
   for (const tag of head.match(/<meta\b[^>]*http-equiv\s*=\s*["']?refresh[^>]*>/gi) ?? []) {
     const content = /\bcontent\s*=\s*(["'])(.*?)\1/i.exec(tag)?.[2] ?? '';
     const match = /^\s*(\d+(?:\.\d+)?)\s*[;,]?\s*(?:url\s*=\s*)?["']?([^"']*)["']?\s*$/i.exec(content);
