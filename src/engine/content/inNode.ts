@@ -14,14 +14,19 @@ import { pageSignals, type PageSignals } from '../http/signals.js';
 
 const require = createRequire(import.meta.url);
 
-interface Libraries {
+export interface Libraries {
   selector: MainContentSelector;
   toMarkdown: (root: Element) => string;
 }
 
 let libraries: Libraries | undefined;
 
-/** Readability, turndown and its GFM plugin: the packages whose browser builds bundle.ts injects. */
+/** Readability, turndown and its GFM plugin (the packages whose browser builds bundle.ts injects), built into the extraction's parts. */
+export function nodeLibraries(): Libraries {
+  libraries ??= loadLibraries();
+  return libraries;
+}
+
 function loadLibraries(): Libraries {
   const { Readability } = require('@mozilla/readability') as { Readability: unknown };
   const TurndownService = require('turndown') as unknown;
@@ -37,8 +42,7 @@ export interface NodeExtraction {
 
 /** What the browser's extraction gives for `html` served at `url` (after redirects). */
 export function extractInNode(html: string, url: string, options: InPageOptions): NodeExtraction {
-  libraries ??= loadLibraries();
-  const { selector, toMarkdown } = libraries;
+  const { selector, toMarkdown } = nodeLibraries();
   return withNodeDocument(html, url, (doc) => {
     const signals = pageSignals(doc, html, options.includeTags);
     return { signals, result: extractInPage(options, selector, toMarkdown, doc) };

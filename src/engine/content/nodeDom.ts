@@ -187,7 +187,7 @@ function patchLinkedom(): void {
 }
 
 /** `<noscript>` content as the text a browser with scripts on holds there. */
-function noscriptAsText(doc: Document): void {
+export function noscriptAsText(doc: Document): void {
   for (const noscript of Array.from(doc.querySelectorAll('noscript'))) {
     if (noscript.children.length === 0) continue;
     noscript.textContent = noscript.innerHTML;
