@@ -1121,6 +1121,27 @@ PAGES['/product/reviews'] = sitePage(
   },
 );
 
+// 13d'. A product page whose other blocks have no telling names: a grid of other
+// products under a heading, reviews known only by their heading, and a terms dialog
+// (shown by script) with an h1 of its own.
+
+const ALSO_VIEWED = [['Chain 520 gold 094 links', '$153.43'], ['Chain 520 gold 110 links', '$171.20'], ['Sprocket kit 520', '$88.10'], ['Chain breaker tool', '$24.99']];
+
+PAGES['/product/plain-blocks'] = sitePage(
+  'Motorcycle Chain 520 Gold, 104 Links – Northwind Parts',
+  `<main id="MainContent"><div class="x-item"><h1>Motorcycle Chain 520 Gold, 104 Links</h1><p class="x-price">$163.12</p>
+    <div class="x-desc"><p>An X-ring chain for road bikes up to 750 cc, riveted, with gold side plates and a tensile strength of 39 kN.</p></div></div>
+    <div class="x-block"><h2>People who viewed this item also viewed</h2><ul class="x-carousel">${ALSO_VIEWED.map(
+      ([name, price]) => `<li class="x-card"><img src="/img/${slug(name!)}.jpg" alt=""><h3>${name}</h3><span>${price}</span><a href="/itm/${slug(name!)}">View</a></li>`,
+    ).join('')}</ul></div>
+    <div class="x-block"><h2>Ratings and reviews</h2><p>Fits my bike perfectly and runs quiet after a thousand miles of riding.</p><p>Came without the rivet link; had to order it separately.</p></div>
+    <div id="terms-dialog" aria-modal="true" class="x-layer"><h1>Terms of sale</h1><p>These terms govern every purchase made on this site, including orders placed by phone or by post, and they apply from the moment an order is confirmed.</p></div></main>`,
+  {
+    head: `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org/', '@type': 'Product', name: 'Motorcycle Chain 520 Gold, 104 Links', offers: { '@type': 'Offer', price: '163.12', priceCurrency: 'USD' } })}</script>`,
+    withSidebar: false,
+  },
+);
+
 // 13e. A Q&A page that says so in JSON-LD, its answers in a WordPress comment list.
 
 const WP_ANSWERS = [
@@ -1308,6 +1329,13 @@ describe('product pages', () => {
     expectContent(await markdownOf('/product/reviews'), {
       kept: ['Walnut Chopping Board', '$48.00', 'End-grain walnut, 40 by 30 centimetres, oiled by hand and gentle on knife edges.'],
       dropped: [...FURNITURE, 'Customer Reviews', 'my knives love it', 'support replaced it'],
+    });
+  });
+
+  it('drops a grid of other products, reviews and a terms dialog from a product page by their headings and roles alone', async () => {
+    expectContent(await markdownOf('/product/plain-blocks'), {
+      kept: ['Motorcycle Chain 520 Gold, 104 Links', '$163.12', 'An X-ring chain for road bikes up to 750 cc'],
+      dropped: [...FURNITURE, 'People who viewed', ...ALSO_VIEWED.flat(), 'Ratings and reviews', 'runs quiet', 'rivet link', 'Terms of sale', 'These terms govern'],
     });
   });
 

@@ -176,7 +176,8 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     // Measured before banners go: on a thin page a banner is a fair share of the text.
     const total = textLength(root);
     removeBanners(root);
-    const guarded = (el: Element) => el.querySelector('h1') !== null || textLength(el) >= total / 3;
+    const title = titleHeading(root);
+    const guarded = (el: Element) => holds(el, title) || textLength(el) >= total / 3;
     const prose = proseLength(root);
     for (const el of Array.from(root.querySelectorAll(FURNITURE_TAGS))) {
       if (root.contains(el) && !guarded(el)) el.remove();
@@ -185,7 +186,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
       if (root.contains(el) && words(el).some((word) => FURNITURE_NAMES.test(word)) && !guarded(el)) el.remove();
     }
     for (const el of Array.from(root.querySelectorAll('ul, ol, form, fieldset, p, div, section, span, a, h2, h3, h4, h5, h6'))) {
-      if (!root.contains(el) || el.querySelector('h1')) continue;
+      if (!root.contains(el) || holds(el, title)) continue;
       // A block of short links goes whatever its share of the text, unless it holds a share of the prose.
       const links = (isMenu(el) || isLinkCloud(el)) && proseLength(el) < prose / 3;
       if (links || (!guarded(el) && (isControlPanel(el) || isBoilerplate(el)))) el.remove();
@@ -196,16 +197,33 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     for (const el of Array.from(root.querySelectorAll(`[${HIDDEN}]`))) el.remove();
   }
 
-  /** Removes every element of `root` whose class and id words `match`, except one holding the page's h1. */
+  /** Removes every element of `root` whose class and id words `match`, except one holding the page's title heading. */
   function removeNamed(root: Element, match: (names: string[]) => boolean): void {
+    const title = titleHeading(root);
     for (const el of Array.from(root.querySelectorAll('[class], [id]'))) {
-      if (root.contains(el) && !el.querySelector('h1') && match(words(el))) el.remove();
+      if (root.contains(el) && !holds(el, title) && match(words(el))) el.remove();
     }
   }
+
+  /**
+   * The page's title heading: its one h1, or of several the one the document's title
+   * names (a terms-of-service dialog or a widget can carry an h1 of its own), else the first.
+   */
+  function titleHeading(root: Element): Element | null {
+    const h1s = Array.from(root.querySelectorAll('h1'));
+    if (h1s.length <= 1) return h1s[0] ?? null;
+    const title = (root.ownerDocument.title || '').replace(/\s+/g, ' ').toLowerCase();
+    return h1s.find((h1) => normalText(h1).length > 0 && title.includes(normalText(h1).toLowerCase())) ?? h1s[0]!;
+  }
+
+  const holds = (el: Element, title: Element | null) => title !== null && el.contains(title);
 
   /** What is never content, whatever share of the page it holds: cookie banners, popups, skip links. */
   function removeBanners(root: Element): void {
     for (const a of Array.from(root.querySelectorAll('a[href^="#"]'))) if (words(a).some((word) => /^skip/i.test(word))) a.remove();
+    const title = titleHeading(root);
+    // A modal dialog (terms of service, a size guide), shown when the page's scripts open it.
+    for (const el of Array.from(root.querySelectorAll('[aria-modal="true"]'))) if (root.contains(el) && !holds(el, title)) el.remove();
     removeNamed(root, (names) => names.some((word) => ALWAYS_FURNITURE_NAMES.test(word)));
   }
 
@@ -347,6 +365,69 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     removeNamed(root, (names) => names.some((w) => /^(reviews?|ratings?)$/i.test(w)));
   }
 
+  /** Headings that open a block of other things to look at: never this page's own content. */
+  const ELSEWHERE_HEADING =
+    /^(.{0,20}\b)?(you (may|might) also (like|enjoy|love|be interested in)|related (products?|items?|articles?|posts?|stories|content|reading|searches)|(customers|people|shoppers) who (viewed|bought)|(customers|people) (also )?(viewed|bought|liked)|recently viewed|frequently bought together|complete the look|shop the look|similar (products?|items?)|more (from this (seller|brand|shop)|like this|products)|recommended (for you|products|items)|trending now|popular (products|items)|explore (more|related))\b/i;
+
+  /** Headings of what customers say of a product, on its page. */
+  const REVIEWS_HEADING =
+    /^([\d.,]+\s+)?(customer |product |verified )?(reviews?|ratings?( (&|and) reviews?)?|testimonials?)\b|^what (our )?(customers|clients|people) (are )?(say|saying|think)|^(customer )?questions?( (&|and) answers?)?$/i;
+
+  const HEADINGS = 'h2, h3, h4, h5, h6';
+  const level = (heading: Element) => Number(heading.tagName.slice(1));
+
+  /**
+   * Removes each section opened by such a heading: the outermost block that starts with
+   * the heading and holds no other section of its rank, or else the heading and what
+   * follows it up to the next heading of its rank.
+   */
+  function removeSectionsHeaded(root: Element, opening: RegExp): void {
+    for (const heading of Array.from(root.querySelectorAll(HEADINGS))) {
+      const text = normalText(heading);
+      if (!root.contains(heading) || text.length > 80 || !opening.test(text)) continue;
+      const rank = level(heading);
+      const peers = (el: Element) =>
+        Array.from(el.querySelectorAll(HEADINGS)).some((h) => h !== heading && level(h) <= rank && !opening.test(normalText(h)));
+      let section: Element = heading;
+      for (let up = heading.parentElement; up && up !== root && !up.querySelector('h1') && !peers(up) && normalText(up).startsWith(text); up = up.parentElement) {
+        section = up;
+      }
+      if (section === heading) {
+        for (let next = heading.nextElementSibling; next; ) {
+          const following = next.nextElementSibling;
+          if (next.matches(HEADINGS) ? level(next) <= rank : next.querySelector(HEADINGS) !== null || next.querySelector('h1') !== null) break;
+          next.remove();
+          next = following;
+        }
+      }
+      section.remove();
+    }
+  }
+
+  /** Whether the page says it is one product's page (not a category of many). */
+  function declaresOneProduct(page: Document, jsonLd: string[]): boolean {
+    const count = jsonLd.reduce((sum, text) => sum + (text.match(/"@type"\s*:\s*\[?\s*"Product"/g) || []).length, 0);
+    if (count === 1) return true;
+    const og = page.querySelector('meta[property="og:type"]')?.getAttribute('content') || '';
+    return /^(og:)?product(\.item)?$|[:_](item|product)$/i.test(og.trim());
+  }
+
+  /** A block of three or more cards, each an image, a link and a short text: other products, other posts. */
+  function isCardGrid(el: Element): boolean {
+    const items = Array.from(el.children).filter((child) => !/^(SCRIPT|STYLE|TEMPLATE)$/.test(child.tagName));
+    if (items.length < 3) return false;
+    const cards = items.filter((item) => item.querySelector('a[href]') && item.querySelector('img, picture') && textLength(item) < 300);
+    return cards.length >= 0.8 * items.length;
+  }
+
+  /** On a product's page, grids of other products (also viewed, also bought, recently viewed). */
+  function removeCardGrids(root: Element): void {
+    const prose = proseLength(root);
+    for (const el of Array.from(root.querySelectorAll('ul, ol, div, section'))) {
+      if (root.contains(el) && !el.querySelector('h1') && isCardGrid(el) && proseLength(el) < prose / 3) el.remove();
+    }
+  }
+
   /** JSON-LD types by what they say the page is. */
   const ARTICLE_TYPES = ['Article', 'NewsArticle', 'BlogPosting', 'TechArticle', 'Report', 'ScholarlyArticle', 'HowTo', 'Recipe'];
   /** A discussion (a forum thread, a Q&A page), whose comments are its content. */
@@ -369,6 +450,11 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     if (declares(jsonLd, DISCUSSION_TYPES)) removePosterDetails(content);
     else for (const el of Array.from(content.querySelectorAll(COMMENT_SECTIONS))) if (content.contains(el) && !el.querySelector('h1')) el.remove();
     if (declares(jsonLd, PRODUCT_TYPES)) removeReviews(content);
+    if (declaresOneProduct(page, jsonLd)) {
+      removeCardGrids(content);
+      removeSectionsHeaded(content, REVIEWS_HEADING);
+    }
+    removeSectionsHeaded(content, ELSEWHERE_HEADING);
     const picked = article(doc, content);
     const isArticle = declaresArticle(page, jsonLd);
     let chosen = content;
