@@ -143,7 +143,11 @@ export class BrowserEngine implements Engine {
       if (refusal) throw new PageError(refusal);
       // Decided per hop: a redirect to another site gets none of the job's headers or another site's cookies.
       const headers = { ...options.headers, ...accessHeaders(options.access, current) };
-      const response = await proxiedFetch(current, await this.egressOr(proxy), { ...options, headers });
+      const response = await proxiedFetch(current, await this.egressOr(proxy), { ...options, headers }).catch((err: unknown) => {
+        // A tunnel the egress proxy did not open fails as the proxy's; its own reason says what happened.
+        const why = this.pool(proxy).egressFailure(current);
+        throw why ? new PageError(why) : err;
+      });
       const location = response.headers.get('location');
       if (response.status < 300 || response.status > 399 || !location) return response;
       await response.body?.cancel();

@@ -74,6 +74,8 @@ function describeFetchError(err: unknown, url: string, timeoutMs: number): strin
   if (code === 'ECONNREFUSED') return `connection refused: nothing is listening at that address for ${url}`;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `DNS lookup failed: the host name could not be resolved for ${url}`;
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return `the connection was reset by the server for ${url}`;
+  // fetch refuses the ports browsers refuse (SMTP, IRC...), as Chromium does.
+  if (/bad port/i.test(error.cause?.message ?? error.message)) return `the port of ${url} is one browsers refuse to connect to (ERR_UNSAFE_PORT)`;
   return `could not load ${url}: ${error.cause?.message ?? error.message}`;
 }
 
