@@ -140,7 +140,10 @@ describe('without Chromium', () => {
   it('fails only the page that needs one, saying why and how to get a browser', async () => {
     const { code, stdout } = await runCli(['batch', site.at('/static'), site.at('/app'), '--jsonl'], { env: noBrowser });
     expect(code).toBe(3);
-    const [staticPage, app] = stdout.trim().split('\n').map((line) => JSON.parse(line));
+    const lines = stdout.trim().split('\n').map((line) => JSON.parse(line));
+    // Lines come as pages finish.
+    const staticPage = lines.find((line) => line.url === site.at('/static'));
+    const app = lines.find((line) => line.url === site.at('/app'));
     expect(staticPage).toMatchObject({ url: site.at('/static'), status: 'completed', metadata: { engine: 'http' } });
     expect(app).toMatchObject({ url: site.at('/app'), status: 'failed' });
     expect(app.error).toContain(`${site.at('/app')} needs a browser (an application shell: #root is empty until scripts fill it)`);
