@@ -4,9 +4,15 @@
  * the address its own resolver checked, so what the system resolver (or a DNS
  * server changing its answer) says later does not matter.
  */
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import tls from 'node:tls';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEgressProxy, EGRESS_ERROR_HEADER, type EgressProxy } from '../src/engine/egress.js';
 import { createEgressGuard } from '../src/server/ssrf.js';
@@ -149,6 +155,92 @@ describe('egress proxy chained to a SOCKS5 proxy', () => {
     } finally {
       await chained.close();
       await socks.close();
+    }
+  });
+});
+
+/** A self-signed certificate for 127.0.0.1, made for this run (openssl), and where it lies. */
+function selfSignedCertificate(): { key: string; cert: string; certFile: string } {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'webjobs-egress-tls-'));
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'),
+    '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+  return { key: readFileSync(path.join(dir, 'key.pem'), 'utf8'), cert: readFileSync(path.join(dir, 'cert.pem'), 'utf8'), certFile: path.join(dir, 'cert.pem') };
+}
+
+/** An https:// proxy standing for the user's: TLS to it, then CONNECT, which it dials on 127.0.0.1 whatever the name; logs what it was asked. */
+async function startHttpsProxy(tlsOptions: { key: string; cert: string }): Promise<{ port: number; asked: string[]; close(): Promise<void> }> {
+  const askedOf: string[] = [];
+  const server = tls.createServer(tlsOptions, (client) => {
+    client.on('error', () => client.destroy());
+    let head = '';
+    const onData = (chunk: Buffer) => {
+      head += chunk.toString('latin1');
+      const end = head.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      client.off('data', onData);
+      const authority = /^CONNECT (\S+) HTTP/.exec(head)?.[1] ?? '';
+      askedOf.push(authority);
+      const upstream = net.connect(Number(authority.split(':').at(-1)), '127.0.0.1', () => {
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        upstream.pipe(client);
+        client.pipe(upstream);
+      });
+      upstream.on('error', () => client.destroy());
+    };
+    client.on('data', onData);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    asked: askedOf,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/**
+ * The egress proxy chained to `upstream`, in a child process of the built code: Node 20
+ * trusts a certificate authority of a test only through NODE_EXTRA_CA_CERTS, read at start.
+ * Resolves with GET `url` through it: the status and the egress error header.
+ */
+function throughChildEgress(upstream: string, url: string, env: NodeJS.ProcessEnv): Promise<{ status: number; error?: string }> {
+  const dist = (file: string) => JSON.stringify(fileURLToPath(new URL(`../dist/${file}`, import.meta.url)));
+  const script = `
+    const { startEgressProxy } = await import(${dist('engine/egress.js')});
+    const { createEgressGuard } = await import(${dist('server/ssrf.js')});
+    const lookup = async (host) => (host === 'pinned.test' || host === 'rebind.test' ? ['127.0.0.1'] : []);
+    const guard = createEgressGuard({ allow: new Set(['pinned.test:${sitePort}']), lookup });
+    const proxy = await startEgressProxy(guard, { server: ${JSON.stringify(upstream)}, url: ${JSON.stringify(upstream)}, label: ${JSON.stringify(upstream)} });
+    const target = new URL(proxy.url);
+    const http = await import('node:http');
+    http.request({ host: target.hostname, port: target.port, path: ${JSON.stringify(url)} }, (res) => {
+      res.resume();
+      res.on('end', () => { console.log(JSON.stringify({ status: res.statusCode, error: res.headers[${JSON.stringify(EGRESS_ERROR_HEADER)}] })); proxy.close().then(() => process.exit(0)); });
+    }).end();`;
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, ...env } }, (err, stdout) =>
+      err ? reject(err) : resolve(JSON.parse(stdout) as { status: number; error?: string }),
+    );
+  });
+}
+
+describe('egress proxy chained to an https:// proxy', () => {
+  it('speaks TLS to the proxy, verifies its certificate, and CONNECTs only to names the guard allowed', async () => {
+    const certificate = selfSignedCertificate();
+    const proxy = await startHttpsProxy(certificate);
+    const upstream = `https://127.0.0.1:${proxy.port}`;
+    try {
+      const trusted = { NODE_EXTRA_CA_CERTS: certificate.certFile };
+      expect(await throughChildEgress(upstream, `http://pinned.test:${sitePort}/`, trusted)).toMatchObject({ status: 200 });
+      expect(await throughChildEgress(upstream, `http://rebind.test:${sitePort}/`, trusted)).toMatchObject({ status: 403 });
+      expect(proxy.asked).toEqual([`pinned.test:${sitePort}`]);
+      // A proxy whose certificate is not trusted is never talked to in clear: the page fails (502).
+      const untrusted = await throughChildEgress(upstream, `http://pinned.test:${sitePort}/`, {});
+      expect(untrusted.status).toBe(502);
+      expect(untrusted.error).toMatch(/self[- ]signed/i);
+      expect(proxy.asked).toEqual([`pinned.test:${sitePort}`]);
+    } finally {
+      await proxy.close();
+      rmSync(path.dirname(certificate.certFile), { recursive: true, force: true });
     }
   });
 });

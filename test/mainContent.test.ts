@@ -1127,19 +1127,52 @@ PAGES['/product/reviews'] = sitePage(
 
 const ALSO_VIEWED = [['Chain 520 gold 094 links', '$153.43'], ['Chain 520 gold 110 links', '$171.20'], ['Sprocket kit 520', '$88.10'], ['Chain breaker tool', '$24.99']];
 
-PAGES['/product/plain-blocks'] = sitePage(
-  'Motorcycle Chain 520 Gold, 104 Links – Northwind Parts',
-  `<main id="MainContent"><div class="x-item"><h1>Motorcycle Chain 520 Gold, 104 Links</h1><p class="x-price">$163.12</p>
+const plainBlocks = (declaration: string) => `<main id="MainContent"><div class="x-item" ${declaration}><h1>Motorcycle Chain 520 Gold, 104 Links</h1><p class="x-price">$163.12</p>
     <div class="x-desc"><p>An X-ring chain for road bikes up to 750 cc, riveted, with gold side plates and a tensile strength of 39 kN.</p></div></div>
     <div class="x-block"><h2>People who viewed this item also viewed</h2><ul class="x-carousel">${ALSO_VIEWED.map(
       ([name, price]) => `<li class="x-card"><img src="/img/${slug(name!)}.jpg" alt=""><h3>${name}</h3><span>${price}</span><a href="/itm/${slug(name!)}">View</a></li>`,
     ).join('')}</ul></div>
     <div class="x-block"><h2>Ratings and reviews</h2><p>Fits my bike perfectly and runs quiet after a thousand miles of riding.</p><p>Came without the rivet link; had to order it separately.</p></div>
-    <div id="terms-dialog" aria-modal="true" class="x-layer"><h1>Terms of sale</h1><p>These terms govern every purchase made on this site, including orders placed by phone or by post, and they apply from the moment an order is confirmed.</p></div></main>`,
+    <div id="terms-dialog" aria-modal="true" class="x-layer"><h1>Terms of sale</h1><p>These terms govern every purchase made on this site, including orders placed by phone or by post, and they apply from the moment an order is confirmed.</p></div></main>`;
+
+PAGES['/product/plain-blocks/microdata'] = sitePage(
+  'Motorcycle Chain 520 Gold, 104 Links – Northwind Parts',
+  plainBlocks('itemscope itemtype="https://schema.org/Product"'),
+  { withSidebar: false },
+);
+
+PAGES['/product/plain-blocks'] = sitePage(
+  'Motorcycle Chain 520 Gold, 104 Links – Northwind Parts',
+  plainBlocks(''),
   {
     head: `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org/', '@type': 'Product', name: 'Motorcycle Chain 520 Gold, 104 Links', offers: { '@type': 'Offer', price: '163.12', priceCurrency: 'USD' } })}</script>`,
     withSidebar: false,
   },
+);
+
+// 13f. A forum that renders its thread by script and keeps a copy in <noscript> for
+// crawlers, beside a site header with text of its own (Discourse behind a custom header);
+// and a page whose <noscript> holds only a stylesheet, far longer than its text.
+
+const NOSCRIPT_POSTS = [
+  'Since the upgrade my container cannot resolve host names on the bridge network, although the host resolves them fine.',
+  'Check /etc/resolv.conf inside the container: Docker copies the host file unless you pass --dns, and a systemd stub at 127.0.0.53 does not work from inside.',
+  'That was it. Passing --dns 1.1.1.1 fixed the lookups; thank you for the explanation.',
+];
+
+PAGES['/forum/noscript'] = sitePage(
+  'Container cannot resolve host names - Docker Community Forums',
+  `<div class="hero-text"><h1>Docker Community Forums</h1><p>Share and learn in the Docker community. Ask questions, show what you built, and help others with their containers, images, networks and volumes.</p></div>
+  <section id="main"></section>
+  <noscript>${`<div id="main-outlet"><h1>Container cannot resolve host names</h1>${NOSCRIPT_POSTS.map((p, i) => `<div class="topic-body crawler-post"><span class="creator">user${i}</span><div class="post"><p>${p}</p></div></div>`).join('')}</div>`.replace(/</g, '&lt;')}</noscript>`,
+  { withSidebar: false },
+);
+
+PAGES['/noscript/stylesheet'] = sitePage(
+  'A short note – Northwind Journal',
+  `<main><article><h1>A short note</h1><p>${JSONLD_DESCRIPTION}</p></article></main>
+  <noscript><style>${'.wp-block-button{cursor:pointer;background:linear-gradient(135deg,#00d084,#0693e3)} '.repeat(60)}</style></noscript>`,
+  { withSidebar: false },
 );
 
 // 13e. A Q&A page that says so in JSON-LD, its answers in a WordPress comment list.
@@ -1285,12 +1318,29 @@ describe('Q&A: the question and all the answers', () => {
   });
 
   it('keeps the question and the three answers of a StackExchange-like page', async () => {
-    // Comments under posts are left to the extractor: neither required nor forbidden here.
     const md = await markdownOf('/qa');
     expectContent(md, {
       kept: [SE_QUESTION, ...SE_ANSWERS.map((a) => a.body)],
       dropped: [...FURNITURE, 'Hot Network Questions', "Not the answer you're looking for?", 'Your Answer', 'By clicking “Post Your Answer”', 'Why do cats knock things off tables?'],
     });
+  });
+
+  it("drops the comments under the question and the answers, the vote buttons and the posters' reputation", async () => {
+    expectContent(await markdownOf('/qa'), {
+      kept: [SE_QUESTION, ...SE_ANSWERS.map((a) => a.body)],
+      dropped: [...SE_ANSWERS.map((a) => a.comment), 'What should happen to rows without a date?', 'Up vote', '12.4k'],
+    });
+  });
+});
+
+describe('pages that carry their content in <noscript>', () => {
+  it("reads a forum thread's <noscript> copy when the page shows only a site header beside it", async () => {
+    expectContent(await markdownOf('/forum/noscript'), { kept: ['Container cannot resolve host names', ...NOSCRIPT_POSTS], dropped: FURNITURE });
+  });
+
+  it('never takes a <noscript> stylesheet for the content', async () => {
+    const md = await markdownOf('/noscript/stylesheet');
+    expectContent(md, { kept: [JSONLD_DESCRIPTION], dropped: ['wp-block-button', 'cursor:pointer'] });
   });
 });
 
@@ -1332,8 +1382,8 @@ describe('product pages', () => {
     });
   });
 
-  it('drops a grid of other products, reviews and a terms dialog from a product page by their headings and roles alone', async () => {
-    expectContent(await markdownOf('/product/plain-blocks'), {
+  it.each(['/product/plain-blocks', '/product/plain-blocks/microdata'])('drops a grid of other products, reviews and a terms dialog from a product page by their headings and roles alone (%s)', async (path) => {
+    expectContent(await markdownOf(path), {
       kept: ['Motorcycle Chain 520 Gold, 104 Links', '$163.12', 'An X-ring chain for road bikes up to 750 cc'],
       dropped: [...FURNITURE, 'People who viewed', ...ALSO_VIEWED.flat(), 'Ratings and reviews', 'runs quiet', 'rivet link', 'Terms of sale', 'These terms govern'],
     });

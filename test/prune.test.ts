@@ -100,9 +100,34 @@ describe('webjobs retry', () => {
     expect(nothing.code).toBe(0);
     expect(nothing.stderr).toContain('nothing to retry');
 
-    const scrape = JSON.parse((await runCli(['scrape', site.at('/ok'), '--json'], { env })).stdout).jobId as string;
-    const wrongKind = await runCli(['retry', scrape], { env });
-    expect(wrongKind.code).toBe(2);
-    expect(wrongKind.stderr).toContain('retry is for batch and crawl jobs');
   });
+
+  it('starts a scrape job that failed again with its own request, and prints it as scrape does', async () => {
+    const env = { WEBJOBS_HOME: tempHome() };
+    flakyBroken = true;
+    const first = await runCli(['scrape', site.at('/flaky'), '--json', '--header', 'X-Team: green'], { env });
+    expect(first.code).not.toBe(0);
+    const failed = JSON.parse(first.stdout);
+    expect(failed.status).toBe('failed');
+    flakyBroken = false;
+    const before = site.received.length;
+
+    const retried = await runCli(['retry', failed.jobId.slice(0, 8)], { env });
+    expect(retried.stderr).toBe('');
+    expect(retried.code).toBe(0);
+    expect(retried.stdout).toContain('# Flaky');
+    const asked = site.received.slice(before);
+    expect(asked.map((r) => r.path)).toEqual(['/flaky']);
+    expect(asked[0]!.headers['x-team']).toBe('green');
+
+    // A completed scrape has nothing to retry; batch-only flags are refused.
+    const done = JSON.parse((await runCli(['scrape', site.at('/ok'), '--json'], { env })).stdout).jobId as string;
+    const nothing = await runCli(['retry', done], { env });
+    expect(nothing.code).toBe(0);
+    expect(nothing.stderr).toContain(`scrape job ${done} completed; nothing to retry`);
+    const batchFlag = await runCli(['retry', failed.jobId, '--output-dir', tempHome()], { env });
+    expect(batchFlag.code).toBe(2);
+    expect(batchFlag.stderr).toContain('--output-dir go with a batch or crawl job');
+    // Four scrapes through the real CLI: more than the default minute on a busy machine.
+  }, 180_000);
 });

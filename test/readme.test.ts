@@ -15,7 +15,19 @@ import { startServe, type ServeProcess } from './helpers/serve.js';
 const README = fileURLToPath(new URL('../README.md', import.meta.url));
 
 /** Sections whose examples are run, and those that are not, with why. Every ```sh block is in one of them. */
-const RUN = ['At a terminal', 'In scripts', 'In cron', 'webjobs batch', 'webjobs crawl', 'Jobs and where they live', 'Remote use and asynchronous jobs'];
+const RUN = [
+  'At a terminal',
+  'In scripts',
+  'In cron',
+  'webjobs batch',
+  'webjobs crawl',
+  // Runs right after crawl: its <jobId> is the newest job, a crawl, for `result --output-dir`.
+  'Jobs and where they live',
+  'Remote use and asynchronous jobs',
+  'webjobs map',
+  'Cache: --max-age',
+  'More formats: rawHtml, screenshot, PDF documents',
+];
 const NOT_RUN: Record<string, string> = {
   webjobs: 'setup and npm test: the machine, not webjobs',
   'Running webjobs as a service': 'starts a long-running server (test/server.test.ts covers serve)',

@@ -127,6 +127,76 @@ describe('one request must not stop the service', () => {
   });
 });
 
+/** Every process below `pid`, from /proc (Linux). */
+async function processTree(pid: number): Promise<number[]> {
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) {
+    for (const tid of await fs.readdir(`/proc/${tree[i]}/task`).catch(() => [])) {
+      const children = await fs.readFile(`/proc/${tree[i]}/task/${tid}/children`, 'utf8').catch(() => '');
+      tree.push(...children.split(' ').filter(Boolean).map(Number));
+    }
+  }
+  return tree.slice(1);
+}
+
+/** A process's autogroup and its nice (`/autogroup-12 nice 10`), when the kernel schedules by autogroup. */
+async function autogroup(pid: number): Promise<{ group: string; nice: number } | undefined> {
+  const text = await fs.readFile(`/proc/${pid}/autogroup`, 'utf8').catch(() => undefined);
+  const match = text && /^(\S+) nice (-?\d+)/.exec(text);
+  return match ? { group: match[1]!, nice: Number(match[2]) } : undefined;
+}
+
+describe('serve --browser-nice', () => {
+  it.runIf(process.platform === 'linux')('runs Chromium, its zygotes and renderers, at a lower priority than serve', async () => {
+    const niced = await startServe({
+      args: ['--allow-host', new URL(site.url).host, '--browser-nice', '10', '--quiet'],
+      env: { WEBJOBS_HOME: tempHome(), WEBJOBS_API_KEYS: `${KEYS.a}:scale` },
+    });
+    try {
+      const start = await fetch(`${niced.url}/api/scrape`, {
+        method: 'POST',
+        headers: { 'x-api-key': KEYS.a, 'content-type': 'application/json' },
+        body: JSON.stringify({ url: site.at('/hang') }),
+      });
+      expect(start.status).toBe(200);
+      // The browser starts with the job; wait for its priority to be lowered (its page may
+      // load slowly then: a nice browser on a busy machine gets little CPU).
+      const lowered = async (pid: number) => ((await autogroup(pid))?.nice ?? os.getPriority(pid)) >= 10;
+      let browser: number[] = [];
+      while (browser.length < 3 || !(await lowered(browser[0]!))) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        browser = await processTree(niced.child.pid!);
+      }
+      const own = await autogroup(niced.child.pid!);
+      for (const pid of browser) {
+        const group = await autogroup(pid);
+        // Scheduled as a group apart from serve's at nice 10, or else every thread at nice 10 or more.
+        if (group && own && group.group !== own.group) {
+          expect(group.nice - own.nice, `autogroup of ${pid}`).toBeGreaterThanOrEqual(10);
+          continue;
+        }
+        for (const tid of await fs.readdir(`/proc/${pid}/task`).catch(() => [])) {
+          let nice: number;
+          try {
+            nice = os.getPriority(Number(tid));
+          } catch {
+            continue; // the thread has ended
+          }
+          expect(nice, `thread ${tid} of ${pid}`).toBeGreaterThanOrEqual(10);
+        }
+      }
+    } finally {
+      await niced.stop();
+    }
+  });
+
+  it('refuses a nice outside 0..19 as a usage error', async () => {
+    const result = await runCli(['serve', '--browser-nice', '20'], { env: { WEBJOBS_HOME: tempHome(), WEBJOBS_API_KEYS: `${KEYS.a}:scale` } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--browser-nice');
+  });
+});
+
 describe('damaged records', () => {
   it('answers 500 saying the record is damaged for that job only, and lists it with status unknown', async () => {
     for (const [method, suffix] of [['GET', '/status'], ['GET', ''], ['DELETE', '']] as const) {

@@ -10,6 +10,8 @@ import type {
   JobStatus,
   JobStatusObject,
   JobSummary,
+  MapRequest,
+  MapResult,
   PageEntry,
   PageQuery,
 } from './types.js';
@@ -21,6 +23,8 @@ export interface JobProgress {
   failed: number;
   /** Pages expected, when known (batch: the URL count; crawl: maxPages). */
   total?: number;
+  /** Crawl, run in this process: pages it knows of so far (done, loading and queued; at most maxPages). */
+  discovered?: number;
 }
 
 export interface WaitOptions {
@@ -60,6 +64,11 @@ export interface JobBackend {
   remove(jobId: string): Promise<boolean>;
   /** The request a job was started with, to start it again (`webjobs retry`). Local jobs only. */
   request(jobId: string): Promise<JobStart>;
+  /**
+   * The webjobs extension map: a site's URLs, at once (no job). Optional, so a
+   * back end without it says so; `signal` ends it early (Ctrl-C, a closed request).
+   */
+  map?(request: MapRequest, signal?: AbortSignal): Promise<MapResult>;
   /** Releases browsers, timers and sockets so the process can exit. */
   close(): Promise<void>;
 }

@@ -25,4 +25,11 @@ export const LIMITS = {
   maxCookies: 300,
   maxCookieLength: 4096,
   maxUserAgentLength: 512,
+  /** map (a webjobs extension): URLs returned by default and at most, and link levels read at most. */
+  /** scrapeOptions.maxAge (a webjobs extension): a cached page may be reused up to a year old. */
+  maxMaxAgeMs: 365 * 24 * 3600 * 1000,
+  defaultMapLimit: 5_000,
+  maxMapLimit: 100_000,
+  defaultMapDepth: 1,
+  maxMapDepth: 3,
 } as const;

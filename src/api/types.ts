@@ -12,8 +12,20 @@ export type JobStatus = (typeof JOB_STATUSES)[number];
 export const FINAL_STATUSES: readonly JobStatus[] = ['completed', 'failed', 'stopped'];
 export const isFinal = (status: JobStatus): boolean => FINAL_STATUSES.includes(status);
 
-export const FORMATS = ['markdown', 'html', 'links'] as const;
+/** rawHtml and screenshot are the real service's formats beyond the spec's three. */
+export const FORMATS = ['markdown', 'html', 'links', 'rawHtml', 'screenshot'] as const;
 export type Format = (typeof FORMATS)[number];
+
+export const SCREENSHOT_FORMATS = ['png', 'jpeg', 'webp'] as const;
+export type ScreenshotFormat = (typeof SCREENSHOT_FORMATS)[number];
+
+/** How the `screenshot` format is taken (the real service's screenshotOptions). */
+export interface ScreenshotOptions {
+  /** The whole page, not only the viewport. Default false. */
+  fullPage?: boolean;
+  /** Default png. */
+  format?: ScreenshotFormat;
+}
 
 export const WAIT_UNTIL = ['load', 'domcontentloaded', 'networkidle'] as const;
 export type WaitUntil = (typeof WAIT_UNTIL)[number];
@@ -33,6 +45,7 @@ export interface ScrapeOptions {
   timeout?: number;
   /** Milliseconds to wait after the page loaded, for late scripts. */
   waitFor?: number;
+  screenshotOptions?: ScreenshotOptions;
   waitUntil?: WaitUntil;
   /** CSS selectors: when given, only these parts of the page are kept. */
   includeTags?: string[];
@@ -49,6 +62,12 @@ export interface ScrapeOptions {
   userAgent?: string;
   /** webjobs extension: which engine reads the pages (default auto). */
   engine?: EngineName;
+  /**
+   * webjobs extension (Firecrawl's name): milliseconds a stored result of the same
+   * URL and output-shaping options may be old to be returned instead of scraping
+   * again (`metadata.cacheState` says hit or miss); fresh results are stored.
+   */
+  maxAge?: number;
 }
 
 /**
@@ -131,6 +150,13 @@ export interface PageData {
   markdown?: string;
   html?: string;
   links?: string[];
+  /** The document as the server sent it, before any script ran or cleaning. */
+  rawHtml?: string;
+  /**
+   * The screenshot's file: its path on this machine (local jobs), or its URL on
+   * the service (`serve` answers GET /api/files/{jobId}/{name}).
+   */
+  screenshot?: string;
 }
 
 /** `pending` only appears in the result of a batch that is still running, for URLs not yet done. */
@@ -212,4 +238,32 @@ export interface JobSummary {
 export interface PageQuery {
   page?: number;
   batchSize?: number;
+}
+
+/**
+ * webjobs extension, not in the spec: `POST /api/map` and `webjobs map`. The URLs
+ * of a site from its sitemaps and links, without rendering a page; synchronous.
+ */
+export interface MapRequest {
+  url: string;
+  /** Keep URLs whose address or link text contains this (case-insensitive). */
+  search?: string;
+  /** Most URLs returned. */
+  limit?: number;
+  /** Link levels read from the start page: 0 sitemaps only, 1 the start page's links, 2 also theirs. */
+  depth?: number;
+  ignoreSitemap?: boolean;
+  includePatterns?: string[];
+  excludePatterns?: string[];
+}
+
+export interface MapLink {
+  url: string;
+  /** Known for the pages map read (the start page, pages of a deeper --depth). */
+  title?: string;
+  description?: string;
+}
+
+export interface MapResult {
+  links: MapLink[];
 }

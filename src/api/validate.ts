@@ -4,11 +4,13 @@
  * Each function returns the request with defaults applied, or throws a UsageError
  * whose message names the offending field.
  */
+import { invalidSelectors } from './selectors.js';
 import { LimitError, UsageError } from './errors.js';
 import { LIMITS } from './limits.js';
 import {
   ENGINES,
   FORMATS,
+  SCREENSHOT_FORMATS,
   WAIT_UNTIL,
   type BatchScrapeRequest,
   type CrawlRequest,
@@ -18,9 +20,12 @@ import {
   type Format,
   type JobKind,
   type JobRequestByKind,
+  type MapRequest,
   type PageQuery,
   type ScrapeOptions,
   type ScrapeRequest,
+  type ScreenshotFormat,
+  type ScreenshotOptions,
   type SessionOptions,
   type WaitUntil,
 } from './types.js';
@@ -67,6 +72,14 @@ function optStringArray(obj: Obj, key: string, field: string): string[] | undefi
     throw new UsageError(`${field}.${key} must be an array of non-empty strings`);
   }
   return value as string[];
+}
+
+/** An array of CSS selectors, each one the page's engine can parse (selectors.ts). */
+function optSelectors(obj: Obj, key: string, field: string): string[] | undefined {
+  const selectors = optStringArray(obj, key, field);
+  const [invalid] = invalidSelectors(selectors ?? []);
+  if (invalid !== undefined) throw new UsageError(`${field}.${key}: "${invalid}" is not a valid CSS selector`);
+  return selectors;
 }
 
 /**
@@ -135,7 +148,7 @@ export function validateScrapeOptions(value: unknown, field = 'scrapeOptions'): 
   const obj = expectObject(value, field);
   rejectUnknown(
     obj,
-    ['formats', 'onlyMainContent', 'timeout', 'waitFor', 'waitUntil', 'includeTags', 'excludeTags', 'headers', 'cookies', 'userAgent', 'engine'],
+    ['formats', 'onlyMainContent', 'timeout', 'waitFor', 'waitUntil', 'includeTags', 'excludeTags', 'headers', 'cookies', 'userAgent', 'maxAge', 'screenshotOptions', 'engine'],
     field,
   );
   const formats = optStringArray(obj, 'formats', field) ?? ['markdown'];
@@ -159,11 +172,27 @@ export function validateScrapeOptions(value: unknown, field = 'scrapeOptions'): 
     timeout: optInteger(obj, 'timeout', field, 1, LIMITS.maxTimeoutMs) ?? LIMITS.defaultTimeoutMs,
     waitFor: optInteger(obj, 'waitFor', field, 0, LIMITS.maxWaitForMs) ?? 0,
     waitUntil: (waitUntil as WaitUntil | undefined) ?? 'load',
-    includeTags: optStringArray(obj, 'includeTags', field) ?? [],
-    excludeTags: optStringArray(obj, 'excludeTags', field) ?? [],
+    includeTags: optSelectors(obj, 'includeTags', field) ?? [],
+    excludeTags: optSelectors(obj, 'excludeTags', field) ?? [],
     ...accessOptions(obj, field),
     ...(engine !== undefined ? { engine: engine as EngineName } : {}),
+    ...optField('maxAge', optInteger(obj, 'maxAge', field, 0, LIMITS.maxMaxAgeMs)),
+    ...optField('screenshotOptions', obj.screenshotOptions === undefined ? undefined : validateScreenshotOptions(obj.screenshotOptions, `${field}.screenshotOptions`)),
   };
+}
+
+function validateScreenshotOptions(value: unknown, field: string): ScreenshotOptions {
+  const obj = expectObject(value, field);
+  rejectUnknown(obj, ['fullPage', 'format'], field);
+  if (obj.format !== undefined && !SCREENSHOT_FORMATS.includes(obj.format as ScreenshotFormat)) {
+    throw new UsageError(`${field}.format must be one of ${SCREENSHOT_FORMATS.join(', ')}`);
+  }
+  return { fullPage: optBoolean(obj, 'fullPage', field) ?? false, format: (obj.format as ScreenshotFormat | undefined) ?? 'png' };
+}
+
+/** `{ [key]: value }`, or nothing when the value is absent: optional fields stay out of the request. */
+function optField<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
 }
 
 /** An HTTP token (RFC 9110): header names and cookie names. */
@@ -388,6 +417,26 @@ export function validateExtractRequest(value: unknown): ExtractRequest {
     sessionOptions: validateSessionOptions(obj.sessionOptions),
   };
 }
+
+/** The webjobs extension map: checked like a crawl's URL and patterns. */
+export function validateMapRequest(value: unknown): MapRequest {
+  refuseProtoKeys(value);
+  const obj = requestObject(value);
+  rejectUnknown(obj, ['url', 'search', 'limit', 'depth', 'ignoreSitemap', 'includePatterns', 'excludePatterns'], 'request');
+  const search = optString(obj, 'search');
+  if (search !== undefined && search.length > MAX_MAP_SEARCH_LENGTH) throw new LimitError(`request.search has ${search.length} characters, the limit is ${MAX_MAP_SEARCH_LENGTH}`);
+  return {
+    url: validateUrl(obj.url),
+    ...(search !== undefined ? { search } : {}),
+    limit: optInteger(obj, 'limit', 'request', 1, LIMITS.maxMapLimit) ?? LIMITS.defaultMapLimit,
+    depth: optInteger(obj, 'depth', 'request', 0, LIMITS.maxMapDepth) ?? LIMITS.defaultMapDepth,
+    ignoreSitemap: optBoolean(obj, 'ignoreSitemap', 'request') ?? false,
+    includePatterns: optPatterns(obj, 'includePatterns'),
+    excludePatterns: optPatterns(obj, 'excludePatterns'),
+  };
+}
+
+const MAX_MAP_SEARCH_LENGTH = 200;
 
 const VALIDATORS: { [K in JobKind]: (value: unknown, limits: RequestLimits) => JobRequestByKind[K] } = {
   scrape: validateScrapeRequest,

@@ -18,7 +18,7 @@ function childrenOf(): Map<number, number[]> {
   return children;
 }
 
-function rssOf(pid: number): number {
+export function rssOf(pid: number): number {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;

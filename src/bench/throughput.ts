@@ -9,7 +9,8 @@
  * ("webjobs" itself runs with --engine browser, so that it stays comparable to the browser contenders).
  * Each contender runs in its own child process, so peak RSS (the child and its
  * Chromium processes, summed from /proc) is its own. Then a memory check: a
- * 1,000-URL batch against a 100-URL batch.
+ * 1,000-URL batch against a 100-URL batch; then `webjobs map` of a 2,000-URL
+ * site and a batch re-run with --max-age (mapCache.ts).
  *
  * Then the engines (issue 13), in the same run:
  * - a cold `webjobs scrape` of a static page, engine auto vs browser: wall time of
@@ -26,6 +27,7 @@
  *   WEBJOBS_BENCH_SCRIPTS=1          pages carry the small scripts most static sites have
  *   WEBJOBS_BENCH_MEMORY=0           skip the memory check
  *   WEBJOBS_BENCH_ENGINES=0          skip the engine lines
+ *   WEBJOBS_BENCH_MAP_CACHE=0        skip the map and --max-age lines (mapCache.ts)
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -34,6 +36,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { listenOnLoopback, type LoopbackServer } from './loopback.js';
+import { benchMapAndCache } from './mapCache.js';
 import { treeRss } from './procTree.js';
 import { articlePage } from './site.js';
 import type { EngineName } from '../api/types.js';
@@ -367,6 +370,7 @@ async function parent(): Promise<void> {
       );
     }
     if (process.env.WEBJOBS_BENCH_ENGINES !== '0') await engineLines(site.base);
+    if (process.env.WEBJOBS_BENCH_MAP_CACHE !== '0') await benchMapAndCache(site.base);
   } finally {
     await site.close();
   }

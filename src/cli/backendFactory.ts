@@ -16,12 +16,15 @@ export async function createBackend(choice: BackendChoice = {}, env: NodeJS.Proc
 }
 
 export async function createLocalBackend(env: NodeJS.ProcessEnv = process.env) {
-  const [{ LocalBackend }, { FileJobStore }, { webjobsHome }] = await Promise.all([
+  const [{ LocalBackend }, { FileJobStore }, { FilePageCache }, { JobFiles }, { webjobsHome }] = await Promise.all([
     import('../local/localBackend.js'),
     import('../store/fileStore.js'),
+    import('../store/pageCache.js'),
+    import('../store/jobFiles.js'),
     import('../store/paths.js'),
   ]);
-  return new LocalBackend({ store: new FileJobStore(webjobsHome(env)), env });
+  const home = webjobsHome(env);
+  return new LocalBackend({ store: new FileJobStore(home), pageCache: new FilePageCache(home), files: new JobFiles(home), env });
 }
 
 /** Runs `fn` with a back end and closes it however `fn` ends, so browsers and sockets never outlive a command. */

@@ -8,6 +8,8 @@ import { extractCommand } from './commands/extract.js';
 import { batchCommand } from './commands/batch.js';
 import { crawlCommand } from './commands/crawl.js';
 import { cancelCommand, listCommand, pruneCommand, resultCommand, statusCommand } from './commands/jobs.js';
+import { mcpCommand } from './commands/mcp.js';
+import { mapCommand } from './commands/map.js';
 import { retryCommand } from './commands/retry.js';
 import { scrapeCommand } from './commands/scrape.js';
 import { serveCommand } from './commands/serve.js';
@@ -45,7 +47,7 @@ export function buildProgram(): Command {
     .version('0.1.0')
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText('after', `\nExamples:\n  $ webjobs scrape https://example.com\n  $ webjobs scrape https://example.com --json | jq .data.metadata\n${EXIT_CODES_HELP}`);
-  const commands = [scrapeCommand(), batchCommand(), crawlCommand(), extractCommand(), statusCommand(), resultCommand(), listCommand(), cancelCommand(), pruneCommand(), retryCommand(), serveCommand()];
+  const commands = [scrapeCommand(), batchCommand(), crawlCommand(), mapCommand(), extractCommand(), statusCommand(), resultCommand(), listCommand(), cancelCommand(), pruneCommand(), retryCommand(), serveCommand(), mcpCommand()];
   for (const cmd of commands) program.addCommand(cmd);
   return program;
 }

@@ -85,14 +85,18 @@ function duration(seconds: number): string {
 /**
  * The progress line. A batch knows its size: done/total, rate, and the time left
  * at that rate. A crawl does not (it finds pages as it goes; --max-pages is a
- * ceiling, not a goal): pages done and rate only.
+ * ceiling, not a goal): pages done, the pages it knows of so far (when the job
+ * runs in this process), and rate.
  */
 export function describeProgress(kind: ManyKind, total: number) {
   return (p: JobProgress, elapsedMs: number): string => {
     const perSecond = elapsedMs > 0 ? p.done / (elapsedMs / 1000) : 0;
     const failed = p.failed > 0 ? colors.red(`, ${p.failed} failed`) : '';
     const rate = `${perSecond.toFixed(1)} pages/s`;
-    if (kind === 'crawl') return `${p.done} page${p.done === 1 ? '' : 's'} crawled${failed} · ${rate}`;
+    if (kind === 'crawl') {
+      const found = p.discovered !== undefined ? ` · ${p.discovered} found` : '';
+      return `${p.done} page${p.done === 1 ? '' : 's'} crawled${failed}${found} · ${rate}`;
+    }
     const eta = p.done > 0 && p.done < total && perSecond > 0 ? ` · about ${duration((total - p.done) / perSecond)} left` : '';
     return `${p.done}/${total} pages done${failed} · ${rate}${eta}`;
   };
@@ -141,10 +145,10 @@ export async function writeStoredPages(
   kind: ManyKind,
   backend: JobBackend,
   jobId: string,
-  options: { outputDir?: string; formats?: Format[]; frontMatter?: boolean; output?: string },
+  options: { outputDir?: string; formats?: Format[]; frontMatter?: boolean; output?: string; apiKey?: string },
 ): Promise<void> {
   if (options.outputDir) {
-    const dir = new OutputDir(options.outputDir, options.formats, options.frontMatter);
+    const dir = new OutputDir(options.outputDir, options.formats, options.frontMatter, options.apiKey ?? process.env.WEBJOBS_API_KEY);
     await dir.create();
     return dir.finish(jobId, entriesOf(backend, kind, jobId));
   }
@@ -207,7 +211,7 @@ export async function runManyPages<K extends ManyKind>(
   const started = Date.now();
   let jsonl: OutputStream | undefined;
   let writes: Promise<void> = Promise.resolve();
-  const dir = flags.outputDir ? new OutputDir(flags.outputDir, flags.formats, flags.frontMatter) : undefined;
+  const dir = flags.outputDir ? new OutputDir(flags.outputDir, flags.formats, flags.frontMatter, flags.apiKey ?? process.env.WEBJOBS_API_KEY) : undefined;
   await dir?.create();
   if (flags.jsonl) jsonl = await openOutput(flags.output);
   const onPage = (entry: PageEntry, index: number) => {

@@ -1,9 +1,10 @@
 /** Flags shared by the job commands, and how they become the spec's request objects. */
+import { invalidSelectors, splitSelectorList } from '../api/selectors.js';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { LIMITS } from '../api/limits.js';
 import { parseCookie, parseHeader, readCookiesFile } from './access.js';
 import type { ProgressFlags } from './terminal.js';
-import { ENGINES, FORMATS, WAIT_UNTIL, type Cookie, type EngineName, type Format, type ScrapeOptions, type SessionOptions, type WaitUntil } from '../api/types.js';
+import { ENGINES, FORMATS, SCREENSHOT_FORMATS, WAIT_UNTIL, type Cookie, type EngineName, type ScreenshotFormat, type Format, type ScrapeOptions, type SessionOptions, type WaitUntil } from '../api/types.js';
 
 /** A whole number flag within [min, max]; out of range is a usage error named by the flag, before anything starts. */
 export function parseInteger(name: string, min = 0, max = Number.MAX_SAFE_INTEGER) {
@@ -18,6 +19,16 @@ export function parseInteger(name: string, min = 0, max = Number.MAX_SAFE_INTEGE
 
 export function parseList(value: string, previous: string[] = []): string[] {
   return [...previous, ...value.split(',').map((v) => v.trim()).filter(Boolean)];
+}
+
+/** CSS selectors, comma-separated (commas inside :is(...) or quotes stay), each checked before the job (selectors.ts). */
+function parseSelectors(flag: string): (value: string, previous?: string[]) => string[] {
+  return (value, previous = []) => {
+    const selectors = splitSelectorList(value);
+    const [invalid] = invalidSelectors(selectors);
+    if (invalid !== undefined) throw new InvalidArgumentError(`"${invalid}" is not a valid CSS selector.`);
+    return [...previous, ...selectors];
+  };
 }
 
 export function parseFormats(value: string, previous: string[] = []): Format[] {
@@ -44,6 +55,9 @@ export interface ScrapeFlags {
   cookies?: Cookie[];
   userAgent?: string;
   engine?: EngineName;
+  maxAge?: number;
+  fullPage?: boolean;
+  screenshotFormat?: ScreenshotFormat;
 }
 
 export function addScrapeOptions(cmd: Command): Command {
@@ -53,8 +67,8 @@ export function addScrapeOptions(cmd: Command): Command {
     .option('--timeout <ms>', 'time allowed to load each page, in milliseconds (default: 30000)', parseInteger('--timeout', 1, LIMITS.maxTimeoutMs))
     .option('--wait-for <ms>', 'extra wait after the page loaded, in milliseconds', parseInteger('--wait-for', 0, LIMITS.maxWaitForMs))
     .addOption(new Option('--wait-until <event>', 'when a page counts as loaded').choices([...WAIT_UNTIL]))
-    .option('--include-tags <selectors>', 'keep only elements matching these CSS selectors (comma-separated)', parseList)
-    .option('--exclude-tags <selectors>', 'remove elements matching these CSS selectors (comma-separated)', parseList)
+    .option('--include-tags <selectors>', 'keep only elements matching these CSS selectors (comma-separated)', parseSelectors('--include-tags'))
+    .option('--exclude-tags <selectors>', 'remove elements matching these CSS selectors (comma-separated)', parseSelectors('--exclude-tags'))
     .option('-H, --header <header>', "extra request header 'Name: value', sent only to the site(s) of the URLs given (repeatable)", parseHeader)
     .option('--cookie <name=value>', 'a cookie for the host(s) of the URLs given (repeatable)', parseCookie)
     .option('--cookies <file>', 'cookies from a cookies.txt file (Netscape format, as curl -c and browsers export); each goes to its own domain', readCookiesFile)
@@ -62,7 +76,14 @@ export function addScrapeOptions(cmd: Command): Command {
     .addOption(
       new Option('--engine <engine>', 'how pages are read: http (the HTML as served), browser (rendered in Chromium), auto (http, Chromium only when a page needs it)')
         .choices([...ENGINES])
-        .default(undefined, 'auto'),
+        .default(undefined, 'auto')
+    )
+    .option('--full-page', 'with --formats screenshot: the whole page, not only its first 800x600 pixels')
+    .addOption(new Option('--screenshot-format <type>', 'with --formats screenshot: the image type (default: png)').choices([...SCREENSHOT_FORMATS]))
+    .option(
+      '--max-age <seconds>',
+      'reuse a stored result of the same URL and options up to this old instead of scraping again (metadata.cacheState: hit or miss)',
+      parseInteger('--max-age', 1, LIMITS.maxMaxAgeMs / 1000),
     );
 }
 
@@ -79,6 +100,10 @@ export function scrapeOptionsFrom(flags: ScrapeFlags): ScrapeOptions {
   if (cookies.length > 0) options.cookies = cookies;
   if (flags.userAgent !== undefined) options.userAgent = flags.userAgent;
   if (flags.engine) options.engine = flags.engine;
+  if (flags.maxAge !== undefined) options.maxAge = flags.maxAge * 1000;
+  if (flags.fullPage || flags.screenshotFormat) {
+    options.screenshotOptions = { ...(flags.fullPage ? { fullPage: true } : {}), ...(flags.screenshotFormat ? { format: flags.screenshotFormat } : {}) };
+  }
   return options;
 }
 

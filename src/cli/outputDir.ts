@@ -69,6 +69,8 @@ export class OutputDir {
     formats: Format[] | undefined,
     /** Markdown files start with YAML front matter: title, url, sourceURL, statusCode, scrapedAt. */
     private readonly frontMatter = false,
+    /** The API key that downloads a remote job's screenshots from the service. */
+    private readonly apiKey?: string,
   ) {
     this.formats = formatsOrDefault(formats);
   }
@@ -85,6 +87,10 @@ export class OutputDir {
     const base = baseNameFor(entry.url, this.taken);
     const files: Partial<Record<Format, string>> = {};
     for (const format of this.formats) {
+      if (format === 'screenshot') {
+        if (entry.screenshot) files.screenshot = this.copy(entry.screenshot, base);
+        continue;
+      }
       const file = `${base}${FORMAT_EXTENSIONS[format]}`;
       files[format] = file;
       const content = (this.frontMatter && format === 'markdown' ? frontMatterOf(entry) : '') + withNewline(renderFormat(entry, format));
@@ -92,6 +98,21 @@ export class OutputDir {
       this.writes.catch(() => undefined); // handled in finish(); no unhandled rejection before it
     }
     this.files.set(index, files);
+  }
+
+  /** Queues the copy of a screenshot (a path here, or a URL on the service) into `<base>.<ext>`; returns the file's name. */
+  private copy(ref: string, base: string): string {
+    const file = `${base}.${/\.(png|jpeg|webp)$/.exec(ref)?.[1] ?? 'png'}`;
+    this.writes = this.writes.then(async () => fs.writeFile(path.join(this.dir, file), await this.read(ref)));
+    this.writes.catch(() => undefined);
+    return file;
+  }
+
+  private async read(ref: string): Promise<Uint8Array> {
+    if (!/^https?:\/\//.test(ref)) return fs.readFile(ref);
+    const response = await fetch(ref, { headers: this.apiKey ? { 'x-api-key': this.apiKey } : {} });
+    if (!response.ok) throw new Error(`could not download the screenshot ${ref}: HTTP ${response.status}`);
+    return new Uint8Array(await response.arrayBuffer());
   }
 
   /** Writes the pages not written yet (a job waited for by polling) and index.json: `entries` are all the job's, in order. */

@@ -8,7 +8,8 @@
  * - Headers go only to the job's own origins: the scheme, host and port of each
  *   URL the request names. A redirect, frame, script or link to another origin
  *   never gets them (nor does http:// when the request named https://).
- * - The user-agent (not a secret) goes with every request of the job.
+ * The job's user-agent is carried here, but which User-Agent a request gets is
+ * decided in userAgent.ts.
  */
 import type { Cookie, ScrapeOptions } from '../api/types.js';
 
@@ -59,7 +60,7 @@ export function cookieMatches(cookie: ScopedCookie, url: URL): boolean {
   return url.pathname === path || (url.pathname.startsWith(path) && (path.endsWith('/') || url.pathname[path.length] === '/'));
 }
 
-/** The job's headers for a request to `url`: its own headers on its own origins, the matching cookies, the user-agent. */
+/** The job's headers for a request to `url`: its own headers on its own origins, and the matching cookies. */
 export function accessHeaders(access: SiteAccess | undefined, url: string): Record<string, string> {
   if (!access) return {};
   let parsed: URL;
@@ -71,6 +72,5 @@ export function accessHeaders(access: SiteAccess | undefined, url: string): Reco
   const out: Record<string, string> = access.origins.has(parsed.origin) ? { ...access.headers } : {};
   const cookies = access.cookies.filter((cookie) => cookieMatches(cookie, parsed));
   if (cookies.length > 0) out.cookie = cookies.map((cookie) => `${cookie.name}=${cookie.value}`).join('; ');
-  if (access.userAgent) out['user-agent'] = access.userAgent;
   return out;
 }

@@ -7,6 +7,7 @@
 import os from 'node:os';
 import type { Browser, BrowserContext, Page, Target } from 'puppeteer';
 import puppeteer from 'puppeteer';
+import { lowerPriority } from './priority.js';
 import { EnvironmentError } from '../api/errors.js';
 import { userAgentHeader } from './userAgent.js';
 import { bareHost, egressLaunchArgs, startEgressProxy, type EgressGuard, type EgressProxy } from './egress.js';
@@ -52,6 +53,8 @@ export interface BrowserSettings {
   egressGuard?: EgressGuard;
   /** Every request of this browser goes through this proxy. */
   proxy?: ProxyConfig;
+  /** Chromium runs at this much lower CPU priority (nice) than this process (priority.ts); `serve --browser-nice`. */
+  browserNice?: number;
 }
 
 export function launchArgs(extra: string[] = []): string[] {
@@ -86,6 +89,7 @@ export async function launchBrowser(settings: BrowserSettings = {}): Promise<Bro
       handleSIGHUP: false,
     });
     const child = browser.process();
+    if (settings.browserNice && child?.pid !== undefined) lowerPriority(child.pid, settings.browserNice);
     if (child && child.exitCode === null && child.signalCode === null) {
       profile.setKill(() => child.kill('SIGKILL'));
       child.once('exit', () => void profile.release());

@@ -10,6 +10,7 @@ import puppeteer from 'puppeteer';
 import { EnvironmentError, PageError } from '../api/errors.js';
 import type { EngineName, PageData, ScrapeOptions, SessionOptions } from '../api/types.js';
 import { accessHeaders, type SiteAccess } from './access.js';
+import { userAgentHeader } from './userAgent.js';
 import { BrowserPool, type BrowserSettings } from './browser.js';
 import { findBrowser } from './findBrowser.js';
 import { optionsNeedBrowser } from './http/choice.js';
@@ -50,6 +51,18 @@ export interface Engine {
   close(): Promise<void>;
 }
 
+/** The body of `response`, stopping after `maxBytes`. */
+async function readAtMost(response: Response, maxBytes: number): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    chunks.push(chunk);
+    total += chunk.length;
+    if (total >= maxBytes) break; // leaving the loop cancels the body
+  }
+  return Buffer.concat(chunks).subarray(0, maxBytes);
+}
+
 export class BrowserEngine implements Engine {
   private readonly pools = new Map<string, BrowserPool>();
   private extractPool: ExtractPool | undefined;
@@ -85,6 +98,9 @@ export class BrowserEngine implements Engine {
     if (options.engine === 'browser') return this.render(url, scrapeOptions, sessionOptions, signal, access);
     const before = options.engine === 'auto' ? optionsNeedBrowser(options) : undefined;
     if (before) return this.renderBecause(before, url, scrapeOptions, sessionOptions, signal, access);
+    if (options.engine === 'http' && options.formats.includes('screenshot')) {
+      throw new PageError('the screenshot format is taken in a browser: use --engine auto or browser');
+    }
     this.extractPool ??= new ExtractPool();
     const fetcher = (target: string, init: { timeoutMs: number; signal?: AbortSignal; headers: Record<string, string> }) =>
       this.fetch(target, { ...init, sessionOptions, access });
@@ -102,7 +118,12 @@ export class BrowserEngine implements Engine {
   private async render(url: string, scrapeOptions?: ScrapeOptions, sessionOptions?: SessionOptions, signal?: AbortSignal, access?: SiteAccess): Promise<PageData> {
     const proxy = resolveProxy(sessionOptions, this.env);
     const solver = sessionOptions?.solveCaptchas ? solverConfig(this.env) : undefined;
-    const data = await scrapeUrl(this.pool(proxy), url, scrapeOptions, { solver, signal, access });
+    const fetchBytes = (target: string, maxBytes: number) =>
+      this.fetch(target, { timeoutMs: scrapeOptions?.timeout ?? 30_000, signal, sessionOptions, access }).then(
+        (response) => (response.ok ? readAtMost(response, maxBytes) : response.body?.cancel().then(() => undefined)),
+        () => undefined,
+      );
+    const data = await scrapeUrl(this.pool(proxy), url, scrapeOptions, { solver, signal, access, fetchBytes });
     data.metadata.engine = 'browser';
     return data;
   }
@@ -128,6 +149,7 @@ export class BrowserEngine implements Engine {
       if (!(err instanceof EnvironmentError)) throw err;
       throw new PageError(`${url} needs a browser (${reason}), and none could be started: ${err.message}`);
     }
+
   }
 
   /**
@@ -142,7 +164,7 @@ export class BrowserEngine implements Engine {
       const refusal = guard ? await guard(current) : undefined;
       if (refusal) throw new PageError(refusal);
       // Decided per hop: a redirect to another site gets none of the job's headers or another site's cookies.
-      const headers = { ...options.headers, ...accessHeaders(options.access, current) };
+      const headers = { ...options.headers, ...accessHeaders(options.access, current), 'user-agent': userAgentHeader(options.access?.userAgent) };
       const response = await proxiedFetch(current, await this.egressOr(proxy), { ...options, headers }).catch((err: unknown) => {
         // A tunnel the egress proxy did not open fails as the proxy's; its own reason says what happened.
         const why = this.pool(proxy).egressFailure(current);

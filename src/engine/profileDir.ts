@@ -59,8 +59,9 @@ export function createProfileDir(tmpDir = os.tmpdir()): ProfileDir {
       if (live.has(dir)) live.set(dir, kill);
     },
     async release() {
-      live.delete(dir);
+      // Listed until it is gone: a process.exit() while the removal runs (serve, mcp) leaves it to the exit hook.
       await fs.rm(dir, { recursive: true, force: true, maxRetries: 2 }).catch(() => undefined);
+      live.delete(dir);
     },
   };
 }

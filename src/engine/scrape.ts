@@ -3,12 +3,14 @@
  * Every failure becomes a PageError whose message says what happened to the page.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import type { BrowserContext, HTTPResponse, Page, PuppeteerLifeCycleEvent } from 'puppeteer';
+import type { Browser, BrowserContext, CDPSession, HTTPResponse, Page, PuppeteerLifeCycleEvent } from 'puppeteer';
 import { PageError } from '../api/errors.js';
 import type { PageData, ScrapeOptions, WaitUntil } from '../api/types.js';
 import { accessHeaders, type SiteAccess } from './access.js';
+import { userAgentHeader } from './userAgent.js';
 import type { BrowserPool, BrowserSettings, RequestGuard } from './browser.js';
 import { extractionScript } from './content/bundle.js';
+import { pdfToText, type PdfText } from './content/pdf.js';
 import { EGRESS_ERROR_HEADER } from './egress.js';
 import { describeCaptcha, detectCaptcha, injectToken, solveCaptcha, type CaptchaSolverConfig } from './session/captcha.js';
 import { BAD_USER_SELECTOR, type InPageOptions, type InPageResult } from './content/inPage.js';
@@ -16,7 +18,7 @@ import { isContextGone, MainFrameWatch, pendingRefreshMs } from './mainFrame.js'
 import { installSettleProbe, settleEnabled, settleParams, waitForSettle } from './settle.js';
 
 /** The options of one page's scrape, defaults filled; headers, cookies and user-agent travel as the job's SiteAccess. */
-export type PageOptions = Required<Omit<ScrapeOptions, 'headers' | 'cookies' | 'userAgent'>>;
+export type PageOptions = Required<Omit<ScrapeOptions, 'headers' | 'cookies' | 'userAgent' | 'maxAge'>>;
 
 const WAIT_UNTIL: Record<WaitUntil, PuppeteerLifeCycleEvent> = {
   load: 'load',
@@ -26,6 +28,13 @@ const WAIT_UNTIL: Record<WaitUntil, PuppeteerLifeCycleEvent> = {
 
 /** Content types Chromium renders as a document we can read. */
 export const RENDERABLE = /^(text\/|application\/(xhtml\+xml|xml|json|ld\+json|rss\+xml|atom\+xml))/i;
+
+/** A PDF document: its text is read in Node (content/pdf.ts), not rendered. */
+const PDF = /^application\/(x-)?pdf\b/i;
+/** A PDF file starts with %PDF- within its first 1,024 bytes; what the viewer hands over instead does not. */
+const isPdf = (bytes: Uint8Array) => Buffer.from(bytes.subarray(0, 1024)).includes('%PDF-');
+/** Larger PDF documents are refused rather than read into memory. */
+const MAX_PDF_BYTES = 50 * 1024 * 1024;
 
 /** Resource types a scrape never needs; blocking them saves bandwidth and render time. */
 const BLOCKED_RESOURCES = new Set(['image', 'media', 'font']);
@@ -76,12 +85,12 @@ async function interceptRequests(page: Page, guard?: RequestGuard, access?: Site
   await page.setRequestInterception(true);
   page.on('request', (request) => {
     if (request.isInterceptResolutionHandled()) return;
-    if (blockedRequest(request.url(), request.resourceType())) {
+    if (!showsEverything.has(page) && blockedRequest(request.url(), request.resourceType())) {
       void request.abort('blockedbyclient').catch(() => undefined);
       return;
     }
     const go = () => {
-      // Cookies and the user-agent the browser sends by itself; here only the job's own headers.
+      // Cookies the browser sends by itself (from the context's jar); here only the job's own headers.
       const extra = access ? withoutBrowserOwn(accessHeaders(access, request.url())) : {};
       return Object.keys(extra).length > 0 ? request.continue({ headers: { ...request.headers(), ...extra } }) : request.continue();
     };
@@ -123,11 +132,25 @@ async function blockByUrl(page: Page): Promise<void> {
   const session = await page.createCDPSession();
   await session.send('Network.enable');
   await session.send('Network.setBlockedURLs', { urls: BLOCKED_URL_PATTERNS });
+  blockingSessions.set(page, session);
 }
 
-/** The job's headers without those the browser sends itself from the context's cookie jar and the tab's user-agent. */
+/** Tabs whose current scrape takes a screenshot: images, media and fonts load, as a person would see the page. */
+const showsEverything = new WeakSet<Page>();
+/** The CDP session that blocks heavy files by URL in a tab without request interception. */
+const blockingSessions = new WeakMap<Page, CDPSession>();
+
+/** Lets heavy files load in the tab for a screenshot, or blocks them again; tabs are reused by other scrapes. */
+async function showEverything(page: Page, show: boolean): Promise<void> {
+  if (showsEverything.has(page) === show) return;
+  if (show) showsEverything.add(page);
+  else showsEverything.delete(page);
+  await blockingSessions.get(page)?.send('Network.setBlockedURLs', { urls: show ? [] : BLOCKED_URL_PATTERNS });
+}
+
+/** The job's headers without the cookies, which the browser sends itself from the context's cookie jar. */
 function withoutBrowserOwn(headers: Record<string, string>): Record<string, string> {
-  const { cookie: _cookie, 'user-agent': _userAgent, ...rest } = headers;
+  const { cookie: _cookie, ...rest } = headers;
   return rest;
 }
 
@@ -177,7 +200,7 @@ async function prepare(page: Page, settings: BrowserSettings, access: SiteAccess
   if (prepared.has(page)) return;
   prepared.add(page);
   answerDialogs(page);
-  if (access?.userAgent) await page.setUserAgent({ userAgent: access.userAgent });
+  if (access?.userAgent) await page.setUserAgent({ userAgent: userAgentHeader(access.userAgent) });
   // Chromium asks for proxy credentials per tab; answering them here covers every request of the tab.
   if (settings.proxy?.username && !settings.egressGuard) {
     await page.authenticate({ username: settings.proxy.username, password: settings.proxy.password ?? '' });
@@ -310,6 +333,45 @@ async function extractContent(page: Page, options: InPageOptions): Promise<InPag
   }
 }
 
+/**
+ * A PDF the tab landed on, as a page: its text as Markdown (and HTML, links). The
+ * bytes are the tab's response body; Chromium hands some PDFs to its viewer
+ * without keeping the body, and then the document is fetched once more outside
+ * the browser, through the engine's guarded fetch.
+ */
+async function pdfPage(page: Page, url: string, response: HTTPResponse, options: PageOptions, run: TabRun): Promise<PageData> {
+  const landed = response.url();
+  const held = await response.buffer().catch(() => undefined);
+  const bytes = held && isPdf(held) ? held : await run.fetchBytes?.(landed, MAX_PDF_BYTES + 1);
+  if (!bytes) throw new PageError(`could not read the PDF document at ${landed}`);
+  if (bytes.length > MAX_PDF_BYTES) throw new PageError(`the PDF document at ${landed} is larger than ${MAX_PDF_BYTES / 1024 / 1024} MiB`);
+  let text: PdfText;
+  try {
+    text = await pdfToText(bytes);
+  } catch (err) {
+    throw new PageError(`could not read the PDF document at ${landed}: ${(err as Error).message}`);
+  }
+  const formats = options.formats;
+  const data: PageData = {
+    metadata: {
+      title: text.title ?? '',
+      description: '',
+      url: page.url() || landed,
+      sourceURL: url,
+      statusCode: String(response.status()),
+      contentType: 'application/pdf',
+      numPages: String(text.numPages),
+      scrapedAt: new Date().toISOString(),
+    },
+  };
+  if (formats.includes('markdown')) data.markdown = text.markdown;
+  if (formats.includes('html')) data.html = text.html;
+  if (formats.includes('links')) data.links = text.links;
+  if (formats.includes('rawHtml')) data.rawHtml = '';
+  if (formats.includes('screenshot')) data.metadata.warning = 'a PDF document has no screenshot; its text is in markdown';
+  return data;
+}
+
 /** Fills the defaults the validator would; the engine can be called directly too. */
 export function withDefaults(options: ScrapeOptions = {}): PageOptions {
   return {
@@ -321,7 +383,46 @@ export function withDefaults(options: ScrapeOptions = {}): PageOptions {
     includeTags: options.includeTags ?? [],
     excludeTags: options.excludeTags ?? [],
     engine: options.engine ?? 'auto',
+    screenshotOptions: { fullPage: false, format: 'png', ...options.screenshotOptions },
   };
+}
+
+/**
+ * rawHtml: the body of the response the tab rests on, as the server sent it.
+ * screenshot: the tab as it stands, as a data: URL (the job keeps it as a file).
+ */
+async function asServedAndSeen(page: Page, response: HTTPResponse, options: PageOptions): Promise<Pick<PageData, 'rawHtml' | 'screenshot'>> {
+  const out: Pick<PageData, 'rawHtml' | 'screenshot'> = {};
+  if (options.formats.includes('rawHtml')) {
+    // Chromium may no longer hold the body (evicted from its buffer); the document's source is then the nearest.
+    out.rawHtml = await response.text().catch(() => page.content());
+  }
+  if (options.formats.includes('screenshot')) {
+    const { fullPage, format } = options.screenshotOptions;
+    const image = await oneAtATime(page.browser(), async () => {
+      await page.bringToFront();
+      return page.screenshot({ type: format, fullPage, encoding: 'base64', captureBeyondViewport: fullPage });
+    });
+    out.screenshot = `data:image/${format};base64,${image}`;
+  }
+  return out;
+}
+
+const SCREENSHOT_TIMEOUT_MS = 30_000;
+/** The last screenshot begun in each browser; it goes when the browser does. */
+const screenshotChains = new WeakMap<Browser, Promise<unknown>>();
+
+/**
+ * Chromium paints only the tab in front: a screenshot of a tab behind another
+ * waits for a frame that never comes. Screenshots of one browser are taken one
+ * at a time, each with its tab brought to the front.
+ */
+function oneAtATime<T>(browser: Browser, take: () => Promise<T>): Promise<T> {
+  // Bounded, so that one tab that never paints cannot hold every later screenshot.
+  const bounded = () => withDeadline(take(), SCREENSHOT_TIMEOUT_MS, () => `the screenshot took longer than ${SCREENSHOT_TIMEOUT_MS} ms`);
+  const taken = (screenshotChains.get(browser) ?? Promise.resolve()).then(bounded, bounded);
+  screenshotChains.set(browser, taken.catch(() => undefined));
+  return taken;
 }
 
 /**
@@ -360,6 +461,7 @@ export function emptyPage(sourceURL: string, url: string, status: number, format
   if (formats.includes('markdown')) data.markdown = '';
   if (formats.includes('html')) data.html = '';
   if (formats.includes('links')) data.links = [];
+  if (formats.includes('rawHtml')) data.rawHtml = '';
   return data;
 }
 
@@ -386,6 +488,7 @@ async function scrapeInTab(page: Page, url: string, options: PageOptions, run: T
   const { settings, signal } = run;
   const deadline = Date.now() + options.timeout;
   await prepare(page, settings, run.access);
+  await showEverything(page, options.formats.includes('screenshot'));
   await setJobCookies(page, run.access);
   const watch = new MainFrameWatch(page, options.waitUntil === 'domcontentloaded' ? 'domcontentloaded' : 'load');
   try {
@@ -398,6 +501,7 @@ async function scrapeInTab(page: Page, url: string, options: PageOptions, run: T
       // Chromium shows its own error page for an HTTP error without a body; that page is not the site's content.
       if (showsBrowserErrorPage(page, response)) return emptyErrorPage(url, response, options.formats);
       const contentType = response.headers()['content-type'] ?? 'text/html';
+      if (PDF.test(contentType)) return await pdfPage(page, url, response, options, run);
       if (!RENDERABLE.test(contentType)) {
         throw new PageError(`${url} is not a web page (content type ${contentType.split(';')[0]}); it cannot be rendered as a page`);
       }
@@ -415,7 +519,7 @@ async function scrapeInTab(page: Page, url: string, options: PageOptions, run: T
         if (moving && isContextGone(err)) continue;
         throw err;
       }
-      return pageData(page, url, response, result, options, { captcha, complete });
+      return { ...pageData(page, url, response, result, options, { captcha, complete }), ...(await asServedAndSeen(page, response, options)) };
     }
   } finally {
     watch.dispose();
@@ -468,6 +572,8 @@ export interface ScrapeContext {
   signal?: AbortSignal;
   /** The job's headers, cookies and user-agent, and where they may go. */
   access?: SiteAccess;
+  /** A plain GET of a document the tab could not hand over (a PDF), at most `maxBytes`; undefined when it failed. */
+  fetchBytes?: (url: string, maxBytes: number) => Promise<Uint8Array | undefined>;
 }
 
 /**

@@ -1,10 +1,14 @@
 /**
- * The one user-agent policy of webjobs: pages (the browser), robots.txt and
- * sitemaps (Node's own requests) all go out with USER_AGENT, and robots.txt
- * groups are matched by its product token ROBOTS_TOKEN ("User-agent: webjobs",
- * else "User-agent: *"). A per-job user agent, when there is one, replaces the
- * header through userAgentHeader() only; robots.txt matching keeps the token,
- * so a changed header never escapes the site's rules for webjobs.
+ * The one user-agent policy of webjobs, and the one place that decides a
+ * request's User-Agent header: userAgentHeader(). Every request of a job goes
+ * out with the job's own user agent (--user-agent, scrapeOptions.userAgent) when
+ * it has one, else USER_AGENT:
+ *   - pages and everything they load: the browser's default (launchArgs in
+ *     browser.ts) and, for a job with its own, page.setUserAgent (scrape.ts);
+ *   - robots.txt and sitemaps, Node's own requests: Engine.fetch (engine.ts).
+ * robots.txt groups are matched by the product token ROBOTS_TOKEN ("User-agent:
+ * webjobs", else "User-agent: *") whatever the header says, so a changed header
+ * never escapes the site's rules for webjobs.
  */
 
 /** The token robots.txt groups are matched against. */

@@ -24,6 +24,8 @@ export interface JobContext<K extends JobKind> {
   update(change: (record: RecordHeader) => void): Promise<void>;
   /** Stores page entry `index` of a batch or crawl and tells whoever waits on the job. */
   putPage(index: number, entry: PageEntry): Promise<void>;
+  /** A crawl tells whoever waits on the job how many pages it knows of (done, loading and queued). */
+  discovered(count: number): void;
 }
 
 export interface JobRunner<K extends JobKind> {

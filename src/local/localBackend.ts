@@ -17,14 +17,20 @@ import {
   type JobStatus,
   type JobStatusObject,
   type JobSummary,
+  type MapRequest,
+  type MapResult,
   type PageEntry,
   type PageQuery,
 } from '../api/types.js';
 import { credentialRedactor, redactStrings, requestUrls, secretRedactor, withoutCredentials } from '../api/redact.js';
-import { LOCAL_LIMITS, validateJobId, validateRequest } from '../api/validate.js';
+import { LOCAL_LIMITS, validateJobId, validateMapRequest, validateRequest } from '../api/validate.js';
 import { siteAccess } from '../engine/access.js';
 import type { Engine } from '../engine/engine.js';
+import { mapSite } from '../engine/crawl/map.js';
 import type { JobHeader, JobStore, RecordHeader, StoredJob } from '../store/jobStore.js';
+import type { PageCache } from '../store/pageCache.js';
+import type { JobFiles } from '../store/jobFiles.js';
+import { withCache, withJobFiles } from './jobEngine.js';
 import type { JobContext, JobRunner } from './jobRunner.js';
 import { entryCount, readRecord } from './records.js';
 import { RUNNERS } from './runners/index.js';
@@ -38,6 +44,10 @@ export interface LocalBackendOptions {
   maxConcurrentJobs?: number;
   /** How often a running job checks the store for a cancel from another process. */
   cancelCheckMs?: number;
+  /** Where scrapeOptions.maxAge finds and keeps pages; without it maxAge has no effect. */
+  pageCache?: PageCache;
+  /** Where jobs keep their screenshots; without it a screenshot stays a data: URL in the record. */
+  files?: JobFiles;
 }
 
 const WORKER_COMMAND = '__run-job';
@@ -60,6 +70,8 @@ export class LocalBackend implements JobBackend {
   private readonly createEngine: () => Promise<Engine>;
   private readonly maxConcurrentJobs: number;
   private readonly cancelCheckMs: number;
+  private readonly pageCache: PageCache | undefined;
+  private readonly files: JobFiles | undefined;
   private engine: Promise<Engine> | undefined;
   private readonly events = new EventEmitter();
   private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();
@@ -71,6 +83,8 @@ export class LocalBackend implements JobBackend {
     this.createEngine = options.createEngine ?? (() => defaultEngine(this.env));
     this.maxConcurrentJobs = options.maxConcurrentJobs ?? 2;
     this.cancelCheckMs = options.cancelCheckMs ?? 500;
+    this.pageCache = options.pageCache;
+    this.files = options.files;
     this.events.setMaxListeners(0);
   }
 
@@ -147,10 +161,12 @@ export class LocalBackend implements JobBackend {
     // Header and cookie values are hidden from errors only: a page may show its user's name, which is no leak.
     const cleanError = (error: string): string => clean(hide ? hide(error) : error);
     try {
+      const shared = await this.getEngine();
+      const cached = this.pageCache ? withCache(shared, this.pageCache) : shared;
       const ctx: JobContext<JobKind> = {
         jobId,
         request: job.meta.request,
-        engine: await this.getEngine(),
+        engine: this.files ? withJobFiles(cached, this.files, jobId) : cached,
         signal: controller.signal,
         env: this.env,
         access: siteAccess(requestUrls(job.meta.request), 'scrapeOptions' in job.meta.request ? job.meta.request.scrapeOptions : undefined),
@@ -168,6 +184,7 @@ export class LocalBackend implements JobBackend {
           if (entry.status === 'failed') failed++;
           this.events.emit(`page:${jobId}`, entry, index);
         },
+        discovered: (count) => this.events.emit(`discovered:${jobId}`, count),
       };
       await runnerFor(job.meta.kind).run(ctx as never);
     } catch (err) {
@@ -190,7 +207,8 @@ export class LocalBackend implements JobBackend {
   }
 
   private async checkCancelled(jobId: string, controller: AbortController): Promise<void> {
-    const header = await this.store.header(jobId).catch(() => undefined);
+    // The store's own header, not a copy in memory: the cancel may come from another process.
+    const header = await this.store.storedHeader(jobId).catch(() => undefined);
     if (header?.status === 'stopped' && !controller.signal.aborted) controller.abort(new Error('stopped by user'));
   }
 
@@ -228,15 +246,21 @@ export class LocalBackend implements JobBackend {
     return new Promise((resolve, reject) => {
       let done = 0;
       let failed = 0;
+      let discovered: number | undefined;
       const onPage = (entry: PageEntry, index: number) => {
         done++;
         if (entry.status === 'failed') failed++;
         options.onPage?.(entry, index);
-        options.onProgress?.({ status: 'running', done, failed });
+        options.onProgress?.({ status: 'running', done, failed, discovered });
       };
       const onProgress = (progress: JobProgress) => {
-        options.onProgress?.({ ...progress, done: Math.max(done, progress.done), failed });
+        options.onProgress?.({ ...progress, done: Math.max(done, progress.done), failed, discovered });
         if (isFinal(progress.status)) finish(() => resolve(progress.status));
+      };
+      const onDiscovered = (count: number) => {
+        if (count === discovered) return;
+        discovered = count;
+        options.onProgress?.({ status: 'running', done, failed, discovered });
       };
       const timer =
         options.timeoutMs !== undefined
@@ -246,10 +270,12 @@ export class LocalBackend implements JobBackend {
         if (timer) clearTimeout(timer);
         this.events.off(`page:${jobId}`, onPage);
         this.events.off(`progress:${jobId}`, onProgress);
+        this.events.off(`discovered:${jobId}`, onDiscovered);
         then();
       };
       this.events.on(`page:${jobId}`, onPage);
       this.events.on(`progress:${jobId}`, onProgress);
+      this.events.on(`discovered:${jobId}`, onDiscovered);
     });
   }
 
@@ -279,6 +305,13 @@ export class LocalBackend implements JobBackend {
         if (entry) onPage(entry, start + i);
       });
     }
+  }
+
+  /** Plain HTTP through the engine's fetch (in serve, the request guard checks every hop): no browser starts. */
+  async map(request: MapRequest, signal?: AbortSignal): Promise<MapResult> {
+    const validated = validateMapRequest(request);
+    const engine = await this.getEngine();
+    return mapSite(validated, (url, init) => engine.fetch(url, init), signal);
   }
 
   async remove(jobId: string): Promise<boolean> {

@@ -17,6 +17,8 @@ import {
   type JobStatus,
   type JobStatusObject,
   type JobSummary,
+  type MapRequest,
+  type MapResult,
   type PageEntry,
   type PageQuery,
 } from '../api/types.js';
@@ -130,6 +132,11 @@ export class RemoteBackend implements JobBackend {
     const jobKind = kind ?? (await this.status(jobId)).kind;
     const { status } = await this.http.call<JobStatusObject>('DELETE', `${KIND_PATHS[jobKind]}/${encodeURIComponent(jobId)}`, { jobId });
     return { status };
+  }
+
+  /** `webjobs serve`'s extension POST /api/map (not an endpoint of the spec). */
+  async map(request: MapRequest): Promise<MapResult> {
+    return this.http.call<MapResult>('POST', '/map', { body: request });
   }
 
   /** The service has no endpoint to delete a job: it keeps its jobs by its own rules. */

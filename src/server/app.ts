@@ -5,12 +5,14 @@
  * the same code the CLI uses, so a 400 says exactly what `webjobs` would.
  */
 import { KIND_PATHS } from '../api/paths.js';
+import { createReadStream, promises as fs } from 'node:fs';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { JobBackend } from '../api/backend.js';
 import { requestUrls } from '../api/redact.js';
 import { AuthError, DamagedRecordError, JobNotFoundError, TooManyJobsError, UsageError, WebjobsError } from '../api/errors.js';
 import { isFinal, JOB_KINDS, type JobKind, type JobRequest, type PageQuery } from '../api/types.js';
-import { validateJobId, validatePageQuery, validateRequest } from '../api/validate.js';
+import { validateJobId, validateMapRequest, validatePageQuery, validateRequest } from '../api/validate.js';
+import { FILE_TYPES, type JobFiles } from '../store/jobFiles.js';
 import type { ApiKey, KeyRing } from './keys.js';
 import type { JobOwners } from './owners.js';
 import { checkKindAllowed, checkRequestAllowed } from './plans.js';
@@ -30,6 +32,8 @@ export interface AppOptions {
   /** Refuse loopback/private/link-local/metadata URLs at start (the guard in the engine catches the rest). */
   allowPrivate: boolean;
   allowHosts?: AllowList;
+  /** The jobs' screenshots: records name them by URL, served at GET /api/files/{jobId}/{name}. */
+  files?: JobFiles;
   maxActiveJobsPerKey?: number;
   bodyLimit?: number;
   /** One line per request and the details of internal errors; nothing when absent. */
@@ -137,7 +141,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
       async (req) => {
         const jobId = ownedJobId(req, kind);
         const paged = kind === 'batch' || kind === 'crawl';
-        return backend.result(kind, jobId, paged ? validatePageQuery(req.query) : undefined);
+        const record = await backend.result(kind, jobId, paged ? validatePageQuery(req.query) : undefined);
+        return options.files && kind !== 'extract' ? withFileUrls(record, options.files, `${req.protocol}://${req.host}`) : record;
       },
     );
 
@@ -146,6 +151,32 @@ export function buildApp(options: AppOptions): FastifyInstance {
       return { status };
     });
   }
+
+  // webjobs extension, not in the spec: a site's URLs, answered at once (no job).
+  app.post(
+    '/api/map',
+    { schema: { body: { type: 'object' } }, config: { explain: (req) => void validateMapRequest(req.body) } },
+    async (req, reply) => {
+      if (!backend.map) throw new UsageError('map is not available on this server');
+      const request = validateMapRequest(req.body);
+      if (!options.allowPrivate) refusePrivateUrls({ url: request.url }, options.allowHosts);
+      // A client that hangs up stops the reading of the site.
+      const hungUp = new AbortController();
+      reply.raw.on('close', () => hungUp.abort(new Error('the client closed the request')));
+      return backend.map(request, hungUp.signal);
+    },
+  );
+
+  // A job's screenshot, for the key that owns the job.
+  app.get<{ Params: { jobId: string; name: string } }>('/api/files/:jobId/:name', async (req, reply) => {
+    const jobId = validateJobId(req.params.jobId);
+    const file = options.files?.path(jobId, req.params.name);
+    const size = file ? await fs.stat(file).then((stat) => stat.size, () => undefined) : undefined;
+    if (!owners.owns(keyOf(req).id, jobId) || !file || size === undefined) {
+      return reply.code(404).send({ message: `no file ${req.params.name} of job ${jobId}` });
+    }
+    return reply.type(FILE_TYPES[file.slice(file.lastIndexOf('.') + 1)] ?? 'application/octet-stream').header('content-length', size).send(createReadStream(file));
+  });
 
   app.get('/api/jobs', async (req) => {
     const key = keyOf(req);
@@ -156,6 +187,17 @@ export function buildApp(options: AppOptions): FastifyInstance {
   app.get('/healthz', { config: { public: true } }, async () => ({ status: 'ok' }));
 
   return app;
+}
+
+/** The record with each screenshot's path on this machine replaced by its URL here. */
+function withFileUrls<T>(record: T, files: JobFiles, origin: string): T {
+  const data = (record as { data?: unknown }).data;
+  const pages = (Array.isArray(data) ? data : [data]) as ({ screenshot?: unknown } | null | undefined)[];
+  for (const page of pages) {
+    const file = typeof page?.screenshot === 'string' ? files.nameOf(page.screenshot) : undefined;
+    if (file) page!.screenshot = `${origin}/api/files/${file.jobId}/${file.name}`;
+  }
+  return record;
 }
 
 function refusePrivateUrls(request: JobRequest, allowHosts?: AllowList): void {

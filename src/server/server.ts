@@ -8,6 +8,9 @@ import { EnvironmentError } from '../api/errors.js';
 import type { Engine } from '../engine/engine.js';
 import { LocalBackend } from '../local/localBackend.js';
 import { FileJobStore } from '../store/fileStore.js';
+import { FilePageCache } from '../store/pageCache.js';
+import { JobFiles } from '../store/jobFiles.js';
+import { HeaderCache } from '../store/headerCache.js';
 import { webjobsHome } from '../store/paths.js';
 import { buildApp, SERVER_DEFAULTS } from './app.js';
 import { loadKeys } from './keys.js';
@@ -26,6 +29,8 @@ export interface ServeOptions {
   /** Jobs running at once; the rest wait as pending. */
   maxJobs?: number;
   maxActiveJobsPerKey?: number;
+  /** Chromium's nice above this process (priority.ts); 0 or none: the same priority. */
+  browserNice?: number;
   bodyLimit?: number;
   env?: NodeJS.ProcessEnv;
   log?: (line: string) => void;
@@ -56,15 +61,19 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const keys = await loadKeys(options.keysFile, env);
   const allowHosts = new Set((options.allowHosts ?? []).map((h) => h.toLowerCase()));
   const { requestGuard, egressGuard } = options.allowPrivate ? {} : createGuards({ allow: allowHosts });
-  const store = new FileJobStore(home);
+  // Status and listings are answered from memory where the header cannot have changed unseen (headerCache.ts).
+  const store = new HeaderCache(new FileJobStore(home));
+  const files = new JobFiles(home);
   let engine: Engine | undefined;
   const backend = new LocalBackend({
     store,
+    pageCache: new FilePageCache(home),
+    files,
     env,
     maxConcurrentJobs: options.maxJobs ?? DEFAULT_MAX_JOBS,
     createEngine: async () => {
       const { BrowserEngine } = await import('../engine/engine.js');
-      engine = new BrowserEngine({ env, requestGuard, egressGuard });
+      engine = new BrowserEngine({ env, requestGuard, egressGuard, browserNice: options.browserNice });
       return engine;
     },
   });
@@ -79,6 +88,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     owners,
     allowPrivate: options.allowPrivate ?? false,
     allowHosts,
+    files,
     maxActiveJobsPerKey: options.maxActiveJobsPerKey ?? SERVER_DEFAULTS.maxActiveJobsPerKey,
     bodyLimit: options.bodyLimit,
     log,

@@ -21,7 +21,7 @@ import { JOB_ID_PATTERN } from '../api/validate.js';
 import { isFinal, type JobKind, type JobRequest, type PageEntry } from '../api/types.js';
 import { isProcessAlive } from '../api/processes.js';
 import { readJson, withFileLock, writeJsonAtomic } from './atomicFile.js';
-import type { DamagedJob, JobHeader, JobMeta, JobStore, RecordHeader, StoredJob } from './jobStore.js';
+import { headerOf, type DamagedJob, type JobHeader, type JobMeta, type JobStore, type RecordHeader, type StoredJob } from './jobStore.js';
 
 const PAGE_NAME_WIDTH = 6;
 
@@ -29,10 +29,6 @@ const PAGE_NAME_WIDTH = 6;
 /** The URL a job is listed by, without user name and password. */
 function requestUrl(request: JobRequest): string {
   return withoutCredentials(requestUrls(request)[0] ?? '');
-}
-
-function headerOf({ meta, record }: StoredJob): JobHeader {
-  return { jobId: meta.jobId, kind: meta.kind, status: record.status, createdAt: meta.createdAt, url: meta.url, owner: meta.owner };
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;

@@ -46,6 +46,10 @@ export interface StoredJob {
   record: RecordHeader;
 }
 
+export function headerOf({ meta, record }: StoredJob): JobHeader {
+  return { jobId: meta.jobId, kind: meta.kind, status: record.status, createdAt: meta.createdAt, url: meta.url, owner: meta.owner };
+}
+
 export interface JobStore {
   create(kind: JobKind, request: JobRequest, initial: RecordHeader): Promise<StoredJob>;
   /** Throws JobNotFoundError, or DamagedRecordError for a record that cannot be read. A job whose owner died is marked failed on read. */

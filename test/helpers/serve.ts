@@ -21,7 +21,7 @@ export interface ServeOptions {
 }
 
 /** Every process below `pid`, so a crash test can also end the Chromium its server left behind. */
-function descendants(pid: number): number[] {
+export function descendants(pid: number): number[] {
   let table: string;
   try {
     table = execFileSync('ps', ['-e', '-o', 'pid=,ppid='], { encoding: 'utf8' });

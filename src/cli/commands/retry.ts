@@ -1,12 +1,17 @@
-/** `webjobs retry ID`: a new batch job for the pages of a batch or crawl job that failed. */
+/**
+ * `webjobs retry ID`: a new batch job for the pages of a batch or crawl job that
+ * failed; for a scrape or extract job that did not complete, the same job again.
+ */
 import { Command } from 'commander';
 import type { JobBackend } from '../../api/backend.js';
 import { UsageError } from '../../api/errors.js';
 import { LIMITS } from '../../api/limits.js';
-import { isFinal, type BatchScrapeRequest } from '../../api/types.js';
+import { isFinal, type BatchScrapeRequest, type ExtractRequest, type ScrapeRequest } from '../../api/types.js';
 import { withBackend } from '../backendFactory.js';
 import { addManyPagesOptions, runManyPages, type ManyPagesFlags } from '../manyPages.js';
 import { addRunOptions } from '../options.js';
+import { renderPage } from '../pageText.js';
+import { renderRecord, runJob } from '../runJob.js';
 import { resolveJobId } from './jobs.js';
 
 /** The URLs of the failed entries of a batch or crawl job, in result order, read a result batch at a time. */
@@ -20,33 +25,57 @@ async function failedUrls(backend: JobBackend, kind: 'batch' | 'crawl', jobId: s
   }
 }
 
+/** What retrying a job starts: a batch of its failed pages, or (scrape, extract) its own request again; none when nothing failed. */
+type Retry =
+  | { jobId: string; kind: 'batch'; request?: BatchScrapeRequest }
+  | { jobId: string; kind: 'scrape'; request?: ScrapeRequest }
+  | { jobId: string; kind: 'extract'; request?: ExtractRequest };
+
 /**
- * The batch request that retries `jobId`'s failed pages with the options it ran
- * with (headers and cookies included); undefined when no page failed.
+ * The request that retries `jobId` with the options it ran with (headers and
+ * cookies included): for a batch or crawl, a batch of the pages that failed; for
+ * a scrape or extract that failed or was stopped, the same request.
  */
-async function retryRequest(backend: JobBackend, idOrPrefix: string): Promise<{ jobId: string; request?: BatchScrapeRequest }> {
+async function retryRequest(backend: JobBackend, idOrPrefix: string): Promise<Retry> {
   const jobId = await resolveJobId(backend, idOrPrefix);
   const { kind, status } = await backend.status(jobId);
-  if (kind !== 'batch' && kind !== 'crawl') throw new UsageError(`retry is for batch and crawl jobs; ${jobId} is a ${kind} job (start it again with webjobs ${kind})`);
   if (!isFinal(status)) throw new UsageError(`job ${jobId} is still ${status}; wait for it (webjobs status ${jobId}) or cancel it first`);
   const original = await backend.request(jobId);
-  if (original.kind !== 'batch' && original.kind !== 'crawl') throw new UsageError(`retry is for batch and crawl jobs; ${jobId} is a ${original.kind} job`);
+  if (original.kind === 'scrape') return { jobId, kind: 'scrape', ...(status !== 'completed' ? { request: original.request } : {}) };
+  if (original.kind === 'extract') return { jobId, kind: 'extract', ...(status !== 'completed' ? { request: original.request } : {}) };
+  if (kind !== 'batch' && kind !== 'crawl') throw new UsageError(`webjobs retry does not know ${kind} jobs`);
   const urls = await failedUrls(backend, kind, jobId);
-  if (urls.length === 0) return { jobId };
+  if (urls.length === 0) return { jobId, kind: 'batch' };
   const { scrapeOptions, sessionOptions } = original.request;
   const concurrency = original.kind === 'batch' ? original.request.concurrency : undefined;
-  return { jobId, request: { urls, scrapeOptions, sessionOptions, ...(concurrency !== undefined ? { concurrency } : {}) } };
+  return { jobId, kind: 'batch', request: { urls, scrapeOptions, sessionOptions, ...(concurrency !== undefined ? { concurrency } : {}) } };
+}
+
+/** A scrape or extract job again, printed as `webjobs scrape` / `webjobs extract` print it. */
+async function runAgain(retry: Extract<Retry, { kind: 'scrape' | 'extract' }>, flags: ManyPagesFlags): Promise<number> {
+  const manyOnly = [flags.jsonl && '--jsonl', flags.outputDir && '--output-dir', flags.frontMatter && '--front-matter'].filter(Boolean);
+  if (manyOnly.length > 0) throw new UsageError(`${manyOnly.join(' and ')} go with a batch or crawl job; ${retry.jobId} is a ${retry.kind} job`);
+  const label = `Retrying ${retry.kind} job ${retry.jobId}`;
+  if (retry.kind === 'scrape') {
+    const formats = retry.request!.scrapeOptions?.formats;
+    const render = renderRecord('scrape', flags, (jobId) => `scrape job ${jobId}`, (record) => renderPage(record.data!, formats));
+    return runJob('scrape', retry.request!, flags, { label }, render);
+  }
+  const render = renderRecord('extract', flags, (jobId) => `extract job ${jobId}`, (record) => JSON.stringify(record.data ?? null, null, 2));
+  return runJob('extract', retry.request!, flags, { label }, render);
 }
 
 export function retryCommand(): Command {
   const cmd = new Command('retry')
-    .summary('scrape the pages of a batch or crawl job that failed again')
+    .summary('run the failed pages of a job again')
     .description(
       `Start a new batch job for the pages of a batch or crawl job that failed, with the options that job
-ran with (formats, timeouts, headers, cookies, session). The old job stays as it was. Prints, writes
-and exits as webjobs batch does; nothing to retry (no page failed) is exit 0.`,
+ran with (formats, timeouts, headers, cookies, session); prints, writes and exits as webjobs batch does.
+A scrape or extract job that failed or was stopped starts again with its own request, and prints as
+webjobs scrape / extract do. The old job stays as it was. Nothing to retry (no page failed, or the job
+completed) is exit 0.`,
     )
-    .argument('<jobId>', 'the job whose failed pages to retry: its id, or its first characters (at least 4) if they match one job');
+    .argument('<jobId>', 'the job to retry: its id, or its first characters (at least 4) if they match one job');
   addManyPagesOptions(cmd);
   addRunOptions(cmd);
   cmd.addHelpText(
@@ -58,11 +87,17 @@ Examples:
   $ webjobs retry $ID --no-wait                 # prints the new job's id`,
   );
   return cmd.action(async (idOrPrefix: string, flags: ManyPagesFlags) => {
-    const { jobId, request } = await withBackend(flags, (backend) => retryRequest(backend, idOrPrefix));
-    if (!request) {
-      if (!flags.quiet) process.stderr.write(`webjobs: no page of ${jobId} failed; nothing to retry\n`);
+    const retry = await withBackend(flags, (backend) => retryRequest(backend, idOrPrefix));
+    if (!retry.request) {
+      const what = retry.kind === 'batch' ? `no page of ${retry.jobId} failed` : `${retry.kind} job ${retry.jobId} completed`;
+      if (!flags.quiet) process.stderr.write(`webjobs: ${what}; nothing to retry\n`);
       return;
     }
-    process.exitCode = await runManyPages('batch', request, flags, `Retrying ${request.urls.length} failed pages of ${jobId}`, request.urls.length);
+    if (retry.kind !== 'batch') {
+      process.exitCode = await runAgain(retry, flags);
+      return;
+    }
+    const { request } = retry;
+    process.exitCode = await runManyPages('batch', request, flags, `Retrying ${request.urls.length} failed pages of ${retry.jobId}`, request.urls.length);
   });
 }

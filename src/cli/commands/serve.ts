@@ -12,6 +12,7 @@ interface ServeFlags {
   allowHost?: string[];
   maxJobs: number;
   maxJobsPerKey: number;
+  browserNice: number;
   quiet?: boolean;
 }
 
@@ -22,6 +23,8 @@ API (all JSON; header x-api-key on every request):
   GET    /api/<kind>/{jobId}[?page=N&batchSize=M]                        the job record (batch/crawl paged)
   DELETE /api/<kind>/{jobId}                                             cancel: {"status": "stopped"}
   GET    /api/jobs                                                       this key's jobs
+  POST   /api/map                                                        a site's URLs at once: {"links": [{"url", ...}]}
+  GET    /api/files/{jobId}/{name}                                       a job's screenshot (its record holds this URL)
   GET    /healthz                                                        {"status": "ok"}, no key needed
 Errors are {"message"} with 400 bad request, 401 no/wrong key, 402 plan too low, 404 unknown job,
 413 body over 1 MiB, 429 too many pending/running jobs for the key, 500 a bug of ours.
@@ -31,15 +34,18 @@ Keys: --keys FILE with {"keys": [{"key": "s3cret", "plan": "scale", "name": "acm
   or WEBJOBS_API_KEYS="k1:scale,k2:free". Plans: free < paid < scale < enterprise;
   batch scrape needs scale or higher, useProxy and solveCaptchas a paid plan.
 Crawl maxPages: at most 100 here (the spec's limit), whatever the local CLI allows.
-webjobs extensions: batch "concurrency" (tabs), batch and crawl "delay" (ms between two requests to one host).
+webjobs extensions: batch "concurrency" (tabs), batch and crawl "delay" (ms between two requests to one host);
+POST /api/map {"url", "search", "limit", "depth", "ignoreSitemap", "includePatterns", "excludePatterns"}.
 
 URLs whose host is or resolves to a loopback, private, link-local or metadata address are
 refused (each request the browser makes, redirects included) unless --allow-private or --allow-host.
+--browser-nice 10: Chromium's whole process tree gets about a tenth of serve's CPU weight, so status and
+/healthz answer promptly while pages render; on a machine shared with other work it starves the jobs.
 SIGTERM/SIGINT: stop accepting, fail running jobs saying why, exit 0; pending jobs resume on the next start.
 
 Examples:
   $ WEBJOBS_API_KEYS="$(openssl rand -hex 16):scale" webjobs serve
-  $ webjobs serve --host 0.0.0.0 --port 8080 --keys /etc/webjobs/keys.json --max-jobs 4
+  $ webjobs serve --host 0.0.0.0 --port 8080 --keys /etc/webjobs/keys.json --max-jobs 4 --browser-nice 10
   $ curl -s -H "x-api-key: $KEY" -H 'content-type: application/json' \\
       -d '{"url":"https://example.com"}' http://127.0.0.1:8080/api/scrape
   $ webjobs scrape https://example.com --remote http://127.0.0.1:8080 --api-key "$KEY"`;
@@ -55,6 +61,7 @@ export function serveCommand(): Command {
     .option('--allow-host <hosts>', 'host or host:port allowed although private (comma-separated, repeatable)', parseList)
     .option('--max-jobs <n>', 'jobs running at once; more wait as pending', parseInteger('--max-jobs', 1), DEFAULT_MAX_JOBS)
     .option('--max-jobs-per-key <n>', 'pending plus running jobs one key may have (429 beyond)', parseInteger('--max-jobs-per-key', 1), SERVER_DEFAULTS.maxActiveJobsPerKey)
+    .option('--browser-nice <n>', 'run Chromium at this nice (0-19) above serve: API answers first, jobs slower when the CPU is busy', parseInteger('--browser-nice', 0, 19), 0)
     .option('--quiet', 'no request log on stderr')
     .addHelpText('after', HELP)
     .action(async (flags: ServeFlags) => {
@@ -67,6 +74,7 @@ export function serveCommand(): Command {
         allowHosts: flags.allowHost,
         maxJobs: flags.maxJobs,
         maxActiveJobsPerKey: flags.maxJobsPerKey,
+        browserNice: flags.browserNice,
         log,
       });
       process.stderr.write(`webjobs serve listening on ${server.url}\n`);

@@ -69,6 +69,13 @@ export function mainContentSelector(Readability: any): MainContentSelector {
       .filter(Boolean);
   }
 
+  /** The elements above `el`, up to (not including) `top`. */
+  function ancestors(el: Element, top: Element): Element[] {
+    const above: Element[] = [];
+    for (let up = el.parentElement; up && up !== top; up = up.parentElement) above.push(up);
+    return above;
+  }
+
   /** Text as a reader sees it: runs of white space as one space. */
   const normalText = (node: Node) => (node.textContent || '').replace(/\s+/g, ' ').trim();
   const textLength = (node: Node) => normalText(node).length;
@@ -123,18 +130,24 @@ export function mainContentSelector(Readability: any): MainContentSelector {
   /**
    * A page that shows nothing without its scripts often carries its content in
    * `<noscript>` for crawlers (Discourse does). Chromium runs scripts, so that
-   * content is raw text here: parsed, it becomes the body.
+   * content is raw text here: parsed, it becomes the body when the page shows
+   * almost nothing else, or only little beside its furniture (a copy twice its size).
    */
   function bodyOrNoscript(doc: Document): Element {
     const body = doc.body ?? doc.documentElement;
     let best: Element | null = null;
-    const visible = textLength(body) - Array.from(body.querySelectorAll('noscript')).reduce((sum, el) => sum + textLength(el), 0);
-    for (const noscript of visible >= 200 ? [] : Array.from(body.querySelectorAll('noscript'))) {
+    const noscripts = Array.from(body.querySelectorAll('noscript'));
+    const isFurniture = (el: Element) => el.matches(FURNITURE_TAGS) || words(el).some((word) => ALWAYS_FURNITURE_NAMES.test(word));
+    const furniture = Array.from(body.querySelectorAll('*')).filter((el) => isFurniture(el) && !ancestors(el, body).some(isFurniture));
+    const outside = noscripts.filter((el) => !furniture.some((f) => f.contains(el)));
+    const visible = readableLength(body) - [...outside, ...furniture].reduce((sum, el) => sum + textLength(el), 0);
+    for (const noscript of noscripts) {
       const parsed = doc.createElement('div');
       parsed.innerHTML = noscript.textContent || '';
-      if (!best || textLength(parsed) > textLength(best)) best = parsed;
+      if (!best || readableLength(parsed) > readableLength(best)) best = parsed;
     }
-    if (best && textLength(best) > visible) body.replaceChildren(...Array.from(best.childNodes));
+    // Readable text only: a page's noscript can hold its whole stylesheet.
+    if (best && readableLength(best) > Math.max(0, visible < 200 ? visible : 2 * visible)) body.replaceChildren(...Array.from(best.childNodes));
     for (const noscript of Array.from(body.querySelectorAll('noscript'))) noscript.remove();
     return body;
   }
@@ -344,7 +357,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
 
   /** Words naming who wrote a post, and words naming what a forum adds about them. */
   const POSTER = /^(user|member|author|poster)s?$/i;
-  const POSTER_DETAIL = /^(extras?|stats|titles?|banners?|blurb|joined|since|signatures?)$/i;
+  const POSTER_DETAIL = /^(extras?|stats|titles?|banners?|blurb|joined|since|signatures?|card|rank)$/i;
 
   /**
    * What a forum shows beside each post about its author (join date, post count,
@@ -356,8 +369,24 @@ export function mainContentSelector(Readability: any): MainContentSelector {
       root,
       (names) =>
         (names.some((w) => POSTER.test(w)) && names.some((w) => POSTER_DETAIL.test(w))) ||
-        names.some((w) => /^(signatures?|notices?)$/i.test(w)),
+        names.some((w) => /^(signatures?|notices?|postprofile|gravatar\d*|flair|reputation|badges?)$/i.test(w)),
     );
+    // Vote buttons and counts beside each post: a number, not what the thread says.
+    for (const el of Array.from(root.querySelectorAll('[class], [id]'))) {
+      if (root.contains(el) && textLength(el) <= 20 && words(el).some((w) => /^(votes?|votecell|voting|upvotes?|downvotes?)$/i.test(w))) el.remove();
+    }
+    // A Q&A site's comments under a question or an answer (not the answers, which some sites keep in a comment list).
+    for (const el of Array.from(root.querySelectorAll('[class*="comment"]'))) {
+      if (root.contains(el) && words(el).some((w) => /^comments$/i.test(w)) && el.parentElement?.closest('.question, .answer, #question, [id^="answer-"]')) el.remove();
+    }
+  }
+
+  /** Forum software that says its name, or a Q&A page's question-and-answers layout. */
+  function isForum(page: Document): boolean {
+    const generator = page.querySelector('meta[name="generator"]')?.getAttribute('content') || '';
+    if (/discourse|vbulletin|xenforo|phpbb|invision|mybb|simple machines|nodebb|flarum|vanilla/i.test(generator)) return true;
+    if (page.documentElement.id === 'XF' || page.body?.id === 'phpbb') return true;
+    return page.querySelector('#question, .question') !== null && page.querySelector('#answers, .answer') !== null;
   }
 
   /** Customers' reviews of a product: what others say of it, not the product's title, price, description and specifications. */
@@ -384,7 +413,8 @@ export function mainContentSelector(Readability: any): MainContentSelector {
   function removeSectionsHeaded(root: Element, opening: RegExp): void {
     for (const heading of Array.from(root.querySelectorAll(HEADINGS))) {
       const text = normalText(heading);
-      if (!root.contains(heading) || text.length > 80 || !opening.test(text)) continue;
+      // The patterns match at the start: a long heading may end in links (see all, sort).
+      if (!root.contains(heading) || text.length > 150 || !opening.test(text)) continue;
       const rank = level(heading);
       const peers = (el: Element) =>
         Array.from(el.querySelectorAll(HEADINGS)).some((h) => h !== heading && level(h) <= rank && !opening.test(normalText(h)));
@@ -404,12 +434,13 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     }
   }
 
-  /** Whether the page says it is one product's page (not a category of many). */
+  /** Whether the page says it is one product's page (not a category of many): JSON-LD, Open Graph or microdata. */
   function declaresOneProduct(page: Document, jsonLd: string[]): boolean {
-    const count = jsonLd.reduce((sum, text) => sum + (text.match(/"@type"\s*:\s*\[?\s*"Product"/g) || []).length, 0);
-    if (count === 1) return true;
+    const lists = declares(jsonLd, ['ItemList', 'CollectionPage', 'OfferCatalog', 'SearchResultsPage']);
+    if (declares(jsonLd, ['Product', 'ProductGroup']) && !lists) return true;
     const og = page.querySelector('meta[property="og:type"]')?.getAttribute('content') || '';
-    return /^(og:)?product(\.item)?$|[:_](item|product)$/i.test(og.trim());
+    if (/^(og:)?product(\.item)?$|[:_](item|product)$/i.test(og.trim())) return true;
+    return page.querySelectorAll('[itemtype$="schema.org/Product"]').length === 1;
   }
 
   /** A block of three or more cards, each an image, a link and a short text: other products, other posts. */
@@ -447,7 +478,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     removeRepeats(content);
     // Readers' comments under a post are not the post; in a thread, the posts are the content.
     const jsonLd = jsonLdTexts(page);
-    if (declares(jsonLd, DISCUSSION_TYPES)) removePosterDetails(content);
+    if (declares(jsonLd, DISCUSSION_TYPES) || isForum(page)) removePosterDetails(content);
     else for (const el of Array.from(content.querySelectorAll(COMMENT_SECTIONS))) if (content.contains(el) && !el.querySelector('h1')) el.remove();
     if (declares(jsonLd, PRODUCT_TYPES)) removeReviews(content);
     if (declaresOneProduct(page, jsonLd)) {

@@ -9,7 +9,6 @@
  */
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { userAgentHeader } from '../userAgent.js';
 
 export interface Fetched {
   status: number;
@@ -103,7 +102,8 @@ export async function fetchText(fetcher: PlainFetch, url: string, options: Fetch
     const response = await fetcher(url, {
       timeoutMs: options.timeoutMs,
       signal: options.signal,
-      headers: { 'user-agent': userAgentHeader(), accept: 'text/plain, application/xml, text/xml, */*' },
+      // The User-Agent is the fetcher's (Engine.fetch, after userAgent.ts).
+      headers: { accept: 'text/plain, application/xml, text/xml, */*' },
     });
     const finalUrl = response.url || url;
     const text = response.body ? await readBody(response.body as unknown as AsyncIterable<Uint8Array>, options.maxBytes) : '';

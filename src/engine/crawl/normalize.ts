@@ -48,9 +48,14 @@ export function normalizeUrl(href: string, base?: string): string | null {
 /** Links to files a browser would download rather than render: never worth a tab. */
 const NOT_A_PAGE = /\.(jpe?g|png|gif|webp|avif|svg|ico|bmp|tiff?|mp[34]|m4[av]|webm|ogg|wav|avi|mov|pdf|zip|gz|tgz|bz2|xz|7z|rar|tar|exe|dmg|msi|deb|rpm|apk|iso|woff2?|ttf|otf|eot|css|js|mjs|wasm|docx?|xlsx?|pptx?)$/i;
 
-export function looksLikePage(href: string): boolean {
+/**
+ * Whether `href` may be a page. `pdf`: PDF documents count, for a crawl whose
+ * formats a PDF gives (markdown, html: its text is read, see content/pdf.ts).
+ */
+export function looksLikePage(href: string, { pdf = false } = {}): boolean {
   try {
-    return !NOT_A_PAGE.test(new URL(href).pathname);
+    const path = new URL(href).pathname;
+    return !NOT_A_PAGE.test(path) || (pdf && /\.pdf$/i.test(path));
   } catch {
     return false;
   }

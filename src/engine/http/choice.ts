@@ -4,12 +4,13 @@
  *
  * Before fetching, from the options alone:
  * - `waitFor` above 0, or a `waitUntil` other than the default `load`: the user
- *   asks to wait for what scripts do.
+ *   asks to wait for what scripts do; the `screenshot` format.
  *
  * After fetching, from the response and the HTML (signals.ts):
  * - a bot challenge or CAPTCHA wall (Cloudflare, DataDome, PerimeterX, Imperva,
  *   Akamai, a reCAPTCHA/hCaptcha/Turnstile widget on a page with little text);
- * - an XML document (Chromium shows it as a document of its own);
+ * - an XML document (Chromium shows it as a document of its own), or one that is
+ *   not a web page at all (a PDF: the browser engine reads those);
  * and, on a page that runs scripts (a page without any renders to the HTML it was
  * served, so Chromium would find the same):
  * - an application shell: an empty mount point (`#root`, `#app`, `#__next`...) or
@@ -28,7 +29,8 @@ const LITTLE_TEXT = 250;
 const SHORT_CONTENT = 250;
 
 /** Why the options alone need a browser, or undefined. */
-export function optionsNeedBrowser(options: Pick<PageOptions, 'waitFor' | 'waitUntil'>): string | undefined {
+export function optionsNeedBrowser(options: Pick<PageOptions, 'waitFor' | 'waitUntil'> & { formats?: PageOptions['formats'] }): string | undefined {
+  if (options.formats?.includes('screenshot')) return 'the screenshot format is taken in a browser';
   if (options.waitFor > 0) return `waitFor ${options.waitFor} ms waits for the page's scripts`;
   if (options.waitUntil !== 'load') return `waitUntil ${options.waitUntil} waits for the page's scripts`;
   return undefined;

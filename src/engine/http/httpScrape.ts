@@ -57,6 +57,7 @@ function pageData(page: HttpPage, extraction: NodeExtraction, options: PageOptio
   if (options.formats.includes('markdown')) data.markdown = result.markdown;
   if (options.formats.includes('html')) data.html = result.html;
   if (options.formats.includes('links')) data.links = result.links;
+  if (options.formats.includes('rawHtml')) data.rawHtml = page.rawHtml;
   return data;
 }
 
@@ -75,7 +76,9 @@ export async function scrapeOverHttp(
     return { page, data };
   }
   if (page.mediaType !== '' && !RENDERABLE.test(page.mediaType)) {
-    throw new PageError(`${url} is not a web page (content type ${page.mediaType}); it cannot be rendered as a page`);
+    // The browser engine reads what is not a web page (PDF documents) or says it cannot.
+    if (options.engine === 'auto') return { page, data: { metadata: {} }, needsBrowser: `not a web page (content type ${page.mediaType})` };
+    throw new PageError(`${url} is not a web page (content type ${page.mediaType}); read it with --engine auto or browser`);
   }
   let extraction: NodeExtraction;
   try {

@@ -73,7 +73,9 @@ class Crawl {
   }
 
   private async accepts(url: string): Promise<boolean> {
-    return looksLikePage(url) && (await this.scope.allows(url)) && (await this.robots.isAllowed(url));
+    // PDF documents give Markdown and HTML now: a crawl asking for either follows links to them.
+    const pdf = this.formats.includes('markdown') || this.formats.includes('html');
+    return looksLikePage(url, { pdf }) && (await this.scope.allows(url)) && (await this.robots.isAllowed(url));
   }
 
   /**
@@ -175,6 +177,7 @@ class Crawl {
       for (;;) {
         // Sitemap URLs come after the start page's links; read alongside the crawl, they join the frontier as they come.
         if (startDone && sitemaps) await this.enqueue(sitemaps.take());
+        ctx.discovered(Math.min(this.maxPages, this.stored + inFlight.size + finished.size + this.frontier.size));
         // Pages started but dropped as redirect duplicates do not count toward maxPages.
         while (this.stored + inFlight.size + finished.size < this.maxPages && inFlight.size < concurrency) {
           const url = this.nextUrl();

@@ -1,0 +1,48 @@
+/** `webjobs mcp`: an MCP server over stdio for agents and editors, running jobs here or on --remote. */
+import { Console } from 'node:console';
+import { Command } from 'commander';
+import { LIMITS } from '../../api/limits.js';
+import { LOCAL_LIMITS, SERVICE_LIMITS } from '../../api/validate.js';
+import { RESULT_CHARS } from '../../mcp/results.js';
+import { createBackend } from '../backendFactory.js';
+
+interface McpFlags {
+  remote?: string;
+  apiKey?: string;
+}
+
+const HELP = `
+Speaks the Model Context Protocol on stdin/stdout (nothing else is written to stdout;
+errors of the server itself go to stderr). Tools: scrape, batch_scrape, crawl, extract,
+job_status, job_result. Results are Markdown with the job record as structured content,
+at most ${RESULT_CHARS.toLocaleString('en-US')} characters of page content per call; job_result reads on with a cursor.
+Batch and crawl send progress notifications; a cancelled call cancels its job.
+When the client closes stdin, jobs still running are cancelled, the browser closes and
+the server exits. Crawl maxPages: at most ${LIMITS.maxLocalCrawlPages} here, ${LIMITS.maxCrawlPages} with --remote.
+
+Client configuration (e.g. Claude Desktop, Cursor, VS Code):
+  {"mcpServers": {"webjobs": {"command": "webjobs", "args": ["mcp"]}}}
+
+Examples:
+  $ webjobs mcp
+  $ webjobs mcp --remote https://jobs.example.com --api-key "$KEY"
+  $ npx @modelcontextprotocol/inspector webjobs mcp`;
+
+export function mcpCommand(): Command {
+  return new Command('mcp')
+    .summary('serve the jobs as MCP tools over stdio, for agents and editors')
+    .description('Run an MCP (Model Context Protocol) server on stdin/stdout whose tools scrape, batch scrape, crawl and extract.')
+    .option('--remote <url>', 'run jobs on a webjobs service at this URL instead of locally (env: WEBJOBS_REMOTE)')
+    .option('--api-key <key>', 'API key for --remote (env: WEBJOBS_API_KEY)')
+    .addHelpText('after', HELP)
+    .action(async (flags: McpFlags, cmd: Command) => {
+      // stdout is the protocol's: a library that logs with console.log (pdf.js warns that way) must not break it.
+      globalThis.console = new Console({ stdout: process.stderr, stderr: process.stderr });
+      const backend = await createBackend(flags);
+      const remote = Boolean(flags.remote ?? process.env.WEBJOBS_REMOTE);
+      const { serveMcp } = await import('../../mcp/server.js');
+      await serveMcp({ backend, limits: remote ? SERVICE_LIMITS : LOCAL_LIMITS, version: cmd.parent?.version() ?? '0.0.0' });
+      // A job's leftovers (a timer, a socket) must not keep a server whose client is gone alive.
+      process.exit(0);
+    });
+}

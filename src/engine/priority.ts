@@ -1,0 +1,76 @@
+/**
+ * Chromium at a lower CPU priority than webjobs itself (`webjobs serve --browser-nice`):
+ * on a small machine the renderers of the jobs running take every core, and the
+ * server's own answers (status, /healthz) waited behind them.
+ *
+ * Two levers, because each holds only in some setups (measured on Linux 6.18):
+ *   - The autogroup. Puppeteer starts Chromium in its own session, and the kernel
+ *     then schedules the whole session (browser, zygotes, every renderer forked
+ *     later) as one group against webjobs' group; the group's nice is set in
+ *     /proc/<pid>/autogroup. This holds as root too. It exists only while
+ *     autogroups are on and webjobs runs in the root CPU cgroup (not under
+ *     systemd's or a container's cgroup).
+ *   - Each thread's nice. os.setPriority(pid) changes the browser's main thread
+ *     alone (Linux nice is per thread) and renderers, forked from a zygote started
+ *     earlier, did not inherit it; so every thread of every process of the
+ *     browser's tree is reniced, and renderers forked later inherit the zygote's.
+ *     Running as root, Chromium sets its threads' nice itself (0, -8 for its IO
+ *     threads), which undoes this; unprivileged, it cannot lower it again.
+ * The price: the browser's weight is then a tenth of any other process's on the
+ * machine, not only of webjobs'; on a machine shared with other work the jobs
+ * starve (a one-page scrape was still loading after 20 s at load average 70).
+ */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+
+
+function childrenOf(pid: number): number[] {
+  try {
+    // Linux: the children of each of the process's threads.
+    return readdirSync(`/proc/${pid}/task`).flatMap((tid) =>
+      readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
+    );
+  } catch {
+    return [];
+  }
+}
+
+function threadsOf(pid: number): number[] {
+  try {
+    return readdirSync(`/proc/${pid}/task`).map(Number);
+  } catch {
+    return [pid];
+  }
+}
+
+/**
+ * Lowers the CPU priority of the browser process `pid` and everything it has started
+ * by `nice` (10: a weight of 110 against webjobs' 1024); what a platform refuses is
+ * left as it is.
+ */
+export function lowerPriority(pid: number, nice: number): void {
+  if (os.platform() !== 'linux') {
+    try {
+      os.setPriority(pid, nice);
+    } catch {
+      // not permitted here: the browser runs at webjobs' priority
+    }
+    return;
+  }
+  try {
+    writeFileSync(`/proc/${pid}/autogroup`, String(nice));
+  } catch {
+    // no autogroups in this kernel
+  }
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) tree.push(...childrenOf(tree[i]!));
+  for (const process of tree) {
+    for (const tid of threadsOf(process)) {
+      try {
+        if (os.getPriority(tid) < nice) os.setPriority(tid, nice);
+      } catch {
+        // gone, or not permitted
+      }
+    }
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * The engine a job sees: the shared engine with the job's own handling of what a
+ * scrape returns around it, so that every job kind gets it without a runner
+ * knowing.
+ *
+ * withCache, for `maxAge`: a scrape is answered from the page cache when a stored
+ * result of the same URL and output-shaping options is young enough
+ * (metadata.cacheState "hit"), else the page is scraped and stored ("miss"). Only
+ * pages that worked are stored: a scrape that threw, or a page the server
+ * answered with an HTTP error (4xx, 5xx), is never returned from the cache.
+ *
+ * withJobFiles: a screenshot comes from the engine (or the cache) as a data: URL
+ * and leaves as a file beside the job, the record holding its path.
+ */
+import type { PageData, ScrapeOptions, SessionOptions } from '../api/types.js';
+import type { SiteAccess } from '../engine/access.js';
+import type { Engine } from '../engine/engine.js';
+import type { JobFiles } from '../store/jobFiles.js';
+import type { PageCache } from '../store/pageCache.js';
+
+type Scrape = Engine['scrape'];
+
+/** `engine` with another scrape; everything else passes through. */
+function withScrape(engine: Engine, scrape: Scrape): Engine {
+  return {
+    preflight: (sessionOptions) => engine.preflight(sessionOptions),
+    fetch: (url, options) => engine.fetch(url, options),
+    close: () => engine.close(),
+    scrape,
+  };
+}
+
+function worthKeeping(data: PageData): boolean {
+  const status = Number(data.metadata.statusCode);
+  return Number.isInteger(status) && status >= 200 && status < 400;
+}
+
+export function withCache(engine: Engine, cache: PageCache): Engine {
+  return withScrape(engine, async (url: string, scrapeOptions?: ScrapeOptions, sessionOptions?: SessionOptions, signal?: AbortSignal, access?: SiteAccess) => {
+    const maxAge = scrapeOptions?.maxAge;
+    if (!maxAge) return engine.scrape(url, scrapeOptions, sessionOptions, signal, access);
+    const cached = await cache.get(url, scrapeOptions, sessionOptions, maxAge);
+    if (cached) return { ...cached, metadata: { ...cached.metadata, cacheState: 'hit' } };
+    const data = await engine.scrape(url, scrapeOptions, sessionOptions, signal, access);
+    // A full disk loses the cache entry, not the page.
+    if (worthKeeping(data)) await cache.put(url, scrapeOptions, sessionOptions, data).catch(() => undefined);
+    return { ...data, metadata: { ...data.metadata, cacheState: 'miss' } };
+  });
+}
+
+const DATA_URL = /^data:image\/(png|jpeg|webp);base64,/;
+
+export function withJobFiles(engine: Engine, files: JobFiles, jobId: string): Engine {
+  let taken = 0;
+  return withScrape(engine, async (...args: Parameters<Scrape>) => {
+    const data = await engine.scrape(...args);
+    const match = data.screenshot === undefined ? null : DATA_URL.exec(data.screenshot);
+    if (!match) return data;
+    const bytes = Buffer.from(data.screenshot!.slice(match[0].length), 'base64');
+    return { ...data, screenshot: await files.put(jobId, 'screenshot', ++taken, match[1]!, bytes) };
+  });
+}
