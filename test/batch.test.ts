@@ -208,7 +208,7 @@ describe('webjobs batch', () => {
   it('goes on with a fresh browser when the browser is killed mid-batch', async () => {
     killed = false;
     const urls = [site.at('/a'), site.at('/kill-browser'), site.at('/b'), site.at('/c'), site.at('/a')];
-    const result = await runCli(['batch', ...urls, '--concurrency', '1', '--timeout', '5000', '--json'], { env });
+    const result = await runCli(['batch', ...urls, '--concurrency', '1', '--timeout', '5000', '--json', '--engine', 'browser'], { env });
     expect(killed).toBe(true);
     const record = JSON.parse(result.stdout) as { status: string; data: Entry[] };
     expect(record.status).toBe('completed');

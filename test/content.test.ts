@@ -1,14 +1,15 @@
 /**
- * Main-content extraction and Markdown, through the real engine: a real Chromium
- * (BrowserPool) scraping pages served on 127.0.0.1.
+ * Main-content extraction and Markdown, through the real engine, on both of its
+ * ways to read a page: a real Chromium, and plain HTTP with the same extraction
+ * in worker threads (--engine http), scraping pages served on 127.0.0.1. The same
+ * expectations hold for both, and the two give the same Markdown on these pages.
  */
 import { Parser } from 'commonmark';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ScrapeOptions } from '../src/api/types.js';
-import { BrowserPool } from '../src/engine/browser.js';
-import { scrapeUrl } from '../src/engine/scrape.js';
+import type { EngineName, ScrapeOptions } from '../src/api/types.js';
+import { BrowserEngine } from '../src/engine/engine.js';
 
 const prose = (topic: string) =>
   [
@@ -125,9 +126,13 @@ if (answer &gt; 1) {
 
 let server: http.Server;
 let base: string;
-let pool: BrowserPool;
+let engine: BrowserEngine;
+/** The engine each describe block below reads pages with. */
+let reading: EngineName = 'browser';
 
-const scrape = (path: string, options?: ScrapeOptions) => scrapeUrl(pool, `${base}${path}`, { timeout: 20_000, ...options });
+const scrapeWith = (name: EngineName, path: string, options?: ScrapeOptions) =>
+  engine.scrape(`${base}${path}`, { timeout: 20_000, ...options, engine: name });
+const scrape = (path: string, options?: ScrapeOptions) => scrapeWith(reading, path, options);
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
@@ -140,137 +145,170 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  pool = new BrowserPool();
+  engine = new BrowserEngine();
 }, 30_000);
 
 afterAll(async () => {
-  await pool?.close();
+  await engine?.close();
   await new Promise<void>((resolve) => server?.close(() => resolve()));
 });
 
-describe('main content', () => {
-  it('keeps the article and drops navigation, header, sidebar, footer, scripts, styles and svg', async () => {
-    const { markdown = '' } = await scrape('/article');
-    expect(markdown).toContain('The valley story begins in a small town');
-    expect(markdown).toContain('rebuild the mill, keep the bridge');
-    for (const gone of ['Home page link', 'About us link', 'Gazette site banner', 'Sidebar story one', 'Popular elsewhere', 'Copyright footer text']) {
-      expect(markdown).not.toContain(gone);
-    }
-    for (const gone of ['SCRIPT_TEXT', 'STYLE_TEXT', 'SVG_TEXT', 'NOSCRIPT_TEXT', '<script', '<svg']) expect(markdown).not.toContain(gone);
-  }, 30_000);
+describe.each(['browser', 'http'] as const)('engine %s', (name) => {
+  beforeAll(() => {
+    reading = name;
+  });
 
-  it('writes headings and lists as Markdown', async () => {
-    const { markdown = '' } = await scrape('/article');
-    expect(markdown).toMatch(/^## Plans for the mill$/m);
-    expect(markdown).toMatch(/^-\s+first point of the plan$/m);
-    expect(markdown).toMatch(/^-\s+second point of the plan$/m);
-    expect(markdown).toMatch(/^1\.\s+step one of the work$/m);
-    expect(markdown).toMatch(/^2\.\s+step two of the work$/m);
-  }, 30_000);
-
-  it('makes links absolute and leaves fragment links alone', async () => {
-    const { markdown = '' } = await scrape('/article');
-    expect(markdown).toContain(`[engineering guide](${base}/docs/guide)`);
-    expect(markdown).toContain('[top of the page](#top)');
-  }, 30_000);
-
-  it('moves a link around blocks (a product card) into the blocks, so that the Markdown reads back as links', async () => {
-    const { markdown = '' } = await scrape('/cards', { onlyMainContent: false });
-    const links: { text: string; url: string }[] = [];
-    const texts: string[] = [];
-    const walker = new Parser().parse(markdown).walker();
-    for (let event = walker.next(); event; event = walker.next()) {
-      if (event.entering && event.node.type === 'text') texts.push(event.node.literal ?? '');
-      if (event.entering && event.node.type === 'link') {
-        let text = '';
-        const inner = event.node.walker();
-        for (let e = inner.next(); e; e = inner.next()) if (e.entering && e.node.type === 'text') text += e.node.literal;
-        links.push({ text, url: event.node.destination ?? '' });
-      }
-    }
-    // Read back, no link target is left as text.
-    expect(texts.filter((text) => text.includes(']('))).toEqual([]);
-    expect(links).toContainEqual({ text: 'Oak desk', url: `${base}/products/0` });
-    expect(links).toContainEqual({ text: 'Solid wood, made to order. $102', url: `${base}/products/2` });
-    expect(markdown).toMatch(/^### \[Ash shelf\]\(/m);
-  }, 30_000);
-
-  it('turns tables into GFM tables, with or without a header row', async () => {
-    const { markdown = '' } = await scrape('/table');
-    expect(markdown).toContain(['| Name | Score |', '| --- | --- |', '| Ann | 7 |', '| Bob \\| Jr | 9 |'].join('\n'));
-    expect(markdown).toContain(['| Team | Wins |', '| --- | --- |', '| Reds | 12 |'].join('\n'));
-    expect(markdown).not.toMatch(/<\/?(table|tr|td|th)\b/);
-  }, 30_000);
-
-  it('fences code blocks with their language', async () => {
-    const { markdown = '' } = await scrape('/code');
-    expect(markdown).toContain(['```js', 'const answer = 42;', 'if (answer > 1) {', '  console.log("big");', '}', '```'].join('\n'));
-    expect(markdown).toContain(['```python', 'print("hello")', '```'].join('\n'));
-    expect(markdown).toContain('with `print` inline');
-  }, 30_000);
-});
-
-describe('character sets', () => {
-  it('decodes an ISO-8859-1 page to UTF-8', async () => {
-    const { markdown = '', metadata } = await scrape('/latin1');
-    expect(markdown).toContain('# Über das Café');
-    expect(markdown).toContain('Das Café an der Straße war naïve gebaut, ähnlich wie die übrigen Häuser; man saß dort gern, à la française');
-    expect(markdown).not.toContain('\ufffd');
-    expect(metadata.title).toBe('Café Straße');
-    expect(metadata.language).toBe('de');
-  }, 30_000);
-
-  it('decodes a windows-1252 page declared in a meta tag', async () => {
-    const { markdown = '' } = await scrape('/cp1252');
-    expect(markdown).toContain('He said “it costs €5 in the café”, and nobody argued');
-    expect(markdown).not.toContain('\ufffd');
-  }, 30_000);
-});
-
-describe('scrape options', () => {
-  it('includeTags keeps only the matching elements', async () => {
-    const { markdown = '' } = await scrape('/article', { includeTags: ['.keep', 'h1'] });
-    expect(markdown).toContain('Paragraph kept by includeTags');
-    expect(markdown).toContain('Rivers of the valley');
-    expect(markdown).not.toContain('The valley story begins');
-    expect(markdown).not.toContain('Paragraph dropped by excludeTags');
-  }, 30_000);
-
-  it('excludeTags removes the matching elements and keeps the rest', async () => {
-    const { markdown = '' } = await scrape('/article', { excludeTags: ['.drop', 'ol'] });
-    expect(markdown).not.toContain('Paragraph dropped by excludeTags');
-    expect(markdown).not.toContain('step one of the work');
-    expect(markdown).toContain('Paragraph kept by includeTags');
-    expect(markdown).toContain('The valley story begins');
-  }, 30_000);
-
-  it('onlyMainContent false keeps the page around the article, still without scripts and styles', async () => {
-    const main = (await scrape('/article')).markdown ?? '';
-    const full = (await scrape('/article', { onlyMainContent: false })).markdown ?? '';
-    expect(full.length).toBeGreaterThan(main.length);
-    for (const kept of ['Home page link', 'Sidebar story one', 'Copyright footer text', 'The valley story begins']) expect(full).toContain(kept);
-    for (const gone of ['SCRIPT_TEXT', 'STYLE_TEXT', 'SVG_TEXT']) expect(full).not.toContain(gone);
-  }, 30_000);
-
-  it('html format gives the main content as HTML', async () => {
-    const { html = '', markdown } = await scrape('/article', { formats: ['html'] });
-    expect(html).toContain('<h2');
-    expect(html).toContain('The valley story begins');
-    expect(html).not.toContain('Copyright footer text');
-    expect(markdown).toBeUndefined();
-  }, 30_000);
-});
-
-describe('metadata', () => {
-  it('has title, description, language and og:* tags', async () => {
+  it('says which engine read the page', async () => {
     const { metadata } = await scrape('/article');
-    expect(metadata.title).toBe('River article');
-    expect(metadata.description).toBe('All about the rivers of the valley');
-    expect(metadata.language).toBe('en');
-    expect(metadata['og:title']).toBe('OG rivers title');
-    expect(metadata['og:image']).toBe('https://example.com/river.jpg');
-    expect(metadata['og:type']).toBe('article');
-    expect(metadata.sourceURL).toBe(`${base}/article`);
-    expect(metadata.statusCode).toBe('200');
+    expect(metadata.engine).toBe(name);
   }, 30_000);
+
+  describe('main content', () => {
+    it('keeps the article and drops navigation, header, sidebar, footer, scripts, styles and svg', async () => {
+      const { markdown = '' } = await scrape('/article');
+      expect(markdown).toContain('The valley story begins in a small town');
+      expect(markdown).toContain('rebuild the mill, keep the bridge');
+      for (const gone of ['Home page link', 'About us link', 'Gazette site banner', 'Sidebar story one', 'Popular elsewhere', 'Copyright footer text']) {
+        expect(markdown).not.toContain(gone);
+      }
+      for (const gone of ['SCRIPT_TEXT', 'STYLE_TEXT', 'SVG_TEXT', 'NOSCRIPT_TEXT', '<script', '<svg']) expect(markdown).not.toContain(gone);
+    }, 30_000);
+
+    it('writes headings and lists as Markdown', async () => {
+      const { markdown = '' } = await scrape('/article');
+      expect(markdown).toMatch(/^## Plans for the mill$/m);
+      expect(markdown).toMatch(/^-\s+first point of the plan$/m);
+      expect(markdown).toMatch(/^-\s+second point of the plan$/m);
+      expect(markdown).toMatch(/^1\.\s+step one of the work$/m);
+      expect(markdown).toMatch(/^2\.\s+step two of the work$/m);
+    }, 30_000);
+
+    it('makes links absolute and leaves fragment links alone', async () => {
+      const { markdown = '' } = await scrape('/article');
+      expect(markdown).toContain(`[engineering guide](${base}/docs/guide)`);
+      expect(markdown).toContain('[top of the page](#top)');
+    }, 30_000);
+
+    it('moves a link around blocks (a product card) into the blocks, so that the Markdown reads back as links', async () => {
+      const { markdown = '' } = await scrape('/cards', { onlyMainContent: false });
+      const links: { text: string; url: string }[] = [];
+      const texts: string[] = [];
+      const walker = new Parser().parse(markdown).walker();
+      for (let event = walker.next(); event; event = walker.next()) {
+        if (event.entering && event.node.type === 'text') texts.push(event.node.literal ?? '');
+        if (event.entering && event.node.type === 'link') {
+          let text = '';
+          const inner = event.node.walker();
+          for (let e = inner.next(); e; e = inner.next()) if (e.entering && e.node.type === 'text') text += e.node.literal;
+          links.push({ text, url: event.node.destination ?? '' });
+        }
+      }
+      // Read back, no link target is left as text.
+      expect(texts.filter((text) => text.includes(']('))).toEqual([]);
+      expect(links).toContainEqual({ text: 'Oak desk', url: `${base}/products/0` });
+      expect(links).toContainEqual({ text: 'Solid wood, made to order. $102', url: `${base}/products/2` });
+      expect(markdown).toMatch(/^### \[Ash shelf\]\(/m);
+    }, 30_000);
+
+    it('turns tables into GFM tables, with or without a header row', async () => {
+      const { markdown = '' } = await scrape('/table');
+      expect(markdown).toContain(['| Name | Score |', '| --- | --- |', '| Ann | 7 |', '| Bob \\| Jr | 9 |'].join('\n'));
+      expect(markdown).toContain(['| Team | Wins |', '| --- | --- |', '| Reds | 12 |'].join('\n'));
+      expect(markdown).not.toMatch(/<\/?(table|tr|td|th)\b/);
+    }, 30_000);
+
+    it('fences code blocks with their language', async () => {
+      const { markdown = '' } = await scrape('/code');
+      expect(markdown).toContain(['```js', 'const answer = 42;', 'if (answer > 1) {', '  console.log("big");', '}', '```'].join('\n'));
+      expect(markdown).toContain(['```python', 'print("hello")', '```'].join('\n'));
+      expect(markdown).toContain('with `print` inline');
+    }, 30_000);
+  });
+
+  describe('character sets', () => {
+    it('decodes an ISO-8859-1 page to UTF-8', async () => {
+      const { markdown = '', metadata } = await scrape('/latin1');
+      expect(markdown).toContain('# Über das Café');
+      expect(markdown).toContain('Das Café an der Straße war naïve gebaut, ähnlich wie die übrigen Häuser; man saß dort gern, à la française');
+      expect(markdown).not.toContain('\ufffd');
+      expect(metadata.title).toBe('Café Straße');
+      expect(metadata.language).toBe('de');
+    }, 30_000);
+
+    it('decodes a windows-1252 page declared in a meta tag', async () => {
+      const { markdown = '' } = await scrape('/cp1252');
+      expect(markdown).toContain('He said “it costs €5 in the café”, and nobody argued');
+      expect(markdown).not.toContain('\ufffd');
+    }, 30_000);
+  });
+
+  describe('scrape options', () => {
+    it('includeTags keeps only the matching elements', async () => {
+      const { markdown = '' } = await scrape('/article', { includeTags: ['.keep', 'h1'] });
+      expect(markdown).toContain('Paragraph kept by includeTags');
+      expect(markdown).toContain('Rivers of the valley');
+      expect(markdown).not.toContain('The valley story begins');
+      expect(markdown).not.toContain('Paragraph dropped by excludeTags');
+    }, 30_000);
+
+    it('excludeTags removes the matching elements and keeps the rest', async () => {
+      const { markdown = '' } = await scrape('/article', { excludeTags: ['.drop', 'ol'] });
+      expect(markdown).not.toContain('Paragraph dropped by excludeTags');
+      expect(markdown).not.toContain('step one of the work');
+      expect(markdown).toContain('Paragraph kept by includeTags');
+      expect(markdown).toContain('The valley story begins');
+    }, 30_000);
+
+    it('onlyMainContent false keeps the page around the article, still without scripts and styles', async () => {
+      const main = (await scrape('/article')).markdown ?? '';
+      const full = (await scrape('/article', { onlyMainContent: false })).markdown ?? '';
+      expect(full.length).toBeGreaterThan(main.length);
+      for (const kept of ['Home page link', 'Sidebar story one', 'Copyright footer text', 'The valley story begins']) expect(full).toContain(kept);
+      for (const gone of ['SCRIPT_TEXT', 'STYLE_TEXT', 'SVG_TEXT']) expect(full).not.toContain(gone);
+    }, 30_000);
+
+    it('html format gives the main content as HTML', async () => {
+      const { html = '', markdown } = await scrape('/article', { formats: ['html'] });
+      expect(html).toContain('<h2');
+      expect(html).toContain('The valley story begins');
+      expect(html).not.toContain('Copyright footer text');
+      expect(markdown).toBeUndefined();
+    }, 30_000);
+  });
+
+  describe('metadata', () => {
+    it('has title, description, language and og:* tags', async () => {
+      const { metadata } = await scrape('/article');
+      expect(metadata.title).toBe('River article');
+      expect(metadata.description).toBe('All about the rivers of the valley');
+      expect(metadata.language).toBe('en');
+      expect(metadata['og:title']).toBe('OG rivers title');
+      expect(metadata['og:image']).toBe('https://example.com/river.jpg');
+      expect(metadata['og:type']).toBe('article');
+      expect(metadata.sourceURL).toBe(`${base}/article`);
+      expect(metadata.statusCode).toBe('200');
+    }, 30_000);
+  });
+});
+
+describe('parity between the engines', () => {
+  for (const [path, options] of [
+    ['/article', {}],
+    ['/article', { onlyMainContent: false }],
+    ['/article', { formats: ['html', 'links'] }],
+    ['/cards', { onlyMainContent: false }],
+    ['/table', {}],
+    ['/code', {}],
+    ['/latin1', {}],
+    ['/cp1252', {}],
+  ] as Array<[string, ScrapeOptions]>) {
+    it(`gives the same result over HTTP as in the browser: ${path} ${JSON.stringify(options)}`, async () => {
+      const [browser, http] = await Promise.all([scrapeWith('browser', path, options), scrapeWith('http', path, options)]);
+      // linkedom writes the attributes of an element created by script (Readability's wrapper) in another order.
+      const sortedAttributes = (html?: string) =>
+        html?.replace(/<([a-z0-9]+)((?:\s+[a-z-]+="[^"]*")+)>/g, (_, tag: string, attrs: string) => `<${tag} ${attrs.trim().split(/\s+(?=[a-z-]+=")/).sort().join(' ')}>`);
+      const comparable = (data: typeof browser) => ({ ...data, html: sortedAttributes(data.html), metadata: { ...data.metadata, scrapedAt: '', engine: '' } });
+      expect(comparable(http)).toEqual(comparable(browser));
+    }, 30_000);
+  }
 });

@@ -98,7 +98,8 @@ function newTmp(): string {
 /** A batch that gets stuck on /slow, in its own TMPDIR, once its browser asks for /slow. */
 async function stuckBatch(tmp: string, extra: string[] = [], command?: string[]): Promise<RunningCli> {
   const asked = expectSlowRequest();
-  const cli = startCli(['batch', site.at('/fast'), site.at('/fast2'), site.at('/slow'), '--concurrency', '1', ...extra], {
+  // --engine browser: what is checked is that Chromium and its profile go.
+  const cli = startCli(['batch', site.at('/fast'), site.at('/fast2'), site.at('/slow'), '--concurrency', '1', '--engine', 'browser', ...extra], {
     env: { WEBJOBS_HOME: home, TMPDIR: tmp },
     command,
   });
@@ -128,7 +129,7 @@ describe('nothing outlives webjobs', () => {
     const tmp = newTmp();
     let asked = false;
     void expectSlowRequest().then(() => (asked = true));
-    const cli = startCli(['batch', site.at('/fast'), site.at('/fast2'), site.at('/slow'), '--concurrency', '1'], {
+    const cli = startCli(['batch', site.at('/fast'), site.at('/fast2'), site.at('/slow'), '--concurrency', '1', '--engine', 'browser'], {
       env: { WEBJOBS_HOME: home, TMPDIR: tmp },
       command: ['timeout', '10'],
     });
@@ -150,7 +151,7 @@ describe('nothing outlives webjobs', () => {
     expect(left).toHaveLength(1);
     expect(left[0]).toContain(`${PROFILE_PREFIX}${cli.child.pid}-`);
 
-    const next = await runCli(['scrape', site.at('/fast')], { env: { WEBJOBS_HOME: home, TMPDIR: tmp } });
+    const next = await runCli(['scrape', site.at('/fast'), '--engine', 'browser'], { env: { WEBJOBS_HOME: home, TMPDIR: tmp } });
     expect(next.code).toBe(0);
     expect(leftIn(tmp)).toEqual([]);
     expect(await survivors(tmp)).toEqual([]);

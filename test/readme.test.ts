@@ -36,6 +36,7 @@ const NOT_RUN: Record<string, string> = {
   'Old jobs and failed pages': 'deletes and reruns jobs of a store with history; test/prune.test.ts runs prune and retry',
   'Pages behind a login': 'names sites with a login; test/access.test.ts runs each flag against fixture sites',
   'Extract structured data with Claude': 'needs the Messages API (test/extract.test.ts runs extract against a loopback one)',
+  'Engines: HTTP or the browser': 'names sites outside this machine; test/engines.test.ts runs each engine and auto rule against fixture pages',
   Development: 'npm scripts',
 };
 

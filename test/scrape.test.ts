@@ -161,7 +161,7 @@ describe('webjobs scrape', () => {
   });
 
   it('reads a page whose document arrived but whose load event never comes, and says so', async () => {
-    const { code, stdout } = await runCli(['scrape', site.at('/stuck-iframe'), '--timeout', '1500', '--json'], { env });
+    const { code, stdout } = await runCli(['scrape', site.at('/stuck-iframe'), '--timeout', '1500', '--json', '--engine', 'browser'], { env });
     expect(code).toBe(0);
     const record = JSON.parse(stdout);
     expect(record.data.markdown).toContain('Paragraph 6 about iframes');
@@ -171,7 +171,8 @@ describe('webjobs scrape', () => {
   it('fails a refused connection and a non-HTML download with clear errors', async () => {
     const refused = await runCli(['scrape', 'http://127.0.0.1:9/', '--timeout', '5000'], { env });
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/ERR_(CONNECTION_REFUSED|UNSAFE_PORT)/);
+    // Chromium's code with --engine browser; the HTTP engine's words with auto.
+    expect(refused.stderr).toMatch(/ERR_(CONNECTION_REFUSED|UNSAFE_PORT)|connection refused: nothing is listening/);
     const binary = await runCli(['scrape', site.at('/binary')], { env });
     expect(binary.code).toBe(1);
     expect(binary.stderr).toMatch(/not a web page|did not render/);
@@ -236,7 +237,8 @@ describe('bad input', () => {
   });
 
   it('says what to do when no browser can be found (exit code 6)', async () => {
-    const { code, stderr } = await runCli(['scrape', site.at('/article')], {
+    // --engine browser: auto reads this page without one (test/engines.test.ts).
+    const { code, stderr } = await runCli(['scrape', site.at('/article'), '--engine', 'browser'], {
       env: { ...env, WEBJOBS_CHROME: '/nonexistent/chrome' },
     });
     expect(code).toBe(6);

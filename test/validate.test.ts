@@ -20,6 +20,14 @@ describe('validateRequest', () => {
     });
   });
 
+  it('takes the engine extension, leaving it out when not given', () => {
+    const request = validateRequest('scrape', { url: 'https://example.com', scrapeOptions: { engine: 'http' } });
+    expect(request.scrapeOptions?.engine).toBe('http');
+    expect(() => validateRequest('batch', { urls: ['https://example.com'], scrapeOptions: { engine: 'curl' } })).toThrow(
+      /scrapeOptions.engine must be one of auto, http, browser/,
+    );
+  });
+
   it('refuses bad URLs, schemes, formats and unknown fields with the field named', () => {
     expect(() => validateRequest('scrape', { url: 'nope' })).toThrow(/url: "nope" is not a valid URL/);
     expect(() => validateRequest('scrape', { url: 'file:///etc/passwd' })).toThrow(/http or https/);

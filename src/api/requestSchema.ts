@@ -7,6 +7,7 @@
  */
 import { LIMITS } from './limits.js';
 import {
+  ENGINES,
   FORMATS,
   SCREENSHOT_FORMATS,
   WAIT_UNTIL,
@@ -130,6 +131,12 @@ export const scrapeOptionsSchema = objectSchema<ScrapeOptions>(
     userAgent: { type: 'string', minLength: 1, maxLength: LIMITS.maxUserAgentLength, description: 'the User-Agent of every request of the job' },
     maxAge: integer(0, LIMITS.maxMaxAgeMs, 'milliseconds: reuse a stored result of the same URL and options younger than this (0: always fetch)'),
     screenshotOptions: screenshotOptionsSchema,
+    engine: {
+      type: 'string',
+      enum: ENGINES,
+      default: 'auto',
+      description: 'how pages are read: http (the HTML as served), browser (rendered in Chromium), auto (http, Chromium only when a page needs it)',
+    },
   },
   [],
   'how each page is loaded and converted',

@@ -30,6 +30,14 @@ export interface ScreenshotOptions {
 export const WAIT_UNTIL = ['load', 'domcontentloaded', 'networkidle'] as const;
 export type WaitUntil = (typeof WAIT_UNTIL)[number];
 
+/**
+ * webjobs extension: which engine reads a page. `http` fetches it and reads the HTML
+ * as served, `browser` renders it in Chromium, `auto` (the default) fetches it and
+ * renders it only when it must (README, "Engines").
+ */
+export const ENGINES = ['auto', 'http', 'browser'] as const;
+export type EngineName = (typeof ENGINES)[number];
+
 export interface ScrapeOptions {
   formats?: Format[];
   onlyMainContent?: boolean;
@@ -52,6 +60,8 @@ export interface ScrapeOptions {
   cookies?: Cookie[];
   /** webjobs extension: the User-Agent of every request of the job (pages, robots.txt, sitemaps). */
   userAgent?: string;
+  /** webjobs extension: which engine reads the pages (default auto). */
+  engine?: EngineName;
   /**
    * webjobs extension (Firecrawl's name): milliseconds a stored result of the same
    * URL and output-shaping options may be old to be returned instead of scraping

@@ -8,12 +8,14 @@ import { invalidSelectors } from './selectors.js';
 import { LimitError, UsageError } from './errors.js';
 import { LIMITS } from './limits.js';
 import {
+  ENGINES,
   FORMATS,
   SCREENSHOT_FORMATS,
   WAIT_UNTIL,
   type BatchScrapeRequest,
   type CrawlRequest,
   type Cookie,
+  type EngineName,
   type ExtractRequest,
   type Format,
   type JobKind,
@@ -146,7 +148,7 @@ export function validateScrapeOptions(value: unknown, field = 'scrapeOptions'): 
   const obj = expectObject(value, field);
   rejectUnknown(
     obj,
-    ['formats', 'onlyMainContent', 'timeout', 'waitFor', 'waitUntil', 'includeTags', 'excludeTags', 'headers', 'cookies', 'userAgent', 'maxAge', 'screenshotOptions'],
+    ['formats', 'onlyMainContent', 'timeout', 'waitFor', 'waitUntil', 'includeTags', 'excludeTags', 'headers', 'cookies', 'userAgent', 'maxAge', 'screenshotOptions', 'engine'],
     field,
   );
   const formats = optStringArray(obj, 'formats', field) ?? ['markdown'];
@@ -160,6 +162,10 @@ export function validateScrapeOptions(value: unknown, field = 'scrapeOptions'): 
   if (waitUntil !== undefined && !WAIT_UNTIL.includes(waitUntil as WaitUntil)) {
     throw new UsageError(`${field}.waitUntil must be one of ${WAIT_UNTIL.join(', ')}`);
   }
+  const engine = obj.engine;
+  if (engine !== undefined && !ENGINES.includes(engine as EngineName)) {
+    throw new UsageError(`${field}.engine must be one of ${ENGINES.join(', ')}`);
+  }
   return {
     formats: [...new Set(formats)] as Format[],
     onlyMainContent: optBoolean(obj, 'onlyMainContent', field) ?? true,
@@ -169,6 +175,7 @@ export function validateScrapeOptions(value: unknown, field = 'scrapeOptions'): 
     includeTags: optSelectors(obj, 'includeTags', field) ?? [],
     excludeTags: optSelectors(obj, 'excludeTags', field) ?? [],
     ...accessOptions(obj, field),
+    ...(engine !== undefined ? { engine: engine as EngineName } : {}),
     ...optField('maxAge', optInteger(obj, 'maxAge', field, 0, LIMITS.maxMaxAgeMs)),
     ...optField('screenshotOptions', obj.screenshotOptions === undefined ? undefined : validateScreenshotOptions(obj.screenshotOptions, `${field}.screenshotOptions`)),
   };

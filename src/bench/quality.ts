@@ -24,6 +24,8 @@
  *   WEBJOBS_BENCH_SCORES=file.json     per-page {set, id, type, f1, precision, recall}, to compare two runs
  *   WEBJOBS_BENCH_PEER=0               skip the jsdom peer (minutes on the WCXB pages)
  *   WEBJOBS_BENCH_CONCURRENCY=8        pages at a time in the batch job
+ *   WEBJOBS_BENCH_ENGINE=http          the engine webjobs reads pages with (auto, http, browser; default browser,
+ *                                      the figures below were measured with); prints how many pages each engine read
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -48,19 +50,28 @@ import {
   type SetName,
 } from './sets.js';
 import { LIMITS } from '../api/limits.js';
-import type { ScrapeOptions } from '../api/types.js';
+import { ENGINES, type EngineName, type ScrapeOptions } from '../api/types.js';
 import { LocalBackend } from '../local/localBackend.js';
 import { FileJobStore } from '../store/fileStore.js';
 
 /** No scripts, and nothing from any host but the one serving the page: no request leaves 127.0.0.1. */
 const CSP = "default-src 'self' data: 'unsafe-inline'; script-src 'none'";
 const CONCURRENCY = Number(process.env.WEBJOBS_BENCH_CONCURRENCY) || 8;
+const ENGINE = benchEngine(process.env.WEBJOBS_BENCH_ENGINE);
+
+function benchEngine(value: string | undefined): EngineName {
+  if (value === undefined || value === '') return 'browser';
+  if (!ENGINES.includes(value as EngineName)) throw new Error(`WEBJOBS_BENCH_ENGINE: unknown engine ${value} (known: ${ENGINES.join(', ')})`);
+  return value as EngineName;
+}
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 export interface FetchedPage {
   id: string;
   markdown?: string;
   error?: string;
+  /** metadata.engine: which engine read the page. */
+  engine?: string;
 }
 
 /** One page's score in either scoring, as written to WEBJOBS_BENCH_SCORES. */
@@ -147,7 +158,7 @@ async function fetchBatch(
   if (record.status !== 'completed') throw new Error(`the batch job ${record.status}: ${record.error ?? ''}`);
   return record.data.map((entry, i) => ({
     id: pages[i]!.id,
-    ...(entry.status === 'completed' ? { markdown: entry.markdown ?? '' } : { error: entry.error ?? entry.status }),
+    ...(entry.status === 'completed' ? { markdown: entry.markdown ?? '', engine: entry.metadata?.engine } : { error: entry.error ?? entry.status }),
   }));
 }
 
@@ -183,7 +194,10 @@ async function runWebjobs(set: BenchSet): Promise<Map<string, string>> {
   const started = performance.now();
   let fetched: FetchedPage[];
   try {
-    fetched = await fetchPages(set.pages.map((p) => ({ id: p.id, url: `${server.base}/${p.id}.html` })));
+    fetched = await fetchPages(
+      set.pages.map((p) => ({ id: p.id, url: `${server.base}/${p.id}.html` })),
+      { engine: ENGINE },
+    );
   } finally {
     await server.close();
   }
@@ -196,6 +210,9 @@ async function runWebjobs(set: BenchSet): Promise<Map<string, string>> {
       `${failures.length} failures (scored as empty)`,
   );
   for (const failure of failures.slice(0, 20)) console.log(`  failed ${failure.id}: ${failure.error}`);
+  const engines = new Map<string, number>();
+  for (const page of fetched) if (page.engine) engines.set(page.engine, (engines.get(page.engine) ?? 0) + 1);
+  console.log(`  engine ${ENGINE}: ${[...engines].map(([name, count]) => `${count} pages read by ${name}`).join(', ')}`);
   dumpPages(set, fetched);
   return new Map(fetched.map((f) => [f.id, f.error === undefined ? readerText(f.markdown ?? '') : '']));
 }

@@ -5,10 +5,20 @@
  *   crawlee   Crawlee's PuppeteerCrawler, same Chromium and flags, page.content()
  *   floor     bare Puppeteer: one browser, reused tabs, goto + content()
  *   webjobs-nosettle  webjobs without the settle wait (settle.ts), to price that wait
+ *   webjobs-auto  the same batch with --engine auto (the default): these static pages go over HTTP
+ * ("webjobs" itself runs with --engine browser, so that it stays comparable to the browser contenders).
  * Each contender runs in its own child process, so peak RSS (the child and its
  * Chromium processes, summed from /proc) is its own. Then a memory check: a
  * 1,000-URL batch against a 100-URL batch; then `webjobs map` of a 2,000-URL
  * site and a batch re-run with --max-age (mapCache.ts).
+ *
+ * Then the engines (issue 13), in the same run:
+ * - a cold `webjobs scrape` of a static page, engine auto vs browser: wall time of
+ *   the CLI process, median of WEBJOBS_BENCH_COLD_RUNS (5) runs each, in turn;
+ * - a batch of 200 static article pages, auto vs browser: pages/s and peak RSS;
+ * - a mixed batch (every fifth page written by its script into an empty #root):
+ *   pages/s, which engine read how many pages, and a check that every
+ *   script-rendered page has its content.
  *
  *   WEBJOBS_BENCH_PAGES=240          pages per throughput run
  *   WEBJOBS_BENCH_CONCURRENCY=n      tabs for webjobs and the floor (default: defaultConcurrency())
@@ -16,6 +26,7 @@
  *   WEBJOBS_BENCH_ROUNDS=3           run the contenders in turn 3 times; compare their medians
  *   WEBJOBS_BENCH_SCRIPTS=1          pages carry the small scripts most static sites have
  *   WEBJOBS_BENCH_MEMORY=0           skip the memory check
+ *   WEBJOBS_BENCH_ENGINES=0          skip the engine lines
  *   WEBJOBS_BENCH_MAP_CACHE=0        skip the map and --max-age lines (mapCache.ts)
  */
 import { spawn } from 'node:child_process';
@@ -28,8 +39,10 @@ import { listenOnLoopback, type LoopbackServer } from './loopback.js';
 import { benchMapAndCache } from './mapCache.js';
 import { treeRss } from './procTree.js';
 import { articlePage } from './site.js';
+import type { EngineName } from '../api/types.js';
 
 const SELF = fileURLToPath(import.meta.url);
+const BIN = fileURLToPath(new URL('../../bin/webjobs.js', import.meta.url));
 const CHROMIUM = process.env.WEBJOBS_CHROME ?? '/usr/bin/chromium';
 
 // ---------------------------------------------------------------- the site
@@ -52,14 +65,25 @@ function scriptedPage(n: number): string {
   return articlePage(n).replace('</body>', `${PAGE_SCRIPTS}</body>`);
 }
 
+/** What a script-rendered page shows only once its script ran: a marker the mixed batch checks for. */
+const RENDERED_MARK = 'written into the page by its script';
+
+/** An application shell: an empty #root that its script fills with the article. */
+function renderedPage(n: number): string {
+  const article = /<article>[\s\S]*<\/article>/.exec(articlePage(n))![0].replace('<h1>', `<p>${RENDERED_MARK}.</p><h1>`);
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>App ${n}</title></head><body><div id="root"></div>
+<script>document.getElementById('root').innerHTML = ${JSON.stringify(article).replace(/</g, '\\u003c')};</script></body></html>`;
+}
+
 async function startSite(): Promise<LoopbackServer> {
   const server = http.createServer((req, res) => {
-    const match = /^\/(article|scripted)\/(\d+)$/.exec(req.url ?? '');
+    const match = /^\/(article|scripted|rendered)\/(\d+)$/.exec(req.url ?? '');
     if (!match) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;
     }
-    const body = match[1] === 'scripted' ? scriptedPage(Number(match[2])) : articlePage(Number(match[2]));
+    const n = Number(match[2]);
+    const body = match[1] === 'scripted' ? scriptedPage(n) : match[1] === 'rendered' ? renderedPage(n) : articlePage(n);
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(body) });
     res.end(body);
   });
@@ -69,13 +93,14 @@ async function startSite(): Promise<LoopbackServer> {
 
 // ---------------------------------------------------------------- contenders (run in a child)
 
-type Contender = 'webjobs' | 'webjobs-nosettle' | 'crawlee' | 'floor';
+type Contender = 'webjobs' | 'webjobs-auto' | 'webjobs-nosettle' | 'crawlee' | 'floor';
 
 function concurrency(defaultValue: number): number {
   return Number(process.env.WEBJOBS_BENCH_CONCURRENCY) || defaultValue;
 }
 
-async function runWebjobs(urls: string[]): Promise<number> {
+/** A webjobs batch with `engine`; every page must have its Markdown (a script-rendered page, its script's text). */
+async function runWebjobs(urls: string[], engine: EngineName = 'browser'): Promise<ChildResult> {
   const { LocalBackend } = await import('../local/localBackend.js');
   const { FileJobStore } = await import('../store/fileStore.js');
   const { defaultConcurrency } = await import('../engine/browser.js');
@@ -85,26 +110,33 @@ async function runWebjobs(urls: string[]): Promise<number> {
     const started = Date.now();
     const { jobId } = await backend.start('batch', {
       urls,
-      scrapeOptions: { formats: ['markdown'] },
+      scrapeOptions: { formats: ['markdown'], engine },
       concurrency: concurrency(defaultConcurrency()),
     });
     const status = await backend.wait('batch', jobId);
     const elapsed = Date.now() - started;
     // Checked one result batch at a time, as the CLI reads: holding all entries would inflate the peak RSS measured.
     let ok = 0;
+    const engines: Record<string, number> = {};
     for (let page = 1; page <= Math.ceil(urls.length / 100); page++) {
       const record = await backend.result('batch', jobId, { page, batchSize: 100 });
-      ok += record.data.filter((e) => e.status === 'completed' && (e.markdown ?? '').length > 500).length;
+      for (const entry of record.data) {
+        const markdown = entry.markdown ?? '';
+        const rendered = entry.url.includes('/rendered/');
+        if (entry.status === 'completed' && markdown.length > 500 && (!rendered || markdown.includes(RENDERED_MARK))) ok++;
+        const name = entry.metadata?.engine ?? 'none';
+        engines[name] = (engines[name] ?? 0) + 1;
+      }
     }
-    if (status !== 'completed' || ok !== urls.length) throw new Error(`webjobs: ${status}, ${ok}/${urls.length} pages with markdown`);
-    return elapsed;
+    if (status !== 'completed' || ok !== urls.length) throw new Error(`webjobs: ${status}, ${ok}/${urls.length} pages with their content`);
+    return { elapsedMs: elapsed, engines };
   } finally {
     await backend.close();
     rmSync(home, { recursive: true, force: true });
   }
 }
 
-async function runFloor(urls: string[]): Promise<number> {
+async function runFloor(urls: string[]): Promise<ChildResult> {
   const { launchBrowser, defaultConcurrency } = await import('../engine/browser.js');
   const started = Date.now();
   const browser = await launchBrowser({ env: { ...process.env, WEBJOBS_CHROME: CHROMIUM } });
@@ -120,13 +152,13 @@ async function runFloor(urls: string[]): Promise<number> {
     };
     await Promise.all(Array.from({ length: concurrency(defaultConcurrency()) }, tab));
     if (bytes === 0) throw new Error('floor: no content');
-    return Date.now() - started;
+    return { elapsedMs: Date.now() - started };
   } finally {
     await browser.close();
   }
 }
 
-async function runCrawlee(urls: string[]): Promise<number> {
+async function runCrawlee(urls: string[]): Promise<ChildResult> {
   const storage = mkdtempSync(path.join(os.tmpdir(), 'crawlee-bench-'));
   process.env.CRAWLEE_STORAGE_DIR = storage;
   const { PuppeteerCrawler, Configuration } = await import('@crawlee/puppeteer');
@@ -150,13 +182,20 @@ async function runCrawlee(urls: string[]): Promise<number> {
   const elapsed = Date.now() - started;
   rmSync(storage, { recursive: true, force: true });
   if (done !== urls.length) throw new Error(`crawlee: ${done}/${urls.length} pages`);
-  return elapsed;
+  return { elapsedMs: elapsed };
+}
+
+interface ChildResult {
+  elapsedMs: number;
+  /** metadata.engine of the pages: how many each engine read. */
+  engines?: Record<string, number>;
 }
 
 // webjobs-nosettle is the same runner; measure() turns the settle wait off in its process.
-const RUNNERS: Record<Contender, (urls: string[]) => Promise<number>> = {
-  webjobs: runWebjobs,
-  'webjobs-nosettle': runWebjobs,
+const RUNNERS: Record<Contender, (urls: string[]) => Promise<ChildResult>> = {
+  webjobs: (urls) => runWebjobs(urls, 'browser'),
+  'webjobs-auto': (urls) => runWebjobs(urls, 'auto'),
+  'webjobs-nosettle': (urls) => runWebjobs(urls, 'browser'),
   crawlee: runCrawlee,
   floor: runFloor,
 };
@@ -171,8 +210,8 @@ function childEnv(contender: Contender, urls: string[]): NodeJS.ProcessEnv {
 
 async function child(contender: Contender): Promise<void> {
   const urls = JSON.parse(process.env.WEBJOBS_BENCH_URLS!) as string[];
-  const elapsedMs = await RUNNERS[contender](urls);
-  process.stdout.write(`${JSON.stringify({ elapsedMs })}\n`);
+  const result = await RUNNERS[contender](urls);
+  process.stdout.write(`${JSON.stringify(result)}\n`);
   // Crawlee leaves timers behind; the measurement is done.
   process.exit(0);
 }
@@ -184,6 +223,7 @@ interface Measured {
   elapsedMs: number;
   pagesPerSecond: number;
   peakRss: number;
+  engines?: Record<string, number>;
 }
 
 function measure(contender: Contender, urls: string[]): Promise<Measured> {
@@ -206,8 +246,8 @@ function measure(contender: Contender, urls: string[]): Promise<Measured> {
         reject(new Error(`${contender} exited with ${code}: ${out.slice(-500)}`));
         return;
       }
-      const { elapsedMs } = JSON.parse(line) as { elapsedMs: number };
-      resolve({ pages: urls.length, elapsedMs, pagesPerSecond: urls.length / (elapsedMs / 1000), peakRss });
+      const { elapsedMs, engines } = JSON.parse(line) as ChildResult;
+      resolve({ pages: urls.length, elapsedMs, pagesPerSecond: urls.length / (elapsedMs / 1000), peakRss, engines });
     });
   });
 }
@@ -232,6 +272,59 @@ function median(measured: Measured[]): Measured {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
+/** Wall time of one `webjobs scrape` process, from spawn to exit, with a fresh home. */
+function coldScrape(url: string, engine: EngineName): Promise<number> {
+  const home = mkdtempSync(path.join(os.tmpdir(), 'webjobs-bench-cold-'));
+  const started = performance.now();
+  return new Promise<number>((resolve, reject) => {
+    const proc = spawn(process.execPath, [BIN, 'scrape', url, '--engine', engine], { env: { ...process.env, WEBJOBS_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    proc.stdout.on('data', (d) => (out += d));
+    proc.on('error', reject);
+    proc.on('close', (code) => {
+      const ms = performance.now() - started;
+      rmSync(home, { recursive: true, force: true });
+      if (code !== 0 || out.length < 500) reject(new Error(`cold scrape with --engine ${engine} exited with ${code}`));
+      else resolve(ms);
+    });
+  });
+}
+
+const medianOf = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/** The engine lines of issue 13: cold scrape, a batch of 200 static pages, a mixed batch. */
+async function engineLines(base: string): Promise<void> {
+  const runs = Math.max(1, Number(process.env.WEBJOBS_BENCH_COLD_RUNS) || 5);
+  const cold: Record<'auto' | 'browser', number[]> = { auto: [], browser: [] };
+  for (let i = 0; i < runs; i++) {
+    for (const engine of ['auto', 'browser'] as const) cold[engine].push(await coldScrape(`${base}/article/${i}`, engine));
+  }
+  const [auto, browser] = [medianOf(cold.auto), medianOf(cold.browser)];
+  console.log(
+    `cold scrape: auto ${(auto / 1000).toFixed(2)} s, browser ${(browser / 1000).toFixed(2)} s (medians of ${runs}), ` +
+      `auto / browser = ${(auto / browser).toFixed(2)}x   (goal <= 0.5 s and <= 0.3x)`,
+  );
+  const statics = Array.from({ length: 200 }, (_, i) => `${base}/article/${i}`);
+  const byEngine: Partial<Record<'auto' | 'browser', Measured>> = {};
+  for (const [engine, contender] of [['browser', 'webjobs'], ['auto', 'webjobs-auto']] as const) {
+    const m = await measure(contender, statics);
+    byEngine[engine] = m;
+    console.log(`batch of 200 static pages, ${engine.padEnd(7)} ${m.pagesPerSecond.toFixed(1).padStart(6)} pages/s, peak RSS ${mb(m.peakRss)}`);
+  }
+  const a = byEngine.auto!;
+  const b = byEngine.browser!;
+  console.log(
+    `auto / browser: ${(a.pagesPerSecond / b.pagesPerSecond).toFixed(2)}x pages/s (goal >= 2x), ${(a.peakRss / b.peakRss).toFixed(2)}x peak RSS (goal <= 0.5x)`,
+  );
+  const mixed = Array.from({ length: 200 }, (_, i) => (i % 5 === 4 ? `${base}/rendered/${i}` : `${base}/article/${i}`));
+  const m = await measure('webjobs-auto', mixed);
+  const engines = Object.entries(m.engines ?? {}).map(([name, count]) => `${count} by ${name}`).join(', ');
+  console.log(
+    `mixed batch of 200 (40 script-rendered), auto: ${m.pagesPerSecond.toFixed(1)} pages/s, peak RSS ${mb(m.peakRss)}; ${engines}; ` +
+      'every script-rendered page has its content',
+  );
+}
+
 function urlsFor(base: string, count: number, distinct = count): string[] {
   const kind = process.env.WEBJOBS_BENCH_SCRIPTS === '1' ? 'scripted' : 'article';
   return Array.from({ length: count }, (_, i) => `${base}/${kind}/${i % distinct}`);
@@ -240,7 +333,7 @@ function urlsFor(base: string, count: number, distinct = count): string[] {
 async function parent(): Promise<void> {
   const pages = Number(process.env.WEBJOBS_BENCH_PAGES) || 240;
   const roundCount = Math.max(1, Number(process.env.WEBJOBS_BENCH_ROUNDS) || 1);
-  const only = (process.env.WEBJOBS_BENCH_ONLY ?? 'floor,webjobs,crawlee').split(',').filter((name): name is Contender => name in RUNNERS);
+  const only = (process.env.WEBJOBS_BENCH_ONLY ?? 'floor,webjobs,webjobs-auto,crawlee').split(',').filter((name): name is Contender => name in RUNNERS);
   const site = await startSite();
   const results: Partial<Record<Contender, Measured>> = {};
   try {
@@ -264,6 +357,9 @@ async function parent(): Promise<void> {
     const { webjobs, crawlee, floor, 'webjobs-nosettle': noSettle } = results;
     if (webjobs && crawlee) console.log(`webjobs / crawlee = ${(webjobs.pagesPerSecond / crawlee.pagesPerSecond).toFixed(2)}x   (target >= 3x)`);
     if (webjobs && floor) console.log(`webjobs / floor   = ${(webjobs.pagesPerSecond / floor.pagesPerSecond).toFixed(2)}x   (target >= 0.8x)`);
+    if (results['webjobs-auto'] && webjobs) {
+      console.log(`webjobs-auto / webjobs = ${(results['webjobs-auto'].pagesPerSecond / webjobs.pagesPerSecond).toFixed(2)}x   (auto reads these static pages over HTTP)`);
+    }
     if (noSettle && floor) console.log(`webjobs-nosettle / floor = ${(noSettle.pagesPerSecond / floor.pagesPerSecond).toFixed(2)}x`);
     if (rounds.webjobs && rounds['webjobs-nosettle']) printSettleCost(rounds.webjobs, rounds['webjobs-nosettle']);
     if (process.env.WEBJOBS_BENCH_MEMORY !== '0') {
@@ -273,6 +369,7 @@ async function parent(): Promise<void> {
         `memory: batch of 100 peak RSS ${mb(small.peakRss)}, batch of 1000 peak RSS ${mb(large.peakRss)}, ratio ${(large.peakRss / small.peakRss).toFixed(2)}   (target <= 1.2)`,
       );
     }
+    if (process.env.WEBJOBS_BENCH_ENGINES !== '0') await engineLines(site.base);
     if (process.env.WEBJOBS_BENCH_MAP_CACHE !== '0') await benchMapAndCache(site.base);
   } finally {
     await site.close();

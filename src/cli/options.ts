@@ -4,7 +4,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { LIMITS } from '../api/limits.js';
 import { parseCookie, parseHeader, readCookiesFile } from './access.js';
 import type { ProgressFlags } from './terminal.js';
-import { FORMATS, SCREENSHOT_FORMATS, WAIT_UNTIL, type Cookie, type ScreenshotFormat, type Format, type ScrapeOptions, type SessionOptions, type WaitUntil } from '../api/types.js';
+import { ENGINES, FORMATS, SCREENSHOT_FORMATS, WAIT_UNTIL, type Cookie, type EngineName, type ScreenshotFormat, type Format, type ScrapeOptions, type SessionOptions, type WaitUntil } from '../api/types.js';
 
 /** A whole number flag within [min, max]; out of range is a usage error named by the flag, before anything starts. */
 export function parseInteger(name: string, min = 0, max = Number.MAX_SAFE_INTEGER) {
@@ -54,6 +54,7 @@ export interface ScrapeFlags {
   cookie?: Cookie[];
   cookies?: Cookie[];
   userAgent?: string;
+  engine?: EngineName;
   maxAge?: number;
   fullPage?: boolean;
   screenshotFormat?: ScreenshotFormat;
@@ -72,6 +73,11 @@ export function addScrapeOptions(cmd: Command): Command {
     .option('--cookie <name=value>', 'a cookie for the host(s) of the URLs given (repeatable)', parseCookie)
     .option('--cookies <file>', 'cookies from a cookies.txt file (Netscape format, as curl -c and browsers export); each goes to its own domain', readCookiesFile)
     .option('-A, --user-agent <string>', 'the User-Agent of every request: pages, robots.txt, sitemaps')
+    .addOption(
+      new Option('--engine <engine>', 'how pages are read: http (the HTML as served), browser (rendered in Chromium), auto (http, Chromium only when a page needs it)')
+        .choices([...ENGINES])
+        .default(undefined, 'auto')
+    )
     .option('--full-page', 'with --formats screenshot: the whole page, not only its first 800x600 pixels')
     .addOption(new Option('--screenshot-format <type>', 'with --formats screenshot: the image type (default: png)').choices([...SCREENSHOT_FORMATS]))
     .option(
@@ -93,6 +99,7 @@ export function scrapeOptionsFrom(flags: ScrapeFlags): ScrapeOptions {
   const cookies = [...(flags.cookie ?? []), ...(flags.cookies ?? [])];
   if (cookies.length > 0) options.cookies = cookies;
   if (flags.userAgent !== undefined) options.userAgent = flags.userAgent;
+  if (flags.engine) options.engine = flags.engine;
   if (flags.maxAge !== undefined) options.maxAge = flags.maxAge * 1000;
   if (flags.fullPage || flags.screenshotFormat) {
     options.screenshotOptions = { ...(flags.fullPage ? { fullPage: true } : {}), ...(flags.screenshotFormat ? { format: flags.screenshotFormat } : {}) };

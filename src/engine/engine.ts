@@ -1,16 +1,22 @@
 /**
  * The engine as the rest of webjobs sees it: scrape a URL, or fetch a plain
- * resource (robots.txt, a sitemap), with scrape and session options. It owns the
- * browsers: one per distinct proxy, since Chromium takes its proxy at launch.
+ * resource (robots.txt, a sitemap), with scrape and session options. It reads a
+ * page over plain HTTP (http/) or renders it in Chromium, as scrapeOptions.engine
+ * says (auto: HTTP, and Chromium only when the page needs it, http/choice.ts).
+ * It owns the browsers, one per distinct proxy since Chromium takes its proxy at
+ * launch, and the worker threads that read pages fetched over HTTP.
  */
 import puppeteer from 'puppeteer';
-import { PageError } from '../api/errors.js';
-import type { PageData, ScrapeOptions, SessionOptions } from '../api/types.js';
+import { EnvironmentError, PageError } from '../api/errors.js';
+import type { EngineName, PageData, ScrapeOptions, SessionOptions } from '../api/types.js';
 import { accessHeaders, type SiteAccess } from './access.js';
 import { userAgentHeader } from './userAgent.js';
 import { BrowserPool, type BrowserSettings } from './browser.js';
 import { findBrowser } from './findBrowser.js';
-import { scrapeUrl } from './scrape.js';
+import { optionsNeedBrowser } from './http/choice.js';
+import { ExtractPool } from './http/extractPool.js';
+import { scrapeOverHttp } from './http/httpScrape.js';
+import { scrapeUrl, withDefaults } from './scrape.js';
 import { solverConfig } from './session/captcha.js';
 import { proxiedFetch } from './session/proxiedFetch.js';
 import { resolveProxy, type ProxyConfig } from './session/proxy.js';
@@ -27,8 +33,11 @@ export interface FetchOptions {
 const MAX_REDIRECTS = 10;
 
 export interface Engine {
-  /** Throws (EnvironmentError, ConfigError) when a job with these options could not run here. */
-  preflight(sessionOptions?: SessionOptions): void;
+  /**
+   * Throws (EnvironmentError, ConfigError) when a job with these options could not
+   * run here: with engine `browser`, a machine without Chromium.
+   */
+  preflight(sessionOptions?: SessionOptions, engine?: EngineName): void;
   /**
    * Scrapes one page. `signal` is the job's: every scrape given the same signal
    * shares one browser context (cookies, storage, cache, tabs) that no other job
@@ -56,6 +65,7 @@ async function readAtMost(response: Response, maxBytes: number): Promise<Uint8Ar
 
 export class BrowserEngine implements Engine {
   private readonly pools = new Map<string, BrowserPool>();
+  private extractPool: ExtractPool | undefined;
 
   constructor(private readonly settings: BrowserSettings = {}) {}
 
@@ -73,13 +83,39 @@ export class BrowserEngine implements Engine {
     return pool;
   }
 
-  preflight(sessionOptions?: SessionOptions): void {
-    findBrowser(this.env, () => puppeteer.executablePath());
+  preflight(sessionOptions?: SessionOptions, engine: EngineName = 'auto'): void {
+    if (engine === 'browser') this.browserPath();
     resolveProxy(sessionOptions, this.env);
     if (sessionOptions?.solveCaptchas) solverConfig(this.env);
   }
 
-  scrape(url: string, scrapeOptions?: ScrapeOptions, sessionOptions?: SessionOptions, signal?: AbortSignal, access?: SiteAccess): Promise<PageData> {
+  private browserPath(): string {
+    return findBrowser(this.env, () => puppeteer.executablePath());
+  }
+
+  async scrape(url: string, scrapeOptions?: ScrapeOptions, sessionOptions?: SessionOptions, signal?: AbortSignal, access?: SiteAccess): Promise<PageData> {
+    const options = withDefaults(scrapeOptions);
+    if (options.engine === 'browser') return this.render(url, scrapeOptions, sessionOptions, signal, access);
+    const before = options.engine === 'auto' ? optionsNeedBrowser(options) : undefined;
+    if (before) return this.renderBecause(before, url, scrapeOptions, sessionOptions, signal, access);
+    if (options.engine === 'http' && options.formats.includes('screenshot')) {
+      throw new PageError('the screenshot format is taken in a browser: use --engine auto or browser');
+    }
+    this.extractPool ??= new ExtractPool();
+    const fetcher = (target: string, init: { timeoutMs: number; signal?: AbortSignal; headers: Record<string, string> }) =>
+      this.fetch(target, { ...init, sessionOptions, access });
+    const read = await scrapeOverHttp(fetcher, this.extractPool, url, options, { signal, access });
+    if (!read.needsBrowser) return read.data;
+    if (options.engine === 'http') {
+      const note = `this page may need a browser (${read.needsBrowser}); --engine auto or browser renders it`;
+      read.data.metadata.warning = [read.data.metadata.warning, note].filter(Boolean).join('; ');
+      return read.data;
+    }
+    return this.renderBecause(read.needsBrowser, url, scrapeOptions, sessionOptions, signal, access);
+  }
+
+  /** The page rendered in Chromium, its metadata saying so. */
+  private async render(url: string, scrapeOptions?: ScrapeOptions, sessionOptions?: SessionOptions, signal?: AbortSignal, access?: SiteAccess): Promise<PageData> {
     const proxy = resolveProxy(sessionOptions, this.env);
     const solver = sessionOptions?.solveCaptchas ? solverConfig(this.env) : undefined;
     const fetchBytes = (target: string, maxBytes: number) =>
@@ -87,7 +123,33 @@ export class BrowserEngine implements Engine {
         (response) => (response.ok ? readAtMost(response, maxBytes) : response.body?.cancel().then(() => undefined)),
         () => undefined,
       );
-    return scrapeUrl(this.pool(proxy), url, scrapeOptions, { solver, signal, access, fetchBytes });
+    const data = await scrapeUrl(this.pool(proxy), url, scrapeOptions, { solver, signal, access, fetchBytes });
+    data.metadata.engine = 'browser';
+    return data;
+  }
+
+  /**
+   * auto's way to the browser, for `reason`: on a machine without one, the page
+   * fails (not the job) with what it needed and how to get a browser.
+   */
+  private async renderBecause(
+    reason: string,
+    url: string,
+    scrapeOptions?: ScrapeOptions,
+    sessionOptions?: SessionOptions,
+    signal?: AbortSignal,
+    access?: SiteAccess,
+  ): Promise<PageData> {
+    try {
+      this.browserPath();
+      const data = await this.render(url, scrapeOptions, sessionOptions, signal, access);
+      data.metadata.engineReason = reason;
+      return data;
+    } catch (err) {
+      if (!(err instanceof EnvironmentError)) throw err;
+      throw new PageError(`${url} needs a browser (${reason}), and none could be started: ${err.message}`);
+    }
+
   }
 
   /**
@@ -103,7 +165,11 @@ export class BrowserEngine implements Engine {
       if (refusal) throw new PageError(refusal);
       // Decided per hop: a redirect to another site gets none of the job's headers or another site's cookies.
       const headers = { ...options.headers, ...accessHeaders(options.access, current), 'user-agent': userAgentHeader(options.access?.userAgent) };
-      const response = await proxiedFetch(current, await this.egressOr(proxy), { ...options, headers });
+      const response = await proxiedFetch(current, await this.egressOr(proxy), { ...options, headers }).catch((err: unknown) => {
+        // A tunnel the egress proxy did not open fails as the proxy's; its own reason says what happened.
+        const why = this.pool(proxy).egressFailure(current);
+        throw why ? new PageError(why) : err;
+      });
       const location = response.headers.get('location');
       if (response.status < 300 || response.status > 399 || !location) return response;
       await response.body?.cancel();
@@ -126,6 +192,8 @@ export class BrowserEngine implements Engine {
   async close(): Promise<void> {
     const pools = [...this.pools.values()];
     this.pools.clear();
-    await Promise.all(pools.map((pool) => pool.close()));
+    const extractPool = this.extractPool;
+    this.extractPool = undefined;
+    await Promise.all([...pools.map((pool) => pool.close()), extractPool?.close()]);
   }
 }

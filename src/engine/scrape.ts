@@ -13,12 +13,12 @@ import { extractionScript } from './content/bundle.js';
 import { pdfToText, type PdfText } from './content/pdf.js';
 import { EGRESS_ERROR_HEADER } from './egress.js';
 import { describeCaptcha, detectCaptcha, injectToken, solveCaptcha, type CaptchaSolverConfig } from './session/captcha.js';
-import type { InPageOptions, InPageResult } from './content/inPage.js';
+import { BAD_USER_SELECTOR, type InPageOptions, type InPageResult } from './content/inPage.js';
 import { isContextGone, MainFrameWatch, pendingRefreshMs } from './mainFrame.js';
 import { installSettleProbe, settleEnabled, settleParams, waitForSettle } from './settle.js';
 
 /** The options of one page's scrape, defaults filled; headers, cookies and user-agent travel as the job's SiteAccess. */
-type PageOptions = Required<Omit<ScrapeOptions, 'headers' | 'cookies' | 'userAgent' | 'maxAge'>>;
+export type PageOptions = Required<Omit<ScrapeOptions, 'headers' | 'cookies' | 'userAgent' | 'maxAge'>>;
 
 const WAIT_UNTIL: Record<WaitUntil, PuppeteerLifeCycleEvent> = {
   load: 'load',
@@ -27,7 +27,7 @@ const WAIT_UNTIL: Record<WaitUntil, PuppeteerLifeCycleEvent> = {
 };
 
 /** Content types Chromium renders as a document we can read. */
-const RENDERABLE = /^(text\/|application\/(xhtml\+xml|xml|json|ld\+json|rss\+xml|atom\+xml))/i;
+export const RENDERABLE = /^(text\/|application\/(xhtml\+xml|xml|json|ld\+json|rss\+xml|atom\+xml))/i;
 
 /** A PDF document: its text is read in Node (content/pdf.ts), not rendered. */
 const PDF = /^application\/(x-)?pdf\b/i;
@@ -327,7 +327,7 @@ async function extractContent(page: Page, options: InPageOptions): Promise<InPag
     return (await page.evaluate(extractionScript(options))) as InPageResult;
   } catch (err) {
     // The user's includeTags/excludeTags are only parsed by the page's CSS engine.
-    const badSelector = /(?:include|exclude)Tags: .* is not a valid CSS selector/.exec((err as Error).message);
+    const badSelector = BAD_USER_SELECTOR.exec((err as Error).message);
     if (badSelector) throw new PageError(badSelector[0]);
     throw err;
   }
@@ -382,6 +382,7 @@ export function withDefaults(options: ScrapeOptions = {}): PageOptions {
     waitUntil: options.waitUntil ?? 'load',
     includeTags: options.includeTags ?? [],
     excludeTags: options.excludeTags ?? [],
+    engine: options.engine ?? 'auto',
     screenshotOptions: { fullPage: false, format: 'png', ...options.screenshotOptions },
   };
 }
@@ -444,12 +445,17 @@ function showsBrowserErrorPage(page: Page, response: HTTPResponse): boolean {
 
 /** The page as the server sent it: its status code and nothing to read. */
 function emptyErrorPage(url: string, response: HTTPResponse, formats: PageOptions['formats']): PageData {
+  return emptyPage(url, response.url(), response.status(), formats);
+}
+
+/** A page whose server answered an HTTP error with an empty body: its status code and nothing to read (both engines). */
+export function emptyPage(sourceURL: string, url: string, status: number, formats: PageOptions['formats']): PageData {
   const data: PageData = {
     metadata: {
-      url: response.url(),
-      sourceURL: url,
-      statusCode: String(response.status()),
-      warning: `the server answered HTTP ${response.status()} with an empty body`,
+      url,
+      sourceURL,
+      statusCode: String(status),
+      warning: `the server answered HTTP ${status} with an empty body`,
     },
   };
   if (formats.includes('markdown')) data.markdown = '';

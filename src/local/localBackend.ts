@@ -96,7 +96,7 @@ export class LocalBackend implements JobBackend {
     const validated = validateRequest(kind, request, LOCAL_LIMITS);
     const runner = runnerFor(kind);
     await runner.preflight?.(validated, this.env);
-    (await this.getEngine()).preflight(validated.sessionOptions);
+    (await this.getEngine()).preflight(validated.sessionOptions, 'scrapeOptions' in validated ? validated.scrapeOptions?.engine : undefined);
     const { meta } = await this.store.create(kind, validated, runner.initialRecord(validated));
     if (options.detach) await this.spawnWorker(meta.jobId);
     else this.enqueue(meta.jobId);

@@ -26,8 +26,20 @@ export interface InPageResult {
   warning?: string;
 }
 
+/**
+ * The message extractInPage throws for a user's includeTags/excludeTags that the
+ * DOM's selector engine rejects; it crosses the page (or worker) boundary as text.
+ */
+export const BAD_USER_SELECTOR = /(?:include|exclude)Tags: .* is not a valid CSS selector/;
+
 /* eslint-disable @typescript-eslint/no-explicit-any */
-export function extractInPage(options: InPageOptions, selector: MainContentSelector, toMarkdown: (root: Element) => string): InPageResult {
+/** `page`: the document to read; in a browser tab, the tab's own (the HTTP engine passes the one it parsed in Node). */
+export function extractInPage(
+  options: InPageOptions,
+  selector: MainContentSelector,
+  toMarkdown: (root: Element) => string,
+  page: Document = document,
+): InPageResult {
   /** Never content. `noscript` too, except that main-content selection may read it first. */
   const REMOVE_ALWAYS = 'script, style, template, svg, canvas, iframe, object, embed, link, meta, base';
 
@@ -113,10 +125,10 @@ export function extractInPage(options: InPageOptions, selector: MainContentSelec
     return { root: clone.body ?? clone.documentElement };
   }
 
-  const metadata = metadataOf(document);
-  const links = options.wantLinks ? linksOf(document) : [];
+  const metadata = metadataOf(page);
+  const links = options.wantLinks ? linksOf(page) : [];
   const needContent = options.wantHtml || options.wantMarkdown;
-  const main = needContent ? mainContent(document) : null;
+  const main = needContent ? mainContent(page) : null;
   const content = main?.root;
   if (content) absolutise(content);
   return {

@@ -29,7 +29,7 @@ export interface FetchTextOptions {
 export type PlainFetch = (url: string, init: { timeoutMs: number; signal?: AbortSignal; headers: Record<string, string> }) => Promise<Response>;
 
 /** The chunks of `source`, stopping (and so cancelling the source) after `maxBytes`. */
-async function* capped(source: AsyncIterable<Uint8Array>, maxBytes: number): AsyncGenerator<Uint8Array> {
+export async function* capped(source: AsyncIterable<Uint8Array>, maxBytes: number): AsyncGenerator<Uint8Array> {
   let total = 0;
   for await (const chunk of source) {
     const room = maxBytes - total;

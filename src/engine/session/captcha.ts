@@ -40,7 +40,7 @@ export function describeCaptcha(found: FoundCaptcha): string {
  * Articles often carry a widget in a comment or "email this" form; those pages
  * have far more text, and their content is readable without solving anything.
  */
-const CHALLENGE_MAX_TEXT = 2500;
+export const CHALLENGE_MAX_TEXT = 2500;
 
 /** The CAPTCHA that stands between the user and the page's content, if any. */
 export async function detectCaptcha(page: Page): Promise<FoundCaptcha | undefined> {

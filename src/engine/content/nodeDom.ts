@@ -1,0 +1,223 @@
+/**
+ * A DOM in Node for the extraction code the browser runs (inPage.ts, mainContent.ts,
+ * markdown.ts): linkedom, measured the fastest (issue 13), with what that code asks
+ * of a browser's DOM and linkedom lacks filled in here, so that the code itself
+ * stays one and the same on both engines:
+ *
+ * - URLs: `a.href`, `img.src`, `link.href`, `document.baseURI` resolve against the
+ *   page's address (and its `<base href>`), as in a browser; linkedom returns the
+ *   attribute as written.
+ * - `document.implementation.createHTMLDocument`, a TreeWalker that honours its
+ *   filter (linkedom's ignores it), a table's `rows` and a row's `cells`.
+ * - `<noscript>`: a browser with scripts on reads its content as text; linkedom
+ *   parses it into elements. It is turned back into text, as Chromium has it.
+ * - Visibility (`checkVisibility`): no layout or style sheets here. The substitute
+ *   (see isShownWithoutLayout) reads what the markup says: the `hidden` attribute,
+ *   inline `display:none` / `visibility:hidden`, elements a browser never shows
+ *   (template, noscript, a closed dialog, hidden inputs) and the utility classes
+ *   that mean "never shown" at every screen size (d-none, hidden, is-hidden...).
+ *   What it cannot see: rules of the page's style sheets (a mobile menu hidden by a
+ *   media query, a class the site's CSS hides). mainContent.ts guards every use
+ *   of visibility with text shares, so such a block is kept, not the page lost.
+ *
+ * The patches go on linkedom's classes once per thread; the page being read sets
+ * the address URLs resolve against for the length of one synchronous extraction.
+ */
+import {
+  Element as LinkedomElement,
+  HTMLAnchorElement,
+  HTMLAreaElement,
+  HTMLElement,
+  HTMLImageElement,
+  HTMLLinkElement,
+  parseHTML,
+} from 'linkedom';
+
+const SHOW_ELEMENT = 0x1;
+const FILTER_ACCEPT = 1;
+const FILTER_REJECT = 2;
+
+/** NodeFilter's constants, which mainContent.ts reads from the global scope as a page does. */
+export const NODE_FILTER = { FILTER_ACCEPT, FILTER_REJECT, FILTER_SKIP: 3, SHOW_ALL: 0xffffffff, SHOW_ELEMENT, SHOW_TEXT: 0x4 };
+
+/** The address of the page being read: its URL and the base its relative URLs resolve against. */
+let reading: { url: string; base: string } | undefined;
+
+function resolved(value: string | null): string {
+  if (value === null) return '';
+  if (!reading) return value;
+  try {
+    return new URL(value.trim(), reading.base).href;
+  } catch {
+    return value;
+  }
+}
+
+/** A TreeWalker over elements that honours its filter's REJECT (skip the subtree) and SKIP. */
+class ElementWalker {
+  currentNode: Node;
+  constructor(
+    readonly root: Node,
+    private readonly filter?: { acceptNode(node: Node): number } | ((node: Node) => number),
+  ) {
+    this.currentNode = root;
+  }
+
+  private accept(node: Node): number {
+    if (!this.filter) return FILTER_ACCEPT;
+    return typeof this.filter === 'function' ? this.filter(node) : this.filter.acceptNode(node);
+  }
+
+  nextNode(): Node | null {
+    let node: Node | null = this.currentNode;
+    let descend = true;
+    for (;;) {
+      const next: Node | null = (descend && firstElement(node)) || nextElementAfter(node, this.root);
+      if (!next) return null;
+      const verdict = this.accept(next);
+      node = next;
+      if (verdict === FILTER_ACCEPT) {
+        this.currentNode = next;
+        return next;
+      }
+      descend = verdict !== FILTER_REJECT;
+    }
+  }
+}
+
+function firstElement(node: Node): Element | null {
+  return (node as Element).firstElementChild ?? null;
+}
+
+/** The element after `node` in document order, its subtree skipped, without leaving `root`. */
+function nextElementAfter(node: Node, root: Node): Element | null {
+  for (let at: Node | null = node; at && at !== root; at = at.parentNode) {
+    const sibling = (at as Element).nextElementSibling;
+    if (sibling) return sibling;
+  }
+  return null;
+}
+
+/** Elements a browser's own style sheet never shows. */
+const NEVER_SHOWN = new Set(['TEMPLATE', 'NOSCRIPT', 'SCRIPT', 'STYLE', 'HEAD', 'DATALIST', 'AREA', 'MAP', 'PARAM']);
+/** Utility classes that hide an element at every screen size (Bootstrap, Tailwind, Bulma, Foundation, WordPress). */
+const HIDING_CLASSES = /^(d-none|hidden|is-hidden|hide|invisible|display-none|u-hidden|visually-hidden-focusable-never)$/i;
+/** A class that shows the element again at some screen size: "d-none d-md-block", "hidden md:block". */
+const SHOWING_CLASSES = /^(d-(sm|md|lg|xl|xxl)-(?!none)[a-z-]+|(sm|md|lg|xl|2xl):(?!hidden)[a-z-]+|is-(block|flex|inline)[a-z-]*)$/i;
+
+/**
+ * Whether the element is shown, judged from its markup alone (the Node engine's
+ * checkVisibility, see above). Ancestors need not be checked: the walker that asks
+ * (markHidden) does not descend into an element it found hidden.
+ */
+export function isShownWithoutLayout(el: Element): boolean {
+  if (NEVER_SHOWN.has(el.tagName)) return false;
+  const hidden = el.getAttribute('hidden');
+  if (hidden !== null && hidden !== 'until-found') return false;
+  if (el.tagName === 'DIALOG' && !el.hasAttribute('open')) return false;
+  if (el.tagName === 'INPUT' && (el.getAttribute('type') || '').toLowerCase() === 'hidden') return false;
+  const style = (el.getAttribute('style') || '').toLowerCase().replace(/\s+/g, '');
+  if (/(^|;)display:none(!important)?(;|$)/.test(style) || /(^|;)visibility:(hidden|collapse)(!important)?(;|$)/.test(style)) return false;
+  if (/(^|;)content-visibility:hidden(!important)?(;|$)/.test(style)) return false;
+  const classes = (el.getAttribute('class') || '').split(/\s+/).filter(Boolean);
+  return !(classes.some((name) => HIDING_CLASSES.test(name)) && !classes.some((name) => SHOWING_CLASSES.test(name)));
+}
+
+let patched = false;
+
+/** Fills in, once per thread, what the extraction code asks of a browser's DOM and linkedom lacks. */
+function patchLinkedom(): void {
+  if (patched) return;
+  patched = true;
+  const urlProperty = (proto: object, attribute: string) =>
+    Object.defineProperty(proto, attribute, {
+      configurable: true,
+      get(this: Element) {
+        return this.hasAttribute(attribute) ? resolved(this.getAttribute(attribute)) : '';
+      },
+      set(this: Element, value: string) {
+        this.setAttribute(attribute, value);
+      },
+    });
+  urlProperty(HTMLAnchorElement.prototype, 'href');
+  urlProperty(HTMLAreaElement.prototype, 'href');
+  urlProperty(HTMLLinkElement.prototype, 'href');
+  urlProperty(HTMLImageElement.prototype, 'src');
+  const { document } = parseHTML('<!doctype html><html><head></head><body></body></html>');
+  const documentProto = Object.getPrototypeOf(document) as object;
+  const nodeProto = Object.getPrototypeOf(Object.getPrototypeOf(HTMLElement.prototype)) as object;
+  Object.defineProperty(nodeProto, 'baseURI', { configurable: true, get: () => reading?.base ?? 'about:blank' });
+  Object.defineProperty(documentProto, 'documentURI', { configurable: true, get: () => reading?.url ?? 'about:blank' });
+  Object.defineProperty(documentProto, 'URL', { configurable: true, get: () => reading?.url ?? 'about:blank' });
+  Object.defineProperty(documentProto, 'implementation', {
+    configurable: true,
+    get: () => ({
+      createHTMLDocument: (title = '') => {
+        const created = parseHTML('<!doctype html><html><head><title></title></head><body></body></html>').document;
+        created.title = title;
+        return created;
+      },
+    }),
+  });
+  Object.defineProperty(documentProto, 'createTreeWalker', {
+    configurable: true,
+    value: (root: Node, _whatToShow?: number, filter?: { acceptNode(node: Node): number }) => new ElementWalker(root, filter),
+  });
+  // On every element: linkedom makes some tables (inside other elements' innerHTML) plain elements.
+  Object.defineProperty(LinkedomElement.prototype, 'rows', {
+    configurable: true,
+    get(this: Element) {
+      // The table's own rows: those whose nearest table is this one.
+      return Array.from(this.querySelectorAll('tr')).filter((row) => row.parentElement?.closest('table') === this);
+    },
+  });
+  Object.defineProperty(LinkedomElement.prototype, 'cells', {
+    configurable: true,
+    get(this: Element) {
+      return Array.from(this.children).filter((cell) => cell.tagName === 'TD' || cell.tagName === 'TH');
+    },
+  });
+  Object.defineProperty(LinkedomElement.prototype, 'checkVisibility', {
+    configurable: true,
+    value(this: Element) {
+      return isShownWithoutLayout(this);
+    },
+  });
+  (globalThis as { NodeFilter?: unknown }).NodeFilter ??= NODE_FILTER;
+}
+
+/** `<noscript>` content as the text a browser with scripts on holds there. */
+export function noscriptAsText(doc: Document): void {
+  for (const noscript of Array.from(doc.querySelectorAll('noscript'))) {
+    if (noscript.children.length === 0) continue;
+    noscript.textContent = noscript.innerHTML;
+  }
+}
+
+/** The base URL of the page served at `url`: its first `<base href>`, resolved, else the page's own address. */
+function baseOf(doc: Document, url: string): string {
+  const href = doc.querySelector('base[href]')?.getAttribute('href');
+  if (!href) return url;
+  try {
+    return new URL(href.trim(), url).href;
+  } catch {
+    return url;
+  }
+}
+
+/**
+ * Parses `html`, served at `url`, and runs `read` on the document with URLs
+ * resolving as in a browser. `read` must be synchronous: the page's address is
+ * set for its length only.
+ */
+export function withNodeDocument<T>(html: string, url: string, read: (doc: Document) => T): T {
+  patchLinkedom();
+  const { document } = parseHTML(html) as unknown as { document: Document };
+  noscriptAsText(document);
+  reading = { url, base: baseOf(document, url) };
+  try {
+    return read(document);
+  } finally {
+    reading = undefined;
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * The character set of an HTML document fetched over HTTP, in the order a browser
+ * decides it: a byte order mark, then the Content-Type header's charset, then a
+ * `<meta charset>` / `<meta http-equiv="content-type">` in the document's head,
+ * else UTF-8 when the bytes are valid UTF-8, else windows-1252 (what browsers
+ * fall back to for Western pages).
+ */
+
+const BOMS: Array<[number[], string]> = [
+  [[0xef, 0xbb, 0xbf], 'utf-8'],
+  [[0xfe, 0xff], 'utf-16be'],
+  [[0xff, 0xfe], 'utf-16le'],
+];
+
+/** How far into the document a meta charset is looked for: the spec's 1,024 bytes are often not enough for real heads. */
+const META_SCAN_BYTES = 16_384;
+
+function bomOf(bytes: Uint8Array): { charset: string; length: number } | undefined {
+  for (const [mark, charset] of BOMS) {
+    if (mark.every((byte, i) => bytes[i] === byte)) return { charset, length: mark.length };
+  }
+  return undefined;
+}
+
+/** The charset parameter of a Content-Type value, if any. */
+export function headerCharset(contentType: string | null | undefined): string | undefined {
+  const match = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '');
+  return match?.[1];
+}
+
+function metaCharset(bytes: Uint8Array): string | undefined {
+  // ASCII-compatible bytes are enough to read the tags themselves.
+  const head = Buffer.from(bytes.subarray(0, META_SCAN_BYTES)).toString('latin1');
+  const end = head.search(/<body[\s>]/i);
+  const scanned = (end === -1 ? head : head.slice(0, end)).replace(/<!--[\s\S]*?-->/g, '');
+  for (const tag of scanned.match(/<meta\b[^>]*>/gi) ?? []) {
+    const direct = /\bcharset\s*=\s*["']?\s*([^"'\s/>;]+)/i.exec(tag);
+    if (direct && !/http-equiv/i.test(tag)) return direct[1];
+    if (/http-equiv\s*=\s*["']?content-type/i.test(tag)) {
+      const content = /\bcontent\s*=\s*(["'])(.*?)\1/i.exec(tag)?.[2];
+      const charset = headerCharset(content);
+      if (charset) return charset;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * windows-1252's bytes 0x80-0x9F (curly quotes, the euro sign, dashes...). Node 20's
+ * TextDecoder decodes windows-1252 as ISO-8859-1, giving C1 control characters there.
+ */
+const CP1252_HIGH = '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
+
+function decodeWindows1252(bytes: Uint8Array): string {
+  return Buffer.from(bytes)
+    .toString('latin1')
+    .replace(/[\x80-\x9f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80]!);
+}
+
+function decodeWith(decoder: TextDecoder, bytes: Uint8Array): string {
+  return decoder.encoding === 'windows-1252' ? decodeWindows1252(bytes) : decoder.decode(bytes);
+}
+
+/** A TextDecoder for `label`, or undefined for a label this Node does not know. */
+function decoderFor(label: string | undefined, fatal = false): TextDecoder | undefined {
+  if (!label) return undefined;
+  try {
+    // As in browsers, a page declared ISO-8859-1 or US-ASCII is read as windows-1252 (the WHATWG label table does this).
+    return new TextDecoder(label.trim().toLowerCase(), { fatal });
+  } catch {
+    return undefined;
+  }
+}
+
+/** The document's text and the charset it was read with. */
+export function decodeHtml(bytes: Uint8Array, contentType: string | null | undefined): { text: string; charset: string } {
+  const bom = bomOf(bytes);
+  if (bom) return { text: new TextDecoder(bom.charset).decode(bytes.subarray(bom.length)), charset: bom.charset };
+  for (const label of [headerCharset(contentType), metaCharset(bytes)]) {
+    const decoder = decoderFor(label);
+    // A page that declares UTF-16 in ASCII bytes is not UTF-16 (browsers read it as UTF-8).
+    if (decoder && !decoder.encoding.startsWith('utf-16')) return { text: decodeWith(decoder, bytes), charset: decoder.encoding };
+  }
+  try {
+    return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes), charset: 'utf-8' };
+  } catch {
+    return { text: decodeWindows1252(bytes), charset: 'windows-1252' };
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * One page over plain HTTP, for the HTTP engine: GET through Engine.fetch (the
+ * session's proxy, the request guard on every redirect hop, the job's headers
+ * and cookies where they may go), the body decompressed by fetch and read up to
+ * a cap, its text decoded by the charset a browser would pick (charset.ts).
+ *
+ * The result keeps what the formats built on it need: the document as served
+ * (bytes and decoded text), the response headers, the final URL and status.
+ */
+import { PageError } from '../../api/errors.js';
+import type { PlainFetch } from '../crawl/fetchText.js';
+import { capped } from '../crawl/fetchText.js';
+import { EGRESS_ERROR_HEADER } from '../egress.js';
+import { decodeHtml } from './charset.js';
+
+export interface HttpPage {
+  /** The URL asked for. */
+  sourceURL: string;
+  /** The URL answered, after redirects (HTTP and meta refresh). */
+  url: string;
+  status: number;
+  /** Response headers, lower-case names. */
+  headers: Record<string, string>;
+  /** The media type, without parameters, lower case ('' when the server sent none). */
+  mediaType: string;
+  /** The body as served, after Content-Encoding is undone. */
+  body: Buffer;
+  /** The body as text, decoded with `charset`. */
+  rawHtml: string;
+  charset: string;
+}
+
+/** Bodies beyond this are not read further: no article is 20 MB of HTML, and the DOM costs ten times its size. */
+export const MAX_HTML_BYTES = 20 * 1024 * 1024;
+
+/** What a browser sends for a navigation: some sites answer other Accept headers with JSON or an error. */
+const NAVIGATION_HEADERS = {
+  accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+  'accept-language': 'en-US,en;q=0.9',
+};
+
+/** Meta refreshes due within this long are followed, as the browser engine does (scrape.ts). */
+const REFRESH_FOLLOW_S = 3;
+const MAX_REFRESHES = 5;
+
+async function readBody(response: Response): Promise<Buffer> {
+  if (!response.body) return Buffer.alloc(0);
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of capped(response.body as unknown as AsyncIterable<Uint8Array>, MAX_HTML_BYTES)) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
+/** The target of a `<meta http-equiv="refresh">` due within REFRESH_FOLLOW_S seconds, resolved against `base`. */
+export function refreshTarget(html: string, base: string): string | undefined {
+  // A refresh inside a comment (IE's conditional comments) is no refresh.
+  const head = html.slice(0, 65_536).replace(/<!--[\s\S]*?-->/g, '');
+  for (const tag of head.match(/<meta\b[^>]*http-equiv\s*=\s*["']?refresh[^>]*>/gi) ?? []) {
+    const content = /\bcontent\s*=\s*(["'])(.*?)\1/i.exec(tag)?.[2] ?? '';
+    const match = /^\s*(\d+(?:\.\d+)?)\s*[;,]?\s*(?:url\s*=\s*)?["']?([^"']*)["']?\s*$/i.exec(content);
+    if (!match || !match[2] || Number(match[1]) > REFRESH_FOLLOW_S) continue;
+    try {
+      return new URL(match[2].trim(), base).href;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+function describeFetchError(err: unknown, url: string, timeoutMs: number): string {
+  const error = err as Error & { cause?: Error & { code?: string } };
+  if (error.name === 'TimeoutError' || error.cause?.name === 'TimeoutError') return `timed out after ${timeoutMs} ms waiting for ${url} to load`;
+  const code = error.cause?.code;
+  if (code === 'ECONNREFUSED') return `connection refused: nothing is listening at that address for ${url}`;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `DNS lookup failed: the host name could not be resolved for ${url}`;
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return `the connection was reset by the server for ${url}`;
+  // fetch refuses the ports browsers refuse (SMTP, IRC...), as Chromium does.
+  if (/bad port/i.test(error.cause?.message ?? error.message)) return `the port of ${url} is one browsers refuse to connect to (ERR_UNSAFE_PORT)`;
+  return `could not load ${url}: ${error.cause?.message ?? error.message}`;
+}
+
+/**
+ * Fetches `url` as a page. Redirects (each hop checked by the guard inside
+ * `fetcher`) and meta refreshes due soon are followed; the whole page shares one
+ * deadline. Throws PageError when nothing usable came back.
+ */
+export async function fetchPage(
+  fetcher: PlainFetch,
+  url: string,
+  options: { timeoutMs: number; signal?: AbortSignal; userAgent: string },
+): Promise<HttpPage> {
+  const deadline = Date.now() + options.timeoutMs;
+  let current = url;
+  for (let refresh = 0; ; refresh++) {
+    let response: Response;
+    let body: Buffer;
+    try {
+      response = await fetcher(current, {
+        timeoutMs: Math.max(1, deadline - Date.now()),
+        signal: options.signal,
+        headers: { ...NAVIGATION_HEADERS, 'user-agent': options.userAgent },
+      });
+      body = await readBody(response);
+    } catch (err) {
+      if (options.signal?.aborted) throw err;
+      if (err instanceof PageError) throw err;
+      throw new PageError(describeFetchError(err, current, options.timeoutMs));
+    }
+    const egressError = response.headers.get(EGRESS_ERROR_HEADER);
+    if (egressError) throw new PageError(egressError);
+    if (response.status === 407) throw new PageError(`the proxy refused the credentials (HTTP 407) for ${url}`);
+    const headers = Object.fromEntries(response.headers.entries());
+    const contentType = headers['content-type'] ?? '';
+    const { text, charset } = decodeHtml(body, contentType);
+    const page: HttpPage = {
+      sourceURL: url,
+      url: response.url || current,
+      status: response.status,
+      headers,
+      mediaType: contentType.split(';')[0]!.trim().toLowerCase(),
+      body,
+      rawHtml: text,
+      charset,
+    };
+    const next = refresh < MAX_REFRESHES && /html/.test(page.mediaType || 'html') ? refreshTarget(text, page.url) : undefined;
+    if (!next || next === page.url) return page;
+    current = next;
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * A scrape over plain HTTP: fetch the page (fetchPage.ts), read it in a worker
+ * with the browser's own extraction (extractPool.ts), and build the same
+ * PageData the browser engine does. The result keeps the fetched page (raw HTML,
+ * headers) for formats built on it, and the reason, if any, why the page needs a
+ * browser (choice.ts): the caller decides what to do with it.
+ */
+import { PageError } from '../../api/errors.js';
+import type { PageData } from '../../api/types.js';
+import type { SiteAccess } from '../access.js';
+import { BAD_USER_SELECTOR, type InPageOptions } from '../content/inPage.js';
+import type { NodeExtraction } from '../content/inNode.js';
+import type { PlainFetch } from '../crawl/fetchText.js';
+import { emptyPage, RENDERABLE, type PageOptions } from '../scrape.js';
+import { userAgentHeader } from '../userAgent.js';
+import { mediaNeedsBrowser, pageNeedsBrowser } from './choice.js';
+import type { ExtractPool } from './extractPool.js';
+import { fetchPage, type HttpPage } from './fetchPage.js';
+
+export interface HttpScrape {
+  /** The page as fetched: final URL, status, headers, the document as served. */
+  page: HttpPage;
+  /** What the engine returns for the page when it is read over HTTP. */
+  data: PageData;
+  /** Why the page needs a browser, when it seems to (auto renders it then; http returns `data` with a warning). */
+  needsBrowser?: string;
+}
+
+/** Time left for reading a page after its fetch: at least this, so that a slow server does not starve the extraction. */
+const MIN_EXTRACT_MS = 5_000;
+
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** The document to read: HTML as served; plain text and JSON as Chromium shows them, in a `pre`. */
+function documentOf(page: HttpPage): string {
+  if (page.mediaType === '' || /html/.test(page.mediaType)) return page.rawHtml;
+  return `<!doctype html><html><head></head><body><pre>${escapeHtml(page.rawHtml)}</pre></body></html>`;
+}
+
+function inPageOptions(options: PageOptions): InPageOptions {
+  return {
+    onlyMainContent: options.onlyMainContent,
+    includeTags: options.includeTags,
+    excludeTags: options.excludeTags,
+    wantHtml: options.formats.includes('html'),
+    wantMarkdown: options.formats.includes('markdown'),
+    wantLinks: options.formats.includes('links'),
+  };
+}
+
+function pageData(page: HttpPage, extraction: NodeExtraction, options: PageOptions): PageData {
+  const { result } = extraction;
+  const data: PageData = {
+    metadata: { ...result.metadata, url: page.url, sourceURL: page.sourceURL, statusCode: String(page.status), scrapedAt: new Date().toISOString(), engine: 'http' },
+  };
+  if (result.warning) data.metadata.warning = result.warning;
+  if (options.formats.includes('markdown')) data.markdown = result.markdown;
+  if (options.formats.includes('html')) data.html = result.html;
+  if (options.formats.includes('links')) data.links = result.links;
+  if (options.formats.includes('rawHtml')) data.rawHtml = page.rawHtml;
+  return data;
+}
+
+export async function scrapeOverHttp(
+  fetcher: PlainFetch,
+  pool: ExtractPool,
+  url: string,
+  options: PageOptions,
+  context: { signal?: AbortSignal; access?: SiteAccess },
+): Promise<HttpScrape> {
+  const deadline = Date.now() + options.timeout;
+  const page = await fetchPage(fetcher, url, { timeoutMs: options.timeout, signal: context.signal, userAgent: userAgentHeader(context.access?.userAgent) });
+  if (page.status >= 400 && page.body.length === 0) {
+    const data = emptyPage(url, page.url, page.status, options.formats);
+    data.metadata.engine = 'http';
+    return { page, data };
+  }
+  if (page.mediaType !== '' && !RENDERABLE.test(page.mediaType)) {
+    // The browser engine reads what is not a web page (PDF documents) or says it cannot.
+    if (options.engine === 'auto') return { page, data: { metadata: {} }, needsBrowser: `not a web page (content type ${page.mediaType})` };
+    throw new PageError(`${url} is not a web page (content type ${page.mediaType}); read it with --engine auto or browser`);
+  }
+  let extraction: NodeExtraction;
+  try {
+    extraction = await pool.run(documentOf(page), page.url, inPageOptions(options), {
+      timeoutMs: Math.max(MIN_EXTRACT_MS, deadline - Date.now()),
+      signal: context.signal,
+    });
+  } catch (err) {
+    const badSelector = err instanceof PageError ? BAD_USER_SELECTOR.exec(err.message) : null;
+    if (badSelector) throw new PageError(badSelector[0]);
+    throw err;
+  }
+  const data = pageData(page, extraction, options);
+  return { page, data, needsBrowser: mediaNeedsBrowser(page.mediaType) ?? pageNeedsBrowser(page, extraction, options) };
+}

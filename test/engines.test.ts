@@ -1,0 +1,239 @@
+/**
+ * --engine auto|http|browser through the real CLI against pages on 127.0.0.1:
+ * which engine reads which page and why, a machine without Chromium (the browser
+ * lookup pointed at a missing file), and the choice rules themselves.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contentLength, mediaNeedsBrowser, optionsNeedBrowser, pageNeedsBrowser } from '../src/engine/http/choice.js';
+import { decodeHtml } from '../src/engine/http/charset.js';
+import { refreshTarget } from '../src/engine/http/fetchPage.js';
+import type { PageSignals } from '../src/engine/http/signals.js';
+import type { NodeExtraction } from '../src/engine/content/inNode.js';
+import { runCli, tempHome } from './helpers/cli.js';
+import { articleText, html, sendHtml, startFixtureServer, type FixtureServer } from './helpers/fixtureServer.js';
+
+const article = (title: string) => html(`<nav><a href="/">Home</a></nav><article><h1>${title}</h1>${articleText(title)}</article>`, { title });
+
+/** A single-page application: nothing but an empty mount point until its script runs. */
+const appShell = html(
+  `<div id="root"></div><script>document.getElementById('root').innerHTML = '<article><h1>Rendered by script</h1>' + ${JSON.stringify(articleText('the rendered app'))} + '</article>';</script>`,
+  { title: 'App' },
+);
+
+/** Some static text, the article itself written by a script. */
+const scriptedArticle = html(
+  `<header><a href="/">Site name</a> <a href="/a">Section A</a> <a href="/b">Section B</a></header><p>${'A line of site chrome that every page shows. '.repeat(8)}</p><main id="story"></main>` +
+    `<script>document.getElementById('story').innerHTML = '<article><h1>Late story</h1>' + ${JSON.stringify(articleText('the late story'))} + '</article>';</script>`,
+  { title: 'Scripted' },
+);
+
+/** A static article, its comments added by a script. */
+const withComments = article('Commented story').replace(
+  '</body>',
+  `<div id="comments-mount"></div><script>document.getElementById('comments-mount').innerHTML = '<div class="comments"><p>First comment, written by script.</p></div>';</script></body>`,
+);
+
+const challenge = html('<div id="challenge-stage"></div><script src="/cdn-cgi/challenge-platform/h/g/orchestrate/jsch/v1"></script>', { title: 'Just a moment...' });
+
+let site: FixtureServer;
+const home = tempHome();
+const env = { WEBJOBS_HOME: home };
+const noBrowser = { WEBJOBS_HOME: home, WEBJOBS_CHROME: '/nonexistent/chromium' };
+
+beforeAll(async () => {
+  site = await startFixtureServer({
+    '/static': (_req, res) => sendHtml(res, article('Static story')),
+    '/static-with-scripts': (_req, res) => sendHtml(res, article('Static story with analytics').replace('</body>', '<script>window.analytics = 1;</script></body>')),
+    '/app': (_req, res) => sendHtml(res, appShell),
+    '/scripted': (_req, res) => sendHtml(res, scriptedArticle),
+    '/challenge': (_req, res) => sendHtml(res, challenge, 503),
+    '/comments': (_req, res) => sendHtml(res, withComments),
+    '/redirect': (_req, res) => {
+      res.writeHead(302, { location: '/static' }).end();
+    },
+  });
+});
+
+afterAll(async () => {
+  await site?.close();
+});
+
+const scrapeJson = async (args: string[], environment: NodeJS.ProcessEnv = env) => {
+  const result = await runCli(['scrape', ...args, '--json'], { env: environment });
+  return { ...result, record: result.stdout ? JSON.parse(result.stdout) : undefined };
+};
+
+describe('--engine auto (the default)', () => {
+  it('reads a static page over HTTP', async () => {
+    const { code, record } = await scrapeJson([site.at('/static-with-scripts')]);
+    expect(code).toBe(0);
+    expect(record.data.metadata.engine).toBe('http');
+    expect(record.data.markdown).toContain('# Static story with analytics');
+    expect(record.data.markdown).not.toContain('Home');
+  });
+
+  it('follows redirects over HTTP', async () => {
+    const { record } = await scrapeJson([site.at('/redirect')]);
+    expect(record.data.metadata.engine).toBe('http');
+    expect(record.data.metadata.url).toBe(site.at('/static'));
+    expect(record.data.metadata.sourceURL).toBe(site.at('/redirect'));
+  });
+
+  it('renders an application shell in Chromium, and says why', async () => {
+    const { code, record } = await scrapeJson([site.at('/app')]);
+    expect(code).toBe(0);
+    expect(record.data.metadata.engine).toBe('browser');
+    expect(record.data.metadata.engineReason).toMatch(/application shell: #root is empty/);
+    expect(record.data.markdown).toContain('Rendered by script');
+  });
+
+  it('renders a page whose content a script writes', async () => {
+    const { record } = await scrapeJson([site.at('/scripted')]);
+    expect(record.data.metadata.engine).toBe('browser');
+    expect(record.data.markdown).toContain('the late story');
+  });
+
+  it('renders in Chromium when waitFor asks to wait for scripts', async () => {
+    const { record } = await scrapeJson([site.at('/static'), '--wait-for', '10']);
+    expect(record.data.metadata.engine).toBe('browser');
+    expect(record.data.metadata.engineReason).toMatch(/waitFor/);
+  });
+
+  it('renders in Chromium when includeTags match nothing in the HTML as served', async () => {
+    const { record } = await scrapeJson([site.at('/comments'), '--include-tags', '.comments']);
+    expect(record.data.metadata.engine).toBe('browser');
+    expect(record.data.metadata.engineReason).toMatch(/includeTags/);
+    expect(record.data.markdown).toContain('First comment, written by script.');
+  });
+});
+
+describe('--engine http and --engine browser', () => {
+  it('http reads even a page that needs scripts, with a warning that says so', async () => {
+    const { code, record } = await scrapeJson([site.at('/app'), '--engine', 'http']);
+    expect(code).toBe(0);
+    expect(record.data.metadata.engine).toBe('http');
+    expect(record.data.markdown).not.toContain('Rendered by script');
+    expect(record.data.metadata.warning).toMatch(/may need a browser \(an application shell/);
+  });
+
+  it('browser renders a static page too', async () => {
+    const { record } = await scrapeJson([site.at('/static'), '--engine', 'browser']);
+    expect(record.data.metadata.engine).toBe('browser');
+    expect(record.data.metadata.engineReason).toBeUndefined();
+  });
+
+  it('rejects an unknown engine', async () => {
+    const { code, stderr } = await runCli(['scrape', site.at('/static'), '--engine', 'curl'], { env });
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/--engine.*curl.*auto, http, browser/s);
+  });
+});
+
+describe('without Chromium', () => {
+  it('scrapes a page that needs no browser', async () => {
+    const { code, record } = await scrapeJson([site.at('/static')], noBrowser);
+    expect(code).toBe(0);
+    expect(record.data.metadata.engine).toBe('http');
+    expect(record.data.markdown).toContain('Static story');
+  });
+
+  it('fails only the page that needs one, saying why and how to get a browser', async () => {
+    const { code, stdout } = await runCli(['batch', site.at('/static'), site.at('/app'), '--jsonl'], { env: noBrowser });
+    expect(code).toBe(3);
+    const lines = stdout.trim().split('\n').map((line) => JSON.parse(line));
+    // Lines come as pages finish.
+    const staticPage = lines.find((line) => line.url === site.at('/static'));
+    const app = lines.find((line) => line.url === site.at('/app'));
+    expect(staticPage).toMatchObject({ url: site.at('/static'), status: 'completed', metadata: { engine: 'http' } });
+    expect(app).toMatchObject({ url: site.at('/app'), status: 'failed' });
+    expect(app.error).toContain(`${site.at('/app')} needs a browser (an application shell: #root is empty until scripts fill it)`);
+    expect(app.error).toContain('WEBJOBS_CHROME is set to /nonexistent/chromium, but no file is there');
+  });
+
+  it('fails a bot challenge page the same way: it is never returned as the content', async () => {
+    const { code, stderr } = await runCli(['scrape', site.at('/challenge')], { env: noBrowser });
+    expect(code).toBe(1);
+    expect(stderr).toContain('needs a browser (the response looks like a Cloudflare challenge (HTTP 503))');
+  });
+
+  it('--engine browser fails before the job starts, with exit code 6', async () => {
+    const { code, stderr } = await runCli(['scrape', site.at('/static'), '--engine', 'browser'], { env: noBrowser });
+    expect(code).toBe(6);
+    expect(stderr).toContain('WEBJOBS_CHROME is set to /nonexistent/chromium');
+  });
+});
+
+describe('choice rules', () => {
+  const signals = (over: Partial<PageSignals>): PageSignals => ({ textLength: 5000, scripts: 3, asksForJavaScript: false, ...over });
+  const extraction = (over: Partial<PageSignals>, markdown = 'x'.repeat(2000)): NodeExtraction => ({
+    signals: signals(over),
+    result: { metadata: {}, markdown, html: '', links: [] },
+  });
+  const options = { formats: ['markdown' as const] };
+
+  it('options that wait for scripts need a browser; the defaults do not', () => {
+    expect(optionsNeedBrowser({ waitFor: 0, waitUntil: 'load' })).toBeUndefined();
+    expect(optionsNeedBrowser({ waitFor: 500, waitUntil: 'load' })).toMatch(/waitFor 500/);
+    expect(optionsNeedBrowser({ waitFor: 0, waitUntil: 'networkidle' })).toMatch(/waitUntil networkidle/);
+  });
+
+  it('a page without scripts never needs a browser, however little it holds', () => {
+    expect(pageNeedsBrowser({ status: 200 }, extraction({ scripts: 0, textLength: 10, emptyMount: '#root' }, 'hi'), options)).toBeUndefined();
+  });
+
+  it('a challenge needs a browser, scripts or not', () => {
+    expect(pageNeedsBrowser({ status: 403 }, extraction({ scripts: 0, challenge: 'a DataDome challenge' }), options)).toMatch(/DataDome challenge \(HTTP 403\)/);
+  });
+
+  it('app shells, near-empty pages and short content need a browser when the page has scripts', () => {
+    expect(pageNeedsBrowser({ status: 200 }, extraction({ textLength: 400, emptyMount: '#__next' }), options)).toMatch(/#__next is empty/);
+    expect(pageNeedsBrowser({ status: 200 }, extraction({ textLength: 400, asksForJavaScript: true }), options)).toMatch(/asks for JavaScript/);
+    expect(pageNeedsBrowser({ status: 200 }, extraction({ textLength: 100 }), options)).toMatch(/almost no text/);
+    expect(pageNeedsBrowser({ status: 200 }, extraction({ textLength: 3000 }, 'a short teaser'), options)).toMatch(/short content: 14 characters of the page's 3000/);
+    expect(pageNeedsBrowser({ status: 200 }, extraction({ includeTagsMatched: false }), options)).toMatch(/includeTags/);
+  });
+
+  it('a long page with an empty mount point, or a short page that is all content, is read over HTTP', () => {
+    expect(pageNeedsBrowser({ status: 200 }, extraction({ textLength: 5000, emptyMount: '#app' }), options)).toBeUndefined();
+    expect(pageNeedsBrowser({ status: 200 }, extraction({ textLength: 300 }, 'x'.repeat(200)), options)).toBeUndefined();
+  });
+
+  it('XML goes to the browser, XHTML does not', () => {
+    expect(mediaNeedsBrowser('application/rss+xml')).toMatch(/XML/);
+    expect(mediaNeedsBrowser('text/xml')).toMatch(/XML/);
+    expect(mediaNeedsBrowser('application/xhtml+xml')).toBeUndefined();
+    expect(mediaNeedsBrowser('text/html')).toBeUndefined();
+  });
+
+  it('counts content text without link targets and markup', () => {
+    expect(contentLength('# Title\n\n[a link](https://example.com/a/very/long/path)')).toBe('Title a link'.length);
+  });
+});
+
+describe('character sets over HTTP', () => {
+  const bytes = (text: string) => Buffer.from(text, 'latin1');
+  it('takes a byte order mark over the header, the header over a meta tag', () => {
+    expect(decodeHtml(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('<p>café</p>')]), 'text/html; charset=iso-8859-1')).toEqual({ text: '<p>café</p>', charset: 'utf-8' });
+    expect(decodeHtml(bytes('<meta charset="utf-8"><p>caf\u00e9</p>'), 'text/html; charset=ISO-8859-1').text).toContain('café');
+  });
+
+  it('reads a meta charset or http-equiv, and windows-1252 bytes 0x80-0x9F as a browser does', () => {
+    expect(decodeHtml(Buffer.concat([bytes('<meta charset=windows-1252><p>'), Buffer.from([0x93, 0x80, 0x94])]), 'text/html').text).toContain('“€”');
+    expect(decodeHtml(Buffer.concat([bytes('<meta http-equiv="Content-Type" content="text/html; charset=iso-8859-1"><p>'), Buffer.from([0x96])]), undefined).text).toContain('–');
+  });
+
+  it('without any declaration: UTF-8 when the bytes are UTF-8, else windows-1252', () => {
+    expect(decodeHtml(Buffer.from('<p>naïve</p>'), 'text/html')).toEqual({ text: '<p>naïve</p>', charset: 'utf-8' });
+    expect(decodeHtml(bytes('<p>na\u00efve</p>'), 'text/html')).toEqual({ text: '<p>naïve</p>', charset: 'windows-1252' });
+  });
+});
+
+describe('meta refresh', () => {
+  it('follows a refresh due soon, resolved against the page', () => {
+    expect(refreshTarget('<meta http-equiv="refresh" content="0; url=/next">', 'http://h/a/b')).toBe('http://h/next');
+    expect(refreshTarget('<meta http-equiv="refresh" content="600; url=/later">', 'http://h/')).toBeUndefined();
+    expect(refreshTarget('<meta http-equiv="refresh" content="30">', 'http://h/')).toBeUndefined();
+    // CNN's pages send old Internet Explorers elsewhere, in a conditional comment.
+    expect(refreshTarget('<!--[if lte IE 9]><meta http-equiv="refresh" content="1;url=/unsupp.html" /><![endif]-->', 'http://h/')).toBeUndefined();
+  });
+});
