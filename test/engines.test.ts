@@ -36,6 +36,7 @@ const withComments = article('Commented story').replace(
 const challenge = html('<div id="challenge-stage"></div><script src="/cdn-cgi/challenge-platform/h/g/orchestrate/jsch/v1"></script>', { title: 'Just a moment...' });
 
 let site: FixtureServer;
+let other: FixtureServer;
 const home = tempHome();
 const env = { WEBJOBS_HOME: home };
 const noBrowser = { WEBJOBS_HOME: home, WEBJOBS_CHROME: '/nonexistent/chromium' };
@@ -51,11 +52,22 @@ beforeAll(async () => {
     '/redirect': (_req, res) => {
       res.writeHead(302, { location: '/static' }).end();
     },
+    '/private': (req, res) => {
+      if (req.headers.authorization !== `Basic ${Buffer.from('alice:pa ss').toString('base64')}`) return sendHtml(res, article('Who are you'), 401);
+      sendHtml(res, article('Members only story'));
+    },
+    '/private-elsewhere': (_req, res) => {
+      res.writeHead(302, { location: other.at('/who') }).end();
+    },
+  });
+  other = await startFixtureServer({
+    '/who': (req, res) => sendHtml(res, article(req.headers.authorization ? 'Credentials leaked' : 'No credentials here')),
   });
 });
 
 afterAll(async () => {
   await site?.close();
+  await other?.close();
 });
 
 const scrapeJson = async (args: string[], environment: NodeJS.ProcessEnv = env) => {
@@ -77,6 +89,16 @@ describe('--engine auto (the default)', () => {
     expect(record.data.metadata.engine).toBe('http');
     expect(record.data.metadata.url).toBe(site.at('/static'));
     expect(record.data.metadata.sourceURL).toBe(site.at('/redirect'));
+  });
+
+  it("sends a URL's user name and password as Basic authentication to its origin only, as a browser does", async () => {
+    const withCredentials = (path: string) => site.at(path).replace('http://', 'http://alice:pa%20ss@');
+    const { code, record } = await scrapeJson([withCredentials('/private')]);
+    expect(code).toBe(0);
+    expect(record.data.metadata.engine).toBe('http');
+    expect(record.data.markdown).toContain('Members only story');
+    const elsewhere = await scrapeJson([withCredentials('/private-elsewhere')]);
+    expect(elsewhere.record.data.markdown).toContain('No credentials here');
   });
 
   it('renders an application shell in Chromium, and says why', async () => {

@@ -13,6 +13,7 @@ import { accessHeaders, type SiteAccess } from './access.js';
 import { userAgentHeader } from './userAgent.js';
 import { BrowserPool, type BrowserSettings } from './browser.js';
 import { findBrowser } from './findBrowser.js';
+import { authorizationFor, splitCredentials, type UrlCredentials } from './http/credentials.js';
 import { optionsNeedBrowser } from './http/choice.js';
 import { ExtractPool } from './http/extractPool.js';
 import { scrapeOverHttp } from './http/httpScrape.js';
@@ -160,11 +161,20 @@ export class BrowserEngine implements Engine {
     const proxy = resolveProxy(options.sessionOptions, this.env);
     const guard = this.settings.requestGuard;
     let current = url;
+    let credentials: UrlCredentials | undefined;
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
       const refusal = guard ? await guard(current) : undefined;
       if (refusal) throw new PageError(refusal);
-      // Decided per hop: a redirect to another site gets none of the job's headers or another site's cookies.
-      const headers = { ...options.headers, ...accessHeaders(options.access, current), 'user-agent': userAgentHeader(options.access?.userAgent) };
+      const split = splitCredentials(current);
+      current = split.url;
+      credentials = split.credentials ?? credentials;
+      // Decided per hop: a redirect to another site gets none of the job's headers, credentials or another site's cookies.
+      const headers = {
+        ...options.headers,
+        ...authorizationFor(credentials, current),
+        ...accessHeaders(options.access, current),
+        'user-agent': userAgentHeader(options.access?.userAgent),
+      };
       const response = await proxiedFetch(current, await this.egressOr(proxy), { ...options, headers }).catch((err: unknown) => {
         // A tunnel the egress proxy did not open fails as the proxy's; its own reason says what happened.
         const why = this.pool(proxy).egressFailure(current);
