@@ -157,7 +157,8 @@ describe('serve --browser-nice', () => {
       const start = await fetch(`${niced.url}/api/scrape`, {
         method: 'POST',
         headers: { 'x-api-key': KEYS.a, 'content-type': 'application/json' },
-        body: JSON.stringify({ url: site.at('/hang') }),
+        // The browser, whose priority is measured: over HTTP no Chromium would start.
+        body: JSON.stringify({ url: site.at('/hang'), scrapeOptions: { engine: 'browser' } }),
       });
       expect(start.status).toBe(200);
       // The browser starts with the job; wait for its priority to be lowered (its page may

@@ -2,6 +2,7 @@
  * Scraping one URL in a tab: navigate, wait as asked, extract in the page.
  * Every failure becomes a PageError whose message says what happened to the page.
  */
+import { timeoutSignal } from './timeoutSignal.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Browser, BrowserContext, CDPSession, HTTPResponse, Page, PuppeteerLifeCycleEvent } from 'puppeteer';
 import { PageError } from '../api/errors.js';
@@ -227,7 +228,7 @@ async function passCaptcha(
   if (!found) return undefined;
   const label = describeCaptcha(found);
   if (!solver) throw new PageError(`blocked by a CAPTCHA (${label}) at ${url}; run with --solve-captchas and a solver configured`);
-  const timeout = AbortSignal.timeout(Math.max(1, deadline - Date.now()));
+  const timeout = timeoutSignal(Math.max(1, deadline - Date.now()));
   const token = await solveCaptcha(solver, found, page.url(), signal ? AbortSignal.any([timeout, signal]) : timeout);
   const remaining = Math.max(1, deadline - Date.now());
   const navigated = page.waitForNavigation({ waitUntil: 'load', timeout: remaining }).catch(() => null);

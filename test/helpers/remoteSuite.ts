@@ -164,7 +164,8 @@ export function remoteSuite(store: 'file' | 'postgres'): void {
         expect(['pending', 'running']).toContain((await run(['status', jobId!])).stdout.trim());
         expect(await untilStatus(run, jobId!, ['failed'])).toBe('failed');
       }
-    });
+      // Two 12 s page timeouts run one after the other.
+    }, 120_000);
   });
 
   // What a restarted serve does with the file store's jobs; on PostgreSQL, postgres.test.ts covers dead nodes.

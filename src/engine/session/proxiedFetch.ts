@@ -1,6 +1,7 @@
 /** Node-side HTTP requests (robots.txt, sitemaps) that take the same proxy as the browser. */
 import { fetch as undiciFetch, ProxyAgent, Socks5ProxyAgent, type Dispatcher } from 'undici';
 import { PageError } from '../../api/errors.js';
+import { timeoutSignal } from '../timeoutSignal.js';
 import type { ProxyConfig } from './proxy.js';
 
 const dispatchers = new Map<string, Dispatcher>();
@@ -19,7 +20,7 @@ export async function proxiedFetch(
   proxy: ProxyConfig | undefined,
   options: { timeoutMs: number; signal?: AbortSignal; headers?: Record<string, string> },
 ): Promise<Response> {
-  const signal = AbortSignal.any([AbortSignal.timeout(options.timeoutMs), ...(options.signal ? [options.signal] : [])]);
+  const signal = AbortSignal.any([timeoutSignal(options.timeoutMs), ...(options.signal ? [options.signal] : [])]);
   // Redirects are the caller's to follow, hop by hop (see Engine.fetch).
   const init = { headers: options.headers, signal, redirect: 'manual' as const };
   if (!proxy) return fetch(url, init);
