@@ -20,6 +20,20 @@ export interface ServeOptions {
   env?: NodeJS.ProcessEnv;
 }
 
+/** SIGKILL to `child`, then to what it left running below it (its Chromium), as a crash would leave them. */
+export async function killTree(child: ChildProcess, exited: Promise<unknown>): Promise<void> {
+  const below = descendants(child.pid!);
+  child.kill('SIGKILL');
+  await exited;
+  for (const pid of below) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+}
+
 /** Every process below `pid`, so a crash test can also end the Chromium its server left behind. */
 export function descendants(pid: number): number[] {
   let table: string;
@@ -67,18 +81,7 @@ export function startServe(options: ServeOptions = {}): Promise<ServeProcess> {
             child.kill('SIGTERM');
             return exited;
           },
-          crash: async () => {
-            const below = descendants(child.pid!);
-            child.kill('SIGKILL');
-            await exited;
-            for (const pid of below) {
-              try {
-                process.kill(pid, 'SIGKILL');
-              } catch {
-                // already gone
-              }
-            }
-          },
+          crash: () => killTree(child, exited),
         });
       }
     });

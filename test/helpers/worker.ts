@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { BIN } from './cli.js';
-import { descendants } from './serve.js';
+import { descendants, killTree } from './serve.js';
 
 export interface WorkerProcess {
   child: ChildProcess;
@@ -33,18 +33,7 @@ export function startWorker(database: string, args: string[] = [], env: NodeJS.P
             child.kill('SIGTERM');
             return exited;
           },
-          kill: async () => {
-            const below = descendants(child.pid!);
-            child.kill('SIGKILL');
-            await exited;
-            for (const pid of below) {
-              try {
-                process.kill(pid, 'SIGKILL');
-              } catch {
-                // already gone
-              }
-            }
-          },
+          kill: () => killTree(child, exited),
         });
       }
     });
