@@ -196,7 +196,7 @@ describe('webjobs batch', () => {
     renderersKilled = 0;
     const urls = [site.at('/a'), site.at('/crash-tab'), site.at('/b'), site.at('/c')];
     // A long page timeout: the crash must end the page at once, not when the timeout runs out.
-    const { code, stdout } = await runCli(['batch', ...urls, '--json', '--concurrency', '1', '--timeout', '120000'], { env });
+    const { code, stdout } = await runCli(['batch', ...urls, '--json', '--concurrency', '1', '--timeout', '120000', '--engine', 'browser'], { env });
     expect(renderersKilled).toBeGreaterThan(0);
     expect(code).toBe(3);
     const record = JSON.parse(stdout);
