@@ -10,7 +10,6 @@ import { KIND_PATHS } from '../api/paths.js';
 import { createReadStream, promises as fs } from 'node:fs';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { JobBackend } from '../api/backend.js';
-import { UsageError } from '../api/errors.js';
 import { JOB_KINDS, type JobKind, type PageQuery } from '../api/types.js';
 import { validateJobId, validateMapRequest, validatePageQuery, validateRequest } from '../api/validate.js';
 import { FILE_TYPES, type JobFiles } from '../store/jobFiles.js';
@@ -132,15 +131,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   app.post(
     '/api/map',
     { schema: { body: { type: 'object' } }, config: { explain: (req) => void validateMapRequest(req.body) } },
-    async (req, reply) => {
-      if (!backend.map) throw new UsageError('map is not available on this server');
-      const request = validateMapRequest(req.body);
-      gate.refusePrivateUrls([request.url]);
-      // A client that hangs up stops the reading of the site.
-      const hungUp = new AbortController();
-      reply.raw.on('close', () => hungUp.abort(new Error('the client closed the request')));
-      return backend.map(request, hungUp.signal);
-    },
+    async (req, reply) => gate.map(() => req.body, reply.raw),
   );
 
   // A job's screenshot, for the key that owns the job.

@@ -8,8 +8,8 @@
 import type { JobBackend } from '../api/backend.js';
 import { AuthError, JobNotFoundError, UsageError } from '../api/errors.js';
 import { requestUrls } from '../api/redact.js';
-import type { JobKind, JobRequestByKind } from '../api/types.js';
-import { validateJobId, validateRequest } from '../api/validate.js';
+import type { JobKind, JobRequestByKind, MapResult } from '../api/types.js';
+import { validateJobId, validateMapRequest, validateRequest } from '../api/validate.js';
 import type { ApiKey, KeyRing } from './keys.js';
 import type { Admission } from './admission.js';
 import { checkKindAllowed, checkRequestAllowed } from './plans.js';
@@ -60,6 +60,20 @@ export class JobGate {
   /** This key's jobs, oldest first. */
   jobsOf(key: ApiKey): Promise<readonly string[]> {
     return this.options.admission.jobs(key.id);
+  }
+
+  /**
+   * The webjobs map of `body` (in the spec's names, after any front end's renaming),
+   * answered at once; a client that hangs up (`connection` closes) stops the reading of the site.
+   */
+  async map(body: () => unknown, connection: { on(event: 'close', listener: () => void): unknown }): Promise<MapResult> {
+    const { backend } = this.options;
+    if (!backend.map) throw new UsageError('map is not available on this server');
+    const request = validateMapRequest(body());
+    this.refusePrivateUrls([request.url]);
+    const hungUp = new AbortController();
+    connection.on('close', () => hungUp.abort(new Error('the client closed the request')));
+    return backend.map(request, hungUp.signal);
   }
 
   /** Refuses loopback, private, link-local and metadata URLs, unless the server allows them. */

@@ -8,8 +8,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { JobBackend } from '../../api/backend.js';
-import { JobFailedError, JobNotFoundError, UsageError } from '../../api/errors.js';
-import { validateMapRequest } from '../../api/validate.js';
+import { JobFailedError, JobNotFoundError } from '../../api/errors.js';
 import { describeError } from '../describeError.js';
 import type { JobGate } from '../gate.js';
 import { mapBatch, mapCrawl, mapExtract, mapMap, mapScrape, requestBody, type FirecrawlVersion, type MappedRequest } from './request.js';
@@ -96,13 +95,7 @@ async function versionRoutes(app: FastifyInstance, options: FirecrawlOptions, ve
   });
 
   app.post('/map', async (req, reply) => {
-    if (!backend.map) throw new UsageError('map is not available on this server');
-    const request = validateMapRequest(mapMap(requestBody(req.body), version));
-    gate.refusePrivateUrls([request.url]);
-    // A client that hangs up stops the reading of the site.
-    const hungUp = new AbortController();
-    reply.raw.on('close', () => hungUp.abort(new Error('the client closed the request')));
-    const { links } = await backend.map(request, hungUp.signal);
+    const { links } = await gate.map(() => mapMap(requestBody(req.body), version), reply.raw);
     return { success: true, links: version === 'v1' ? links.map((link) => link.url) : links };
   });
 
