@@ -80,6 +80,18 @@ async function survivors(marker: string, limitMs = 30_000): Promise<number[]> {
   }
 }
 
+/** The status of each job in the store, read from its files as the CLI leaves them. */
+function jobStatuses(): string[] {
+  const jobs = path.join(home, 'jobs');
+  return readdirSync(jobs).map((id) => {
+    try {
+      return (JSON.parse(readFileSync(path.join(jobs, id, 'status.json'), 'utf8')) as { status: string }).status;
+    } catch {
+      return 'unreadable'; // being written
+    }
+  });
+}
+
 function profileDirs(tmp: string): string[] {
   return readdirSync(tmp).filter((name) => name.startsWith(PROFILE_PREFIX));
 }
@@ -123,6 +135,20 @@ describe('nothing outlives webjobs', () => {
     const lines = result.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/stopped, 2 of 3 pages done; read it with: webjobs result [0-9a-f-]{36}$/);
+  });
+
+  it('a repeated SIGTERM while the job stops does not cut the stop short (timeout(1) sends two)', async () => {
+    // timeout(1) signals webjobs and then its whole process group, so webjobs gets SIGTERM twice;
+    // here the second comes once the first has surely been handled: the job is recorded stopped.
+    const tmp = newTmp();
+    const cli = await stuckBatch(tmp);
+    cli.child.kill('SIGTERM');
+    while (!jobStatuses().includes('stopped')) await new Promise((resolve) => setTimeout(resolve, 10));
+    cli.child.kill('SIGTERM');
+    const result = await cli.done;
+    expect(result.code).toBe(143);
+    expect(result.stderr).toMatch(/^webjobs: interrupted \(SIGTERM\): batch job .* stopped, 2 of 3 pages done/);
+    expect(await survivors(tmp)).toEqual([]);
   });
 
   it('under `timeout`: Chromium and its profile are gone', async () => {

@@ -1,9 +1,10 @@
 /**
  * Ctrl-C, SIGTERM (`timeout`, systemd, cron's kill), SIGHUP, and stdout closed
  * by its reader (`| head`) while a job command runs. The first asks the command
- * to stop its job cleanly; a second one, or one while there is no job to stop,
- * ends the process at once (the 'exit' hooks still kill Chromium and remove its
- * profile).
+ * to stop its job cleanly; a second Ctrl-C, or a signal while there is no job to
+ * stop, ends the process at once (the 'exit' hooks still kill Chromium and remove
+ * its profile). A repeated SIGTERM or SIGHUP does not: timeout(1) sends its
+ * SIGTERM to webjobs and then to its whole process group, so webjobs gets it twice.
  */
 import { ExitCode } from '../api/errors.js';
 import { isClosedOutput } from './output.js';
@@ -39,8 +40,8 @@ export function watchSignals(): SignalWatch {
   let stop: ((reason: StopReason) => void) | undefined;
   const onStop = (reason: StopReason) => {
     if (received !== undefined) {
-      // stdout closing again after a signal (or the reverse) is no reason to hurry.
-      if (reason !== 'stdout-closed') process.exit(exitCodeOf(received));
+      // Only someone pressing Ctrl-C again is in a hurry (see above).
+      if (reason === 'SIGINT') process.exit(exitCodeOf(received));
       return;
     }
     if (stop === undefined) {

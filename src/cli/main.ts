@@ -29,7 +29,7 @@ Exit codes:
   8    the job's stored record is damaged (cut short by a crash or a full disk); its state is unknown
   130  Ctrl-C (SIGINT); 143 SIGTERM (e.g. timeout); 129 SIGHUP: the job was stopped
        (state "stopped", pages done kept, on the service too with --remote) and one
-       line on stderr says how to read it; a second signal quits at once
+       line on stderr says how to read it; a second Ctrl-C quits at once
   141  stdout was closed by its reader (| head): a quiet stop, as cat's; the job is stopped
 
 Nothing outlives webjobs: Chromium is driven over a pipe and exits with it, even
