@@ -7,7 +7,7 @@
 import os from 'node:os';
 import type { Browser, BrowserContext, Page, Target } from 'puppeteer';
 import puppeteer from 'puppeteer';
-import { lowerPriority } from './priority.js';
+import { launchWithoutSysNice, lowerPriority } from './priority.js';
 import { EnvironmentError } from '../api/errors.js';
 import { userAgentHeader } from './userAgent.js';
 import { bareHost, egressLaunchArgs, startEgressProxy, type EgressGuard, type EgressProxy } from './egress.js';
@@ -73,17 +73,21 @@ export async function launchBrowser(settings: BrowserSettings = {}): Promise<Bro
   await removeStaleProfileDirs();
   const profile = createProfileDir();
   try {
+    const args = launchArgs([...(settings.args ?? []), ...(settings.proxy ? proxyLaunchArgs(settings.proxy) : [])]);
+    // Puppeteer's own flags but one: it turns popup blocking off, and a page must not open windows by itself.
+    const chromiumArgs = puppeteer.defaultArgs({ headless: true, userDataDir: profile.dir, args }).filter((arg) => arg !== '--disable-popup-blocking');
+    // A lower priority must hold on Chromium's threads (priority.ts).
+    const command = settings.browserNice ? launchWithoutSysNice(executablePath, chromiumArgs) : { executablePath, args: chromiumArgs };
     const browser = await puppeteer.launch({
-      executablePath,
+      executablePath: command.executablePath,
+      args: command.args,
+      ignoreDefaultArgs: true,
       headless: true,
       pipe: true,
       userDataDir: profile.dir,
       // Chromium's own temporary files (org.chromium.Chromium.*) go inside the profile, and go with it.
       env: { ...process.env, TMPDIR: profile.tmpDir },
-      args: launchArgs([...(settings.args ?? []), ...(settings.proxy ? proxyLaunchArgs(settings.proxy) : [])]),
       protocolTimeout: 60_000,
-      // Puppeteer turns popup blocking off; a page must not open windows by itself.
-      ignoreDefaultArgs: ['--disable-popup-blocking'],
       handleSIGINT: false,
       handleSIGTERM: false,
       handleSIGHUP: false,

@@ -15,13 +15,40 @@
  *     earlier, did not inherit it; so every thread of every process of the
  *     browser's tree is reniced, and renderers forked later inherit the zygote's.
  *     Running as root, Chromium sets its threads' nice itself (0, -8 for its IO
- *     threads), which undoes this; unprivileged, it cannot lower it again.
+ *     threads), which undoes this; unprivileged, it cannot lower it again. So a
+ *     process that may raise priorities (CAP_SYS_NICE, i.e. root) starts Chromium
+ *     through util-linux's setpriv without that capability (launchWithoutSysNice),
+ *     and the nice it is given holds on every thread. Where autogroups are off
+ *     (some kernels and containers) this lever is the only one.
  * The price: the browser's weight is then a tenth of any other process's on the
  * machine, not only of webjobs'; on a machine shared with other work the jobs
  * starve (a one-page scrape was still loading after 20 s at load average 70).
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+
+const CAP_SYS_NICE = 23n;
+const SETPRIV = '/usr/bin/setpriv';
+
+/** Whether this process may raise priorities (Linux: CAP_SYS_NICE in its effective set, as root). */
+function holdsSysNice(): boolean {
+  try {
+    const hex = /^CapEff:\s*([0-9a-f]+)$/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
+    return hex !== undefined && ((BigInt(`0x${hex}`) >> CAP_SYS_NICE) & 1n) === 1n;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The command that starts `executablePath` with `args` unable to raise its threads'
+ * priority again (see above): through setpriv, dropping CAP_SYS_NICE, when this
+ * process holds it and setpriv is there; else the command as it is.
+ */
+export function launchWithoutSysNice(executablePath: string, args: string[]): { executablePath: string; args: string[] } {
+  if (os.platform() !== 'linux' || !holdsSysNice() || !existsSync(SETPRIV)) return { executablePath, args };
+  return { executablePath: SETPRIV, args: ['--inh-caps=-sys_nice', '--bounding-set=-sys_nice', '--', executablePath, ...args] };
+}
 
 
 function childrenOf(pid: number): number[] {
