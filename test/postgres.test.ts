@@ -6,6 +6,7 @@
  * stopped mid-page, and the database restarted mid-run.
  */
 import type http from 'node:http';
+import pgClient from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempHome } from './helpers/cli.js';
 import { articleText, html, sendHtml, startFixtureServer, type FixtureServer } from './helpers/fixtureServer.js';
@@ -16,14 +17,19 @@ import { ownerOfPort, startWorker, type WorkerProcess } from './helpers/worker.j
 const KEY = 'pg-test-key-0123456789';
 const LIMITED = 'pg-limited-key-0123456789';
 const MAX_PER_KEY = 3;
-/** Short leases, so a killed worker's page comes back within the test. */
-const LEASE_ENV = { WEBJOBS_LEASE_SECONDS: '15' };
+/** Short leases, so a killed worker's page comes back within the test (renewed every 2 s by live workers). */
+const LEASE_SECONDS = 6;
+const LEASE_ENV = { WEBJOBS_LEASE_SECONDS: String(LEASE_SECONDS) };
 const SLOW = 240_000;
 
 let pg: TestPostgres;
 let site: FixtureServer;
 let nodes: ServeProcess[] = [];
 let workers: WorkerProcess[] = [];
+let nodeArgs: string[];
+let nodeEnv: NodeJS.ProcessEnv;
+/** Workers log (not --quiet): a test reads what a worker did with a result it was no longer owed. */
+const startTestWorker = () => startWorker(pg.url, ['--concurrency', '2'], LEASE_ENV);
 
 /** Pages that wait for the test: path -> its release, plus the requests that saw their socket close. */
 const held = new Map<string, { release: () => void; closed: Promise<void>; port: number }>();
@@ -85,6 +91,17 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
     if (!res.destroyed) page(res, `Held ${n}`);
     return;
   }
+  if (kind === 'zombie') {
+    // The first request hangs until the test opens `${path}#1`; any later one loads at once, saying which it was.
+    arrived(`zombie/${n}`);
+    const attempt = arrivals.get(`zombie/${n}`)!.count;
+    if (attempt === 1) {
+      held.set(path, { release: () => undefined, closed: new Promise((resolve) => res.on('close', () => resolve())), port: req.socket.remotePort! });
+      await gate(`${path}#1`);
+    }
+    if (!res.destroyed) page(res, `Attempt ${attempt}`);
+    return;
+  }
   sendHtml(res, html('<h1>Not found</h1>'), 404);
 }
 
@@ -138,11 +155,12 @@ function started<T>(results: PromiseSettledResult<T>[], stop: (t: T) => Promise<
 beforeAll(async () => {
   pg = await startPostgres();
   site = await startFixtureServer({}, handle);
-  const env = { WEBJOBS_HOME: tempHome(), WEBJOBS_API_KEYS: `${KEY}:scale,${LIMITED}:scale`, ...LEASE_ENV };
-  const args = ['--database', pg.url, '--no-worker', '--allow-private', '--quiet', '--max-jobs-per-key', String(MAX_PER_KEY)];
+  nodeEnv = { WEBJOBS_HOME: tempHome(), WEBJOBS_API_KEYS: `${KEY}:scale,${LIMITED}:scale`, ...LEASE_ENV };
+  nodeArgs = ['--database', pg.url, '--no-worker', '--allow-private', '--quiet', '--max-jobs-per-key', String(MAX_PER_KEY)];
+  const node = () => startServe({ args: nodeArgs, env: nodeEnv });
   // Both API nodes start at once: their migrations meet on the advisory lock.
-  nodes = started(await Promise.allSettled([startServe({ args, env }), startServe({ args, env })]), (n) => n.stop());
-  workers = started(await Promise.allSettled([1, 2, 3].map(() => startWorker(pg.url, ['--concurrency', '2', '--quiet'], LEASE_ENV))), (w) => w.stop());
+  nodes = started(await Promise.allSettled([node(), node()]), (n) => n.stop());
+  workers = started(await Promise.allSettled([1, 2, 3].map(() => startTestWorker())), (w) => w.stop());
 }, SLOW);
 
 afterAll(async () => {
@@ -219,7 +237,7 @@ describe('webjobs serve --database and webjobs worker', () => {
     const result = await api(nodes[1]!, 'GET', `/api/scrape/batch/${start.json.jobId}`);
     expect(result.json.data.map((e: { status: string }) => e.status)).toEqual(['completed', 'completed']);
     expect(site.requests.filter((r) => r === 'GET /held/victim').length).toBeGreaterThanOrEqual(2);
-    workers.push(await startWorker(pg.url, ['--concurrency', '2', '--quiet'], LEASE_ENV));
+    workers.push(await startTestWorker());
   }, SLOW);
 
   it('a worker stopped (SIGTERM) mid-page finishes that page, stores it and exits 0', async () => {
@@ -232,7 +250,89 @@ describe('webjobs serve --database and webjobs worker', () => {
     expect(await holder.exited).toBe(0);
     expect(await untilFinal(nodes[0]!, '/scrape/batch', start.json.jobId)).toBe('completed');
     expect(site.requests.filter((r) => r === 'GET /held/term')).toHaveLength(1);
-    workers.push(await startWorker(pg.url, ['--concurrency', '2', '--quiet'], LEASE_ENV));
+    workers.push(await startTestWorker());
+  }, SLOW);
+
+  it('a page whose worker dies on every attempt ends failed after 3 attempts, saying why; the rest of the batch completes', async () => {
+    const start = await api(nodes[0]!, 'POST', '/api/scrape/batch', { urls: [site.at('/p/doomed-ok'), site.at('/held/doomed')] });
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      // Each delivery of the page: the worker loading it dies (with its Chromium), as a page that crashes its machine would make it.
+      await untilArrived('held/doomed', attempt);
+      const holder = ownerOfPort(held.get('/held/doomed')!.port, workerPids());
+      expect(holder).toBeDefined();
+      await workerOf(holder!).kill();
+      workers.push(await startTestWorker());
+    }
+    expect(await untilFinal(nodes[1]!, '/scrape/batch', start.json.jobId)).toBe('completed');
+    const result = await api(nodes[1]!, 'GET', `/api/scrape/batch/${start.json.jobId}`);
+    expect(result.json.data[0].status).toBe('completed');
+    expect(result.json.data[1].status).toBe('failed');
+    expect(result.json.data[1].error).toMatch(/held\/doomed: given up after 3 attempts; the last ended because its worker stopped renewing its lease/);
+    // The fourth delivery recorded the failure without loading the page again.
+    expect(site.requests.filter((r) => r === 'GET /held/doomed')).toHaveLength(3);
+  }, SLOW);
+
+  it('a long page on a live worker keeps its lease (renewed) and is not run again elsewhere', async () => {
+    const start = await api(nodes[0]!, 'POST', '/api/scrape/batch', { urls: [site.at('/held/long')] });
+    await untilArrived('held/long', 1);
+    const db = new pgClient.Client({ connectionString: pg.url });
+    await db.connect();
+    try {
+      const lease = async () =>
+        (await db.query<{ lease_until: Date; attempt: number }>('SELECT lease_until, attempt FROM webjobs_pages WHERE job_id = $1 AND idx = 0', [start.json.jobId]))
+          .rows[0]!;
+      const first = (await lease()).lease_until.getTime();
+      // Wait until the heartbeat has carried the lease two whole leases past where it first ended.
+      for (let now = await lease(); now.lease_until.getTime() < first + 2 * LEASE_SECONDS * 1000; now = await lease()) {
+        expect(now.attempt).toBe(1);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    } finally {
+      await db.end();
+    }
+    openGate('/held/long');
+    expect(await untilFinal(nodes[1]!, '/scrape/batch', start.json.jobId)).toBe('completed');
+    expect(site.requests.filter((r) => r === 'GET /held/long')).toHaveLength(1);
+  }, SLOW);
+
+  it('a worker presumed dead (frozen past its lease) that comes back cannot overwrite the retry\'s result', async () => {
+    const start = await api(nodes[0]!, 'POST', '/api/scrape/batch', { urls: [site.at('/zombie/z'), site.at('/held/zombieTail')] });
+    await untilArrived('zombie/z', 1);
+    const stale = workerOf(ownerOfPort(held.get('/zombie/z')!.port, workerPids())!);
+    stale.child.kill('SIGSTOP');
+    try {
+      // Its lease runs out; another worker takes the page back and runs it: this time it loads at once.
+      await untilScraped(nodes[1]!, start.json.jobId, 1);
+      expect((await api(nodes[1]!, 'GET', `/api/scrape/batch/${start.json.jobId}`)).json.data[0].markdown).toContain('Attempt 2');
+      // The first load ends too, and the frozen worker resumes with a result for a page it no longer holds.
+      openGate('/zombie/z#1');
+      await held.get('/zombie/z')!.closed;
+    } finally {
+      stale.child.kill('SIGCONT');
+    }
+    while (!stale.stderr().includes(`job ${start.json.jobId}: its lease was taken back`)) await new Promise((r) => stale.child.stderr!.once('data', r));
+    expect(stale.stderr()).toContain('this result (attempt 1) is dropped');
+    openGate('/held/zombieTail');
+    expect(await untilFinal(nodes[0]!, '/scrape/batch', start.json.jobId)).toBe('completed');
+    const data = (await api(nodes[0]!, 'GET', `/api/scrape/batch/${start.json.jobId}`)).json.data;
+    expect(data[0].markdown).toContain('Attempt 2');
+    expect(data[0].markdown).not.toContain('Attempt 1');
+    expect(data[1].status).toBe('completed');
+  }, SLOW);
+
+  it('an API node killed mid-batch loses nothing: its replacement and the other node return every result', async () => {
+    const urls = [...Array.from({ length: 8 }, (_, i) => site.at(`/p/node${i}`)), site.at('/held/node')];
+    const start = await api(nodes[0]!, 'POST', '/api/scrape/batch', { urls });
+    await untilArrived('held/node', 1);
+    await nodes[0]!.crash();
+    nodes[0] = await startServe({ args: nodeArgs, env: nodeEnv });
+    openGate('/held/node');
+    expect(await untilFinal(nodes[0]!, '/scrape/batch', start.json.jobId)).toBe('completed');
+    for (const node of nodes) {
+      const data = await allPages(node, `/api/scrape/batch/${start.json.jobId}`, 4);
+      expect(data.map((e) => e.url)).toEqual(urls);
+      expect(data.every((e) => e.status === 'completed')).toBe(true);
+    }
   }, SLOW);
 
   it('PostgreSQL restarted mid-run: nodes and workers reconnect and the batch finishes with every page', async () => {

@@ -15,20 +15,26 @@ export const BOSS_SCHEMA = 'webjobs_boss';
 
 /**
  * Deliveries of one page (or scrape/extract job) at most. A worker killed mid-page
- * loses its lease; the page is delivered again, and the delivery after the last
- * allowed one records the page failed, saying why, instead of scraping it.
+ * stops renewing its lease; the page is delivered again, and the delivery after
+ * the last allowed one records the page failed, saying why, instead of scraping it.
  */
 export const MAX_ATTEMPTS = 3;
 
+export const DEFAULT_LEASE_SECONDS = 30;
+
 export interface PgSettings {
   url: string;
-  /** Seconds a worker holds a page before it is presumed dead and the page handed to another. */
+  /**
+   * Seconds a worker's lease on a page lasts unless renewed; a live worker renews
+   * it every third of that, so a worker silent for this long is presumed dead and
+   * its pages go to others.
+   */
   leaseSeconds: number;
 }
 
 export function pgSettings(url: string, env: NodeJS.ProcessEnv = process.env): PgSettings {
   if (!/^postgres(ql)?:\/\//.test(url)) throw new ConfigError(`--database: expected a postgres://… URL, got "${url.slice(0, 40)}"`);
-  const lease = env.WEBJOBS_LEASE_SECONDS === undefined ? 300 : Number(env.WEBJOBS_LEASE_SECONDS);
+  const lease = env.WEBJOBS_LEASE_SECONDS === undefined ? DEFAULT_LEASE_SECONDS : Number(env.WEBJOBS_LEASE_SECONDS);
   if (!Number.isInteger(lease) || lease < 2) throw new ConfigError('WEBJOBS_LEASE_SECONDS must be a whole number of seconds, at least 2');
   return { url, leaseSeconds: lease };
 }
@@ -71,8 +77,8 @@ export async function connect(settings: PgSettings, log: (line: string) => void 
     connectionString: settings.url,
     schema: BOSS_SCHEMA,
     max: 4,
-    // Expired leases are found by pg-boss's maintenance: often enough that a dead worker's page waits little beyond its lease.
-    maintenanceIntervalSeconds: Math.max(1, Math.min(30, Math.floor(settings.leaseSeconds / 4))),
+    // pg-boss's expiry is only a backstop (our leases decide, see PgJobStore.queueJob): its default pace will do.
+    maintenanceIntervalSeconds: 60,
     schedule: false,
   });
   boss.on('error', (err: Error) => log(`queue: ${err.message}`));

@@ -47,6 +47,13 @@ export const MIGRATIONS: readonly string[] = [
    );
    CREATE UNIQUE INDEX webjobs_pages_url_key ON webjobs_pages (job_id, url_key);
    CREATE INDEX webjobs_pages_done ON webjobs_pages (job_id, idx) WHERE entry IS NOT NULL;`,
+  // 2: leases a live worker renews (heartbeat). A page (or a scrape/extract job) running past its
+  // lease_until is taken back: its queue job (queue_job) cancelled and a new one queued; last_error
+  // says why its last attempt ended without a result, for the message when attempts run out.
+  `ALTER TABLE webjobs_pages ADD COLUMN lease_until timestamptz, ADD COLUMN queue_job uuid, ADD COLUMN last_error text;
+   ALTER TABLE webjobs_jobs ADD COLUMN lease_until timestamptz, ADD COLUMN queue_job uuid, ADD COLUMN last_error text;
+   CREATE INDEX webjobs_pages_lease ON webjobs_pages (lease_until) WHERE status = 'running';
+   CREATE INDEX webjobs_jobs_lease ON webjobs_jobs (lease_until) WHERE lease_until IS NOT NULL;`,
 ];
 
 /**

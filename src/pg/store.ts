@@ -3,9 +3,12 @@
  * active-job counts, and (through pg-boss, in the same transactions) the work
  * queue. API nodes and workers on any machine share it.
  *
- * Writes of a page or a scrape/extract job are fenced by attempt: each delivery
- * bumps the row's attempt and may only write while the row still carries its
- * number, so a worker presumed dead that comes back cannot overwrite a retry.
+ * Leases: the worker that takes a page (or a scrape/extract job) holds it until
+ * lease_until, which it renews while it lives (a heartbeat); a lease that ran out
+ * is taken back (reapExpired) and the page queued again. Writes are fenced by
+ * attempt: each delivery bumps the row's attempt and may only write while the row
+ * still carries its number and its lease was not taken back, so a worker presumed
+ * dead that comes back cannot overwrite a retry.
  */
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
@@ -47,21 +50,42 @@ export interface JobOwner {
   maxActive: number;
 }
 
-export interface PageLease {
+/** What a worker holds: a page (index) of a batch or crawl, or a whole scrape/extract job (no index), at one attempt. */
+export interface Held {
+  jobId: string;
+  index?: number;
   attempt: number;
+}
+
+export interface PageLease extends Held {
+  index: number;
   url: string;
   kind: JobKind;
   request: JobRequest;
+  /** Why the attempt before this one ended without a result (its worker's lease ran out, or an error). */
+  lastError: string | null;
 }
 
-export interface JobLease {
-  attempt: number;
+export interface JobLease extends Held {
   kind: JobKind;
   request: JobRequest;
   record: Record<string, unknown>;
+  lastError: string | null;
 }
 
+/** What became of a page's result: stored, dropped because the job ended meanwhile, or fenced off (a later attempt holds the page). */
+export type PageWrite = 'stored' | 'ended' | 'fenced';
+
+/** Why a page whose worker went silent is run again. */
+export const LEASE_EXPIRED = 'its worker stopped renewing its lease (killed, stopped, or cut off from the database)';
+
 const ACTIVE = `('pending', 'running')`;
+/** A scrape/extract job's write by attempt $2: still that attempt's, its lease not taken back. */
+const HOLDS_JOB = 'AND attempt = $2 AND lease_until IS NOT NULL';
+/** pg-boss's expiry of a delivered queue job, a backstop only (see queueJob). */
+const QUEUE_EXPIRY_SECONDS = 15 * 60;
+/** Expired leases taken back per pass. */
+const REAP_BATCH = 100;
 
 /** A pg client as pg-boss wants it, so its inserts join our transaction. */
 function bossDb(client: pg.PoolClient): PgBoss.Db {
@@ -94,9 +118,14 @@ export class PgJobStore {
     this.leaseSeconds = connection.settings.leaseSeconds;
   }
 
+  /**
+   * pg-boss's own expiry is only a backstop, for a worker that died between taking
+   * a queue job and writing its lease: the lease on our row, renewed by the
+   * heartbeat, is what decides. A live page past pg-boss's expiry delivered again
+   * is refused by beginPage while its lease holds.
+   */
   private queueJob(name: string, data: PageJobData | WholeJobData): PgBoss.JobInsert {
-    // One delivery more than MAX_ATTEMPTS: the one that records a page lost that many times as failed.
-    return { name, data, retryLimit: MAX_ATTEMPTS + 1, retryDelay: 1, expireInSeconds: this.leaseSeconds };
+    return { name, data, retryLimit: MAX_ATTEMPTS + 1, retryDelay: 1, expireInSeconds: QUEUE_EXPIRY_SECONDS };
   }
 
   /**
@@ -222,20 +251,23 @@ export class PgJobStore {
    * Takes page `index` for one more attempt; undefined when there is nothing to do
    * (the job ended, or another delivery already finished the page).
    */
-  async beginPage(jobId: string, index: number): Promise<PageLease | undefined> {
+  async beginPage(jobId: string, index: number, queueJob: string): Promise<PageLease | undefined> {
     return inTransaction(this.pool, async (client) => {
       const { rows } = await client.query<JobRow>(
         `UPDATE webjobs_jobs SET status = 'running' WHERE id = $1 AND status IN ${ACTIVE} RETURNING kind, request`,
         [jobId],
       );
       if (!rows[0]) return undefined;
-      const page = await client.query<{ attempt: number; url: string }>(
-        `UPDATE webjobs_pages SET attempt = attempt + 1, status = 'running'
-         WHERE job_id = $1 AND idx = $2 AND entry IS NULL RETURNING attempt, url`,
-        [jobId, index],
+      // A page another worker holds on a live lease is not taken from it (a duplicate delivery).
+      const page = await client.query<{ attempt: number; url: string; last_error: string | null }>(
+        `UPDATE webjobs_pages SET attempt = attempt + 1, status = 'running', lease_until = now() + make_interval(secs => $3), queue_job = $4
+         WHERE job_id = $1 AND idx = $2 AND entry IS NULL AND (status <> 'running' OR lease_until IS NULL OR lease_until < now())
+         RETURNING attempt, url, last_error`,
+        [jobId, index, this.leaseSeconds, queueJob],
       );
-      if (!page.rows[0]) return undefined;
-      return { ...page.rows[0], kind: rows[0].kind, request: rows[0].request };
+      const taken = page.rows[0];
+      if (!taken) return undefined;
+      return { jobId, index, attempt: taken.attempt, url: taken.url, lastError: taken.last_error, kind: rows[0].kind, request: rows[0].request };
     });
   }
 
@@ -243,22 +275,23 @@ export class PgJobStore {
    * Stores a page's entry if this attempt still holds the page and the job runs;
    * for a crawl, records the page's new links (each once, up to maxPages) and
    * queues them, in the same transaction. Ends the job when its last page is in.
-   * False when the write was fenced off.
    */
-  async finishPage(jobId: string, index: number, attempt: number, entry: PageEntry, discovered: { url: string; key: string }[] = []): Promise<boolean> {
-    return inTransaction(this.pool, async (client) => {
+  async finishPage(jobId: string, index: number, attempt: number, entry: PageEntry, discovered: { url: string; key: string }[] = []): Promise<PageWrite> {
+    return inTransaction(this.pool, async (client): Promise<PageWrite> => {
       // The job row is locked first: the page counts and the cap move under it, one writer at a time.
       const { rows } = await client.query<{ total_pages: number; max_pages: number }>(
         `SELECT total_pages, max_pages FROM webjobs_jobs WHERE id = $1 AND status = 'running' FOR UPDATE`,
         [jobId],
       );
       const job = rows[0];
-      if (!job) return false;
+      if (!job) return 'ended';
+      // Still this attempt's, and its lease not taken back (status 'running'): else a retry owns the page.
       const { rowCount } = await client.query(
-        `UPDATE webjobs_pages SET entry = $4, status = $5 WHERE job_id = $1 AND idx = $2 AND attempt = $3 AND entry IS NULL`,
+        `UPDATE webjobs_pages SET entry = $4, status = $5, lease_until = NULL
+         WHERE job_id = $1 AND idx = $2 AND attempt = $3 AND status = 'running' AND entry IS NULL`,
         [jobId, index, attempt, entry, entry.status],
       );
-      if (rowCount !== 1) return false;
+      if (rowCount !== 1) return 'fenced';
       let total = job.total_pages;
       const queued: PgBoss.JobInsert[] = [];
       for (const link of discovered) {
@@ -276,25 +309,27 @@ export class PgJobStore {
          WHERE id = $1`,
         [jobId, total],
       );
-      return true;
+      return 'stored';
     });
   }
 
-  /** Takes a scrape or extract job for one more attempt; undefined when it has ended. */
-  async beginJob(jobId: string): Promise<JobLease | undefined> {
-    const { rows } = await this.pool.query<JobRow>(
-      `UPDATE webjobs_jobs SET status = 'running', attempt = attempt + 1 WHERE id = $1 AND status IN ${ACTIVE}
-       RETURNING attempt, kind, request, record`,
-      [jobId],
+  /** Takes a scrape or extract job for one more attempt; undefined when it has ended or a live lease holds it. */
+  async beginJob(jobId: string, queueJob: string): Promise<JobLease | undefined> {
+    const { rows } = await this.pool.query<JobRow & { last_error: string | null }>(
+      `UPDATE webjobs_jobs SET status = 'running', attempt = attempt + 1, lease_until = now() + make_interval(secs => $2), queue_job = $3
+       WHERE id = $1 AND status IN ${ACTIVE} AND (lease_until IS NULL OR lease_until < now())
+       RETURNING attempt, kind, request, record, last_error`,
+      [jobId, this.leaseSeconds, queueJob],
     );
-    return rows[0] ? { attempt: rows[0].attempt, kind: rows[0].kind, request: rows[0].request, record: rows[0].record } : undefined;
+    const row = rows[0];
+    return row ? { jobId, attempt: row.attempt, kind: row.kind, request: row.request, record: row.record, lastError: row.last_error } : undefined;
   }
 
   /** Read-modify-write of the record header by the attempt that holds the job (attempt undefined: any, for page jobs). */
   async updateRecord(jobId: string, attempt: number | undefined, change: (record: RecordHeader) => void): Promise<void> {
     await inTransaction(this.pool, async (client) => {
       const { rows } = await client.query<JobRow>(
-        `SELECT status, record FROM webjobs_jobs WHERE id = $1 AND status = 'running' ${attempt === undefined ? '' : 'AND attempt = $2'} FOR UPDATE`,
+        `SELECT status, record FROM webjobs_jobs WHERE id = $1 AND status = 'running' ${attempt === undefined ? '' : HOLDS_JOB} FOR UPDATE`,
         attempt === undefined ? [jobId] : [jobId, attempt],
       );
       if (!rows[0]) return;
@@ -309,13 +344,118 @@ export class PgJobStore {
   async endJob(jobId: string, attempt: number | undefined, error?: string): Promise<void> {
     await inTransaction(this.pool, async (client) => {
       const { rows } = await client.query<JobRow>(
-        `SELECT record FROM webjobs_jobs WHERE id = $1 AND status IN ${ACTIVE} ${attempt === undefined ? '' : 'AND attempt = $2'} FOR UPDATE`,
+        `SELECT record FROM webjobs_jobs WHERE id = $1 AND status IN ${ACTIVE} ${attempt === undefined ? '' : HOLDS_JOB} FOR UPDATE`,
         attempt === undefined ? [jobId] : [jobId, attempt],
       );
       if (!rows[0]) return;
       const record = error === undefined ? rows[0].record : { ...rows[0].record, error };
-      await client.query('UPDATE webjobs_jobs SET status = $2, record = $3 WHERE id = $1', [jobId, error === undefined ? 'completed' : 'failed', record]);
+      await client.query('UPDATE webjobs_jobs SET status = $2, record = $3, lease_until = NULL WHERE id = $1', [jobId, error === undefined ? 'completed' : 'failed', record]);
     });
+  }
+
+  /** Renews the leases this worker holds (those still its own: same attempt, not taken back). */
+  async renew(held: readonly Held[]): Promise<void> {
+    const pages = held.filter((h) => h.index !== undefined);
+    const jobs = held.filter((h) => h.index === undefined);
+    if (pages.length > 0) {
+      await this.pool.query(
+        `UPDATE webjobs_pages p SET lease_until = now() + make_interval(secs => $4)
+         FROM unnest($1::uuid[], $2::int[], $3::int[]) AS h (job_id, idx, attempt)
+         WHERE p.job_id = h.job_id AND p.idx = h.idx AND p.attempt = h.attempt AND p.status = 'running' AND p.entry IS NULL`,
+        [pages.map((h) => h.jobId), pages.map((h) => h.index), pages.map((h) => h.attempt), this.leaseSeconds],
+      );
+    }
+    if (jobs.length > 0) {
+      await this.pool.query(
+        `UPDATE webjobs_jobs j SET lease_until = now() + make_interval(secs => $3)
+         FROM unnest($1::uuid[], $2::int[]) AS h (id, attempt)
+         WHERE j.id = h.id AND j.attempt = h.attempt AND j.lease_until IS NOT NULL AND j.status IN ${ACTIVE}`,
+        [jobs.map((h) => h.jobId), jobs.map((h) => h.attempt), this.leaseSeconds],
+      );
+    }
+  }
+
+  /**
+   * Hands back what this worker holds and cannot finish (an error, or shutdown):
+   * the same as an expired lease, at once. `reason` is kept for the message if
+   * the attempts run out.
+   */
+  async requeue(held: Held, reason: string): Promise<void> {
+    await inTransaction(this.pool, async (client) => {
+      const page = held.index !== undefined;
+      // Still this attempt's and not taken back: else whoever took it back queued it again already.
+      const { rows } = page
+        ? await client.query<{ queue_job: string | null }>(
+            `SELECT queue_job FROM webjobs_pages WHERE job_id = $1 AND idx = $2 AND attempt = $3 AND status = 'running' AND entry IS NULL FOR UPDATE`,
+            [held.jobId, held.index, held.attempt],
+          )
+        : await client.query<{ queue_job: string | null }>(
+            `SELECT queue_job FROM webjobs_jobs WHERE id = $1 ${HOLDS_JOB} AND status IN ${ACTIVE} FOR UPDATE`,
+            [held.jobId, held.attempt],
+          );
+      if (!rows[0]) return;
+      await (page
+        ? client.query(`UPDATE webjobs_pages SET status = 'pending', lease_until = NULL, queue_job = NULL, last_error = $3 WHERE job_id = $1 AND idx = $2`, [
+            held.jobId,
+            held.index,
+            reason,
+          ])
+        : client.query('UPDATE webjobs_jobs SET lease_until = NULL, queue_job = NULL, last_error = $2 WHERE id = $1', [held.jobId, reason]));
+      await this.queueAgain(client, [{ jobId: held.jobId, index: held.index, queueJob: rows[0].queue_job }]);
+    });
+  }
+
+  /**
+   * Takes back pages and jobs whose lease ran out (their worker died, froze or lost
+   * the database) and queues them again; any node may run this at any time
+   * (rows are skipped when another node holds them). Returns how many.
+   */
+  async reapExpired(): Promise<number> {
+    return inTransaction(this.pool, async (client) => {
+      const pages = await client.query<{ job_id: string; idx: number; queue_job: string | null }>(
+        `WITH expired AS (
+           SELECT p.job_id, p.idx, p.queue_job FROM webjobs_pages p JOIN webjobs_jobs j ON j.id = p.job_id
+           WHERE p.status = 'running' AND p.lease_until < now() AND p.entry IS NULL AND j.status IN ${ACTIVE}
+           ORDER BY p.lease_until LIMIT ${REAP_BATCH} FOR UPDATE OF p SKIP LOCKED)
+         UPDATE webjobs_pages p SET status = 'pending', lease_until = NULL, queue_job = NULL, last_error = $1
+         FROM expired e WHERE p.job_id = e.job_id AND p.idx = e.idx RETURNING p.job_id, p.idx, e.queue_job`,
+        [LEASE_EXPIRED],
+      );
+      const jobs = await client.query<{ id: string; queue_job: string | null }>(
+        `WITH expired AS (
+           SELECT id, queue_job FROM webjobs_jobs WHERE lease_until < now() AND status IN ${ACTIVE}
+           ORDER BY lease_until LIMIT ${REAP_BATCH} FOR UPDATE SKIP LOCKED)
+         UPDATE webjobs_jobs j SET lease_until = NULL, queue_job = NULL, last_error = $1
+         FROM expired e WHERE j.id = e.id RETURNING j.id, e.queue_job`,
+        [LEASE_EXPIRED],
+      );
+      const again = [
+        ...pages.rows.map((r) => ({ jobId: r.job_id, index: r.idx, queueJob: r.queue_job })),
+        ...jobs.rows.map((r) => ({ jobId: r.id, index: undefined, queueJob: r.queue_job })),
+      ];
+      await this.queueAgain(client, again);
+      return again.length;
+    });
+  }
+
+  /** Cancels the queue jobs of takes that ended without a result, and queues each once more, in the caller's transaction. */
+  private async queueAgain(client: pg.PoolClient, takes: { jobId: string; index: number | undefined; queueJob: string | null }[]): Promise<void> {
+    if (takes.length === 0) return;
+    const db = { db: bossDb(client) };
+    for (const [queue, ofQueue] of [
+      [PAGE_QUEUE, takes.filter((t) => t.index !== undefined)],
+      [JOB_QUEUE, takes.filter((t) => t.index === undefined)],
+    ] as const) {
+      // The old delivery is cancelled so pg-boss does not deliver it again as well; a worker still on it is fenced.
+      const old = ofQueue.flatMap((t) => (t.queueJob ? [t.queueJob] : []));
+      if (old.length > 0) await this.boss.cancel(queue, old, db);
+      if (ofQueue.length > 0) {
+        await this.boss.insert(
+          ofQueue.map((t) => this.queueJob(queue, t.index === undefined ? { jobId: t.jobId } : { jobId: t.jobId, index: t.index })),
+          db,
+        );
+      }
+    }
   }
 
 }

@@ -4,9 +4,11 @@
  * embedded engine, and writes what they produced through the store, fenced by
  * attempt. Any number of workers on any number of machines share the queue.
  *
- * Leases: pg-boss hands a job to one worker for WEBJOBS_LEASE_SECONDS; a worker
- * that dies holding it (SIGKILL, power, network) loses it when that time is
- * up, and the job is delivered again, to any worker, at most MAX_ATTEMPTS times.
+ * Leases: a worker holds each page it runs on a lease of WEBJOBS_LEASE_SECONDS,
+ * which it renews every third of that while it lives (a heartbeat), however long
+ * the page takes. A worker that dies holding it (SIGKILL, power, network, a
+ * frozen process) stops renewing; any worker's next pass takes the page back and
+ * queues it again, at most MAX_ATTEMPTS deliveries in all.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type PgBoss from 'pg-boss';
@@ -21,7 +23,7 @@ import { failedEntry, isJobFatal, pageEntry } from '../local/runners/pageEntry.j
 import { RUNNERS } from '../local/runners/index.js';
 import { JOB_QUEUE, MAX_ATTEMPTS, PAGE_QUEUE, retrying, type PgConnection } from './connect.js';
 import { crawlPage, crawlRules, type CrawlRules } from './crawlPage.js';
-import { PgJobStore, type PageJobData, type WholeJobData } from './store.js';
+import { LEASE_EXPIRED, PgJobStore, type Held, type PageJobData, type WholeJobData } from './store.js';
 
 export interface PgWorkerOptions {
   connection: PgConnection;
@@ -39,9 +41,10 @@ const JOB_IDLE_MS = 5_000;
 /** How often an idle slot asks the queue for work. */
 const POLL_MS = 500;
 
-const LOST = `the worker running it stopped (killed, or cut off from the database) ${MAX_ATTEMPTS} times; given up`;
+/** Why a page or job is given up when its attempts ran out; `last` says how the last one ended. */
+const givenUp = (last: string | null) => `given up after ${MAX_ATTEMPTS} attempts; the last ended because ${last ?? LEASE_EXPIRED}`;
 
-/** Thrown by a page handed back on shutdown: pg-boss then delivers the page again to another worker. */
+/** Thrown by a page handed back on shutdown: it is queued again for another worker. */
 class HandedBack extends Error {}
 
 /**
@@ -64,6 +67,9 @@ export class PgWorker {
   private readonly jobs = new Map<string, HeldJob>();
   private readonly slots: Promise<void>[] = [];
   private readonly stopping = new AbortController();
+  /** The leases this worker holds now: renewed on each heartbeat. */
+  private readonly leases = new Set<Held>();
+  private heartbeat: NodeJS.Timeout | undefined;
   private watcher: NodeJS.Timeout | undefined;
   private readonly log: (line: string) => void;
 
@@ -75,10 +81,43 @@ export class PgWorker {
 
   async start(): Promise<void> {
     for (let i = 0; i < this.options.concurrency; i++) {
-      this.slots.push(this.slot<PageJobData>(PAGE_QUEUE, (data) => this.runPage(data)));
-      this.slots.push(this.slot<WholeJobData>(JOB_QUEUE, (data) => this.runWhole(data)));
+      this.slots.push(this.slot<PageJobData>(PAGE_QUEUE, (data, queueJob) => this.runPage(data, queueJob)));
+      this.slots.push(this.slot<WholeJobData>(JOB_QUEUE, (data, queueJob) => this.runWhole(data, queueJob)));
     }
+    // Every third of a lease: renew ours, and take back those of workers gone silent.
+    this.heartbeat = setInterval(() => void this.beat(), (this.options.connection.settings.leaseSeconds * 1000) / 3);
+    void this.beat();
     this.watcher = setInterval(() => void this.checkEnded(), this.options.cancelCheckMs ?? 500);
+  }
+
+  private beating = false;
+  private async beat(): Promise<void> {
+    if (this.beating) return; // the database is slow: the next beat comes soon enough
+    this.beating = true;
+    try {
+      await this.store.renew([...this.leases]);
+      const taken = await this.store.reapExpired();
+      if (taken > 0) this.log(`took back ${taken} page(s) whose worker stopped renewing its lease; queued again`);
+    } catch (err) {
+      this.log(`heartbeat: ${errorMessage(err)}`);
+    } finally {
+      this.beating = false;
+    }
+  }
+
+  /** Runs `fn` holding `lease`: renewed by the heartbeat until it ends; what it cannot finish is queued again. */
+  private async leased(lease: Held, what: string, fn: () => Promise<void>): Promise<void> {
+    this.leases.add(lease);
+    try {
+      await fn();
+    } catch (err) {
+      this.log(`${what}: ${errorMessage(err)}; queued again`);
+      await retrying(() => this.store.requeue(lease, errorMessage(err))).catch((failed: unknown) =>
+        this.log(`cannot hand back ${what}: ${errorMessage(failed)}; it goes back when its lease runs out`),
+      );
+    } finally {
+      this.leases.delete(lease);
+    }
   }
 
   /**
@@ -87,7 +126,7 @@ export class PgWorker {
    * after a short job (up to 0.5 s idle after a 0.1 s page) and does not await
    * the completion it reports, which a worker shutting down needs to.
    */
-  private async slot<T extends object>(queue: string, run: (data: T) => Promise<void>): Promise<void> {
+  private async slot<T extends object>(queue: string, run: (data: T, queueJob: string) => Promise<void>): Promise<void> {
     while (!this.stopping.signal.aborted) {
       const [job] = await this.boss.fetch<T>(queue, { batchSize: 1 });
       if (!job) {
@@ -95,10 +134,10 @@ export class PgWorker {
         continue;
       }
       try {
-        await run(job.data);
+        await run(job.data, job.id);
         await retrying(() => this.boss.complete(queue, job.id));
       } catch (err) {
-        // Failed (or handed back on shutdown): pg-boss delivers the job again, up to its retry limit.
+        // Failed before it held a lease (the database gone for long): pg-boss delivers the job again, up to its retry limit.
         await retrying(() => this.boss.fail(queue, job.id, { message: errorMessage(err) })).catch((failed: unknown) =>
           this.log(`cannot hand back ${queue} job ${job.id}: ${errorMessage(failed)}; its lease will run out`),
         );
@@ -149,77 +188,82 @@ export class PgWorker {
     }
   }
 
-  private async runPage({ jobId, index }: PageJobData): Promise<void> {
-    const lease = await retrying(() => this.store.beginPage(jobId, index));
+  private async runPage({ jobId, index }: PageJobData, queueJob: string): Promise<void> {
+    const lease = await retrying(() => this.store.beginPage(jobId, index, queueJob));
     if (!lease) return;
     const { clean, cleanError } = jobCleaner(lease.request);
     const finish = async (entry: PageEntry, links: { url: string; key: string }[] = []) => {
       const stored = clean(entry);
       if (stored.error) stored.error = cleanError(stored.error);
-      await retrying(() => this.store.finishPage(jobId, index, lease.attempt, stored, links));
+      const write = await retrying(() => this.store.finishPage(jobId, index, lease.attempt, stored, links));
+      if (write === 'fenced') this.log(`page ${index} of job ${jobId}: its lease was taken back and the page given to another attempt; this result (attempt ${lease.attempt}) is dropped`);
     };
-    if (lease.attempt > MAX_ATTEMPTS) return finish(failedEntry(lease.url, new PageError(`${lease.url}: ${LOST}`)));
-    try {
-      const engine = await this.getEngine();
-      const access = siteAccess(requestUrls(lease.request), 'scrapeOptions' in lease.request ? lease.request.scrapeOptions : undefined);
-      await this.hold(jobId, async (held) => {
-        const { signal } = held.controller;
-        let entry: PageEntry;
-        let links: { url: string; key: string }[] = [];
-        if (lease.kind === 'crawl') {
-          const request = lease.request as CrawlRequest;
-          held.crawl ??= crawlRules(request, engine, access, signal);
-          ({ entry, links } = await crawlPage(lease.url, index === 0, request, engine, held.crawl, signal, access));
-        } else {
-          const { scrapeOptions, sessionOptions } = lease.request as BatchScrapeRequest;
-          entry = await pageEntry(lease.url, scrapeOptions?.formats, () => engine.scrape(lease.url, scrapeOptions, sessionOptions, signal, access));
-        }
-        // A page cut short by a cancel is not kept: the job's pages are those finished before it.
-        if (!signal.aborted) await finish(entry, links);
-      });
-    } catch (err) {
-      if (!isJobFatal(err)) throw err;
-      await retrying(() => this.store.endJob(jobId, undefined, cleanError(errorMessage(err))));
-    }
+    if (lease.attempt > MAX_ATTEMPTS) return finish(failedEntry(lease.url, new PageError(`${lease.url}: ${givenUp(lease.lastError)}`)));
+    await this.leased(lease, `page ${index} of job ${jobId}`, async () => {
+      try {
+        const engine = await this.getEngine();
+        const access = siteAccess(requestUrls(lease.request), 'scrapeOptions' in lease.request ? lease.request.scrapeOptions : undefined);
+        await this.hold(jobId, async (held) => {
+          const { signal } = held.controller;
+          let entry: PageEntry;
+          let links: { url: string; key: string }[] = [];
+          if (lease.kind === 'crawl') {
+            const request = lease.request as CrawlRequest;
+            held.crawl ??= crawlRules(request, engine, access, signal);
+            ({ entry, links } = await crawlPage(lease.url, index === 0, request, engine, held.crawl, signal, access));
+          } else {
+            const { scrapeOptions, sessionOptions } = lease.request as BatchScrapeRequest;
+            entry = await pageEntry(lease.url, scrapeOptions?.formats, () => engine.scrape(lease.url, scrapeOptions, sessionOptions, signal, access));
+          }
+          // A page cut short by a cancel is not kept: the job's pages are those finished before it.
+          if (!signal.aborted) await finish(entry, links);
+        });
+      } catch (err) {
+        if (!isJobFatal(err)) throw err;
+        await retrying(() => this.store.endJob(jobId, undefined, cleanError(errorMessage(err))));
+      }
+    });
   }
 
-  private async runWhole({ jobId }: WholeJobData): Promise<void> {
-    const lease = await retrying(() => this.store.beginJob(jobId));
+  private async runWhole({ jobId }: WholeJobData, queueJob: string): Promise<void> {
+    const lease = await retrying(() => this.store.beginJob(jobId, queueJob));
     if (!lease) return;
     const { clean, cleanError } = jobCleaner(lease.request);
     const end = (error?: string) => retrying(() => this.store.endJob(jobId, lease.attempt, error === undefined ? undefined : cleanError(error)));
-    if (lease.attempt > MAX_ATTEMPTS) return end(`this ${lease.kind} job: ${LOST}`);
+    if (lease.attempt > MAX_ATTEMPTS) return end(`this ${lease.kind} job was ${givenUp(lease.lastError)}`);
     const runner = RUNNERS[lease.kind];
     if (!runner) return end(`${lease.kind} jobs are not available in this build`);
-    let error: string | undefined;
-    await this.hold(jobId, async ({ controller: { signal } }) => {
-      const ctx: JobContext<JobKind> = {
-        jobId,
-        request: lease.request as JobRequest,
-        engine: await this.getEngine(),
-        signal,
-        env: this.options.env,
-        access: siteAccess(requestUrls(lease.request), 'scrapeOptions' in lease.request ? lease.request.scrapeOptions : undefined),
-        update: (change) =>
-          retrying(() =>
-            this.store.updateRecord(jobId, lease.attempt, (record) => {
-              change(record);
-              Object.assign(record, clean({ ...record }));
-            }),
-          ),
-        putPage: async () => {
-          throw new Error(`${lease.kind} jobs have no pages`);
-        },
-        // Only a crawl finds pages, and on PostgreSQL a crawl runs page by page, counted in SQL.
-        discovered: () => undefined,
-      };
-      try {
-        await (runner.run as (ctx: JobContext<JobKind>) => Promise<void>)(ctx);
-      } catch (err) {
-        error = signal.aborted && signal.reason instanceof Error ? signal.reason.message : errorMessage(err);
-      }
+    await this.leased(lease, `${lease.kind} job ${jobId}`, async () => {
+      let error: string | undefined;
+      await this.hold(jobId, async ({ controller: { signal } }) => {
+        const ctx: JobContext<JobKind> = {
+          jobId,
+          request: lease.request as JobRequest,
+          engine: await this.getEngine(),
+          signal,
+          env: this.options.env,
+          access: siteAccess(requestUrls(lease.request), 'scrapeOptions' in lease.request ? lease.request.scrapeOptions : undefined),
+          update: (change) =>
+            retrying(() =>
+              this.store.updateRecord(jobId, lease.attempt, (record) => {
+                change(record);
+                Object.assign(record, clean({ ...record }));
+              }),
+            ),
+          putPage: async () => {
+            throw new Error(`${lease.kind} jobs have no pages`);
+          },
+          // Only a crawl finds pages, and on PostgreSQL a crawl runs page by page, counted in SQL.
+          discovered: () => undefined,
+        };
+        try {
+          await (runner.run as (ctx: JobContext<JobKind>) => Promise<void>)(ctx);
+        } catch (err) {
+          error = signal.aborted && signal.reason instanceof Error ? signal.reason.message : errorMessage(err);
+        }
+      });
+      await end(error);
     });
-    await end(error);
   }
 
   /**
@@ -227,7 +271,6 @@ export class PgWorker {
    * (its queue job fails and is delivered again elsewhere); then the browser closes.
    */
   async close(graceMs = 20_000): Promise<void> {
-    clearInterval(this.watcher);
     this.stopping.abort();
     const handBack = setTimeout(() => {
       for (const jobId of [...this.jobs.keys()]) this.drop(jobId, new HandedBack('this worker shut down; the page goes to another worker'));
@@ -237,6 +280,8 @@ export class PgWorker {
     } finally {
       clearTimeout(handBack);
     }
+    clearInterval(this.heartbeat);
+    clearInterval(this.watcher);
     await this.boss.stop({ graceful: false, close: false }).catch(() => undefined);
     for (const jobId of [...this.jobs.keys()]) this.drop(jobId, new Error('this worker shut down'));
     const engine = this.engine;

@@ -18,10 +18,12 @@ from the PostgreSQL queue that \`webjobs serve --database\` nodes fill, runs the
 Chromium, and stores what they produced there. Run as many as the work needs, on any
 machine that reaches the database; each needs Chromium (about 100-300 MB per tab).
 
-A worker that dies (SIGKILL, power, network) loses its pages after
-WEBJOBS_LEASE_SECONDS (default 300); they are run again by another worker, at most
-3 times, then recorded failed saying why. SIGTERM/SIGINT: stop taking pages, give
-the ones running 20 s to finish, hand the rest back to the queue, exit 0.
+Each page is held on a lease of WEBJOBS_LEASE_SECONDS (default 30) that a live
+worker renews every third of that, however long the page takes. A worker that dies
+(SIGKILL, power, network) stops renewing: its pages are run again by another worker,
+at most 3 attempts in all, then recorded failed saying why. SIGTERM/SIGINT: stop
+taking pages, give the ones running 20 s to finish, hand the rest back to the
+queue, exit 0.
 Extract jobs need the same ANTHROPIC_API_KEY (and model settings) as the API nodes.
 
 URLs whose host is or resolves to a loopback, private, link-local or metadata address are
