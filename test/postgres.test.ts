@@ -217,7 +217,8 @@ describe('webjobs serve --database and webjobs worker', () => {
     await untilScraped(nodes[1]!, start.json.jobId, 3);
     await untilArrived('held/cancel0', 1);
     expect((await api(nodes[1]!, 'DELETE', `/api/scrape/batch/${start.json.jobId}`)).json.status).toBe('stopped');
-    // Every held page that began loading is given up by its worker (its browser context closes).
+    // Every held page that began loading is given up by its worker (its browser context closes): told by NOTIFY,
+    // as workers poll for stopped jobs only while their LISTEN connection is down.
     await Promise.all(slow.map((u) => new URL(u).pathname).filter((p) => held.has(p)).map((p) => held.get(p)!.closed));
     const result = await api(nodes[0]!, 'GET', `/api/scrape/batch/${start.json.jobId}`);
     expect(result.json.status).toBe('stopped');

@@ -79,6 +79,9 @@ export type PageWrite = 'stored' | 'ended' | 'fenced';
 /** Why a page whose worker went silent is run again. */
 export const LEASE_EXPIRED = 'its worker stopped renewing its lease (killed, stopped, or cut off from the database)';
 
+/** Channel on which a job's end (stopped by a user, or failed) is announced to workers, payload its id. */
+export const ENDED_CHANNEL = 'webjobs_job_ended';
+
 const ACTIVE = `('pending', 'running')`;
 /** A scrape/extract job's write by attempt $2: still that attempt's, its lease not taken back. */
 const HOLDS_JOB = 'AND attempt = $2 AND lease_until IS NOT NULL';
@@ -226,9 +229,16 @@ export class PgJobStore {
     return rowCount === 1;
   }
 
-  /** Marks the job stopped; workers see it before their next page and during the one they hold. */
+  /**
+   * Marks the job stopped and announces it (NOTIFY, delivered at commit): workers
+   * abort its pages at once, and see the row before taking another.
+   */
   async cancel(jobId: string): Promise<JobStatus> {
-    await this.pool.query(`UPDATE webjobs_jobs SET status = 'stopped' WHERE id = $1 AND status IN ${ACTIVE}`, [jobId]);
+    await this.pool.query(
+      `WITH stopped AS (UPDATE webjobs_jobs SET status = 'stopped' WHERE id = $1 AND status IN ${ACTIVE} RETURNING id)
+       SELECT pg_notify('${ENDED_CHANNEL}', id::text) FROM stopped`,
+      [jobId],
+    );
     return (await this.header(jobId)).status;
   }
 
@@ -350,6 +360,8 @@ export class PgJobStore {
       if (!rows[0]) return;
       const record = error === undefined ? rows[0].record : { ...rows[0].record, error };
       await client.query('UPDATE webjobs_jobs SET status = $2, record = $3, lease_until = NULL WHERE id = $1', [jobId, error === undefined ? 'completed' : 'failed', record]);
+      // A failed job's pages running on other workers are aborted there.
+      if (error !== undefined) await client.query(`SELECT pg_notify('${ENDED_CHANNEL}', $1)`, [jobId]);
     });
   }
 

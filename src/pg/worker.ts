@@ -8,9 +8,11 @@
  * which it renews every third of that while it lives (a heartbeat), however long
  * the page takes. A worker that dies holding it (SIGKILL, power, network, a
  * frozen process) stops renewing; any worker's next pass takes the page back and
- * queues it again, at most MAX_ATTEMPTS deliveries in all.
+ * queues it again, at most MAX_ATTEMPTS deliveries in all. Cancels arrive by
+ * LISTEN/NOTIFY, polled for while that connection is down.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
 import type PgBoss from 'pg-boss';
 import { PageError, errorMessage } from '../api/errors.js';
 import { requestUrls } from '../api/redact.js';
@@ -23,7 +25,7 @@ import { failedEntry, isJobFatal, pageEntry } from '../local/runners/pageEntry.j
 import { RUNNERS } from '../local/runners/index.js';
 import { JOB_QUEUE, MAX_ATTEMPTS, PAGE_QUEUE, retrying, type PgConnection } from './connect.js';
 import { crawlPage, crawlRules, type CrawlRules } from './crawlPage.js';
-import { LEASE_EXPIRED, PgJobStore, type Held, type PageJobData, type WholeJobData } from './store.js';
+import { ENDED_CHANNEL, LEASE_EXPIRED, PgJobStore, type Held, type PageJobData, type WholeJobData } from './store.js';
 
 export interface PgWorkerOptions {
   connection: PgConnection;
@@ -31,7 +33,7 @@ export interface PgWorkerOptions {
   env: NodeJS.ProcessEnv;
   /** Pages (and as many scrape/extract jobs) this worker runs at once. */
   concurrency: number;
-  /** How often running pages check whether their job was stopped. */
+  /** How often running pages check whether their job was stopped while the notification connection is down. */
   cancelCheckMs?: number;
   log?: (line: string) => void;
 }
@@ -70,16 +72,23 @@ export class PgWorker {
   /** The leases this worker holds now: renewed on each heartbeat. */
   private readonly leases = new Set<Held>();
   private heartbeat: NodeJS.Timeout | undefined;
-  private watcher: NodeJS.Timeout | undefined;
+  private readonly ended: EndedWatch;
   private readonly log: (line: string) => void;
 
   constructor(private readonly options: PgWorkerOptions) {
     this.store = new PgJobStore(options.connection);
     this.boss = options.connection.boss;
     this.log = options.log ?? (() => undefined);
+    this.ended = new EndedWatch(options.connection.settings.url, {
+      onEnded: (jobId) => this.drop(jobId, new Error('stopped by user')),
+      poll: () => this.checkEnded(),
+      pollMs: options.cancelCheckMs ?? 500,
+      log: this.log,
+    });
   }
 
   async start(): Promise<void> {
+    await this.ended.start();
     for (let i = 0; i < this.options.concurrency; i++) {
       this.slots.push(this.slot<PageJobData>(PAGE_QUEUE, (data, queueJob) => this.runPage(data, queueJob)));
       this.slots.push(this.slot<WholeJobData>(JOB_QUEUE, (data, queueJob) => this.runWhole(data, queueJob)));
@@ -87,7 +96,6 @@ export class PgWorker {
     // Every third of a lease: renew ours, and take back those of workers gone silent.
     this.heartbeat = setInterval(() => void this.beat(), (this.options.connection.settings.leaseSeconds * 1000) / 3);
     void this.beat();
-    this.watcher = setInterval(() => void this.checkEnded(), this.options.cancelCheckMs ?? 500);
   }
 
   private beating = false;
@@ -281,11 +289,95 @@ export class PgWorker {
       clearTimeout(handBack);
     }
     clearInterval(this.heartbeat);
-    clearInterval(this.watcher);
+    await this.ended.close();
     await this.boss.stop({ graceful: false, close: false }).catch(() => undefined);
     for (const jobId of [...this.jobs.keys()]) this.drop(jobId, new Error('this worker shut down'));
     const engine = this.engine;
     this.engine = undefined;
     if (engine) await (await engine.catch(() => undefined))?.close();
+  }
+}
+
+interface EndedWatchOptions {
+  /** A job that ended (stopped by a user, or failed) was announced. */
+  onEnded: (jobId: string) => void;
+  /** Asks the database which held jobs ended: while not listening, and once after each (re)connection. */
+  poll: () => Promise<void>;
+  pollMs: number;
+  log: (line: string) => void;
+}
+
+/**
+ * Hears jobs end at once, by LISTEN on a connection of its own (a pooled one
+ * would be handed to other queries). While that connection is down (the database
+ * restarting, the network cut) notifications are lost, so it polls instead, and
+ * polls once more on reconnecting for what ended meanwhile.
+ */
+class EndedWatch {
+  private client: pg.Client | undefined;
+  private polling: NodeJS.Timeout | undefined;
+  private readonly closing = new AbortController();
+  private loop: Promise<void> | undefined;
+
+  constructor(
+    private readonly url: string,
+    private readonly options: EndedWatchOptions,
+  ) {}
+
+  /** Resolves once listening (or, if the database cannot be reached now, polling). */
+  async start(): Promise<void> {
+    let listening!: () => void;
+    const first = new Promise<void>((resolve) => (listening = resolve));
+    this.loop = this.run(listening);
+    await first;
+  }
+
+  private async run(listening: () => void): Promise<void> {
+    for (let wait = 100; !this.closing.signal.aborted; wait = Math.min(wait * 2, 2_000)) {
+      const client = new pg.Client({ connectionString: this.url, connectionTimeoutMillis: 10_000 });
+      const lost = new Promise<void>((resolve) => {
+        client.on('error', () => resolve());
+        client.on('end', () => resolve());
+      });
+      try {
+        await client.connect();
+        client.on('notification', (n) => n.payload && this.options.onEnded(n.payload));
+        await client.query(`LISTEN ${ENDED_CHANNEL}`);
+      } catch (err) {
+        this.startPolling();
+        listening();
+        this.options.log(`cannot listen for stopped jobs (${errorMessage(err)}); polling meanwhile`);
+        await client.end().catch(() => undefined);
+        await sleep(wait, undefined, { signal: this.closing.signal }).catch(() => undefined);
+        continue;
+      }
+      wait = 100;
+      this.client = client;
+      this.stopPolling();
+      listening();
+      void this.options.poll();
+      await lost;
+      this.client = undefined;
+      if (this.closing.signal.aborted) return;
+      this.startPolling();
+      this.options.log('lost the connection that hears stopped jobs; polling until it is back');
+      await client.end().catch(() => undefined);
+    }
+  }
+
+  private startPolling(): void {
+    this.polling ??= setInterval(() => void this.options.poll(), this.options.pollMs);
+  }
+
+  private stopPolling(): void {
+    clearInterval(this.polling);
+    this.polling = undefined;
+  }
+
+  async close(): Promise<void> {
+    this.closing.abort();
+    this.stopPolling();
+    await this.client?.end().catch(() => undefined);
+    await this.loop;
   }
 }
