@@ -198,6 +198,34 @@ describe('webjobs serve --database and webjobs worker', () => {
     expect(result.json.data.map((e: { url: string }) => e.url).sort()).toEqual(visited.map((r) => site.at(r.slice(4))).sort());
   }, SLOW);
 
+  it('a crawl reads the sitemaps (robots.txt Sitemap: lines, indexes, /sitemap.xml) after the start page links, as the file store does', async () => {
+    // A site of its own: its /robots.txt and /sitemap.xml are no other test's.
+    const mapped: FixtureServer = await startFixtureServer({
+      '/robots.txt': (_req, res) => res.end(`User-agent: *\nDisallow: /private\n\nSitemap: ${mapped.at('/maps/index.xml')}\n`),
+      '/maps/index.xml': (_req, res) =>
+        res.end(`<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${mapped.at('/maps/a.xml')}</loc></sitemap></sitemapindex>`),
+      '/maps/a.xml': (_req, res) =>
+        res.end(`<?xml version="1.0"?><urlset>${['/s/0', '/s/1', '/s/2', '/s/3', '/private/x'].map((p) => `<url><loc>${mapped.at(p)}</loc></url>`).join('')}</urlset>`),
+      '/sitemap.xml': (_req, res) => res.end(`<?xml version="1.0"?><urlset><url><loc>${mapped.at('/s/4')}</loc></url></urlset>`),
+    }, (req, res) => page(res, `Mapped ${req.url}`, req.url === '/s/0' ? '<a href="/s/1">one</a>' : ''));
+    try {
+      const crawl = async (extra: object) => {
+        const start = await api(nodes[0]!, 'POST', '/api/crawl', { url: mapped.at('/s/0'), maxPages: 10, ...extra });
+        expect(await untilFinal(nodes[1]!, '/crawl', start.json.jobId)).toBe('completed');
+        return (await api(nodes[1]!, 'GET', `/api/crawl/${start.json.jobId}`)).json.data.map((e: { url: string }) => new URL(e.url).pathname);
+      };
+      // The start page, its link, then the sitemaps' pages breadth-first (robots.txt's index, /sitemap.xml, the
+      // file the index lists); the start page and its link once each; /private is disallowed.
+      expect(await crawl({})).toEqual(['/s/0', '/s/1', '/s/4', '/s/2', '/s/3']);
+      expect(mapped.requests).not.toContain('GET /private/x');
+      expect(await crawl({ ignoreSitemap: true })).toEqual(['/s/0', '/s/1']);
+      // maxPages holds for sitemap pages too.
+      expect(await crawl({ maxPages: 3 })).toHaveLength(3);
+    } finally {
+      await mapped.close();
+    }
+  }, SLOW);
+
   it('20 concurrent starts for one key across both API nodes accept exactly the limit', async () => {
     const starts = await Promise.all(
       Array.from({ length: 20 }, (_, i) => api(nodes[i % 2]!, 'POST', '/api/scrape', { url: site.at(`/held/limit${i}`) }, LIMITED)),
