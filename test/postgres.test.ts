@@ -281,23 +281,31 @@ describe('webjobs serve --database and webjobs worker', () => {
     workers.push(await startTestWorker());
   }, SLOW);
 
-  it('a page whose worker dies on every attempt ends failed after 3 attempts, saying why; the rest of the batch completes', async () => {
-    const start = await api(nodes[0]!, 'POST', '/api/scrape/batch', { urls: [site.at('/p/doomed-ok'), site.at('/held/doomed')] });
+  it('a page (and a scrape job) whose worker dies on every attempt ends failed after 3 attempts, saying why; the rest of the batch completes', async () => {
+    const batch = await api(nodes[0]!, 'POST', '/api/scrape/batch', { urls: [site.at('/p/doomed-ok'), site.at('/held/doomed')] });
+    const scrape = await api(nodes[1]!, 'POST', '/api/scrape', { url: site.at('/held/doomedScrape') });
     for (let attempt = 1; attempt <= 3; attempt++) {
-      // Each delivery of the page: the worker loading it dies (with its Chromium), as a page that crashes its machine would make it.
-      await untilArrived('held/doomed', attempt);
-      const holder = ownerOfPort(held.get('/held/doomed')!.port, workerPids());
-      expect(holder).toBeDefined();
-      await workerOf(holder!).kill();
-      workers.push(await startTestWorker());
+      // Each delivery: the worker loading the page dies (with its Chromium), as a page that crashes its machine would make it.
+      await Promise.all([untilArrived('held/doomed', attempt), untilArrived('held/doomedScrape', attempt)]);
+      const holders = new Set(['/held/doomed', '/held/doomedScrape'].map((path) => ownerOfPort(held.get(path)!.port, workerPids())));
+      expect(holders.has(undefined)).toBe(false);
+      for (const holder of holders) {
+        await workerOf(holder!).kill();
+        workers.push(await startTestWorker());
+      }
     }
-    expect(await untilFinal(nodes[1]!, '/scrape/batch', start.json.jobId)).toBe('completed');
-    const result = await api(nodes[1]!, 'GET', `/api/scrape/batch/${start.json.jobId}`);
+    const lost = /given up after 3 attempts; the last ended because its worker stopped renewing its lease/;
+    expect(await untilFinal(nodes[1]!, '/scrape/batch', batch.json.jobId)).toBe('completed');
+    const result = await api(nodes[1]!, 'GET', `/api/scrape/batch/${batch.json.jobId}`);
     expect(result.json.data[0].status).toBe('completed');
     expect(result.json.data[1].status).toBe('failed');
-    expect(result.json.data[1].error).toMatch(/held\/doomed: given up after 3 attempts; the last ended because its worker stopped renewing its lease/);
+    expect(result.json.data[1].error).toMatch(/held\/doomed: /);
+    expect(result.json.data[1].error).toMatch(lost);
+    expect(await untilFinal(nodes[0]!, '/scrape', scrape.json.jobId)).toBe('failed');
+    expect((await api(nodes[0]!, 'GET', `/api/scrape/${scrape.json.jobId}`)).json.error).toMatch(lost);
     // The fourth delivery recorded the failure without loading the page again.
     expect(site.requests.filter((r) => r === 'GET /held/doomed')).toHaveLength(3);
+    expect(site.requests.filter((r) => r === 'GET /held/doomedScrape')).toHaveLength(3);
   }, SLOW);
 
   it('a long page on a live worker keeps its lease (renewed) and is not run again elsewhere', async () => {

@@ -344,12 +344,17 @@ class EndedWatch {
         client.on('notification', (n) => n.payload && this.options.onEnded(n.payload));
         await client.query(`LISTEN ${ENDED_CHANNEL}`);
       } catch (err) {
+        await client.end().catch(() => undefined);
+        if (this.closing.signal.aborted) return;
         this.startPolling();
         listening();
         this.options.log(`cannot listen for stopped jobs (${errorMessage(err)}); polling meanwhile`);
-        await client.end().catch(() => undefined);
         await sleep(wait, undefined, { signal: this.closing.signal }).catch(() => undefined);
         continue;
+      }
+      if (this.closing.signal.aborted) {
+        await client.end().catch(() => undefined);
+        return;
       }
       wait = 100;
       this.client = client;
