@@ -72,6 +72,8 @@ export class PgWorker {
   /** The leases this worker holds now: renewed on each heartbeat. */
   private readonly leases = new Set<Held>();
   private heartbeat: NodeJS.Timeout | undefined;
+  /** A heartbeat is under way (the next one skips rather than piling up on a slow database). */
+  private beating = false;
   private readonly ended: EndedWatch;
   private readonly log: (line: string) => void;
 
@@ -98,9 +100,8 @@ export class PgWorker {
     void this.beat();
   }
 
-  private beating = false;
   private async beat(): Promise<void> {
-    if (this.beating) return; // the database is slow: the next beat comes soon enough
+    if (this.beating) return;
     this.beating = true;
     try {
       await this.store.renew([...this.leases]);
