@@ -77,8 +77,8 @@ export async function connect(settings: PgSettings, log: (line: string) => void 
     connectionString: settings.url,
     schema: BOSS_SCHEMA,
     max: 4,
-    // pg-boss's expiry is only a backstop (our leases decide, see PgJobStore.queueJob): its default pace will do.
-    maintenanceIntervalSeconds: 60,
+    // pg-boss's expiry returns queue jobs taken but never begun (see PgJobStore.queueJob): checked every third of a lease.
+    maintenanceIntervalSeconds: Math.max(1, Math.min(30, Math.floor(settings.leaseSeconds / 3))),
     schedule: false,
   });
   boss.on('error', (err: Error) => log(`queue: ${err.message}`));

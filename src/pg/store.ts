@@ -85,8 +85,6 @@ export const ENDED_CHANNEL = 'webjobs_job_ended';
 const ACTIVE = `('pending', 'running')`;
 /** A scrape/extract job's write by attempt $2: still that attempt's, its lease not taken back. */
 const HOLDS_JOB = 'AND attempt = $2 AND lease_until IS NOT NULL';
-/** pg-boss's expiry of a delivered queue job, a backstop only (see queueJob). */
-const QUEUE_EXPIRY_SECONDS = 15 * 60;
 /** Expired leases taken back per pass. */
 const REAP_BATCH = 100;
 
@@ -97,6 +95,12 @@ function bossDb(client: pg.PoolClient): PgBoss.Db {
 
 export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
+  // The pool listens for a connection lost only while the client is idle: lost between two queries of ours
+  // (a database restart), the client's 'error' would have no listener and end the process. The next query
+  // fails instead (a transient error, retried), and the client is discarded, not pooled again.
+  let lost: Error | undefined;
+  const onError = (err: Error) => (lost = err);
+  client.on('error', onError);
   try {
     await client.query('BEGIN');
     const result = await fn(client);
@@ -106,7 +110,8 @@ export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient
     await client.query('ROLLBACK').catch(() => undefined);
     throw err;
   } finally {
-    client.release();
+    client.removeListener('error', onError);
+    client.release(lost);
   }
 }
 
@@ -122,13 +127,14 @@ export class PgJobStore {
   }
 
   /**
-   * pg-boss's own expiry is only a backstop, for a worker that died between taking
-   * a queue job and writing its lease: the lease on our row, renewed by the
-   * heartbeat, is what decides. A live page past pg-boss's expiry delivered again
-   * is refused by beginPage while its lease holds.
+   * pg-boss's own expiry (one lease) is for a queue job taken but never begun: its
+   * worker died, or the database restarted under the fetch, before the page's lease
+   * was written. Past that, the lease on our row, renewed by the heartbeat, is what
+   * decides: a page on a live lease delivered again is refused by beginPage (once:
+   * that delivery completes the queue job).
    */
   private queueJob(name: string, data: PageJobData | WholeJobData): PgBoss.JobInsert {
-    return { name, data, retryLimit: MAX_ATTEMPTS + 1, retryDelay: 1, expireInSeconds: QUEUE_EXPIRY_SECONDS };
+    return { name, data, retryLimit: MAX_ATTEMPTS + 1, retryDelay: 1, expireInSeconds: this.leaseSeconds };
   }
 
   /**
