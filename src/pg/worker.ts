@@ -18,7 +18,7 @@ import type { Engine } from '../engine/engine.js';
 import { jobCleaner } from '../local/cleaner.js';
 import type { JobContext } from '../local/jobRunner.js';
 import { failedEntry, isJobFatal, pageEntry } from '../local/runners/pageEntry.js';
-import { RUNNERS } from '../local/runners/index.js';
+import { loadRunner } from '../local/runners/index.js';
 import { JOB_QUEUE, MAX_ATTEMPTS, PAGE_QUEUE, retrying, type PgConnection } from './connect.js';
 import { crawlPage, crawlRules, type CrawlRules } from './crawlPage.js';
 import { PgJobStore, type PageJobData, type WholeJobData } from './store.js';
@@ -189,7 +189,7 @@ export class PgWorker {
     const { clean, cleanError } = jobCleaner(lease.request);
     const end = (error?: string) => retrying(() => this.store.endJob(jobId, lease.attempt, error === undefined ? undefined : cleanError(error)));
     if (lease.attempt > MAX_ATTEMPTS) return end(`this ${lease.kind} job: ${LOST}`);
-    const runner = RUNNERS[lease.kind];
+    const runner = await loadRunner(lease.kind);
     if (!runner) return end(`${lease.kind} jobs are not available in this build`);
     let error: string | undefined;
     await this.hold(jobId, async ({ controller: { signal } }) => {
