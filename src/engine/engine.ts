@@ -34,8 +34,9 @@ const MAX_REDIRECTS = 10;
 
 export interface Engine {
   /**
-   * Throws (EnvironmentError, ConfigError) when a job with these options could not
-   * run here: with engine `browser`, a machine without Chromium.
+   * Throws or rejects (EnvironmentError, ConfigError) when a job with these options
+   * could not run here: with engine `browser`, a machine without Chromium (finding it
+   * loads Puppeteer, hence async).
    */
   preflight(sessionOptions?: SessionOptions, engine?: EngineName): Promise<void> | void;
   /**
