@@ -1242,6 +1242,34 @@ PAGES['/hidden/variants'] = html(
   { title: 'Smoky beans on toast' },
 );
 
+// 16. Template parts a script framework keeps hidden until it renders them (Vue's v-cloak,
+// Alpine's x-cloak): without their style sheet (scripts and CSS off, as a page saved
+// from a site) they show, though no reader ever sees them like that.
+
+const CLOAKED = ['Notify me when back in stock', 'Leave your email and we will write when the size you want is back.', 'Added to your bag'];
+
+PAGES['/hidden/cloak'] = sitePage(
+  'Smoky beans on toast – Northwind Kitchen',
+  `<main><h1>Smoky beans on toast</h1>${RECIPE.map((p) => `<p>${p}</p>`).join('')}
+    <div v-cloak v-if="notifyOpen" class="fixed inset-0"><div class="relative"><h3>${CLOAKED[0]}</h3><p>${CLOAKED[1]}</p></div></div>
+    <div x-cloak x-show="added" class="toast">${CLOAKED[2]}</div></main>`,
+  { withSidebar: false },
+);
+
+// 17. A "You may also like" section whose items are no card grid (no pictures, a
+// paragraph each) and whose names say nothing: the heading is what says it.
+
+const ALSO_LIKE = ['Charred leeks with romesco', 'Crisp chickpeas with smoked paprika', 'Slow white beans with rosemary'];
+
+PAGES['/elsewhere/also-like'] = sitePage(
+  'Smoky beans on toast – Northwind Kitchen',
+  `<main><article><h1>Smoky beans on toast</h1>${RECIPE.map((p) => `<p>${p}</p>`).join('')}</article>
+    <div class="entry-block"><div class="container"><h2 class="entry-section-heading">You may also like</h2>
+      ${ALSO_LIKE.map((t) => `<div class="entry-item"><h3><a href="/r/${slug(t)}">${t}</a></h3><p>${t} is one more dish for a cold evening, ready in under an hour with what the pantry holds.</p></div>`).join('')}
+    </div></div></main>`,
+  { withSidebar: false },
+);
+
 // ---------------------------------------------------------------------------
 // The tests.
 // ---------------------------------------------------------------------------
@@ -1637,6 +1665,16 @@ describe('hidden content', () => {
 
   it('drops a hidden mobile menu that holds a third of the text', async () => {
     expectContent(await markdownOf('/hidden/mobile-menu'), { kept: RECIPE, dropped: MOBILE_MENU });
+  });
+
+  it('drops what Vue or Alpine keep cloaked until their scripts render it', async () => {
+    expectContent(await markdownOf('/hidden/cloak'), { kept: RECIPE, dropped: [...CLOAKED, ...FURNITURE] });
+  });
+});
+
+describe('what points elsewhere', () => {
+  it('drops a "You may also like" section of plain items, heading and all', async () => {
+    expectContent(await markdownOf('/elsewhere/also-like'), { kept: RECIPE, dropped: ['You may also like', ...ALSO_LIKE] });
   });
 });
 
