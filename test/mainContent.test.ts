@@ -1270,6 +1270,29 @@ PAGES['/elsewhere/also-like'] = sitePage(
   { withSidebar: false },
 );
 
+// 18. A news site's ticker of other stories above the article: each a headline and an
+// excerpt cut short with "...", more of them than the article has paragraphs.
+
+const STORY = [
+  'The home-care team found two of its five cars broken into this morning, their batteries gone, and moved the first appointments of the day to the afternoon, calling each patient in turn to explain the delay and to check that nobody would be left without a visit.',
+  'Staff said the cars had been parked in the lit yard behind the clinic, where a camera covers the gate but not the far corner of the lot, and that the same corner had been used by delivery vans during the day, so nobody had thought to move them.',
+  'The police took statements before noon, photographed the cars and the broken locks, and asked neighbours on the two streets behind the yard for any footage from the night, saying that batteries of that kind are sold on quickly and rarely traced.',
+  'A replacement battery for each car was fitted by the afternoon, paid for from the reserve fund, and the team expects to run its full schedule again from tomorrow, with the cars parked at the front of the building until a second camera is installed.',
+  'The clinic manager said the team was grateful to the patients, most of whom took the change calmly, and to the garage on the high street, which opened early, found two batteries in stock, and sent a mechanic over to fit them in the yard.',
+  'A meeting with the landlord is planned for next week, to talk about lighting the far corner, fencing the back of the lot, and sharing the cost of a camera, which the landlord has already said he is willing to consider, given the number of tenants.',
+];
+const TICKER = Array.from({ length: 12 }, (_, i) => `Council votes on the new cycle lanes for district ${i + 1}`);
+
+PAGES['/news/ticker'] = sitePage(
+  'Two home-care cars broken into overnight – Northwind News',
+  `<main><div class="top-bar"><div class="breaking-news">${TICKER.map((t, i) => `<div class="item"><h4><a href="/n/${slug(t)}">${t}</a></h4><div class="excerpt">The residents of district ${i + 1} argued over the plan for months; the vote, held late on Tuesday, settles...</div></div>`).join('')}</div></div>
+    <div class="content-area"><div class="post"><h1>Two home-care cars broken into overnight</h1>${STORY.map((p) => `<p>${p}</p>`).join('')}</div></div></main>`,
+  {
+    withSidebar: false,
+    head: `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', '@type': 'NewsArticle', headline: 'Two home-care cars broken into overnight' })}</script>`,
+  },
+);
+
 // ---------------------------------------------------------------------------
 // The tests.
 // ---------------------------------------------------------------------------
@@ -1673,6 +1696,10 @@ describe('hidden content', () => {
 });
 
 describe('what points elsewhere', () => {
+  it('keeps the article, not the ticker of other stories above it, whose excerpts end in "..."', async () => {
+    expectContent(await markdownOf('/news/ticker'), { kept: STORY, dropped: TICKER });
+  });
+
   it('drops a "You may also like" section of plain items, heading and all', async () => {
     expectContent(await markdownOf('/elsewhere/also-like'), { kept: RECIPE, dropped: ['You may also like', ...ALSO_LIKE] });
   });

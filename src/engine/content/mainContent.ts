@@ -564,9 +564,12 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     const pickedText = normalText(picked);
     const BLOCKS = 'p, li, dd, td, blockquote, pre, div';
     return Array.from(content.querySelectorAll(BLOCKS)).filter(
-      (el) => !el.querySelector(BLOCKS) && proseLength(el) >= 80 && !pickedText.includes(normalText(el).slice(0, 60)),
+      (el) => !el.querySelector(BLOCKS) && proseLength(el) >= 80 && !isTeaser(el) && !pickedText.includes(normalText(el).slice(0, 60)),
     ).length;
   }
+
+  /** An excerpt cut short ("…", "[...]", "... Read more"): a teaser of another page, not a paragraph of this one. */
+  const isTeaser = (el: Element) => /(\.\.\.|…|\[(\.\.\.|…)\])\s*((read|continue reading|more)\b.{0,20})?$/i.test(normalText(el));
 
   /**
    * Readability takes the title heading out; an article's title is metadata.title, but
