@@ -1293,6 +1293,25 @@ PAGES['/news/ticker'] = sitePage(
   },
 );
 
+// 19. Posts quoted from social networks inside an article, in the markup their embed code
+// leaves (the script that would turn them into cards is not loaded).
+
+const TWEETS = ['Yes this is real and the state spent half a million dollars on it', '— Dianna Anderson (@dianna) November 18, 2019', 'we are. on. it.', '— Coquito (@orabora) November 19, 2019'];
+
+PAGES['/news/embeds'] = sitePage(
+  'A slogan the whole country talked about – Northwind News',
+  `<main><div class="post"><h1>A slogan the whole country talked about</h1>
+    <p>${STORY[0]}</p><p>So many people were talking about the new slogan that it became a top trend, and a lot of them pointed out what might be wrong with it.</p>
+    <div class="social-media-embed"><blockquote class="twitter-tweet"><p lang="en" dir="ltr">${TWEETS[0]}</p>${TWEETS[1].replace('November 18, 2019', '<a href="https://twitter.com/dianna/status/1">November 18, 2019</a>')}</blockquote></div>
+    <p>${STORY[1]}</p>
+    <div class="social-media-embed"><blockquote class="twitter-tweet"><p lang="en" dir="ltr">${TWEETS[2]}</p>${TWEETS[3].replace('November 19, 2019', '<a href="https://twitter.com/orabora/status/2">November 19, 2019</a>')}</blockquote></div>
+    ${STORY.slice(2).map((p) => `<p>${p}</p>`).join('')}</div></main>`,
+  {
+    withSidebar: false,
+    head: `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', '@type': 'NewsArticle', headline: 'A slogan the whole country talked about' })}</script>`,
+  },
+);
+
 // ---------------------------------------------------------------------------
 // The tests.
 // ---------------------------------------------------------------------------
@@ -1692,6 +1711,12 @@ describe('hidden content', () => {
 
   it('drops what Vue or Alpine keep cloaked until their scripts render it', async () => {
     expectContent(await markdownOf('/hidden/cloak'), { kept: RECIPE, dropped: [...CLOAKED, ...FURNITURE] });
+  });
+});
+
+describe('posts quoted from social networks', () => {
+  it('keeps each embedded tweet with its author line, though its block is named "social"', async () => {
+    expectContent(await markdownOf('/news/embeds'), { kept: [...STORY, ...TWEETS], dropped: FURNITURE });
   });
 });
 
