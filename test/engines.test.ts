@@ -3,6 +3,10 @@
  * which engine reads which page and why, a machine without Chromium (the browser
  * lookup pointed at a missing file), and the choice rules themselves.
  */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentLength, mediaNeedsBrowser, optionsNeedBrowser, pageNeedsBrowser } from '../src/engine/http/choice.js';
 import { decodeHtml } from '../src/engine/http/charset.js';
@@ -82,6 +86,31 @@ describe('--engine auto (the default)', () => {
     expect(record.data.metadata.engine).toBe('http');
     expect(record.data.markdown).toContain('# Static story with analytics');
     expect(record.data.markdown).not.toContain('Home');
+  });
+
+  it('loads none of what only the browser, serve, extract or a proxy needs when it reads a page over HTTP', async () => {
+    // Every module the run resolves, recorded by a loader hook (the main thread's at least; workers' too where hooks reach them).
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'webjobs-modules-'));
+    const log = path.join(dir, 'modules.log');
+    writeFileSync(
+      path.join(dir, 'hooks.mjs'),
+      `import { appendFileSync } from 'node:fs';
+export async function resolve(specifier, context, next) {
+  const resolved = await next(specifier, context);
+  appendFileSync(${JSON.stringify(log)}, resolved.url + '\\n');
+  return resolved;
+}`,
+    );
+    writeFileSync(path.join(dir, 'register.mjs'), `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(path.join(dir, 'hooks.mjs')).href)});\n`);
+    const register = `--import=${pathToFileURL(path.join(dir, 'register.mjs')).href}`;
+    const { code, record } = await scrapeJson([site.at('/static')], { ...env, NODE_OPTIONS: [process.env.NODE_OPTIONS, register].filter(Boolean).join(' ') });
+    expect(code).toBe(0);
+    expect(record.data.metadata.engine).toBe('http');
+    const loaded = readFileSync(log, 'utf8');
+    rmSync(dir, { recursive: true, force: true });
+    expect(loaded).toContain('/engine/http/httpScrape.js');
+    const heavy = ['puppeteer', 'puppeteer-core', 'fastify', '@anthropic-ai/sdk', 'ajv', 'pdfjs-dist', 'undici', '@modelcontextprotocol/sdk', 'pg', 'pg-boss', 'jsdom'];
+    expect(heavy.filter((name) => loaded.includes(`/node_modules/${name}/`))).toEqual([]);
   });
 
   it('follows redirects over HTTP', async () => {

@@ -989,9 +989,9 @@ PAGES['/landing'] = sitePage(
     <section id="features" class="features section"><div class="container">
       <h2 class="section__title">Everything you need to get paid</h2>
       <div class="feature-grid">
-        <div class="feature-card"><h3>Recurring billing</h3><p>Set a schedule once and Ledgerly sends the invoice on the same day every month, with the right tax for each client.</p></div>
-        <div class="feature-card"><h3>Automatic reminders</h3><p>Polite reminders go out three, seven and fourteen days after the due date, and stop the moment a payment arrives.</p></div>
-        <div class="feature-card"><h3>Bank reconciliation</h3><p>Connect your business account and every incoming payment is matched to its invoice without a spreadsheet.</p></div>
+        <div class="feature-card"><h3>Recurring billing</h3><p>Set a schedule once and Ledgerly sends the invoice on the same day every month, with the right tax for each client.</p><a class="feature-card__link" href="/features/1">Learn more →</a></div>
+        <div class="feature-card"><h3>Automatic reminders</h3><p>Polite reminders go out three, seven and fourteen days after the due date, and stop the moment a payment arrives.</p><a class="feature-card__link" href="/features/2">Learn more →</a></div>
+        <div class="feature-card"><h3>Bank reconciliation</h3><p>Connect your business account and every incoming payment is matched to its invoice without a spreadsheet.</p><a class="feature-card__link" href="/features/3">Learn more →</a></div>
       </div>
     </div></section>
     <section id="pricing" class="pricing section"><div class="container">
@@ -1268,6 +1268,48 @@ PAGES['/elsewhere/also-like'] = sitePage(
       ${ALSO_LIKE.map((t) => `<div class="entry-item"><h3><a href="/r/${slug(t)}">${t}</a></h3><p>${t} is one more dish for a cold evening, ready in under an hour with what the pantry holds.</p></div>`).join('')}
     </div></div></main>`,
   { withSidebar: false },
+);
+
+// 18. A news site's ticker of other stories above the article: each a headline and an
+// excerpt cut short with "...", more of them than the article has paragraphs.
+
+const STORY = [
+  'The home-care team found two of its five cars broken into this morning, their batteries gone, and moved the first appointments of the day to the afternoon, calling each patient in turn to explain the delay and to check that nobody would be left without a visit.',
+  'Staff said the cars had been parked in the lit yard behind the clinic, where a camera covers the gate but not the far corner of the lot, and that the same corner had been used by delivery vans during the day, so nobody had thought to move them.',
+  'The police took statements before noon, photographed the cars and the broken locks, and asked neighbours on the two streets behind the yard for any footage from the night, saying that batteries of that kind are sold on quickly and rarely traced.',
+  'A replacement battery for each car was fitted by the afternoon, paid for from the reserve fund, and the team expects to run its full schedule again from tomorrow, with the cars parked at the front of the building until a second camera is installed.',
+  'The clinic manager said the team was grateful to the patients, most of whom took the change calmly, and to the garage on the high street, which opened early, found two batteries in stock, and sent a mechanic over to fit them in the yard.',
+  'A meeting with the landlord is planned for next week, to talk about lighting the far corner, fencing the back of the lot, and sharing the cost of a camera, which the landlord has already said he is willing to consider, given the number of tenants.',
+];
+const TICKER = Array.from({ length: 12 }, (_, i) => `Council votes on the new cycle lanes for district ${i + 1}`);
+
+PAGES['/news/ticker'] = sitePage(
+  'Two home-care cars broken into overnight – Northwind News',
+  `<main><div class="top-bar"><div class="breaking-news">${TICKER.map((t, i) => `<div class="item"><h4><a href="/n/${slug(t)}">${t}</a></h4><div class="excerpt">The residents of district ${i + 1} argued over the plan for months; the vote, held late on Tuesday, settles...</div></div>`).join('')}</div></div>
+    <div class="content-area"><div class="post"><h1>Two home-care cars broken into overnight</h1>${STORY.map((p) => `<p>${p}</p>`).join('')}</div></div></main>`,
+  {
+    withSidebar: false,
+    head: `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', '@type': 'NewsArticle', headline: 'Two home-care cars broken into overnight' })}</script>`,
+  },
+);
+
+// 19. Posts quoted from social networks inside an article, in the markup their embed code
+// leaves (the script that would turn them into cards is not loaded).
+
+const TWEETS = ['Yes this is real and the state spent half a million dollars on it', '— Dianna Anderson (@dianna) November 18, 2019', 'we are. on. it.', '— Coquito (@orabora) November 19, 2019'];
+
+PAGES['/news/embeds'] = sitePage(
+  'A slogan the whole country talked about – Northwind News',
+  `<main><div class="post"><h1>A slogan the whole country talked about</h1>
+    <p>${STORY[0]}</p><p>So many people were talking about the new slogan that it became a top trend, and a lot of them pointed out what might be wrong with it.</p>
+    <div class="social-media-embed"><blockquote class="twitter-tweet"><p lang="en" dir="ltr">${TWEETS[0]}</p>${TWEETS[1].replace('November 18, 2019', '<a href="https://twitter.com/dianna/status/1">November 18, 2019</a>')}</blockquote></div>
+    <p>${STORY[1]}</p>
+    <div class="social-media-embed"><blockquote class="twitter-tweet"><p lang="en" dir="ltr">${TWEETS[2]}</p>${TWEETS[3].replace('November 19, 2019', '<a href="https://twitter.com/orabora/status/2">November 19, 2019</a>')}</blockquote></div>
+    ${STORY.slice(2).map((p) => `<p>${p}</p>`).join('')}</div></main>`,
+  {
+    withSidebar: false,
+    head: `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', '@type': 'NewsArticle', headline: 'A slogan the whole country talked about' })}</script>`,
+  },
 );
 
 // ---------------------------------------------------------------------------
@@ -1630,7 +1672,8 @@ describe('service / marketing pages', () => {
         ...PLANS.flatMap((p) => [p.name, p.price, p.feature]),
         ...FAQ.flat(),
       ],
-      dropped: FURNITURE,
+      // A button's label leads elsewhere; it tells the reader nothing.
+      dropped: [...FURNITURE, 'Learn more'],
     });
   });
 });
@@ -1672,7 +1715,17 @@ describe('hidden content', () => {
   });
 });
 
+describe('posts quoted from social networks', () => {
+  it('keeps each embedded tweet with its author line, though its block is named "social"', async () => {
+    expectContent(await markdownOf('/news/embeds'), { kept: [...STORY, ...TWEETS], dropped: FURNITURE });
+  });
+});
+
 describe('what points elsewhere', () => {
+  it('keeps the article, not the ticker of other stories above it, whose excerpts end in "..."', async () => {
+    expectContent(await markdownOf('/news/ticker'), { kept: STORY, dropped: TICKER });
+  });
+
   it('drops a "You may also like" section of plain items, heading and all', async () => {
     expectContent(await markdownOf('/elsewhere/also-like'), { kept: RECIPE, dropped: ['You may also like', ...ALSO_LIKE] });
   });

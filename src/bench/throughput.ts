@@ -14,7 +14,8 @@
  *
  * Then the engines (issue 13), in the same run:
  * - a cold `webjobs scrape` of a static page, engine auto vs browser: wall time of
- *   the CLI process, median of WEBJOBS_BENCH_COLD_RUNS (5) runs each, in turn;
+ *   the CLI process, median of WEBJOBS_BENCH_COLD_RUNS (5) runs each, in turn, with
+ *   `node -e 0` in the same turns as the floor;
  * - a batch of 200 static article pages, auto vs browser: pages/s and peak RSS;
  * - a mixed batch (every fifth page written by its script into an empty #root):
  *   pages/s, which engine read how many pages, and a check that every
@@ -26,7 +27,7 @@
  *   WEBJOBS_BENCH_ROUNDS=3           run the contenders in turn 3 times; compare their medians
  *   WEBJOBS_BENCH_SCRIPTS=1          pages carry the small scripts most static sites have
  *   WEBJOBS_BENCH_MEMORY=0           skip the memory check
- *   WEBJOBS_BENCH_ENGINES=0          skip the engine lines
+ *   WEBJOBS_BENCH_ENGINES=0          skip the engine lines (=cold: only the cold scrape)
  *   WEBJOBS_BENCH_MAP_CACHE=0        skip the map and --max-age lines (mapCache.ts)
  */
 import { spawn } from 'node:child_process';
@@ -290,20 +291,33 @@ function coldScrape(url: string, engine: EngineName): Promise<number> {
   });
 }
 
+/** Wall time of `node -e 0`: Node's own start, the floor under any cold run of the CLI. */
+function nodeStart(): Promise<number> {
+  const started = performance.now();
+  return new Promise<number>((resolve, reject) => {
+    const proc = spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' });
+    proc.on('error', reject);
+    proc.on('close', () => resolve(performance.now() - started));
+  });
+}
+
 const medianOf = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** The engine lines of issue 13: cold scrape, a batch of 200 static pages, a mixed batch. */
 async function engineLines(base: string): Promise<void> {
   const runs = Math.max(1, Number(process.env.WEBJOBS_BENCH_COLD_RUNS) || 5);
-  const cold: Record<'auto' | 'browser', number[]> = { auto: [], browser: [] };
+  const cold: Record<'auto' | 'browser' | 'node', number[]> = { auto: [], browser: [], node: [] };
   for (let i = 0; i < runs; i++) {
     for (const engine of ['auto', 'browser'] as const) cold[engine].push(await coldScrape(`${base}/article/${i}`, engine));
+    cold.node.push(await nodeStart());
   }
-  const [auto, browser] = [medianOf(cold.auto), medianOf(cold.browser)];
+  const [auto, browser, node] = [medianOf(cold.auto), medianOf(cold.browser), medianOf(cold.node)];
+  const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
   console.log(
-    `cold scrape: auto ${(auto / 1000).toFixed(2)} s, browser ${(browser / 1000).toFixed(2)} s (medians of ${runs}), ` +
+    `cold scrape: auto ${seconds(auto)}, browser ${seconds(browser)}, \`node -e 0\` ${seconds(node)} (medians of ${runs}, in turn), ` +
       `auto / browser = ${(auto / browser).toFixed(2)}x   (goal <= 0.5 s and <= 0.3x)`,
   );
+  if (process.env.WEBJOBS_BENCH_ENGINES === 'cold') return;
   const statics = Array.from({ length: 200 }, (_, i) => `${base}/article/${i}`);
   const byEngine: Partial<Record<'auto' | 'browser', Measured>> = {};
   for (const [engine, contender] of [['browser', 'webjobs'], ['auto', 'webjobs-auto']] as const) {

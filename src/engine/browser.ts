@@ -6,7 +6,6 @@
  */
 import os from 'node:os';
 import type { Browser, BrowserContext, Page, Target } from 'puppeteer';
-import puppeteer from 'puppeteer';
 import { launchWithoutSysNice, lowerPriority } from './priority.js';
 import { EnvironmentError } from '../api/errors.js';
 import { userAgentHeader } from './userAgent.js';
@@ -69,6 +68,8 @@ export function launchArgs(extra: string[] = []): string[] {
  * Its profile is a folder webjobs owns (see profileDir.ts), removed when it exits.
  */
 export async function launchBrowser(settings: BrowserSettings = {}): Promise<Browser> {
+  // Loaded here, not at startup: a run that reads its pages over HTTP never needs Puppeteer (~0.2 s to load).
+  const { default: puppeteer } = await import('puppeteer');
   const executablePath = findBrowser(settings.env ?? process.env, () => puppeteer.executablePath());
   await removeStaleProfileDirs();
   const profile = createProfileDir();

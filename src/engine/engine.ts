@@ -6,7 +6,6 @@
  * It owns the browsers, one per distinct proxy since Chromium takes its proxy at
  * launch, and the worker threads that read pages fetched over HTTP.
  */
-import puppeteer from 'puppeteer';
 import { EnvironmentError, PageError } from '../api/errors.js';
 import type { EngineName, PageData, ScrapeOptions, SessionOptions } from '../api/types.js';
 import { accessHeaders, type SiteAccess } from './access.js';
@@ -35,10 +34,11 @@ const MAX_REDIRECTS = 10;
 
 export interface Engine {
   /**
-   * Throws (EnvironmentError, ConfigError) when a job with these options could not
-   * run here: with engine `browser`, a machine without Chromium.
+   * Throws or rejects (EnvironmentError, ConfigError) when a job with these options
+   * could not run here: with engine `browser`, a machine without Chromium (finding it
+   * loads Puppeteer, hence async).
    */
-  preflight(sessionOptions?: SessionOptions, engine?: EngineName): void;
+  preflight(sessionOptions?: SessionOptions, engine?: EngineName): Promise<void> | void;
   /**
    * Scrapes one page. `signal` is the job's: every scrape given the same signal
    * shares one browser context (cookies, storage, cache, tabs) that no other job
@@ -84,13 +84,15 @@ export class BrowserEngine implements Engine {
     return pool;
   }
 
-  preflight(sessionOptions?: SessionOptions, engine: EngineName = 'auto'): void {
-    if (engine === 'browser') this.browserPath();
+  async preflight(sessionOptions?: SessionOptions, engine: EngineName = 'auto'): Promise<void> {
+    if (engine === 'browser') await this.browserPath();
     resolveProxy(sessionOptions, this.env);
     if (sessionOptions?.solveCaptchas) solverConfig(this.env);
   }
 
-  private browserPath(): string {
+  private async browserPath(): Promise<string> {
+    // Loaded only when a browser may be needed: pages read over HTTP never load Puppeteer.
+    const { default: puppeteer } = await import('puppeteer');
     return findBrowser(this.env, () => puppeteer.executablePath());
   }
 
@@ -142,7 +144,7 @@ export class BrowserEngine implements Engine {
     access?: SiteAccess,
   ): Promise<PageData> {
     try {
-      this.browserPath();
+      await this.browserPath();
       const data = await this.render(url, scrapeOptions, sessionOptions, signal, access);
       data.metadata.engineReason = reason;
       return data;

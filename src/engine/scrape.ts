@@ -11,7 +11,7 @@ import { accessHeaders, type SiteAccess } from './access.js';
 import { userAgentHeader } from './userAgent.js';
 import type { BrowserPool, BrowserSettings, RequestGuard } from './browser.js';
 import { extractionScript } from './content/bundle.js';
-import { pdfToText, type PdfText } from './content/pdf.js';
+import type { PdfText } from './content/pdf.js';
 import { EGRESS_ERROR_HEADER } from './egress.js';
 import { describeCaptcha, detectCaptcha, injectToken, solveCaptcha, type CaptchaSolverConfig } from './session/captcha.js';
 import { BAD_USER_SELECTOR, type InPageOptions, type InPageResult } from './content/inPage.js';
@@ -348,6 +348,8 @@ async function pdfPage(page: Page, url: string, response: HTTPResponse, options:
   if (bytes.length > MAX_PDF_BYTES) throw new PageError(`the PDF document at ${landed} is larger than ${MAX_PDF_BYTES / 1024 / 1024} MiB`);
   let text: PdfText;
   try {
+    // pdf.js takes ~0.1 s to load: only for a PDF.
+    const { pdfToText } = await import('./content/pdf.js');
     text = await pdfToText(bytes);
   } catch (err) {
     throw new PageError(`could not read the PDF document at ${landed}: ${(err as Error).message}`);

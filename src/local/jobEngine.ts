@@ -23,7 +23,7 @@ type Scrape = Engine['scrape'];
 /** `engine` with another scrape; everything else passes through. */
 function withScrape(engine: Engine, scrape: Scrape): Engine {
   return {
-    preflight: (sessionOptions) => engine.preflight(sessionOptions),
+    preflight: (sessionOptions, name) => engine.preflight(sessionOptions, name),
     fetch: (url, options) => engine.fetch(url, options),
     close: () => engine.close(),
     scrape,

@@ -26,7 +26,6 @@ import { requestUrls, withoutCredentials } from '../api/redact.js';
 import { LOCAL_LIMITS, validateJobId, validateMapRequest, validateRequest } from '../api/validate.js';
 import { siteAccess } from '../engine/access.js';
 import type { Engine } from '../engine/engine.js';
-import { mapSite } from '../engine/crawl/map.js';
 import type { JobHeader, JobStore, RecordHeader, StoredJob } from '../store/jobStore.js';
 import type { PageCache } from '../store/pageCache.js';
 import type { JobFiles } from '../store/jobFiles.js';
@@ -34,7 +33,7 @@ import { withCache, withJobFiles } from './jobEngine.js';
 import { jobCleaner } from './cleaner.js';
 import type { JobContext, JobRunner } from './jobRunner.js';
 import { entryCount, readRecord } from './records.js';
-import { RUNNERS } from './runners/index.js';
+import { loadRunner } from './runners/index.js';
 
 export interface LocalBackendOptions {
   store: JobStore;
@@ -59,8 +58,8 @@ async function defaultEngine(env: NodeJS.ProcessEnv): Promise<Engine> {
   return new BrowserEngine({ env });
 }
 
-function runnerFor<K extends JobKind>(kind: K): JobRunner<K> {
-  const runner = RUNNERS[kind] as JobRunner<K> | undefined;
+async function runnerFor<K extends JobKind>(kind: K): Promise<JobRunner<K>> {
+  const runner = await loadRunner(kind);
   if (!runner) throw new UsageError(`${kind} jobs are not available in this build`);
   return runner;
 }
@@ -94,9 +93,9 @@ export class LocalBackend implements JobBackend {
   async start<K extends JobKind>(kind: K, request: JobRequestByKind[K], options: StartOptions = {}): Promise<JobHandle> {
     // serve checked the service's limits before it got here; the CLI's own jobs may use this machine's.
     const validated = validateRequest(kind, request, LOCAL_LIMITS);
-    const runner = runnerFor(kind);
+    const runner = await runnerFor(kind);
     await runner.preflight?.(validated, this.env);
-    (await this.getEngine()).preflight(validated.sessionOptions, 'scrapeOptions' in validated ? validated.scrapeOptions?.engine : undefined);
+    await (await this.getEngine()).preflight(validated.sessionOptions, 'scrapeOptions' in validated ? validated.scrapeOptions?.engine : undefined);
     const { meta } = await this.store.create(kind, validated, runner.initialRecord(validated));
     if (options.detach) await this.spawnWorker(meta.jobId);
     else this.enqueue(meta.jobId);
@@ -182,7 +181,7 @@ export class LocalBackend implements JobBackend {
         },
         discovered: (count) => this.events.emit(`discovered:${jobId}`, count),
       };
-      await runnerFor(job.meta.kind).run(ctx as never);
+      await (await runnerFor(job.meta.kind)).run(ctx as never);
     } catch (err) {
       error = controller.signal.aborted ? abortMessage(controller.signal) : errorMessage(err);
     } finally {
@@ -306,7 +305,7 @@ export class LocalBackend implements JobBackend {
   /** Plain HTTP through the engine's fetch (in serve, the request guard checks every hop): no browser starts. */
   async map(request: MapRequest, signal?: AbortSignal): Promise<MapResult> {
     const validated = validateMapRequest(request);
-    const engine = await this.getEngine();
+    const [engine, { mapSite }] = await Promise.all([this.getEngine(), import('../engine/crawl/map.js')]);
     return mapSite(validated, (url, init) => engine.fetch(url, init), signal);
   }
 

@@ -18,7 +18,7 @@ import {
 } from '../api/types.js';
 import type { JobStart } from '../api/backend.js';
 import { validateJobId, validateRequest } from '../api/validate.js';
-import { RUNNERS } from '../local/runners/index.js';
+import { loadRunner } from '../local/runners/index.js';
 import type { PgConnection } from './connect.js';
 import { PgJobStore, type JobOwner } from './store.js';
 
@@ -41,7 +41,7 @@ export class PgBackend implements JobBackend {
   /** Starts a job for an API key, refused with TooManyJobsError when the key already has maxActive pending or running. */
   async startOwned<K extends JobKind>(kind: K, request: JobRequestByKind[K], owner?: JobOwner): Promise<JobHandle> {
     const validated = validateRequest(kind, request);
-    const runner = RUNNERS[kind];
+    const runner = await loadRunner(kind);
     if (!runner) throw new UsageError(`${kind} jobs are not available in this build`);
     // The API node checks what it can without a browser (an extract's LLM key, its schema); workers need the same settings.
     await runner.preflight?.(validated, this.env);

@@ -22,7 +22,7 @@ import type { Engine } from '../engine/engine.js';
 import { jobCleaner } from '../local/cleaner.js';
 import type { JobContext } from '../local/jobRunner.js';
 import { failedEntry, isJobFatal, pageEntry } from '../local/runners/pageEntry.js';
-import { RUNNERS } from '../local/runners/index.js';
+import { loadRunner } from '../local/runners/index.js';
 import { JOB_QUEUE, MAX_ATTEMPTS, PAGE_QUEUE, retrying, type PgConnection } from './connect.js';
 import { crawlPage, crawlRules, type CrawlRules } from './crawlPage.js';
 import { ENDED_CHANNEL, LEASE_EXPIRED, PgJobStore, type Held, type PageJobData, type WholeJobData } from './store.js';
@@ -240,7 +240,7 @@ export class PgWorker {
     const { clean, cleanError } = jobCleaner(lease.request);
     const end = (error?: string) => retrying(() => this.store.endJob(jobId, lease.attempt, error === undefined ? undefined : cleanError(error)));
     if (lease.attempt > MAX_ATTEMPTS) return end(`this ${lease.kind} job was ${givenUp(lease.lastError)}`);
-    const runner = RUNNERS[lease.kind];
+    const runner = await loadRunner(lease.kind);
     if (!runner) return end(`${lease.kind} jobs are not available in this build`);
     await this.leased(lease, `${lease.kind} job ${jobId}`, async () => {
       let error: string | undefined;

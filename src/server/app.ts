@@ -19,13 +19,7 @@ import { JobGate } from './gate.js';
 import type { ApiKey, KeyRing } from './keys.js';
 import type { Admission } from './admission.js';
 import type { AllowList } from './ssrf.js';
-
-export const SERVER_DEFAULTS = {
-  /** Enough for 1,000 URLs of 1,000 characters each; more is refused with 413. */
-  bodyLimit: 1024 * 1024,
-  /** Pending plus running jobs one key may have; one more start answers 429. */
-  maxActiveJobsPerKey: 10,
-} as const;
+import { SERVER_DEFAULTS } from './defaults.js';
 
 export interface AppOptions {
   backend: JobBackend;

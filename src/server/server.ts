@@ -14,7 +14,8 @@ import { FilePageCache } from '../store/pageCache.js';
 import { JobFiles } from '../store/jobFiles.js';
 import { HeaderCache } from '../store/headerCache.js';
 import { webjobsHome } from '../store/paths.js';
-import { buildApp, SERVER_DEFAULTS } from './app.js';
+import { buildApp } from './app.js';
+import { DEFAULT_MAX_JOBS, SERVER_DEFAULTS } from './defaults.js';
 import { loadKeys } from './keys.js';
 import { FileAdmission, PgAdmission, type Admission } from './admission.js';
 import { JobOwners } from './owners.js';
@@ -48,8 +49,6 @@ export interface RunningServer {
   /** Stops accepting requests, then fails running jobs with `reason`; pending jobs are resumed by the next start. */
   close(reason: string): Promise<void>;
 }
-
-export const DEFAULT_MAX_JOBS = 2;
 
 /** Longest a shutdown waits for jobs to record their end; any still running are failed by the next start. */
 const SHUTDOWN_GRACE_MS = 10_000;

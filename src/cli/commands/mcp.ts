@@ -11,7 +11,8 @@ interface McpFlags {
   apiKey?: string;
 }
 
-const HELP = `
+// Built when help is shown: toLocaleString loads ICU's data (~15 ms), which no other command should pay at start.
+const help = () => `
 Speaks the Model Context Protocol on stdin/stdout (nothing else is written to stdout;
 errors of the server itself go to stderr). Tools: scrape, batch_scrape, crawl, extract,
 job_status, job_result. Results are Markdown with the job record as structured content,
@@ -34,7 +35,7 @@ export function mcpCommand(): Command {
     .description('Run an MCP (Model Context Protocol) server on stdin/stdout whose tools scrape, batch scrape, crawl and extract.')
     .option('--remote <url>', 'run jobs on a webjobs service at this URL instead of locally (env: WEBJOBS_REMOTE)')
     .option('--api-key <key>', 'API key for --remote (env: WEBJOBS_API_KEY)')
-    .addHelpText('after', HELP)
+    .addHelpText('after', help)
     .action(async (flags: McpFlags, cmd: Command) => {
       // stdout is the protocol's: a library that logs with console.log (pdf.js warns that way) must not break it.
       globalThis.console = new Console({ stdout: process.stderr, stderr: process.stderr });

@@ -1,7 +1,6 @@
 /** `webjobs serve`: this machine becomes the service, for `--remote` clients and plain HTTP. */
 import { Command } from 'commander';
-import { SERVER_DEFAULTS } from '../../server/app.js';
-import { DEFAULT_MAX_JOBS, startServer } from '../../server/server.js';
+import { DEFAULT_MAX_JOBS, SERVER_DEFAULTS } from '../../server/defaults.js';
 import { parseInteger, parseList } from '../options.js';
 
 interface ServeFlags {
@@ -80,6 +79,8 @@ export function serveCommand(): Command {
     .addHelpText('after', HELP)
     .action(async (flags: ServeFlags) => {
       const log = flags.quiet ? undefined : (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
+      // Loaded here: the server (Fastify, the job store, the engine) is serve's alone.
+      const { startServer } = await import('../../server/server.js');
       const server = await startServer({
         host: flags.host,
         port: flags.port,

@@ -54,6 +54,13 @@ export function mainContentSelector(Readability: any): MainContentSelector {
   );
 
   /**
+   * A post quoted from a social network (the markup its embed code leaves): content,
+   * though the block around it is often named "social-media-embed".
+   */
+  const EMBEDDED_POST =
+    'blockquote.twitter-tweet, blockquote.instagram-media, blockquote.tiktok-embed, blockquote.bluesky-embed, blockquote.mastodon-embed, blockquote.text-post-media, blockquote.reddit-embed-bq';
+
+  /**
    * Names that are furniture whatever share of the text they hold: on a page with
    * little content of its own, a cookie banner can hold a third of the text.
    */
@@ -205,7 +212,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
       if (root.contains(el) && !guarded(el)) el.remove();
     }
     for (const el of Array.from(root.querySelectorAll('[class], [id]'))) {
-      if (root.contains(el) && words(el).some((word) => FURNITURE_NAMES.test(word)) && !guarded(el)) el.remove();
+      if (root.contains(el) && words(el).some((word) => FURNITURE_NAMES.test(word)) && !guarded(el) && !el.querySelector(EMBEDDED_POST)) el.remove();
     }
     for (const el of Array.from(root.querySelectorAll('ul, ol, form, fieldset, p, div, section, span, a, h2, h3, h4, h5, h6'))) {
       if (!root.contains(el) || holds(el, title)) continue;
@@ -273,9 +280,12 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     return el.querySelector('textarea') !== null || el.querySelectorAll('input[type="checkbox"], input[type="radio"]').length >= 5;
   }
 
-  /** Boilerplate lines that say the same on every site; short, and matched whole. */
+  /**
+   * Boilerplate lines that say the same on every site; short, and matched whole. The
+   * labels of buttons that act or lead elsewhere ("Book now", "Learn more") among them.
+   */
   const BOILERPLATE =
-    /^(was this (page|article|answer|post|information) (helpful|useful)\??.*|edit this page.*|share( this)?( article| post| page| story)?:?|leave a (reply|comment).*|not the answer you're looking for\?.*|your answer|(subscribe|sign up) (to|for) (our|the) newsletter.*|related (posts|articles|stories)|you may also like|(last )?updated( on)?:? .{0,40}|thanks for your feedback!?|free (shipping|delivery) on (all )?orders.{0,30}|((sign in|log in) )?(or )?(sign in|log in|register) to (comment|reply|post).{0,20})$/i;
+    /^((book|buy|shop|order) now|shop all|(learn|read|see|view|show|load|find out|discover) more|(view|more) details|add to (cart|bag|basket|wishlist|list)|get started|view (all|in list)|see all|continue reading|click here|quick view|(select|choose) options|was this (page|article|answer|post|information) (helpful|useful)\??.*|edit this page.*|share( this)?( article| post| page| story)?:?|leave a (reply|comment).*|not the answer you're looking for\?.*|your answer|(subscribe|sign up) (to|for) (our|the) newsletter.*|related (posts|articles|stories)|you may also like|(last )?updated( on)?:? .{0,40}|thanks for your feedback!?|free (shipping|delivery) on (all )?orders.{0,30}|((sign in|log in) )?(or )?(sign in|log in|register) to (comment|reply|post).{0,20})\s*[›»→>]?$/i;
 
   function isBoilerplate(el: Element): boolean {
     const text = normalText(el);
@@ -322,6 +332,16 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     body.appendChild(copy.importNode(content, true));
     // Readability turns every h1 into an h2; the mark lets us undo that.
     for (const h1 of Array.from(body.querySelectorAll('h1'))) h1.setAttribute(LEVEL, '1');
+    // Readability drops the divs around a quoted post (named "social", or made of links and
+    // little prose): the post stands alone in the copy, where it judges only divs.
+    for (const post of Array.from(body.querySelectorAll(EMBEDDED_POST))) {
+      const text = normalText(post);
+      for (let wrapper: Element | null = post.parentElement; wrapper && wrapper !== body && wrapper.tagName === 'DIV' && normalText(wrapper) === text; ) {
+        const above: Element | null = wrapper.parentElement;
+        wrapper.replaceWith(...Array.from(wrapper.childNodes));
+        wrapper = above;
+      }
+    }
     const parsed = new Readability(copy, { charThreshold: 200, keepClasses: true }).parse();
     if (!parsed?.content || parsed.textContent.trim().length === 0) return null;
     // An inert document: nothing in the article starts loading again.
@@ -564,9 +584,12 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     const pickedText = normalText(picked);
     const BLOCKS = 'p, li, dd, td, blockquote, pre, div';
     return Array.from(content.querySelectorAll(BLOCKS)).filter(
-      (el) => !el.querySelector(BLOCKS) && proseLength(el) >= 80 && !pickedText.includes(normalText(el).slice(0, 60)),
+      (el) => !el.querySelector(BLOCKS) && proseLength(el) >= 80 && !isTeaser(el) && !pickedText.includes(normalText(el).slice(0, 60)),
     ).length;
   }
+
+  /** An excerpt cut short ("…", "[...]", "... Read more"): a teaser of another page, not a paragraph of this one. */
+  const isTeaser = (el: Element) => /(\.\.\.|…|\[(\.\.\.|…)\])\s*((read|continue reading|more)\b.{0,20})?$/i.test(normalText(el));
 
   /**
    * Readability takes the title heading out; an article's title is metadata.title, but

@@ -31,7 +31,7 @@ import {
   HTMLImageElement,
   HTMLLinkElement,
   parseHTML,
-} from 'linkedom';
+} from 'linkedom/worker';
 
 const SHOW_ELEMENT = 0x1;
 const FILTER_ACCEPT = 1;

@@ -84,6 +84,16 @@ export class ExtractPool {
     });
   }
 
+  /**
+   * Starts a worker now if none is free, so that it starts and loads its libraries
+   * (~0.2 s) while the page downloads instead of after: a lone page (a cold
+   * `webjobs scrape`) then waits for the larger of the two, not their sum.
+   */
+  warm(): void {
+    if (this.closed || this.slots.length >= this.size || this.slots.some((slot) => !slot.busy)) return;
+    this.spawn();
+  }
+
   private dispatch(): void {
     while (this.queue.length > 0) {
       const slot = this.slots.find((s) => !s.busy) ?? (this.slots.length < this.size ? this.spawn() : undefined);

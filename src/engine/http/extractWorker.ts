@@ -3,8 +3,11 @@
  * each page it is sent and runs the browser's extraction on it (inNode.ts).
  */
 import { parentPort } from 'node:worker_threads';
-import { extractInNode } from '../content/inNode.js';
+import { extractInNode, nodeLibraries } from '../content/inNode.js';
 import type { ExtractReply, ExtractTask } from './extractPool.js';
+
+// Loaded before the first page comes: the pool starts a worker while that page downloads (extractPool.ts warm).
+nodeLibraries();
 
 parentPort!.on('message', (task: ExtractTask) => {
   let reply: ExtractReply;

@@ -69,6 +69,7 @@ export async function scrapeOverHttp(
   context: { signal?: AbortSignal; access?: SiteAccess },
 ): Promise<HttpScrape> {
   const deadline = Date.now() + options.timeout;
+  pool.warm();
   const page = await fetchPage(fetcher, url, { timeoutMs: options.timeout, signal: context.signal, userAgent: userAgentHeader(context.access?.userAgent) });
   if (page.status >= 400 && page.body.length === 0) {
     const data = emptyPage(url, page.url, page.status, options.formats);

@@ -1,0 +1,13 @@
+/**
+ * serve's defaults, apart from the server itself: `webjobs --help` shows them,
+ * and every command would otherwise load Fastify to build its help.
+ */
+export const SERVER_DEFAULTS = {
+  /** Enough for 1,000 URLs of 1,000 characters each; more is refused with 413. */
+  bodyLimit: 1024 * 1024,
+  /** Pending plus running jobs one key may have; one more start answers 429. */
+  maxActiveJobsPerKey: 10,
+} as const;
+
+/** Jobs one serve (or worker) runs at once. */
+export const DEFAULT_MAX_JOBS = 2;
