@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { tempHome } from './helpers/cli.js';
 import { startFakeAnthropic, toolUse, type FakeAnthropic } from './helpers/fakeAnthropic.js';
 import { articleText, html, sendHtml, startFixtureServer, type FixtureServer } from './helpers/fixtureServer.js';
+import { pngSize } from './helpers/png.js';
 import { startServe, type ServeProcess } from './helpers/serve.js';
 
 const KEYS = { scale: 'fc-scale-key-0123456789', free: 'fc-free-key-0123456789', busy: 'fc-busy-key-0123456789' };
@@ -54,6 +55,7 @@ beforeAll(async () => {
     '/docs/setup': (_req, res) => sendHtml(res, page('Docs setup')),
     // Over 64 KiB of HTML: a watcher frame this long needs the WebSocket's 64-bit length.
     '/big': (_req, res) => sendHtml(res, html(`<article><h1>Big page</h1>${articleText('size', 500)}</article>`, { title: 'Big page' })),
+    '/tall': (_req, res) => sendHtml(res, html(`<article style="height: 3000px"><h1>Tall page</h1>${articleText('tall')}</article>`, { title: 'Tall page' })),
     '/hang': () => new Promise(() => undefined),
     '/robots.txt': (_req, res) => {
       res.writeHead(404);
@@ -146,17 +148,19 @@ describe('v2 SDK (Firecrawl)', () => {
   it('watcher: documents and done for a crawl and a batch', async () => {
     for (const [kind, started] of [
       ['crawl', await app.startCrawl(site.at('/'), { limit: 3 })],
-      ['batch', await app.startBatchScrape([site.at('/p1'), site.at('/big')], { options: { formats: ['markdown', 'html'] } })],
+      ['batch', await app.startBatchScrape([site.at('/p1'), site.at('/big')], { options: { formats: ['markdown', 'html', 'screenshot'] } })],
     ] as const) {
       // A poll interval of ten minutes: were the SDK polling instead of watching the WebSocket, this would time out.
       const watch = app.watcher(started.id, { kind, pollInterval: 600 });
       const docs: string[] = [];
       const htmlLengths: number[] = [];
+      const screenshots: string[] = [];
       let done: { status: string } | undefined;
       let error: unknown;
       watch.on('document', (doc) => {
         docs.push(String(doc.metadata?.sourceURL));
         htmlLengths.push(doc.html?.length ?? 0);
+        if (doc.screenshot) screenshots.push(doc.screenshot);
       });
       watch.on('done', (state) => (done = state));
       watch.on('error', (err) => (error = err));
@@ -164,7 +168,10 @@ describe('v2 SDK (Firecrawl)', () => {
       expect(error).toBeUndefined();
       expect(done?.status).toBe('completed');
       expect(docs).toHaveLength(kind === 'crawl' ? 3 : 2);
-      if (kind === 'batch') expect(Math.max(...htmlLengths)).toBeGreaterThan(65_536);
+      if (kind === 'batch') {
+        expect(Math.max(...htmlLengths)).toBeGreaterThan(65_536);
+        expect(screenshots.sort()).toEqual([`${server.url}/api/files/${started.id}/screenshot-1.png`, `${server.url}/api/files/${started.id}/screenshot-2.png`]);
+      }
     }
   });
 
@@ -242,6 +249,42 @@ describe('v2 SDK (Firecrawl)', () => {
     expect(raw.markdown).toBeUndefined();
   });
 
+  it('scrape and batchScrape with screenshot: a URL that gives the PNG to the same key as Bearer, to no other', async () => {
+    const doc = await app.scrape(site.at('/p1'), { formats: ['markdown', 'screenshot'] });
+    expect(doc.markdown).toMatch(/^# Page one/);
+    expect(doc.screenshot).toBe(`${server.url}/api/files/${doc.metadata?.scrapeId}/screenshot-1.png`);
+    const served = await fetch(doc.screenshot!, { headers: { authorization: `Bearer ${KEYS.scale}` } });
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-type')).toBe('image/png');
+    expect(pngSize(Buffer.from(await served.arrayBuffer()))).toEqual({ width: 800, height: 600 });
+    expect((await fetch(doc.screenshot!, { headers: { authorization: `Bearer ${KEYS.free}` } })).status).toBe(404);
+    const anonymous = await fetch(doc.screenshot!);
+    expect(anonymous.status).toBe(401);
+    expect(await anonymous.json()).toEqual({ message: 'missing API key: send it in the x-api-key header or the Authorization header as Bearer KEY' });
+    // The Bearer key is taken on the file route only: the rest of /api keeps its own header.
+    expect((await fetch(`${server.url}/api/jobs`, { headers: { authorization: `Bearer ${KEYS.scale}` } })).status).toBe(401);
+
+    const full = await app.scrape(site.at('/tall'), { formats: [{ type: 'screenshot', fullPage: true }] });
+    expect(full.markdown).toBeUndefined();
+    const tall = await fetch(full.screenshot!, { headers: { authorization: `Bearer ${KEYS.scale}` } });
+    expect(pngSize(Buffer.from(await tall.arrayBuffer())).height).toBeGreaterThan(3000);
+
+    const batch = await app.batchScrape([site.at('/p2')], { options: { formats: ['screenshot'] }, pollInterval: 1 });
+    expect(batch.data[0]!.screenshot).toMatch(new RegExp(`^${server.url}/api/files/[0-9a-f-]{36}/screenshot-1\\.png$`));
+    expect((await fetch(batch.data[0]!.screenshot!, { headers: { authorization: `Bearer ${KEYS.scale}` } })).status).toBe(200);
+  });
+
+  it('screenshot options webjobs cannot honour are refused by name', async () => {
+    await expect(app.scrape(site.at('/p1'), { formats: [{ type: 'screenshot', quality: 80 }] })).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/^formats\[\{type: "screenshot"\}\]\.quality is not supported by webjobs serve: screenshots are PNG/),
+    });
+    await expect(app.scrape(site.at('/p1'), { formats: [{ type: 'screenshot', fullPage: true, viewport: { width: 1280, height: 720 } }] })).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/^formats\[\{type: "screenshot"\}\]\.viewport is not supported by webjobs serve: the viewport is fixed/),
+    });
+  });
+
   it('cancelCrawl stops a running crawl', async () => {
     const start = await app.startCrawl(site.at('/hang'), { limit: 2 });
     expect(await app.cancelCrawl(start.id)).toBe(true);
@@ -254,6 +297,17 @@ describe('v1 SDK (FirecrawlAppV1)', () => {
     const doc = await v1.scrapeUrl(site.at('/p3'), { formats: ['markdown', 'html'] });
     expect(doc).toMatchObject({ success: true, markdown: expect.stringMatching(/^# Page three/), metadata: { title: 'Page three', statusCode: 200 } });
     expect((doc as { html?: string }).html).toContain('<h1>Page three</h1>');
+  });
+
+  it('scrapeUrl with screenshot and screenshot@fullPage: URLs of PNGs, the second of the whole page', async () => {
+    const doc = (await v1.scrapeUrl(site.at('/tall'), { formats: ['screenshot'] })) as { success: boolean; screenshot?: string };
+    expect(doc.screenshot).toMatch(new RegExp(`^${server.url}/api/files/[0-9a-f-]{36}/screenshot-1\\.png$`));
+    const viewport = await fetch(doc.screenshot!, { headers: { authorization: `Bearer ${KEYS.scale}` } });
+    expect(pngSize(Buffer.from(await viewport.arrayBuffer()))).toEqual({ width: 800, height: 600 });
+    const full = (await v1.scrapeUrl(site.at('/tall'), { formats: ['markdown', 'screenshot@fullPage'] })) as { markdown?: string; screenshot?: string };
+    expect(full.markdown).toMatch(/^# Tall page/);
+    const whole = await fetch(full.screenshot!, { headers: { authorization: `Bearer ${KEYS.scale}` } });
+    expect(pngSize(Buffer.from(await whole.arrayBuffer())).height).toBeGreaterThan(3000);
   });
 
   it('crawlUrl (waits) and asyncCrawlUrl with checkCrawlStatus paging by limit and next', async () => {
@@ -296,8 +350,10 @@ describe('v1 SDK (FirecrawlAppV1)', () => {
 describe('fields webjobs does not support are refused by name, never ignored', () => {
   const url = () => site.at('/p1');
   it.each([
-    ['/v2/scrape', () => ({ url: url(), formats: ['summary'] }), /formats: "summary" is not supported by webjobs serve \(supported: markdown, html, links, rawHtml\)/],
-    ['/v2/scrape', () => ({ url: url(), formats: ['screenshot'] }), /^formats: "screenshot" is not supported by webjobs serve: screenshots are served by \/api/],
+    ['/v2/scrape', () => ({ url: url(), formats: ['summary'] }), /formats: "summary" is not supported by webjobs serve \(supported: markdown, html, links, rawHtml, screenshot, screenshot@fullPage\)/],
+    ['/v1/scrape', () => ({ url: url(), formats: ['screenshot', 'screenshot@fullPage'] }), /^formats: a screenshot may be asked for once/],
+    ['/v2/scrape', () => ({ url: url(), formats: [{ type: 'screenshot', fullPage: 'yes' }] }), /^formats\[\{type: "screenshot"\}\]\.fullPage must be true or false/],
+    ['/v2/crawl', () => ({ url: url(), scrapeOptions: { formats: [{ type: 'screenshot', quality: 50 }] } }), /^scrapeOptions\.formats\[\{type: "screenshot"\}\]\.quality is not supported/],
     ['/v2/scrape', () => ({ url: url(), formats: [{ type: 'json', prompt: 'x' }] }), /formats\[\{type: "json"\}\]\.prompt is not supported/],
     ['/v2/scrape', () => ({ url: url(), actions: [{ type: 'click', selector: 'a' }] }), /^actions is not supported by webjobs serve: page actions/],
     ['/v2/scrape', () => ({ url: url(), mobile: true }), /^mobile is not supported by webjobs serve: only false/],

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempHome } from './helpers/cli.js';
 import { articleText, html, sendHtml, startFixtureServer, type FixtureServer } from './helpers/fixtureServer.js';
+import { pngSize } from './helpers/png.js';
 import { startServe, type ServeProcess } from './helpers/serve.js';
 
 const KEY = 'formats-test-key-0123456789';
@@ -49,12 +50,6 @@ async function scrape(args: string[], options: { env?: NodeJS.ProcessEnv } = {})
   expect(result.stderr).toBe('');
   expect(result.code).toBe(0);
   return JSON.parse(result.stdout) as Scraped;
-}
-
-/** Width and height of a PNG, from its IHDR chunk. */
-function pngSize(bytes: Buffer): { width: number; height: number } {
-  expect(bytes.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
-  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
 }
 
 describe('rawHtml', () => {

@@ -14,6 +14,7 @@ import { JOB_KINDS, type JobKind, type PageQuery } from '../api/types.js';
 import { validateJobId, validateMapRequest, validatePageQuery, validateRequest } from '../api/validate.js';
 import { FILE_TYPES, type JobFiles } from '../store/jobFiles.js';
 import { describeError } from './describeError.js';
+import { fileLinker, withFileUrls } from './files.js';
 import { bearerToken, firecrawlRoutes, isFirecrawlPath } from './firecrawl/routes.js';
 import { JobGate } from './gate.js';
 import type { ApiKey, KeyRing } from './keys.js';
@@ -44,6 +45,8 @@ declare module 'fastify' {
     /** Reruns the route's own validation to explain a schema failure in webjobs' words. */
     explain?: (request: FastifyRequest) => void;
     public?: boolean;
+    /** The route also takes the key as Authorization: Bearer KEY (Firecrawl's way), for URLs handed to Firecrawl clients. */
+    bearer?: boolean;
   }
 }
 
@@ -71,7 +74,9 @@ export function buildApp(options: AppOptions): FastifyInstance {
       return;
     }
     const presented = req.headers['x-api-key'];
-    req.apiKey = gate.authenticate(typeof presented === 'string' ? presented : undefined, 'the x-api-key header');
+    const { bearer } = req.routeOptions.config;
+    const key = typeof presented === 'string' ? presented : bearer ? bearerToken(req.headers.authorization) : undefined;
+    req.apiKey = gate.authenticate(key, bearer ? 'the x-api-key header or the Authorization header as Bearer KEY' : 'the x-api-key header');
   });
   app.addHook('onResponse', async (req, reply) => {
     log(`${req.method} ${req.url} ${reply.statusCode} ${Math.round(reply.elapsedTime)}ms${req.apiKey ? ` key=${req.apiKey.id}` : ''}`);
@@ -111,7 +116,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
         const jobId = await ownedJobId(req, kind);
         const paged = kind === 'batch' || kind === 'crawl';
         const record = await backend.result(kind, jobId, paged ? validatePageQuery(req.query) : undefined);
-        return options.files && kind !== 'extract' ? withFileUrls(record, options.files, `${req.protocol}://${req.host}`) : record;
+        return kind !== 'extract' ? withFileUrls(record, fileLinker(options.files, `${req.protocol}://${req.host}`)) : record;
       },
     );
 
@@ -128,8 +133,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
     async (req, reply) => gate.map(() => req.body, reply.raw),
   );
 
-  // A job's screenshot, for the key that owns the job.
-  app.get<{ Params: { jobId: string; name: string } }>('/api/files/:jobId/:name', async (req, reply) => {
+  // A job's screenshot, for the key that owns the job: /api's records and the Firecrawl API's documents link here.
+  app.get<{ Params: { jobId: string; name: string } }>('/api/files/:jobId/:name', { config: { bearer: true } }, async (req, reply) => {
     const jobId = validateJobId(req.params.jobId);
     const file = options.files?.path(jobId, req.params.name);
     const size = file ? await fs.stat(file).then((stat) => stat.size, () => undefined) : undefined;
@@ -144,20 +149,9 @@ export function buildApp(options: AppOptions): FastifyInstance {
     return backend.list(await gate.jobsOf(keyOf(req)));
   });
 
-  void app.register(firecrawlRoutes, { backend, gate, bodyLimit, log });
+  void app.register(firecrawlRoutes, { backend, gate, bodyLimit, log, files: options.files });
 
   app.get('/healthz', { config: { public: true } }, async () => ({ status: 'ok' }));
 
   return app;
-}
-
-/** The record with each screenshot's path on this machine replaced by its URL here. */
-function withFileUrls<T>(record: T, files: JobFiles, origin: string): T {
-  const data = (record as { data?: unknown }).data;
-  const pages = (Array.isArray(data) ? data : [data]) as ({ screenshot?: unknown } | null | undefined)[];
-  for (const page of pages) {
-    const file = typeof page?.screenshot === 'string' ? files.nameOf(page.screenshot) : undefined;
-    if (file) page!.screenshot = `${origin}/api/files/${file.jobId}/${file.name}`;
-  }
-  return record;
 }

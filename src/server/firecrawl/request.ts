@@ -7,7 +7,7 @@
  * naming it: never silently dropped. README "Firecrawl-compatible API" has the table.
  */
 import { UsageError } from '../../api/errors.js';
-import { FORMATS, type Format, type JobKind } from '../../api/types.js';
+import { FORMATS, type Format, type JobKind, type ScreenshotOptions } from '../../api/types.js';
 import { validateUrl } from '../../api/validate.js';
 
 export type FirecrawlVersion = 'v1' | 'v2';
@@ -76,8 +76,30 @@ const WHY_NOT: Record<string, string> = {
   storeInCache: 'a fresh page is always stored in the page cache',
 };
 
-/** Formats of webjobs that the Firecrawl API does not give: a screenshot is a file served under /api with its own key header. */
-const NOT_HERE: Record<string, string> = { screenshot: 'screenshots are served by /api (format screenshot there)' };
+/** Why the options of Firecrawl's {type: "screenshot"} format other than fullPage are refused. */
+const SCREENSHOT_WHY_NOT: Record<string, string> = {
+  quality: 'screenshots are PNG here (lossless): there is no quality to set',
+  viewport: 'the viewport is fixed (800×600; fullPage: true takes the whole page)',
+};
+
+/**
+ * Firecrawl's screenshot formats as webjobs' screenshotOptions: "screenshot",
+ * v1's "screenshot@fullPage" and v2's {type: "screenshot", fullPage}; undefined
+ * for any other format.
+ */
+function screenshotOf(format: unknown, where: string): ScreenshotOptions | undefined {
+  if (format === 'screenshot') return {};
+  if (format === 'screenshot@fullPage') return { fullPage: true };
+  if (!isObject(format) || format.type !== 'screenshot') return undefined;
+  const field = `${where}formats[{type: "screenshot"}].`;
+  for (const key of Object.keys(format)) {
+    if (key === 'type' || key === 'fullPage' || format[key] === undefined) continue;
+    refuse(field, key, Object.hasOwn(SCREENSHOT_WHY_NOT, key) ? SCREENSHOT_WHY_NOT[key]! : 'webjobs has no such option');
+  }
+  if (format.fullPage === undefined) return {};
+  if (typeof format.fullPage !== 'boolean') throw new UsageError(`${field}fullPage must be true or false`);
+  return { fullPage: format.fullPage };
+}
 
 function formatName(format: unknown, where: string): string {
   if (typeof format === 'string') return format;
@@ -89,17 +111,23 @@ function formatName(format: unknown, where: string): string {
   throw new UsageError(`${where}formats must be an array of format names or {type} objects`);
 }
 
-function mapFormats(value: unknown, where: string): Format[] {
+function mapFormats(value: unknown, where: string): { formats: Format[]; screenshotOptions?: ScreenshotOptions } {
   if (!Array.isArray(value)) throw new UsageError(`${where}formats must be an array of format names`);
-  return value.map((format) => {
+  let screenshotOptions: ScreenshotOptions | undefined;
+  const formats = value.map((format): Format => {
+    const screenshot = screenshotOf(format, where);
+    if (screenshot) {
+      if (screenshotOptions) throw new UsageError(`${where}formats: a screenshot may be asked for once (with fullPage or without)`);
+      screenshotOptions = screenshot;
+      return 'screenshot';
+    }
     const name = formatName(format, where);
-    if (Object.hasOwn(NOT_HERE, name)) refuse(where, `formats: "${name}"`, NOT_HERE[name]!);
     if (!FORMATS.includes(name as Format)) {
-      const supported = FORMATS.filter((f) => !Object.hasOwn(NOT_HERE, f));
-      throw new UsageError(`${where}formats: "${name}" is not supported by webjobs serve (supported: ${supported.join(', ')})`);
+      throw new UsageError(`${where}formats: "${name}" is not supported by webjobs serve (supported: ${FORMATS.join(', ')}, screenshot@fullPage)`);
     }
     return name as Format;
   });
+  return { formats, ...(screenshotOptions?.fullPage ? { screenshotOptions } : {}) };
 }
 
 /**
@@ -137,7 +165,7 @@ function mapScrapeOptions(obj: Obj, where: string, skip: readonly string[]): Obj
   const out: Obj = {};
   for (const key of Object.keys(obj)) {
     if (skip.includes(key) || obj[key] === undefined) continue;
-    if (key === 'formats') out.formats = mapFormats(obj.formats, where);
+    if (key === 'formats') Object.assign(out, mapFormats(obj.formats, where));
     else if (key === 'headers' && isObject(obj.headers)) Object.assign(out, mapHeaders(obj.headers));
     else if (SAME_SCRAPE.includes(key)) out[key] = obj[key];
     else unmapped(obj, key, where, { neutral: NEUTRAL_SCRAPE, whyNot: WHY_NOT });

@@ -9,7 +9,9 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { JobBackend } from '../../api/backend.js';
 import { JobFailedError, JobNotFoundError } from '../../api/errors.js';
+import type { JobFiles } from '../../store/jobFiles.js';
 import { describeError } from '../describeError.js';
+import { fileLinker, type FileLinker } from '../files.js';
 import type { JobGate } from '../gate.js';
 import { mapBatch, mapCrawl, mapExtract, mapMap, mapScrape, requestBody, type FirecrawlVersion, type MappedRequest } from './request.js';
 import { crawlState, extractState, toDocument } from './response.js';
@@ -32,6 +34,8 @@ export interface FirecrawlOptions {
   gate: JobGate;
   bodyLimit: number;
   log: (line: string) => void;
+  /** The jobs' screenshots, linked from documents to GET /api/files (which takes the Bearer key too). */
+  files?: JobFiles;
 }
 
 type IdRequest = FastifyRequest<{ Params: { jobId: string } }>;
@@ -65,6 +69,7 @@ async function versionRoutes(app: FastifyInstance, options: FirecrawlOptions, ve
 
   const keyOf = (req: FastifyRequest) => req.apiKey!;
   const base = (req: FastifyRequest) => `${publicOrigin(req.headers)}/${version}`;
+  const linkOf = (req: FastifyRequest) => fileLinker(options.files, publicOrigin(req.headers));
 
   const start = async (req: FastifyRequest, mapped: MappedRequest) => {
     renamedOf.set(req, mapped.renamed);
@@ -74,7 +79,7 @@ async function versionRoutes(app: FastifyInstance, options: FirecrawlOptions, ve
 
   app.post('/scrape', async (req, reply) => {
     const jobId = await start(req, mapScrape(requestBody(req.body)));
-    return scrapeNow(backend, jobId, reply);
+    return scrapeNow(backend, jobId, reply, linkOf(req));
   });
 
   app.post('/batch/scrape', async (req) => {
@@ -104,7 +109,7 @@ async function versionRoutes(app: FastifyInstance, options: FirecrawlOptions, ve
       // Firecrawl's v1 SDK polls a batch scrape at /v1/crawl/ID: there, either kind answers.
       const pagedKind = version === 'v1' && kind === 'crawl' ? await crawlOrBatch(req) : kind;
       const jobId = await gate.ownedJobId(keyOf(req), req.params.jobId, pagedKind);
-      return pagedStatus(backend, pagedKind, jobId, req.query, `${base(req)}${path}/${jobId}`);
+      return pagedStatus(backend, pagedKind, jobId, req.query, `${base(req)}${path}/${jobId}`, linkOf(req));
     });
     app.delete(`${path}/:jobId`, async (req: IdRequest) => {
       const jobId = await gate.ownedJobId(keyOf(req), req.params.jobId, kind);
@@ -139,7 +144,7 @@ async function versionRoutes(app: FastifyInstance, options: FirecrawlOptions, ve
  * A scrape answered in the request, as Firecrawl's is. A client that hangs up
  * first cancels the job, so nobody waits for a page nobody will read.
  */
-async function scrapeNow(backend: JobBackend, jobId: string, reply: FastifyReply) {
+async function scrapeNow(backend: JobBackend, jobId: string, reply: FastifyReply, link: FileLinker) {
   let answered = false;
   reply.raw.on('close', () => {
     if (!answered) void backend.cancel(jobId, 'scrape').catch(() => undefined);
@@ -153,5 +158,5 @@ async function scrapeNow(backend: JobBackend, jobId: string, reply: FastifyReply
   if (record.status !== 'completed' || !record.data) {
     throw new JobFailedError(`scrape ${record.status}: ${record.error ?? 'no reason given'}`);
   }
-  return { success: true, data: toDocument(record.data, jobId) };
+  return { success: true, data: toDocument(link(record.data), jobId) };
 }

@@ -2,6 +2,7 @@
 import type { JobBackend } from '../../api/backend.js';
 import { LIMITS } from '../../api/limits.js';
 import { queryInteger } from '../../api/validate.js';
+import type { FileLinker } from '../files.js';
 import { crawlState, finishedDocuments } from './response.js';
 
 /**
@@ -18,7 +19,14 @@ export function publicOrigin(headers: { host?: string; 'x-forwarded-proto'?: str
  * A batch or crawl status with the entries from `skip` on, at most `limit` of them,
  * and `next` (the same with skip moved on) while more entries follow.
  */
-export async function pagedStatus(backend: JobBackend, kind: 'batch' | 'crawl', jobId: string, query: { skip?: string; limit?: string }, self: string) {
+export async function pagedStatus(
+  backend: JobBackend,
+  kind: 'batch' | 'crawl',
+  jobId: string,
+  query: { skip?: string; limit?: string },
+  self: string,
+  link: FileLinker,
+) {
   const skip = queryInteger(query.skip, 'skip', 0, Number.MAX_SAFE_INTEGER, 0);
   const limit = queryInteger(query.limit, 'limit', 1, LIMITS.maxResultBatchSize, LIMITS.defaultResultBatchSize);
   // Result pages are `limit` entries long; a skip between two page starts reads both.
@@ -43,7 +51,7 @@ export async function pagedStatus(backend: JobBackend, kind: 'batch' | 'crawl', 
     status: crawlState(first.status),
     completed,
     total,
-    data: finishedDocuments(window),
+    data: finishedDocuments(window.map(link)),
     ...(more ? { next: `${self}?skip=${skip + limit}${query.limit !== undefined ? `&limit=${limit}` : ''}` } : {}),
     ...(first.error ? { error: first.error } : {}),
   };

@@ -14,6 +14,8 @@ import type { Duplex } from 'node:stream';
 import type { JobBackend } from '../../api/backend.js';
 import { WebjobsError } from '../../api/errors.js';
 import { LIMITS } from '../../api/limits.js';
+import type { JobFiles } from '../../store/jobFiles.js';
+import { fileLinker } from '../files.js';
 import type { JobGate } from '../gate.js';
 import { pagedStatus, publicOrigin } from './status.js';
 import { toDocument } from './response.js';
@@ -45,6 +47,7 @@ export interface WatchOptions {
   backend: JobBackend;
   gate: JobGate;
   log: (line: string) => void;
+  files?: JobFiles;
 }
 
 /**
@@ -69,7 +72,7 @@ export function serveWatches(server: Server, options: WatchOptions): () => void 
   };
 }
 
-async function watch(req: IncomingMessage, socket: Duplex, { backend, gate, log }: WatchOptions): Promise<void> {
+async function watch(req: IncomingMessage, socket: Duplex, { backend, gate, log, files }: WatchOptions): Promise<void> {
   const match = WATCH_PATH.exec(req.url ?? '');
   const accept = req.headers['sec-websocket-key'];
   if (!match || req.headers.upgrade?.toLowerCase() !== 'websocket' || typeof accept !== 'string') {
@@ -92,14 +95,15 @@ async function watch(req: IncomingMessage, socket: Duplex, { backend, gate, log 
     if (open) socket.write(frame(0x1, Buffer.from(JSON.stringify(message))));
   };
   const self = `${publicOrigin(req.headers)}/v2/${match[1]}/${jobId}`;
+  const link = fileLinker(files, publicOrigin(req.headers));
   // Every entry at once (a batch has at most maxResultBatchSize URLs, a crawl on serve fewer pages).
-  const snapshot = () => pagedStatus(backend, kind, jobId, { limit: String(LIMITS.maxResultBatchSize) }, self);
+  const snapshot = () => pagedStatus(backend, kind, jobId, { limit: String(LIMITS.maxResultBatchSize) }, self, link);
 
   try {
     send({ type: 'catchup', data: await snapshot() });
     await backend.wait(kind, jobId, {
       onPage: (entry) => {
-        if (entry.status !== 'pending') send({ type: 'document', data: toDocument(entry) });
+        if (entry.status !== 'pending') send({ type: 'document', data: toDocument(link(entry)) });
       },
     });
     // The last snapshot has every page (one finished while the first was read included) and the final status, which ends the watch.
