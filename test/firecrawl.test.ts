@@ -24,6 +24,28 @@ let server: ServeProcess;
 let app: Firecrawl;
 let v1: FirecrawlAppV1;
 
+/** A one-page PDF showing `text`, written out by hand (objects, cross-reference table, trailer). */
+function onePagePdf(text: string): Buffer {
+  const content = `BT /F1 24 Tf 72 720 Td (${text}) Tj ET`;
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  let pdf = '%PDF-1.4\n';
+  const offsets = objects.map((body, i) => {
+    const offset = pdf.length;
+    pdf += `${i + 1} 0 obj\n${body}\nendobj\n`;
+    return offset;
+  });
+  const xref = pdf.length;
+  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(pdf, 'latin1');
+}
+
 const page = (title: string, links = '') => html(`<article><h1>${title}</h1>${articleText(title.toLowerCase())}${links}</article>`, { title });
 
 interface Answer {
@@ -57,6 +79,10 @@ beforeAll(async () => {
     '/big': (_req, res) => sendHtml(res, html(`<article><h1>Big page</h1>${articleText('size', 500)}</article>`, { title: 'Big page' })),
     '/tall': (_req, res) => sendHtml(res, html(`<article style="height: 3000px"><h1>Tall page</h1>${articleText('tall')}</article>`, { title: 'Tall page' })),
     '/hang': () => new Promise(() => undefined),
+    '/report.pdf': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/pdf' });
+      res.end(onePagePdf('Quarterly figures of the report'));
+    },
     '/robots.txt': (_req, res) => {
       res.writeHead(404);
       res.end();
@@ -374,6 +400,12 @@ describe('fields webjobs does not support are refused by name, never ignored', (
     ['/v2/batch/scrape', () => ({ urls: [url()], appendToId: '3f2b6c1e-8d4a-4b7e-9c1a-2e5f7a9b0c3d' }), /^appendToId is not supported/],
     ['/v2/extract', () => ({ urls: [url()], prompt: 'x', enableWebSearch: true }), /^enableWebSearch is not supported/],
     ['/v2/extract', () => ({ urls: [`${site.url}/*`], prompt: 'x' }), /wildcard URLs/],
+    ['/v1/scrape', () => ({ url: url(), parsePDF: false }), /^parsePDF is not supported by webjobs serve: only true \(a PDF is always read into Markdown; the file itself is not returned\)$/],
+    ['/v2/scrape', () => ({ url: url(), parsers: [] }), /^parsers is not supported by webjobs serve: only \["pdf"\] \(a PDF is always read into Markdown/],
+    ['/v2/scrape', () => ({ url: url(), parsers: [{ type: 'pdf', mode: 'ocr' }] }), /^parsers\[\{type: "pdf"\}\]\.mode is not supported by webjobs serve: only "auto" or "fast" \(.*there is no OCR\)$/],
+    ['/v2/scrape', () => ({ url: url(), parsers: [{ type: 'pdf', maxPages: 2 }] }), /^parsers\[\{type: "pdf"\}\]\.maxPages is not supported by webjobs serve: every page of a PDF is read/],
+    ['/v2/scrape', () => ({ url: url(), parsers: ['pdf', 'image'] }), /^parsers: "image" is not supported by webjobs serve: images are not read \(there is no OCR\)$/],
+    ['/v1/scrape', () => ({ url: url(), fastMode: true }), /^fastMode is not supported by webjobs serve: only false \(each page is read over HTTP when that is enough and rendered in a browser when it needs one/],
   ])('%s %j', async (path, body, message) => {
     const answer = await call('POST', path, { body: body() });
     expect(answer.status).toBe(400);
@@ -386,6 +418,19 @@ describe('fields webjobs does not support are refused by name, never ignored', (
     expect(answer.body.error).toBe('request.maxPages must be between 1 and 100 (got 500) (webjobs names: limit is maxPages)');
     const scheme = await call('POST', '/v2/scrape', { body: { url: 'example.com/page' } });
     expect(scheme.body).toEqual({ success: false, error: 'url: "example.com/page" has no http:// or https://; did you mean https://example.com/page?' });
+  });
+
+  it('parsers: ["pdf"] (v2) and parsePDF: true (v1) ask for what webjobs does with a PDF: its text as Markdown', async () => {
+    const asks: [string, Record<string, unknown>][] = [
+      ['/v2/scrape', { parsers: ['pdf'] }],
+      ['/v2/scrape', { parsers: [{ type: 'pdf', mode: 'fast' }] }],
+      ['/v1/scrape', { parsePDF: true }],
+    ];
+    for (const [path, fields] of asks) {
+      const answer = await call('POST', path, { body: { url: site.at('/report.pdf'), ...fields } });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      expect(answer.body.data.markdown).toContain('Quarterly figures of the report');
+    }
   });
 
   it('accepts the labels the SDK sends (origin) and values that ask for what webjobs does', async () => {

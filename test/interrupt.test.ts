@@ -123,6 +123,7 @@ describe('nothing outlives webjobs', () => {
   it.each([
     ['SIGINT', 130],
     ['SIGTERM', 143],
+    ['SIGHUP', 129],
   ] as const)('%s: the job stops, Chromium and its profile are gone', async (signal, code) => {
     const tmp = newTmp();
     const cli = await stuckBatch(tmp);

@@ -140,6 +140,8 @@ describe('webjobs mcp (local)', () => {
     expect(byName.scrape!.inputSchema.required).toEqual(['url']);
     for (const tool of tools) expect(tool.description!.length).toBeGreaterThan(80);
     expect(byName.scrape!.description).toContain('batch_scrape');
+    // With engine auto (the default) a page may never see a browser: the description must not promise one.
+    expect(byName.scrape!.description).toMatch(/read over HTTP, one that needs scripts is rendered in a real browser/);
     expect(byName.job_result!.description).toContain(RESULT_CHARS.toLocaleString('en-US'));
   });
 
@@ -181,6 +183,8 @@ describe('webjobs mcp (local)', () => {
     expect(record).toMatchObject({ kind: 'crawl', status: 'completed', totalCrawledPages: 3 });
     expect(record.data.map((e: { url: string }) => e.url).sort()).toEqual([site.at('/site/'), site.at('/site/a'), site.at('/site/b')]);
     expect(textOf(result)).toContain('# Page B');
+    // The start page is done while the pages it leads to are still loading: at least that is reported.
+    expect(progress.some((p) => p.progress >= 1)).toBe(true);
     for (const p of progress) expect(p).toMatchObject({ total: 3, message: expect.stringContaining('of at most 3 pages done') });
   });
 
@@ -376,6 +380,9 @@ describe('webjobs mcp on the command line', () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('{"mcpServers": {"webjobs": {"command": "webjobs", "args": ["mcp"]}}}');
     expect(help.stdout).toContain('Examples:');
+    // Every tool the server lists is named, in the same order.
+    const named = /Tools: ([^.]+)\./.exec(help.stdout)?.[1]?.split(/,\s+/);
+    expect(named).toEqual((await local.client.listTools()).tools.map((t) => t.name));
     const bad = await runCli(['mcp', '--remote', 'ftp://jobs.example.com'], { env: env() });
     expect(bad).toMatchObject({ code: 2, stdout: '', stderr: 'webjobs: --remote: "ftp://jobs.example.com" must use http or https\n' });
   });

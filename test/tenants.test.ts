@@ -20,6 +20,8 @@ const api = serveClient(() => server.url, KEYS.a);
 
 /** Cookie headers the site received, per path. */
 const cookiesSeen = new Map<string, string | undefined>();
+/** Requests for /cached.js, a script the site lets browsers keep for an hour. */
+let cachedScriptRequests = 0;
 /** Answers of /hang that the browser has given up on (their connection closed). */
 let hangsClosed = 0;
 let hangsOpened = 0;
@@ -57,6 +59,7 @@ beforeAll(async () => {
       );
     },
     '/cached.js': (_req, res) => {
+      cachedScriptRequests++;
       res.writeHead(200, { 'content-type': 'text/javascript', 'cache-control': 'public, max-age=3600' });
       res.end('window.cachedCopy = (window.cachedCopy || 0) + 1;');
     },
@@ -93,14 +96,20 @@ async function scrape(path: string, key: string, scrapeOptions: Record<string, u
 }
 
 describe('each job has its own browser context', () => {
-  it("one key's job sees no cookie or storage left by another key's job", async () => {
-    expect((await scrape('/set-state', KEYS.a)).status).toBe('completed');
-    const read = await scrape('/read-state', KEYS.b);
+  it("one key's job sees no cookie, storage or cached resource left by another key's job", async () => {
+    // In the browser: the HTTP engine would neither run the scripts nor cache the script they load.
+    const browser = { engine: 'browser' };
+    expect((await scrape('/set-state', KEYS.a, browser)).status).toBe('completed');
+    expect(cachedScriptRequests).toBe(1);
+    const read = await scrape('/read-state', KEYS.b, browser);
     expect(read.status).toBe('completed');
+    // The script may be kept for an hour, but not by another job's context: it is asked for again.
+    expect(cachedScriptRequests).toBe(2);
     expect(read.data.markdown).toContain('cookie={} local={null} script={1}');
     expect(cookiesSeen.get('/read-state')).toBeUndefined();
     // The same key's next job is a new job too.
-    expect((await scrape('/read-state', KEYS.a)).data.markdown).toContain('cookie={} local={null}');
+    expect((await scrape('/read-state', KEYS.a, browser)).data.markdown).toContain('cookie={} local={null}');
+    expect(cachedScriptRequests).toBe(3);
   });
 });
 

@@ -186,7 +186,7 @@ export function tools(limits: RequestLimits): Tool[] {
       'scrape',
       'scrape',
       'Scrape a web page',
-      'Read one web page in a real browser and get its content as clean Markdown (or its HTML, or its links). Use it when you have one URL and need what the page says. For several known URLs use batch_scrape; to explore a site whose page URLs you do not know use crawl; for specific fields as JSON use extract.',
+      'Read one web page and get its content as clean Markdown (or its HTML, or its links): a page whose HTML already holds its content is read over HTTP, one that needs scripts is rendered in a real browser (scrapeOptions.engine chooses). Use it when you have one URL and need what the page says. For several known URLs use batch_scrape; to explore a site whose page URLs you do not know use crawl; for specific fields as JSON use extract.',
       limits,
     ),
     jobTool(

@@ -14,8 +14,8 @@ interface McpFlags {
 // Built when help is shown: toLocaleString loads ICU's data (~15 ms), which no other command should pay at start.
 const help = () => `
 Speaks the Model Context Protocol on stdin/stdout (nothing else is written to stdout;
-errors of the server itself go to stderr). Tools: scrape, batch_scrape, crawl, extract,
-job_status, job_result. Results are Markdown with the job record as structured content,
+errors of the server itself go to stderr). Tools: scrape, batch_scrape, crawl, map,
+extract, job_status, job_result. Results are Markdown with the job record as structured content,
 at most ${RESULT_CHARS.toLocaleString('en-US')} characters of page content per call; job_result reads on with a cursor.
 Batch and crawl send progress notifications; a cancelled call cancels its job.
 When the client closes stdin, jobs still running are cancelled, the browser closes and

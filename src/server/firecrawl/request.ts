@@ -55,8 +55,9 @@ const NEUTRAL_SCRAPE: Unmapped['neutral'] = {
   mobile: [false, 'pages are rendered in a desktop viewport'],
   skipTlsVerification: [false, 'TLS certificates are always verified'],
   blockAds: [false, 'ads are not blocked'],
-  fastMode: [false, 'every page is rendered in the browser'],
+  fastMode: [false, 'each page is read over HTTP when that is enough and rendered in a browser when it needs one; /api chooses with scrapeOptions.engine'],
   zeroDataRetention: [false, 'jobs are kept in the job store until pruned'],
+  parsePDF: [true, 'a PDF is always read into Markdown; the file itself is not returned'],
 };
 
 /** Scrape option fields that keep their name and meaning. */
@@ -66,8 +67,6 @@ const WHY_NOT: Record<string, string> = {
   actions: 'page actions (click, write, scroll...) are not implemented',
   location: 'there is no per-request location or language; use sessionOptions.proxyCountry on /api',
   proxy: "Firecrawl's proxy pools do not exist here; use sessionOptions.useProxy on /api",
-  parsers: 'documents (PDF) are not parsed',
-  parsePDF: 'documents (PDF) are not parsed',
   removeBase64Images: 'images are left as the page has them',
   jsonOptions: 'LLM extraction is the extract endpoint',
   extract: 'LLM extraction is the extract endpoint',
@@ -99,6 +98,38 @@ function screenshotOf(format: unknown, where: string): ScreenshotOptions | undef
   if (format.fullPage === undefined) return {};
   if (typeof format.fullPage !== 'boolean') throw new UsageError(`${field}fullPage must be true or false`);
   return { fullPage: format.fullPage };
+}
+
+/** The PDF parser's modes that ask for what webjobs does: it reads the text a PDF embeds (auto adds OCR only where there is none). */
+const PDF_MODES: unknown[] = ['auto', 'fast'];
+
+function parserName(parser: unknown, where: string): string {
+  if (typeof parser === 'string') return parser;
+  if (isObject(parser) && typeof parser.type === 'string') {
+    for (const [key, value] of Object.entries(parser)) {
+      if (key === 'type' || (parser.type === 'pdf' && key === 'mode' && PDF_MODES.includes(value))) continue;
+      const field = `parsers[{type: "${parser.type}"}].${key}`;
+      if (parser.type !== 'pdf') refuse(where, field, 'parsers take no options');
+      if (key === 'mode') refuse(where, field, 'only "auto" or "fast" (a PDF is read from the text it embeds; there is no OCR)');
+      refuse(where, field, 'every page of a PDF is read into one Markdown document');
+    }
+    return parser.type;
+  }
+  throw new UsageError(`${where}parsers must be an array of parser names or {type} objects`);
+}
+
+/**
+ * Firecrawl's parsers: "pdf" asks for what webjobs does with every PDF (its text
+ * as Markdown), so it is accepted; leaving "pdf" out asks for the file itself.
+ */
+function checkParsers(value: unknown, where: string): void {
+  if (!Array.isArray(value)) throw new UsageError(`${where}parsers must be an array of parser names`);
+  const names = value.map((parser) => parserName(parser, where));
+  for (const name of names) {
+    if (name === 'image') refuse(where, 'parsers: "image"', 'images are not read (there is no OCR)');
+    if (name !== 'pdf') refuse(where, `parsers: "${name}"`, 'the one parser is "pdf"');
+  }
+  if (!names.includes('pdf')) refuse(where, 'parsers', 'only ["pdf"] (a PDF is always read into Markdown; the file itself is not returned)');
 }
 
 function formatName(format: unknown, where: string): string {
@@ -168,6 +199,7 @@ function mapScrapeOptions(obj: Obj, where: string, skip: readonly string[]): Obj
     if (key === 'formats') Object.assign(out, mapFormats(obj.formats, where));
     else if (key === 'headers' && isObject(obj.headers)) Object.assign(out, mapHeaders(obj.headers));
     else if (SAME_SCRAPE.includes(key)) out[key] = obj[key];
+    else if (key === 'parsers') checkParsers(obj.parsers, where);
     else unmapped(obj, key, where, { neutral: NEUTRAL_SCRAPE, whyNot: WHY_NOT });
   }
   return out;
