@@ -1312,6 +1312,32 @@ PAGES['/news/embeds'] = sitePage(
   },
 );
 
+// 20. An endless blog: the post the address names, then the next posts in full, each
+// an <article> of its own.
+
+const NEXT_POSTS = [
+  ['Gratitude is in the details', 'Gratitude for life is in the details: the smile given on waking, the thanks said for one more day, the quiet of the house before anyone else is up.'],
+  ['A family held together', 'What holds a family together is care, the wish for each other’s good, hands held out when one of them falls and joy multiplied when a dream comes true.'],
+];
+
+PAGES['/blog/endless'] = sitePage(
+  'Smoky beans on toast – Northwind Kitchen',
+  `<main><article class="post"><h1 class="entry-title">Smoky beans on toast</h1>${RECIPE.map((p) => `<p>${p}</p>`).join('')}</article>
+    ${NEXT_POSTS.map(([t, p]) => `<article class="post postbox"><h2 class="entry-title"><a href="/p/${slug(t!)}">${t}</a></h2><p>${p}</p><p>${p}</p></article>`).join('')}</main>`,
+  { withSidebar: false, head: '<meta property="og:type" content="article">' },
+);
+
+// 21. A post split over <article>s (Lemmy): its header twice (desktop and mobile), its body in
+// a third, then the comments, each an <article> too.
+
+PAGES['/thread/split'] = sitePage(
+  'Smoky beans on toast – Northwind Kitchen',
+  `<main>${['desktop', 'mobile'].map((v) => `<article class="row post-container post-${v}"><h1>Smoky beans on toast</h1><span>by Dessalines</span></article>`).join('')}
+    <article class="card" id="postContent">${RECIPE.map((p) => `<p>${p}</p>`).join('')}</article>
+    ${NEXT_POSTS.map(([, p]) => `<article class="comment-node"><p>${p}</p></article>`).join('')}</main>`,
+  { withSidebar: false },
+);
+
 // ---------------------------------------------------------------------------
 // The tests.
 // ---------------------------------------------------------------------------
@@ -1722,6 +1748,14 @@ describe('posts quoted from social networks', () => {
 });
 
 describe('what points elsewhere', () => {
+  it('keeps the post the page is titled for, not the next posts of an endless blog', async () => {
+    expectContent(await markdownOf('/blog/endless'), { kept: RECIPE, dropped: NEXT_POSTS.flat() });
+  });
+
+  it('keeps a post whose body is an <article> apart from its header', async () => {
+    expectContent(await markdownOf('/thread/split'), { kept: ['Smoky beans on toast', ...RECIPE] });
+  });
+
   it('keeps the article, not the ticker of other stories above it, whose excerpts end in "..."', async () => {
     expectContent(await markdownOf('/news/ticker'), { kept: STORY, dropped: TICKER });
   });

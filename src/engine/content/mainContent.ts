@@ -247,6 +247,15 @@ export function mainContentSelector(Readability: any): MainContentSelector {
 
   const holds = (el: Element, title: Element | null) => title !== null && el.contains(title);
 
+  /** Words only: "Só quem se Ama…" and a title "Só quem se Ama... — Site" compare equal. */
+  const wordsOf = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+
+  /** Whether the document's title names `heading` (holds its words). */
+  function namesPage(heading: Element, doc: Document): boolean {
+    const text = wordsOf(normalText(heading));
+    return text.length > 0 && wordsOf(doc.title || '').includes(text);
+  }
+
   /** What is never content, whatever share of the page it holds: cookie banners, popups, skip links. */
   function removeBanners(root: Element): void {
     for (const a of Array.from(root.querySelectorAll('a[href^="#"]'))) if (words(a).some((word) => /^skip/i.test(word))) a.remove();
@@ -500,6 +509,34 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     return jsonLd.some((text) => pattern.test(text));
   }
 
+  /**
+   * When the page's title heading sits in an `<article>`, the page is that article:
+   * the other `<article>`s beside it are other posts (the next stories of an endless
+   * blog, teasers). Not on a thread, whose posts are each an article.
+   */
+  function removeOtherArticles(root: Element): void {
+    const title = titleHeading(root);
+    // A page whose title names another heading (a featured story's h1 above its own h2) is left as it is.
+    if (!title || !namesPage(title, root.ownerDocument)) return;
+    const home = title.closest('article');
+    if (!home || !root.contains(home)) return;
+    // A copy of the header (a responsive page has two) is no other post.
+    const own = normalText(title);
+    const isCopy = (el: Element) => Array.from(el.querySelectorAll('h1, h2, h3')).some((h) => normalText(h) === own);
+    const others = Array.from(root.querySelectorAll('article')).filter(
+      (other) => !other.contains(home) && !home.contains(other) && !isReply(other) && !isCopy(other),
+    );
+    // Other posts come as a series, sharing a class; a lone <article> or one unlike the rest is
+    // more likely a part of this item (its body, a recipe's steps).
+    const classes = (el: Element) => (el.getAttribute('class') || '').split(/\s+/).filter(Boolean);
+    const series = others.filter((el) => others.some((peer) => peer !== el && classes(el).some((name) => classes(peer).includes(name))));
+    if (series.length >= 2) for (const other of series) other.remove();
+  }
+
+  /** A reply to the page's post (a thread's answers, readers' comments), left to the rules for those. */
+  const isReply = (el: Element) =>
+    el.matches('[itemprop~="comment"], [itemtype*="Comment"], [itemtype*="Answer"]') || words(el).some((word) => /^(repl(y|ies)|comments?|answers?)$/i.test(word));
+
   function select(doc: Document, page: Document): MainContent {
     const content = region(doc);
     const untouched = content.cloneNode(true) as Element;
@@ -508,7 +545,10 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     // Readers' comments under a post are not the post; in a thread, the posts are the content.
     const jsonLd = jsonLdTexts(page);
     if (declares(jsonLd, DISCUSSION_TYPES) || isForum(page)) removePosterDetails(content);
-    else for (const el of Array.from(content.querySelectorAll(COMMENT_SECTIONS))) if (content.contains(el) && !el.querySelector('h1')) el.remove();
+    else {
+      for (const el of Array.from(content.querySelectorAll(COMMENT_SECTIONS))) if (content.contains(el) && !el.querySelector('h1')) el.remove();
+      removeOtherArticles(content);
+    }
     if (declares(jsonLd, PRODUCT_TYPES)) removeReviews(content);
     if (declaresOneProduct(page, jsonLd)) {
       removeCardGrids(content);
