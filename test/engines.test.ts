@@ -39,6 +39,14 @@ const withComments = article('Commented story').replace(
 
 const challenge = html('<div id="challenge-stage"></div><script src="/cdn-cgi/challenge-platform/h/g/orchestrate/jsch/v1"></script>', { title: 'Just a moment...' });
 
+/** A page streamed by React: its article arrives after the shell in hidden parts, put in place by `$RC` calls (or not). */
+const streamed = (withCalls: boolean) =>
+  html(
+    `<main><h1>Streamed story</h1>${articleText('the shell', 5)}<!--$?--><template id="B:0"></template><div>Loading paragraph...</div><!--/$--><p>The closing words of the streamed story.</p></main>
+    <div hidden id="S:0">${articleText('streamed parts', 3)}</div>${withCalls ? '<script>$RC("B:0","S:0")</script>' : ''}`,
+    { title: 'Streamed story' },
+  );
+
 let site: FixtureServer;
 let other: FixtureServer;
 const home = tempHome();
@@ -65,6 +73,9 @@ beforeAll(async () => {
     '/banner-in-head': (_req, res) =>
       sendHtml(res, `<!DOCTYPE html><html><head><title>Banner page</title><div class="bulletin">Important update: we are open as usual.</div></head><body><article><h1>Banner page</h1>${articleText('banners')}</article></body></html>`),
     '/bang': (_req, res) => sendHtml(res, article('Exclaimed').replace('</article>', '<p>Wow!<a href="/elsewhere">the link after it</a> stays a link, not an image.</p></article>')),
+    // React's streaming rendering with its runtime's calls, and without them (as a saved page has it).
+    '/streamed': (_req, res) => sendHtml(res, streamed(true)),
+    '/streamed-bare': (_req, res) => sendHtml(res, streamed(false)),
     '/private-elsewhere': (_req, res) => {
       res.writeHead(302, { location: other.at('/who') }).end();
     },
@@ -190,6 +201,8 @@ describe('markup a browser forgives, over HTTP', () => {
     ['/fragment', 'a page with no html, head or body tags', 'A page sent as a fragment'],
     ['/banner-in-head', 'a banner written inside <head>', 'Banner page'],
     ['/bang', 'a "!" right before a link', 'Wow\\![the link after it]('],
+    ['/streamed', "a page React streamed, whose runtime's calls did not run", 'Paragraph 3 about streamed parts'],
+    ['/streamed-bare', 'a page React streamed, saved without its calls', 'Paragraph 3 about streamed parts'],
   ])('%s: %s is read as a browser reads it', async (path, _what, expected) => {
     const overHttp = await scrapeJson([site.at(path), '--engine', 'http']);
     expect(overHttp.stderr).toBe('');
@@ -197,6 +210,15 @@ describe('markup a browser forgives, over HTTP', () => {
     expect(overHttp.record.data.markdown).toContain(expected);
     const inChromium = await scrapeJson([site.at(path), '--engine', 'browser']);
     expect(overHttp.record.data.markdown).toBe(inChromium.record.data.markdown);
+  });
+});
+
+describe("React's streamed parts", () => {
+  it('are put where their calls say, over the fallback, before what follows them', async () => {
+    const { record } = await scrapeJson([site.at('/streamed'), '--engine', 'http']);
+    const markdown: string = record.data.markdown;
+    expect(markdown).not.toContain('Loading paragraph');
+    expect(markdown.indexOf('Paragraph 1 about streamed parts')).toBeLessThan(markdown.indexOf('The closing words of the streamed story'));
   });
 });
 

@@ -125,6 +125,8 @@ export function mainContentSelector(Readability: any): MainContentSelector {
         const el = node as HTMLElement;
         // Closed <details> and inactive tabs hide content the reader opens with a click: it is content.
         if (el.tagName === 'DETAILS' || el.getAttribute('role') === 'tabpanel') return NodeFilter.FILTER_REJECT;
+        // A part of a page React streamed, hidden until its scripts move it into place: inPage.ts does that.
+        if (el.matches('div[hidden][id^="S:"]')) return NodeFilter.FILTER_REJECT;
         if (el.getAttribute('aria-hidden') === 'true' || el.matches(CLOAKED) || !el.checkVisibility({ visibilityProperty: true })) {
           // A page hidden whole until its scripts reveal it (anti-flicker, preloaders) is still the
           // page; a hidden mobile menu can hold a third of the text, never half of it.
