@@ -28,6 +28,10 @@
  *
  *   WEBJOBS_BENCH_SERVE=all     phases: all, load (peer, large, nice) or hostile
  *   WEBJOBS_BENCH_NICE=10       --browser-nice of the nice phase (0: no nice phase)
+ *   WEBJOBS_BENCH_ENGINE=browser  scrapeOptions.engine of the load bar's jobs (default: none
+ *                               given, so auto, which reads these article pages over HTTP and
+ *                               starts no Chromium; browser renders each in Chromium, the load
+ *                               the nice phase is about)
  *   WEBJOBS_BENCH_HOSTILE_ROUNDS=6  rounds of the hostile crawls (about 6 s each)
  *   WEBJOBS_BENCH_KEYS=10       keys of the load bar
  *   WEBJOBS_BENCH_JOBS=5        jobs per key (the last of each key's jobs is a batch)
@@ -43,7 +47,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { isFinal, type JobKind, type JobStatus } from '../api/types.js';
+import { ENGINES, isFinal, type EngineName, type JobKind, type JobStatus } from '../api/types.js';
 import { DEFAULT_POLL_DELAYS_MS } from '../remote/remoteBackend.js';
 import { parseKeyList } from '../server/keys.js';
 import { JobOwners } from '../server/owners.js';
@@ -67,6 +71,7 @@ const IDLE_ROUNDS = 100;
 const STOP_GRACE_MS = 30_000;
 const PHASES = process.env.WEBJOBS_BENCH_SERVE ?? 'all';
 const NICE = process.env.WEBJOBS_BENCH_NICE === undefined ? 10 : Number(process.env.WEBJOBS_BENCH_NICE);
+const ENGINE = process.env.WEBJOBS_BENCH_ENGINE as EngineName | undefined;
 const HOSTILE_ROUNDS = Number(process.env.WEBJOBS_BENCH_HOSTILE_ROUNDS) || 6;
 /** A /healthz probe that gets no answer in this long counts as failed (and as this long). */
 const HEALTH_TIMEOUT_MS = 10_000;
@@ -272,7 +277,8 @@ async function startAndPoll(base: string, key: string, kind: keyof typeof ROUTE,
 /** A scrape or batch of `urls` (markdown), to its end. */
 async function runJob(base: string, key: string, kind: Extract<JobKind, 'scrape' | 'batch'>, urls: string[], statusSamples?: Samples): Promise<JobStatus> {
   const request = kind === 'scrape' ? { url: urls[0] } : { urls };
-  return (await startAndPoll(base, key, kind, { ...request, scrapeOptions: { formats: ['markdown'] } }, statusSamples)).status;
+  const scrapeOptions = { formats: ['markdown'], ...(ENGINE && { engine: ENGINE }) };
+  return (await startAndPoll(base, key, kind, { ...request, scrapeOptions }, statusSamples)).status;
 }
 
 // ---------------------------------------------------------------- one phase
@@ -568,13 +574,14 @@ async function hostilePhase(key: string): Promise<void> {
 
 async function main(): Promise<void> {
   if (!['all', 'load', 'hostile'].includes(PHASES)) throw new Error(`WEBJOBS_BENCH_SERVE=${PHASES}: expected all, load or hostile`);
+  if (ENGINE !== undefined && !ENGINES.includes(ENGINE)) throw new Error(`WEBJOBS_BENCH_ENGINE=${ENGINE}: expected ${ENGINES.join(', ')}`);
   if (!Number.isInteger(NICE) || NICE < 0 || NICE > 19) throw new Error(`WEBJOBS_BENCH_NICE=${process.env.WEBJOBS_BENCH_NICE}: expected 0 to 19`);
   const keys = {
     load: Array.from({ length: KEY_COUNT }, (_, i) => `bench-load-${i}`),
     probe: 'bench-probe',
     hoarder: 'bench-hoarder',
   };
-  console.log(`${os.availableParallelism()} CPUs, load average ${os.loadavg()[0]!.toFixed(1)}`);
+  console.log(`${os.availableParallelism()} CPUs, load average ${os.loadavg()[0]!.toFixed(1)}; load bar's engine: ${ENGINE ?? 'auto (none given)'}`);
   if (PHASES !== 'hostile') await loadPhases(keys);
   if (PHASES !== 'load') await hostilePhase(keys.probe);
 }
