@@ -60,6 +60,11 @@ beforeAll(async () => {
       if (req.headers.authorization !== `Basic ${Buffer.from('alice:pa ss').toString('base64')}`) return sendHtml(res, article('Who are you'), 401);
       sendHtml(res, article('Members only story'));
     },
+    // Markup a browser forgives: no html, head or body; a banner written inside <head>; a "!" right before a link.
+    '/fragment': (_req, res) => sendHtml(res, `<div class="post"><h2>A page sent as a fragment</h2>${articleText('fragments')}</div>`),
+    '/banner-in-head': (_req, res) =>
+      sendHtml(res, `<!DOCTYPE html><html><head><title>Banner page</title><div class="bulletin">Important update: we are open as usual.</div></head><body><article><h1>Banner page</h1>${articleText('banners')}</article></body></html>`),
+    '/bang': (_req, res) => sendHtml(res, article('Exclaimed').replace('</article>', '<p>Wow!<a href="/elsewhere">the link after it</a> stays a link, not an image.</p></article>')),
     '/private-elsewhere': (_req, res) => {
       res.writeHead(302, { location: other.at('/who') }).end();
     },
@@ -177,6 +182,21 @@ describe('--engine http and --engine browser', () => {
     const { code, stderr } = await runCli(['scrape', site.at('/static'), '--engine', 'curl'], { env });
     expect(code).toBe(2);
     expect(stderr).toMatch(/--engine.*curl.*auto, http, browser/s);
+  });
+});
+
+describe('markup a browser forgives, over HTTP', () => {
+  it.each([
+    ['/fragment', 'a page with no html, head or body tags', 'A page sent as a fragment'],
+    ['/banner-in-head', 'a banner written inside <head>', 'Banner page'],
+    ['/bang', 'a "!" right before a link', 'Wow\\![the link after it]('],
+  ])('%s: %s is read as a browser reads it', async (path, _what, expected) => {
+    const overHttp = await scrapeJson([site.at(path), '--engine', 'http']);
+    expect(overHttp.stderr).toBe('');
+    expect(overHttp.code).toBe(0);
+    expect(overHttp.record.data.markdown).toContain(expected);
+    const inChromium = await scrapeJson([site.at(path), '--engine', 'browser']);
+    expect(overHttp.record.data.markdown).toBe(inChromium.record.data.markdown);
   });
 });
 

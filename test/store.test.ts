@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { JobNotFoundError } from '../src/api/errors.js';
 import { FileJobStore } from '../src/store/fileStore.js';
+import type { RecordHeader } from '../src/store/jobStore.js';
 import { tempHome } from './helpers/cli.js';
 
 const DIST_STORE = fileURLToPath(new URL('../dist/store/fileStore.js', import.meta.url));
@@ -40,7 +41,8 @@ describe('FileJobStore', () => {
   it('loses no update when several processes change one record at once', async () => {
     const home = tempHome();
     const store = new FileJobStore(home);
-    const { meta } = await store.create('crawl', { url: 'https://example.com/' }, { jobId: '', status: 'running', totalCrawledPages: 0 } as never);
+    const running: RecordHeader & { totalCrawledPages: number } = { jobId: '', status: 'running', totalCrawledPages: 0 };
+    const { meta } = await store.create('crawl', { url: 'https://example.com/' }, running);
     const increment = `
       import { FileJobStore } from ${JSON.stringify(DIST_STORE)};
       const store = new FileJobStore(${JSON.stringify(home)});
@@ -49,7 +51,7 @@ describe('FileJobStore', () => {
     const codes = await Promise.all([runNode(increment), runNode(increment), runNode(increment)]);
     expect(codes).toEqual([0, 0, 0]);
     const { record } = await store.read(meta.jobId);
-    expect((record as { totalCrawledPages: number }).totalCrawledPages).toBe(75);
+    expect('totalCrawledPages' in record && record.totalCrawledPages).toBe(75);
     // No temporary or lock files are left behind.
     expect(readdirSync(path.join(home, 'jobs', meta.jobId)).sort()).toEqual(['job.json', 'meta.json', 'pages', 'status.json']);
   });
@@ -73,7 +75,7 @@ describe('FileJobStore', () => {
 
   it('returns result pages by index, undefined where none is stored yet', async () => {
     const store = new FileJobStore(tempHome());
-    const { meta } = await store.create('batch', { urls: ['https://a.example/', 'https://b.example/'] }, { jobId: '', status: 'running' } as never);
+    const { meta } = await store.create('batch', { urls: ['https://a.example/', 'https://b.example/'] }, { jobId: '', status: 'running' });
     await store.putPage(meta.jobId, 1, { url: 'https://b.example/', status: 'completed', error: null, metadata: {} });
     const pages = await store.readPages(meta.jobId, 0, 2);
     expect(pages[0]).toBeUndefined();

@@ -24,6 +24,8 @@ const cookiesSeen = new Map<string, string | undefined>();
 let cachedScriptRequests = 0;
 /** Answers of /hang that the browser has given up on (their connection closed). */
 let hangsClosed = 0;
+/** Requests for the endless chain of refreshes. */
+let loopHops = 0;
 let hangsOpened = 0;
 const hangWaiters: (() => void)[] = [];
 const notifyHang = () => hangWaiters.splice(0).forEach((wake) => wake());
@@ -77,6 +79,12 @@ beforeAll(async () => {
     '/meta-refresh': (_req, res) => sendHtml(res, html('<p>Redirecting…</p>', { head: '<meta http-equiv="refresh" content="0; url=/p2">' })),
     '/script-redirect': (_req, res) => sendHtml(res, html(`<p>Redirecting…</p><script>addEventListener('load', () => { location.href = '/p3'; });</script>`)),
     '/refresh-chain': (_req, res) => sendHtml(res, html('<p>First hop…</p>', { head: '<meta http-equiv="refresh" content="0; url=/meta-refresh">' })),
+    // A refresh that never ends: each hop sends the browser one further.
+    '/loop': (req, res) => {
+      loopHops++;
+      const n = Number(new URL(req.url ?? '/', site.url).searchParams.get('n') ?? 0);
+      sendHtml(res, html(`<p>Hop ${n}</p>`, { head: `<meta http-equiv="refresh" content="0; url=/loop?n=${n + 1}">` }));
+    },
   });
   server = await startServe({
     args: ['--allow-host', new URL(site.url).host, '--max-jobs', '1', '--quiet'],
@@ -169,5 +177,16 @@ describe('redirects after load', () => {
     expect(scripted.data.metadata.url).toBe(site.at('/p3'));
     const chain = await scrape('/refresh-chain', KEYS.a);
     expect(chain.data.metadata.url).toBe(site.at('/p2'));
+  });
+
+  it('holds a page that refreshes for ever after a bounded number of hops, and reads it there', async () => {
+    const record = await scrape('/loop', KEYS.a, { engine: 'browser' });
+    expect(record.error).toBeUndefined();
+    expect(record.status).toBe('completed');
+    expect(record.data.markdown).toMatch(/^Hop \d+$/m);
+    const hop = Number(new URL(record.data.metadata.url).searchParams.get('n'));
+    expect(hop).toBeGreaterThanOrEqual(5);
+    // Five rounds of at most five hops each, then the page is stopped where it is.
+    expect(loopHops).toBeLessThanOrEqual(27);
   });
 });

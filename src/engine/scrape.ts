@@ -323,6 +323,20 @@ async function followRedirectsAfterLoad(page: Page, watch: MainFrameWatch, seen:
   return rested;
 }
 
+/**
+ * Stops the page loading: a navigation under way is dropped (the page it left stays)
+ * and what it scheduled (a refresh) does not happen. The protocol's Page.stopLoading does cancel
+ * a pending refresh; the page's own window.stop() did not (measured in Chromium 156).
+ */
+async function holdStill(page: Page): Promise<void> {
+  const session = await page.createCDPSession();
+  try {
+    await session.send('Page.stopLoading');
+  } finally {
+    await session.detach().catch(() => undefined);
+  }
+}
+
 async function extractContent(page: Page, options: InPageOptions): Promise<InPageResult> {
   try {
     return (await page.evaluate(extractionScript(options))) as InPageResult;
@@ -498,6 +512,7 @@ async function scrapeInTab(page: Page, url: string, options: PageOptions, run: T
     const { complete } = await navigate(page, watch, url, options, run);
     let rested = watch.navigations;
     let waited = false;
+    let held = false;
     for (let round = 0; ; round++) {
       rested = await followRedirectsAfterLoad(page, watch, rested, deadline, run);
       const response = checkLanded(page, url, watch.response, settings);
@@ -507,6 +522,12 @@ async function scrapeInTab(page: Page, url: string, options: PageOptions, run: T
       if (PDF.test(contentType)) return await pdfPage(page, url, response, options, run);
       if (!RENDERABLE.test(contentType)) {
         throw new PageError(`${url} is not a web page (content type ${contentType.split(';')[0]}); it cannot be rendered as a page`);
+      }
+      // Past the bound and still going (an endless chain of refreshes): the page is held where it is, and read there.
+      if (round >= MAX_REDIRECTS_AFTER_LOAD && !held) {
+        held = true;
+        await holdStill(page);
+        rested = watch.navigations;
       }
       await settle(page, deadline);
       if (!waited && options.waitFor > 0) await delay(options.waitFor, undefined, { signal });

@@ -181,7 +181,7 @@ export class LocalBackend implements JobBackend {
         },
         discovered: (count) => this.events.emit(`discovered:${jobId}`, count),
       };
-      await (await runnerFor(job.meta.kind)).run(ctx as never);
+      await (await runnerFor(job.meta.kind)).run(ctx);
     } catch (err) {
       error = controller.signal.aborted ? abortMessage(controller.signal) : errorMessage(err);
     } finally {

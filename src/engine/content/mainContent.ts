@@ -241,8 +241,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
   function titleHeading(root: Element): Element | null {
     const h1s = Array.from(root.querySelectorAll('h1'));
     if (h1s.length <= 1) return h1s[0] ?? null;
-    const title = (root.ownerDocument.title || '').replace(/\s+/g, ' ').toLowerCase();
-    return h1s.find((h1) => normalText(h1).length > 0 && title.includes(normalText(h1).toLowerCase())) ?? h1s[0]!;
+    return h1s.find((h1) => namesPage(h1, root.ownerDocument)) ?? h1s[0]!;
   }
 
   const holds = (el: Element, title: Element | null) => title !== null && el.contains(title);

@@ -36,7 +36,10 @@ export function markdownConverter(TurndownService: any, gfm: any): (root: Elemen
   function isolateBangsBeforeLinks(root: Element): void {
     for (const link of Array.from(root.querySelectorAll('a[href]'))) {
       const before = link.previousSibling;
-      if (before?.nodeType === 3 && /.!$/.test(before.nodeValue || '')) (before as Text).splitText(before.nodeValue!.length - 1);
+      if (before?.nodeType !== 3 || !/.!$/.test(before.nodeValue || '')) continue;
+      // What Text.splitText does, with the calls every DOM has (linkedom's Text has no splitText).
+      before.nodeValue = before.nodeValue!.slice(0, -1);
+      link.before(link.ownerDocument.createTextNode('!'));
     }
   }
 

@@ -205,6 +205,37 @@ function baseOf(doc: Document, url: string): string {
   }
 }
 
+/** What a browser keeps in `<head>`; anything else there starts the body. */
+const HEAD_CONTENT = new Set(['BASE', 'LINK', 'META', 'NOSCRIPT', 'SCRIPT', 'STYLE', 'TEMPLATE', 'TITLE']);
+
+/**
+ * `html` as a browser has it: everything shown under html > body. HTML lets a page
+ * leave those tags out, and a browser moves what sits outside them (a fragment, a
+ * banner written inside `<head>`) into the body; linkedom keeps it where it was
+ * written, outside any body, where Readability fails on it.
+ */
+function parseAsBrowser(html: string): Document {
+  const parse = (text: string) => (parseHTML(text) as unknown as { document: Document }).document;
+  let document = parse(html);
+  if (document.documentElement?.tagName !== 'HTML') {
+    document = parse(`<!DOCTYPE html><html><head></head><body>${html.replace(/^\s*<!doctype[^>]*>/i, '')}</body></html>`);
+  }
+  const root = document.documentElement;
+  const children = Array.from(root.children);
+  const head = children.find((child) => child.tagName === 'HEAD');
+  let body = children.find((child) => child.tagName === 'BODY');
+  if (!body) body = root.appendChild(document.createElement('body'));
+  // From the first element of <head> that is not head content on, the rest of it is the body's start.
+  const headChildren = head ? Array.from(head.children) : [];
+  const firstShown = headChildren.findIndex((child) => !HEAD_CONTENT.has(child.tagName));
+  const start = firstShown < 0 ? [] : headChildren.slice(firstShown);
+  const before = children.filter((child) => child !== head && child !== body && child.compareDocumentPosition(body!) & 4);
+  const after = children.filter((child) => child !== head && child !== body && !before.includes(child));
+  body.prepend(...start, ...before);
+  body.append(...after);
+  return document;
+}
+
 /**
  * Parses `html`, served at `url`, and runs `read` on the document with URLs
  * resolving as in a browser. `read` must be synchronous: the page's address is
@@ -212,7 +243,7 @@ function baseOf(doc: Document, url: string): string {
  */
 export function withNodeDocument<T>(html: string, url: string, read: (doc: Document) => T): T {
   patchLinkedom();
-  const { document } = parseHTML(html) as unknown as { document: Document };
+  const document = parseAsBrowser(html);
   noscriptAsText(document);
   reading = { url, base: baseOf(document, url) };
   try {
