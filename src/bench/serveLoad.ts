@@ -572,10 +572,15 @@ async function hostilePhase(key: string): Promise<void> {
   printHostile(result, sites);
 }
 
+/** The knobs' values, checked before anything starts: a message naming the bad one. */
+function knobError(): string | undefined {
+  if (!['all', 'load', 'hostile'].includes(PHASES)) return `WEBJOBS_BENCH_SERVE=${PHASES}: expected all, load or hostile`;
+  if (ENGINE !== undefined && !ENGINES.includes(ENGINE)) return `WEBJOBS_BENCH_ENGINE=${ENGINE}: expected ${ENGINES.join(', ')}`;
+  if (!Number.isInteger(NICE) || NICE < 0 || NICE > 19) return `WEBJOBS_BENCH_NICE=${process.env.WEBJOBS_BENCH_NICE}: expected 0 to 19`;
+  return undefined;
+}
+
 async function main(): Promise<void> {
-  if (!['all', 'load', 'hostile'].includes(PHASES)) throw new Error(`WEBJOBS_BENCH_SERVE=${PHASES}: expected all, load or hostile`);
-  if (ENGINE !== undefined && !ENGINES.includes(ENGINE)) throw new Error(`WEBJOBS_BENCH_ENGINE=${ENGINE}: expected ${ENGINES.join(', ')}`);
-  if (!Number.isInteger(NICE) || NICE < 0 || NICE > 19) throw new Error(`WEBJOBS_BENCH_NICE=${process.env.WEBJOBS_BENCH_NICE}: expected 0 to 19`);
   const keys = {
     load: Array.from({ length: KEY_COUNT }, (_, i) => `bench-load-${i}`),
     probe: 'bench-probe',
@@ -586,6 +591,11 @@ async function main(): Promise<void> {
   if (PHASES !== 'load') await hostilePhase(keys.probe);
 }
 
+const badKnob = knobError();
+if (badKnob) {
+  console.error(`bench:serve: ${badKnob}`);
+  process.exit(2);
+}
 try {
   await main();
 } finally {
