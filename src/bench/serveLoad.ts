@@ -1,8 +1,8 @@
 /**
  * Load bench of `webjobs serve` (npm run bench:serve): the real CLI's server, over HTTP.
  *
- * A fixture site of article pages on 127.0.0.1; then, in one run, two phases on fresh
- * servers that differ only in their WEBJOBS_HOME:
+ * A fixture site of article pages on 127.0.0.1; then, in one run, phases on fresh
+ * servers; the first two differ only in their WEBJOBS_HOME:
  *   peer   an empty store
  *   large  the same, plus nine completed 20 MB scrape records owned by one key (the
  *          "hoarder"), written with the store module before the server starts
@@ -14,8 +14,25 @@
  * the client (request sent to body read) under the load, serve's own handler times
  * (its request log), the probe on the idle server before the load, one read of a
  * whole large record; then the large/peer ratios. Keys: 10 for the load, one owning
- * the probe's small job, one owning the large records, all on the scale plan.
+ * the probe's small job, one owning the large records, all on the scale plan. Then:
+ *   nice   the large phase again (freshly seeded) on `serve --browser-nice N`: whether a
+ *          nice Chromium brings status and /healthz p99 under the 50 ms goal
+ *   hostile  a fresh server with --max-jobs 4 runs the hostile crawls of issue 10 at once,
+ *          each against its own loopback site (hostileSites.ts): backtracking-prone
+ *          patterns (the most and longest validation allows) over a page linking to long
+ *          paths, an endless chunked robots.txt, a sitemap index of 49 gzip bombs, a
+ *          sitemap with a bad character reference; rounds of these, one after another,
+ *          while a probe GETs /healthz one request at a time. Printed: /healthz p50/p99/max
+ *          during the rounds and idle before, failed probes, whether serve stayed up and
+ *          how fast it stopped on SIGTERM, each crawl's outcome, what the sites sent.
  *
+ *   WEBJOBS_BENCH_SERVE=all     phases: all, load (peer, large, nice) or hostile
+ *   WEBJOBS_BENCH_NICE=10       --browser-nice of the nice phase (0: no nice phase)
+ *   WEBJOBS_BENCH_ENGINE=browser  scrapeOptions.engine of the load bar's jobs (default: none
+ *                               given, so auto, which reads these article pages over HTTP and
+ *                               starts no Chromium; browser renders each in Chromium, the load
+ *                               the nice phase is about)
+ *   WEBJOBS_BENCH_HOSTILE_ROUNDS=6  rounds of the hostile crawls (about 6 s each)
  *   WEBJOBS_BENCH_KEYS=10       keys of the load bar
  *   WEBJOBS_BENCH_JOBS=5        jobs per key (the last of each key's jobs is a batch)
  *   WEBJOBS_BENCH_LARGE=9       large records of the large phase
@@ -30,7 +47,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { isFinal, type JobKind, type JobStatus } from '../api/types.js';
+import { ENGINES, isFinal, type EngineName, type JobKind, type JobStatus } from '../api/types.js';
 import { DEFAULT_POLL_DELAYS_MS } from '../remote/remoteBackend.js';
 import { parseKeyList } from '../server/keys.js';
 import { JobOwners } from '../server/owners.js';
@@ -38,6 +55,8 @@ import { FileJobStore } from '../store/fileStore.js';
 import { listenOnLoopback, type LoopbackServer } from './loopback.js';
 import { descendants } from './procTree.js';
 import { articlePage, words } from './site.js';
+import { backtrackingPatterns, BOMB_COUNT, startHostileSites, type HostileSites } from './hostileSites.js';
+import { LIMITS } from '../api/limits.js';
 
 const BIN = fileURLToPath(new URL('../../bin/webjobs.js', import.meta.url));
 const KEY_COUNT = Number(process.env.WEBJOBS_BENCH_KEYS) || 10;
@@ -50,6 +69,12 @@ const PROBE_PAUSE_MS = 50;
 /** Probe rounds before the load starts: the figures of the same server with nothing to do. */
 const IDLE_ROUNDS = 100;
 const STOP_GRACE_MS = 30_000;
+const PHASES = process.env.WEBJOBS_BENCH_SERVE ?? 'all';
+const NICE = process.env.WEBJOBS_BENCH_NICE === undefined ? 10 : Number(process.env.WEBJOBS_BENCH_NICE);
+const ENGINE = process.env.WEBJOBS_BENCH_ENGINE as EngineName | undefined;
+const HOSTILE_ROUNDS = Number(process.env.WEBJOBS_BENCH_HOSTILE_ROUNDS) || 6;
+/** A /healthz probe that gets no answer in this long counts as failed (and as this long). */
+const HEALTH_TIMEOUT_MS = 10_000;
 
 // ---------------------------------------------------------------- things to end, on error too
 
@@ -144,6 +169,8 @@ function samplesOf<K>(map: Map<K, Samples>, key: K): Samples {
 
 interface Serve {
   base: string;
+  /** Whether the process is still running. */
+  alive(): boolean;
   /** Handler time of each request as serve's request log gives it (ms, rounded), by route; clear() to start afresh. */
   handled: Map<Route, Samples>;
   stop(): Promise<void>;
@@ -180,10 +207,12 @@ async function stopChild(child: ChildProcess, exited: Promise<unknown>): Promise
   await exited;
 }
 
-async function startServe(home: string, apiKeys: string[], allowHost: string): Promise<Serve> {
+/** `extraArgs` after the bench's own (a later --max-jobs wins). */
+async function startServe(home: string, apiKeys: string[], allowHosts: string[], extraArgs: string[] = []): Promise<Serve> {
   // Not --quiet: the request log (serve's default) gives each request's handler time.
-  const args = [BIN, 'serve', '--host', '127.0.0.1', '--port', '0', '--allow-host', allowHost];
+  const args = [BIN, 'serve', '--host', '127.0.0.1', '--port', '0', '--allow-host', allowHosts.join(',')];
   if (process.env.WEBJOBS_BENCH_MAX_JOBS) args.push('--max-jobs', process.env.WEBJOBS_BENCH_MAX_JOBS);
+  args.push(...extraArgs);
   const child = spawn(process.execPath, args, {
     env: { ...process.env, NO_COLOR: '1', WEBJOBS_HOME: home, WEBJOBS_API_KEYS: apiKeys.map((k) => `${k}:scale`).join(',') },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -208,7 +237,7 @@ async function startServe(home: string, apiKeys: string[], allowHost: string): P
     });
     void exited.then((code) => reject(new Error(`webjobs serve exited with ${code} before listening:\n${stderr}`)));
   });
-  return { base, handled, stop };
+  return { base, alive: () => child.exitCode === null && child.signalCode === null, handled, stop };
 }
 
 // ---------------------------------------------------------------- HTTP, timed
@@ -233,17 +262,23 @@ async function call<T>(base: string, key: string | undefined, method: string, ro
   return JSON.parse(text) as T;
 }
 
-const ROUTE: Record<'scrape' | 'batch', string> = { scrape: '/api/scrape', batch: '/api/scrape/batch' };
+const ROUTE: Record<Extract<JobKind, 'scrape' | 'batch' | 'crawl'>, string> = { scrape: '/api/scrape', batch: '/api/scrape/batch', crawl: '/api/crawl' };
 
-/** Starts a job and polls its status as the remote client does until it ends. */
-async function runJob(base: string, key: string, kind: Extract<JobKind, 'scrape' | 'batch'>, urls: string[], statusSamples?: Samples): Promise<JobStatus> {
-  const request = kind === 'scrape' ? { url: urls[0] } : { urls };
-  const { jobId } = await call<{ jobId: string }>(base, key, 'POST', ROUTE[kind], { ...request, scrapeOptions: { formats: ['markdown'] } });
+/** Starts a job with `request` and polls its status as the remote client does until it ends. */
+async function startAndPoll(base: string, key: string, kind: keyof typeof ROUTE, request: object, statusSamples?: Samples): Promise<{ jobId: string; status: JobStatus }> {
+  const { jobId } = await call<{ jobId: string }>(base, key, 'POST', ROUTE[kind], request);
   for (let poll = 0; ; poll++) {
     await sleep(DEFAULT_POLL_DELAYS_MS[Math.min(poll, DEFAULT_POLL_DELAYS_MS.length - 1)]!);
     const { status } = await call<{ status: JobStatus }>(base, key, 'GET', `${ROUTE[kind]}/${jobId}/status`, undefined, statusSamples);
-    if (isFinal(status)) return status;
+    if (isFinal(status)) return { jobId, status };
   }
+}
+
+/** A scrape or batch of `urls` (markdown), to its end. */
+async function runJob(base: string, key: string, kind: Extract<JobKind, 'scrape' | 'batch'>, urls: string[], statusSamples?: Samples): Promise<JobStatus> {
+  const request = kind === 'scrape' ? { url: urls[0] } : { urls };
+  const scrapeOptions = { formats: ['markdown'], ...(ENGINE && { engine: ENGINE }) };
+  return (await startAndPoll(base, key, kind, { ...request, scrapeOptions }, statusSamples)).status;
 }
 
 // ---------------------------------------------------------------- one phase
@@ -297,8 +332,8 @@ function loadBar(base: string, site: string, keys: Keys, statusSamples: Samples)
   );
 }
 
-async function runPhase(site: string, home: string, large: string[], keys: Keys): Promise<PhaseResult> {
-  const serve = await startServe(home, [...keys.load, keys.probe, keys.hoarder], new URL(site).host);
+async function runPhase(site: string, home: string, large: string[], keys: Keys, serveArgs: string[] = []): Promise<PhaseResult> {
+  const serve = await startServe(home, [...keys.load, keys.probe, keys.hoarder], [new URL(site).host], serveArgs);
   try {
     const base = serve.base;
     const smallStatus = await runJob(base, keys.probe, 'scrape', [`${site}/article/999`]);
@@ -334,6 +369,112 @@ async function runPhase(site: string, home: string, large: string[], keys: Keys)
   }
 }
 
+// ---------------------------------------------------------------- the hostile phase
+
+interface HostileCrawl {
+  label: string;
+  site: keyof Omit<HostileSites, 'seen' | 'close'>;
+  request: object;
+}
+
+/** The crawls of issue 10's "one request must not stop the service", one per site. */
+function hostileCrawls(): HostileCrawl[] {
+  return [
+    {
+      label: 'backtracking patterns, long paths',
+      site: 'longPaths',
+      request: { ignoreSitemap: true, ...backtrackingPatterns(LIMITS.maxCrawlPatterns, LIMITS.maxCrawlPatternLength) },
+    },
+    { label: 'endless robots.txt', site: 'endlessRobots', request: {} },
+    { label: `sitemap index of ${BOMB_COUNT} gzip bombs`, site: 'bombs', request: { maxPages: LIMITS.maxCrawlPages } },
+    { label: 'sitemap with a bad character reference', site: 'badEntity', request: {} },
+  ];
+}
+
+interface CrawlOutcome {
+  status: JobStatus;
+  pages: number;
+  ms: number;
+}
+
+interface HostileResult {
+  idle: Samples;
+  /** /healthz while the hostile crawls run. */
+  health: Samples;
+  /** Probes that failed (no answer in HEALTH_TIMEOUT_MS, a connection error, not 2xx). */
+  failures: string[];
+  /** Each crawl's outcome, round by round. */
+  outcomes: Map<string, CrawlOutcome[]>;
+  elapsedMs: number;
+  loadAverage: { before: number; after: number };
+  /** Whether serve was still running when the rounds ended, and how long SIGTERM took to stop it. */
+  upAfter: boolean;
+  stopMs: number;
+}
+
+/** One GET /healthz with a deadline: a frozen server shows as a failure, not a bench that hangs. */
+async function probeHealth(base: string, samples: Samples, failures: string[]): Promise<void> {
+  const started = performance.now();
+  try {
+    const res = await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS) });
+    await res.text();
+    if (!res.ok) failures.push(`HTTP ${res.status}`);
+  } catch (err) {
+    failures.push((err as Error).message);
+  }
+  samples.add(performance.now() - started);
+}
+
+async function runHostilePhase(sites: HostileSites, home: string, key: string): Promise<HostileResult> {
+  const crawls = hostileCrawls();
+  const hosts = crawls.map((c) => new URL(sites[c.site].base).host);
+  // Every hostile crawl at once (serve's default runs 2 and queues the rest).
+  const serve = await startServe(home, [key], hosts, ['--max-jobs', String(crawls.length)]);
+  let stopMs = NaN;
+  try {
+    const { base } = serve;
+    const idle = new Samples();
+    const failures: string[] = [];
+    for (let round = 0; round < IDLE_ROUNDS; round++) {
+      await probeHealth(base, idle, failures);
+      await sleep(PROBE_PAUSE_MS);
+    }
+    const health = new Samples();
+    const outcomes = new Map<string, CrawlOutcome[]>();
+    const before = os.loadavg()[0]!;
+    const started = performance.now();
+    let done = false;
+    const rounds = (async () => {
+      for (let round = 0; round < HOSTILE_ROUNDS; round++) {
+        await Promise.all(
+          crawls.map(async (crawl) => {
+            const began = performance.now();
+            const { jobId, status } = await startAndPoll(base, key, 'crawl', { url: `${sites[crawl.site].base}/`, ...crawl.request });
+            const ms = performance.now() - began;
+            const { data } = await call<{ data?: unknown[] }>(base, key, 'GET', `/api/crawl/${jobId}`);
+            outcomes.set(crawl.label, [...(outcomes.get(crawl.label) ?? []), { status, pages: data?.length ?? 0, ms }]);
+          }),
+        );
+      }
+    })().finally(() => (done = true));
+    const probe = (async () => {
+      while (!done) {
+        await probeHealth(base, health, failures);
+        await sleep(PROBE_PAUSE_MS);
+      }
+    })();
+    await Promise.all([rounds, probe]);
+    const elapsedMs = performance.now() - started;
+    const upAfter = serve.alive();
+    const stopping = performance.now();
+    await serve.stop();
+    stopMs = performance.now() - stopping;
+    return { idle, health, failures, outcomes, elapsedMs, loadAverage: { before, after: os.loadavg()[0]! }, upAfter, stopMs };
+  } finally {
+    if (Number.isNaN(stopMs)) await serve.stop();
+  }
+}
+
 // ---------------------------------------------------------------- report
 
 const fmt = (ms: number) => (Number.isNaN(ms) ? '—' : ms.toFixed(1)).padStart(7);
@@ -355,40 +496,106 @@ function printPhase(label: string, result: PhaseResult): void {
   }
 }
 
-function printRatios(peer: PhaseResult, large: PhaseResult): void {
-  console.log('\nlarge / peer, under the load bar (same run):');
+/** `other`'s p50 and p99 over `peer`'s, metric by metric, under the load bar. */
+function printRatios(label: string, peer: PhaseResult, other: PhaseResult): void {
+  console.log(`\n${label}, under the load bar (same run):`);
   for (const [metric, s] of peer.load) {
-    const other = large.load.get(metric);
-    if (!other) continue;
-    const p50 = other.percentile(50) / s.percentile(50);
-    const p99 = other.percentile(99) / s.percentile(99);
+    const them = other.load.get(metric);
+    if (!them) continue;
+    const p50 = them.percentile(50) / s.percentile(50);
+    const p99 = them.percentile(99) / s.percentile(99);
     console.log(`  ${metric.padEnd(30)} p50 ${p50.toFixed(2)}x  p99 ${p99.toFixed(2)}x`);
   }
-  const statusP99 = large.load.get('status (load bar polls)')!.percentile(99);
-  const healthP99 = large.load.get('healthz')!.percentile(99);
-  console.log(`status p99 under the load bar with large records: ${statusP99.toFixed(1)} ms (goal < 50 ms); healthz p99 ${healthP99.toFixed(1)} ms (goal < 50 ms)`);
+}
+
+function printGoal(label: string, result: PhaseResult): void {
+  const statusP99 = result.load.get('status (load bar polls)')!.percentile(99);
+  const healthP99 = result.load.get('healthz')!.percentile(99);
+  console.log(`status p99 under the load bar ${label}: ${statusP99.toFixed(1)} ms (goal < 50 ms); healthz p99 ${healthP99.toFixed(1)} ms (goal < 50 ms)`);
+}
+
+function printHostile(result: HostileResult, sites: HostileSites): void {
+  const { before, after } = result.loadAverage;
+  console.log(
+    `\nhostile inputs: ${HOSTILE_ROUNDS} round(s) of ${result.outcomes.size} crawls at once (serve --max-jobs ${result.outcomes.size}) in ${(result.elapsedMs / 1000).toFixed(1)} s; load average ${before.toFixed(1)} -> ${after.toFixed(1)}`,
+  );
+  for (const [label, rounds] of result.outcomes) {
+    const each = rounds.map((o) => `${o.status} ${o.pages} pages ${(o.ms / 1000).toFixed(1)} s`).join('; ');
+    console.log(`  ${label.padEnd(40)} ${each}`);
+  }
+  console.log(header('/healthz, ms'));
+  console.log(row('during the hostile crawls', result.health));
+  console.log(row('idle, before them', result.idle));
+  const failed = result.failures.length === 0 ? 'no probe failed' : `${result.failures.length} probes failed (${[...new Set(result.failures)].slice(0, 3).join('; ')})`;
+  const up = result.upAfter ? 'serve stayed up' : 'serve had EXITED';
+  console.log(`  ${up}; ${failed}; it stopped ${(result.stopMs / 1000).toFixed(1)} s after SIGTERM`);
+  const { robotsRequests, robotsMaxBytes, bombsSent } = sites.seen;
+  console.log(`  the sites sent: endless robots.txt ${robotsRequests} times, at most ${(robotsMaxBytes / 1024 / 1024).toFixed(1)} MiB before the client hung up; ${bombsSent} gzip bombs`);
+  console.log(`healthz p99 through the hostile inputs: ${result.health.percentile(99).toFixed(1)} ms (goal < 50 ms)`);
+}
+
+async function seededHome(prefix: string, key: string, siteBase: string): Promise<{ home: string; large: string[] }> {
+  const home = tempDir(prefix);
+  const seeding = performance.now();
+  const large = await seedLargeRecords(home, key, LARGE_COUNT, LARGE_MB, siteBase);
+  console.log(`\nseeded ${LARGE_COUNT} completed scrape records of ${LARGE_MB} MB (job.json) for one key in ${((performance.now() - seeding) / 1000).toFixed(1)} s`);
+  return { home, large };
+}
+
+/** peer, large and (NICE > 0) large on `serve --browser-nice NICE`, on one site. */
+async function loadPhases(keys: Keys): Promise<void> {
+  const site = await startSite();
+  console.log(`Site at ${site.base}`);
+  const peer = await runPhase(site.base, tempDir('webjobs-bench-peer-'), [], keys);
+  printPhase('peer (no large records)', peer);
+
+  const seeded = await seededHome('webjobs-bench-large-', keys.hoarder, site.base);
+  const withLarge = await runPhase(site.base, seeded.home, seeded.large, keys);
+  printPhase(`large (${LARGE_COUNT} x ${LARGE_MB} MB records present)`, withLarge);
+
+  let nice: PhaseResult | undefined;
+  if (NICE > 0) {
+    const again = await seededHome('webjobs-bench-nice-', keys.hoarder, site.base);
+    nice = await runPhase(site.base, again.home, again.large, keys, ['--browser-nice', String(NICE)]);
+    printPhase(`nice (large records, serve --browser-nice ${NICE})`, nice);
+  }
+  printRatios('large / peer', peer, withLarge);
+  if (nice) printRatios(`nice / large (--browser-nice ${NICE})`, withLarge, nice);
+  printGoal('with large records', withLarge);
+  if (nice) printGoal(`with large records, --browser-nice ${NICE}`, nice);
+}
+
+async function hostilePhase(key: string): Promise<void> {
+  const sites = await startHostileSites();
+  cleanups.push(() => sites.close());
+  const result = await runHostilePhase(sites, tempDir('webjobs-bench-hostile-'), key);
+  printHostile(result, sites);
+}
+
+/** The knobs' values, checked before anything starts: a message naming the bad one. */
+function knobError(): string | undefined {
+  if (!['all', 'load', 'hostile'].includes(PHASES)) return `WEBJOBS_BENCH_SERVE=${PHASES}: expected all, load or hostile`;
+  if (ENGINE !== undefined && !ENGINES.includes(ENGINE)) return `WEBJOBS_BENCH_ENGINE=${ENGINE}: expected ${ENGINES.join(', ')}`;
+  if (!Number.isInteger(NICE) || NICE < 0 || NICE > 19) return `WEBJOBS_BENCH_NICE=${process.env.WEBJOBS_BENCH_NICE}: expected 0 to 19`;
+  return undefined;
 }
 
 async function main(): Promise<void> {
-  const site = await startSite();
   const keys = {
     load: Array.from({ length: KEY_COUNT }, (_, i) => `bench-load-${i}`),
     probe: 'bench-probe',
     hoarder: 'bench-hoarder',
   };
-  console.log(`Site at ${site.base}; ${os.availableParallelism()} CPUs, load average ${os.loadavg()[0]!.toFixed(1)}`);
-  const peer = await runPhase(site.base, tempDir('webjobs-bench-peer-'), [], keys);
-  printPhase('peer (no large records)', peer);
-
-  const home = tempDir('webjobs-bench-large-');
-  const seeding = performance.now();
-  const large = await seedLargeRecords(home, keys.hoarder, LARGE_COUNT, LARGE_MB, site.base);
-  console.log(`\nseeded ${LARGE_COUNT} completed scrape records of ${LARGE_MB} MB (job.json) for one key in ${((performance.now() - seeding) / 1000).toFixed(1)} s`);
-  const withLarge = await runPhase(site.base, home, large, keys);
-  printPhase(`large (${LARGE_COUNT} x ${LARGE_MB} MB records present)`, withLarge);
-  printRatios(peer, withLarge);
+  console.log(`${os.availableParallelism()} CPUs, load average ${os.loadavg()[0]!.toFixed(1)}; load bar's engine: ${ENGINE ?? 'auto (none given)'}`);
+  if (PHASES !== 'hostile') await loadPhases(keys);
+  if (PHASES !== 'load') await hostilePhase(keys.probe);
 }
 
+const badKnob = knobError();
+if (badKnob) {
+  console.error(`bench:serve: ${badKnob}`);
+  process.exit(2);
+}
 try {
   await main();
 } finally {
