@@ -4,8 +4,8 @@
  * the process's memory nor fail the crawl.
  */
 import type http from 'node:http';
-import { createGzip } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gzipBomb } from '../src/bench/hostileSites.js';
 import { runCli, tempHome } from './helpers/cli.js';
 import { articleText, html, sendHtml, startFixtureServer, type FixtureServer } from './helpers/fixtureServer.js';
 
@@ -36,28 +36,6 @@ function stream(res: http.ServerResponse, head: string, filler: Buffer, total: n
         if (!res.write(chunk)) return void res.once('drain', pump);
       }
       if (!closed) res.end(() => resolve(written));
-    };
-    pump();
-  });
-}
-
-/** gzip of `head` followed by `size` bytes of spaces, made by a stream so the test never holds the inflated text. */
-function gzipBomb(head: string, size: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const gzip = createGzip({ level: 9 });
-    const parts: Buffer[] = [];
-    gzip.on('data', (chunk: Buffer) => parts.push(chunk));
-    gzip.on('end', () => resolve(Buffer.concat(parts)));
-    gzip.on('error', reject);
-    gzip.write(head);
-    const spaces = Buffer.alloc(MiB, 0x20);
-    let left = size;
-    const pump = () => {
-      while (left > 0) {
-        left -= spaces.length;
-        if (!gzip.write(spaces)) return void gzip.once('drain', pump);
-      }
-      gzip.end('</urlset>');
     };
     pump();
   });

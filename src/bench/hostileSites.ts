@@ -74,8 +74,8 @@ function endless(res: http.ServerResponse, head: string, filler: Buffer): Promis
   });
 }
 
-/** gzip of `head` and `size` bytes of spaces, made by a stream so the bench never holds the inflated text. */
-function gzipBomb(head: string, size: number): Promise<Buffer> {
+/** gzip of `head` and `size` bytes of spaces, made by a stream so nothing here holds the inflated text (bench and tests). */
+export function gzipBomb(head: string, size: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const gzip = createGzip({ level: 9 });
     const parts: Buffer[] = [];
