@@ -72,6 +72,7 @@ beforeAll(async () => {
     '/fragment': (_req, res) => sendHtml(res, `<div class="post"><h2>A page sent as a fragment</h2>${articleText('fragments')}</div>`),
     '/banner-in-head': (_req, res) =>
       sendHtml(res, `<!DOCTYPE html><html><head><title>Banner page</title><div class="bulletin">Important update: we are open as usual.</div></head><body><article><h1>Banner page</h1>${articleText('banners')}</article></body></html>`),
+    '/cdata': (_req, res) => sendHtml(res, html(`<![CDATA[\n<div id="top"></div>\n<article><h1>After a stray CDATA</h1>${articleText('stray markup')}</article>`, { title: 'After a stray CDATA' })),
     '/bang': (_req, res) => sendHtml(res, article('Exclaimed').replace('</article>', '<p>Wow!<a href="/elsewhere">the link after it</a> stays a link, not an image.</p></article>')),
     // React's streaming rendering with its runtime's calls, and without them (as a saved page has it).
     '/streamed': (_req, res) => sendHtml(res, streamed(true)),
@@ -200,6 +201,7 @@ describe('markup a browser forgives, over HTTP', () => {
   it.each([
     ['/fragment', 'a page with no html, head or body tags', 'A page sent as a fragment'],
     ['/banner-in-head', 'a banner written inside <head>', 'Banner page'],
+    ['/cdata', 'a stray "<![CDATA[" in the body', 'Paragraph 6 about stray markup'],
     ['/bang', 'a "!" right before a link', 'Wow\\![the link after it]('],
     ['/streamed', "a page React streamed, whose runtime's calls did not run", 'Paragraph 3 about streamed parts'],
     ['/streamed-bare', 'a page React streamed, saved without its calls', 'Paragraph 3 about streamed parts'],

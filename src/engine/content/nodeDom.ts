@@ -205,16 +205,64 @@ function baseOf(doc: Document, url: string): string {
   }
 }
 
+/** Where what opens at `at` ends: a script, a style or a comment is passed whole (its text may say "<![CDATA["). */
+function skipRawText(html: string, lower: string, at: number): number {
+  if (lower.startsWith('<!--', at)) {
+    const end = html.indexOf('-->', at + 4);
+    return end < 0 ? html.length : end + 3;
+  }
+  for (const tag of ['script', 'style']) {
+    if (lower.startsWith(`<${tag}`, at) && /[\s/>]/.test(lower[at + tag.length + 1] ?? '')) {
+      const end = lower.indexOf(`</${tag}`, at);
+      const close = end < 0 ? -1 : html.indexOf('>', end);
+      return close < 0 ? html.length : close + 1;
+    }
+  }
+  return at;
+}
+
+/**
+ * `html` without the "<![CDATA[...>" a browser reads as a bogus comment, outside
+ * scripts, styles and comments (WordPress writes `/* <![CDATA[ *\/` in its scripts).
+ * One pass, each character looked at a bounded number of times.
+ */
+function withoutStrayCdata(html: string): string {
+  if (!html.includes('<![CDATA[')) return html;
+  const lower = html.toLowerCase();
+  const parts: string[] = [];
+  let from = 0;
+  for (let at = html.indexOf('<'); at >= 0 && at < html.length; ) {
+    const after = skipRawText(html, lower, at);
+    if (after > at) {
+      at = html.indexOf('<', after);
+      continue;
+    }
+    if (html.startsWith('<![CDATA[', at)) {
+      parts.push(html.slice(from, at));
+      const end = html.indexOf('>', at);
+      from = end < 0 ? html.length : end + 1;
+      at = html.indexOf('<', from);
+      continue;
+    }
+    at = html.indexOf('<', at + 1);
+  }
+  parts.push(html.slice(from));
+  return parts.join('');
+}
+
 /** What a browser keeps in `<head>`; anything else there starts the body. */
 const HEAD_CONTENT = new Set(['BASE', 'LINK', 'META', 'NOSCRIPT', 'SCRIPT', 'STYLE', 'TEMPLATE', 'TITLE']);
 
 /**
- * `html` as a browser has it: everything shown under html > body. HTML lets a page
+ * `served` as a browser has it: everything shown under html > body. HTML lets a page
  * leave those tags out, and a browser moves what sits outside them (a fragment, a
  * banner written inside `<head>`) into the body; linkedom keeps it where it was
  * written, outside any body, where Readability fails on it.
  */
-function parseAsBrowser(html: string): Document {
+function parseAsBrowser(served: string): Document {
+  // In HTML, "<![CDATA[" is a bogus comment ending at the next ">"; linkedom reads a CDATA
+  // section up to "]]>", and a stray one in a body (seen on a XenForo forum) took the whole page.
+  const html = withoutStrayCdata(served);
   const parse = (text: string) => (parseHTML(text) as unknown as { document: Document }).document;
   let document = parse(html);
   if (document.documentElement?.tagName !== 'HTML') {
