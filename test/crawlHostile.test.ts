@@ -5,7 +5,7 @@
  */
 import type http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gzipBomb } from '../src/bench/hostileSites.js';
+import { gzipBomb, stream } from '../src/bench/hostileSites.js';
 import { runCli, tempHome } from './helpers/cli.js';
 import { articleText, html, sendHtml, startFixtureServer, type FixtureServer } from './helpers/fixtureServer.js';
 
@@ -15,30 +15,6 @@ const MiB = 1024 * 1024;
 function page(title: string, links: string[] = []): string {
   const anchors = links.map((href) => `<li><a href="${href}">${href}</a></li>`).join('');
   return html(`<article><h1>${title}</h1>${articleText(title, 3)}<ul>${anchors}</ul></article>`, { title });
-}
-
-/**
- * Writes `head`, then `filler` until `total` bytes were written or the client hung up,
- * heeding backpressure; resolves with the bytes written.
- */
-function stream(res: http.ServerResponse, head: string, filler: Buffer, total: number): Promise<number> {
-  return new Promise((resolve) => {
-    let written = 0;
-    let closed = false;
-    res.on('close', () => {
-      closed = true;
-      resolve(written);
-    });
-    const pump = () => {
-      while (!closed && written < total) {
-        const chunk = written === 0 ? Buffer.from(head) : filler;
-        written += chunk.length;
-        if (!res.write(chunk)) return void res.once('drain', pump);
-      }
-      if (!closed) res.end(() => resolve(written));
-    };
-    pump();
-  });
 }
 
 let site: FixtureServer;

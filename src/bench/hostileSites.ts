@@ -54,8 +54,12 @@ function site(routes: Record<string, (res: http.ServerResponse) => void>): Promi
   );
 }
 
-/** Writes `head`, then `filler` until the client hangs up (heeding backpressure); resolves with the bytes written. */
-function endless(res: http.ServerResponse, head: string, filler: Buffer): Promise<number> {
+/**
+ * Writes `head`, then `filler` until `total` bytes were written (never, by default) or
+ * the client hung up, heeding backpressure; resolves with the bytes written. Shared with
+ * the hostile-crawl test.
+ */
+export function stream(res: http.ServerResponse, head: string, filler: Buffer, total = Infinity): Promise<number> {
   return new Promise((resolve) => {
     let written = 0;
     let closed = false;
@@ -64,11 +68,12 @@ function endless(res: http.ServerResponse, head: string, filler: Buffer): Promis
       resolve(written);
     });
     const pump = () => {
-      while (!closed) {
+      while (!closed && written < total) {
         const chunk = written === 0 ? Buffer.from(head) : filler;
         written += chunk.length;
         if (!res.write(chunk)) return void res.once('drain', pump);
       }
+      if (!closed) res.end(() => resolve(written));
     };
     pump();
   });
@@ -126,7 +131,7 @@ export async function startHostileSites(): Promise<HostileSites> {
           seen.robotsRequests++;
           // Chunked (no Content-Length), never ending: the client decides when to stop.
           res.writeHead(200, { 'content-type': 'text/plain' });
-          void endless(res, 'User-agent: *\nDisallow: /private\n', filler).then((bytes) => (seen.robotsMaxBytes = Math.max(seen.robotsMaxBytes, bytes)));
+          void stream(res, 'User-agent: *\nDisallow: /private\n', filler).then((bytes) => (seen.robotsMaxBytes = Math.max(seen.robotsMaxBytes, bytes)));
         },
         '/': (res) => send(res, 'text/html; charset=utf-8', page('Endless robots')),
       }),
