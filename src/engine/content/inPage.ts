@@ -128,7 +128,8 @@ export function extractInPage(
       }
     }
     // Without the calls, the parts go to the placeholders left, in the order both came.
-    const free = Array.from(doc.querySelectorAll('template[id^="B:"]')).filter((placeholder) => ![...places.values()].includes(placeholder));
+    const placed = new Set(places.values());
+    const free = Array.from(doc.querySelectorAll('template[id^="B:"]')).filter((placeholder) => !placed.has(placeholder));
     for (const segment of segments) {
       segment.removeAttribute('hidden');
       const placeholder = places.get(segment.id) ?? free.shift();
