@@ -1076,6 +1076,7 @@ PAGES['/landing'] = sitePage(
       ${FAQ.map(([q, a]) => `<details class="faq__item"><summary class="faq__question">${q}</summary><div class="faq__answer"><p>${a}</p></div></details>`).join('\n      ')}
     </div></section>
     <section class="cta-banner section"><div class="container"><h2>Ready to get paid faster?</h2><a class="btn btn--primary btn--lg" href="/signup">Start your 14-day free trial</a></div></section>
+    <div class="elementor-widget-container"><p>© 2025 Ledgerly Ltd. All rights reserved.</p><p>Powered by Northwind Cloud</p></div>
   </main>`,
   { withSidebar: false },
 );
@@ -1775,8 +1776,8 @@ describe('service / marketing pages', () => {
         ...PLANS.flatMap((p) => [p.name, p.price, p.feature]),
         ...FAQ.flat(),
       ],
-      // A button's label leads elsewhere; it tells the reader nothing.
-      dropped: [...FURNITURE, 'Learn more'],
+      // A button's label leads elsewhere; it tells the reader nothing. Nor does a copyright line a page builder put in the main region.
+      dropped: [...FURNITURE, 'Learn more', '2025 Ledgerly Ltd', 'Powered by Northwind Cloud'],
     });
   });
 });
