@@ -670,9 +670,11 @@ PAGES['/category'] = sitePage(
             <div class="card__content"><div class="card__information">
               <h3 class="card__heading h5"><a href="/products/${slug(name!)}" class="full-unstyled-link">${name}</a></h3>
               <div class="card-information"><div class="price"><div class="price__container"><div class="price__regular"><span class="visually-hidden visually-hidden--inline">Regular price</span><span class="price-item price-item--regular">${price}</span></div></div></div></div>
+              <label class="card__compare"><input type="checkbox" name="compare"> Add to compare</label>
             </div></div></div></div></li>`,
           ).join('')}
         </ul>
+        <div class="collection__loading" role="status">Loading...</div>
         <div class="pagination-wrapper"><nav class="pagination" role="navigation" aria-label="Pagination"><ul class="pagination__list list-unstyled" role="list">
           <li><a role="link" aria-disabled="true" class="pagination__item light" aria-current="page" aria-label="Page 1">1</a></li>
           <li><a href="?page=2" class="pagination__item link" aria-label="Page 2">2</a></li>
@@ -1581,7 +1583,7 @@ describe('category pages', () => {
         ...CATEGORY_ITEMS.map(([name]) => name!),
         ...CATEGORY_ITEMS.map(([, price]) => price!),
       ],
-      dropped: [...FURNITURE, 'Filter by:', 'Black (8)', 'Navy (4)', 'UK 5 (10)', 'The highest price is', 'Sort by:', 'Price, low to high', 'Next page'],
+      dropped: [...FURNITURE, 'Filter by:', 'Black (8)', 'Navy (4)', 'UK 5 (10)', 'The highest price is', 'Sort by:', 'Price, low to high', 'Next page', 'Add to compare', 'Loading...'],
     });
   });
 });

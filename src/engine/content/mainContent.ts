@@ -216,7 +216,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     for (const el of Array.from(root.querySelectorAll('[class], [id]'))) {
       if (root.contains(el) && words(el).some((word) => FURNITURE_NAMES.test(word)) && !guarded(el) && !el.querySelector(EMBEDDED_POST)) el.remove();
     }
-    for (const el of Array.from(root.querySelectorAll('ul, ol, form, fieldset, p, div, section, span, a, h2, h3, h4, h5, h6'))) {
+    for (const el of Array.from(root.querySelectorAll('ul, ol, form, fieldset, p, div, section, span, a, button, label, h2, h3, h4, h5, h6'))) {
       if (!root.contains(el) || holds(el, title)) continue;
       // A block of short links goes whatever its share of the text, unless it holds a share of the prose.
       const links = (isMenu(el) || isLinkCloud(el)) && proseLength(el) < prose / 3;
@@ -292,10 +292,12 @@ export function mainContentSelector(Readability: any): MainContentSelector {
 
   /**
    * Boilerplate lines that say the same on every site; short, and matched whole. The
-   * labels of buttons that act or lead elsewhere ("Book now", "Learn more") among them.
+   * labels of buttons that act or lead elsewhere ("Book now", "Learn more") among them,
+   * and of the controls beside each item or post ("Add to compare", "Reply", "Quote",
+   * "Report", "Close", "Loading...").
    */
   const BOILERPLATE =
-    /^((book|buy|shop|order) now|shop all|(learn|read|see|view|show|load|find out|discover) more|(view|more) details|add to (cart|bag|basket|wishlist|list)|get started|view (all|in list)|see all|continue reading|click here|quick view|(select|choose) options|was this (page|article|answer|post|information) (helpful|useful)\??.*|edit this page.*|share( this)?( article| post| page| story)?:?|leave a (reply|comment).*|not the answer you're looking for\?.*|your answer|(subscribe|sign up) (to|for) (our|the) newsletter.*|related (posts|articles|stories)|you may also like|(last )?updated( on)?:? .{0,40}|thanks for your feedback!?|free (shipping|delivery) on (all )?orders.{0,30}|((sign in|log in) )?(or )?(sign in|log in|register) to (comment|reply|post).{0,20}|(copyright )?(©|\(c\)|copyright) ?\d{4}.{0,150}|.{0,150}\ball rights reserved\b.{0,60}|powered by [^.]{0,40})\s*[›»→>]?$/i;
+    /^((book|buy|shop|order) now|shop all|(learn|read|see|view|show|load|find out|discover) more|(view|more) details|add to (cart|bag|basket|wishlist|list)|get started|view (all|in list)|see all|continue reading|click here|quick view|(select|choose) options|was this (page|article|answer|post|information) (helpful|useful)\??.*|edit this page.*|share( this)?( article| post| page| story)?:?|leave a (reply|comment).*|not the answer you're looking for\?.*|your answer|(subscribe|sign up) (to|for) (our|the) newsletter.*|related (posts|articles|stories)|you may also like|(last )?updated( on)?:? .{0,40}|thanks for your feedback!?|free (shipping|delivery) on (all )?orders.{0,30}|((sign in|log in) )?(or )?(sign in|log in|register) to (comment|reply|post).{0,20}|(copyright )?(©|\(c\)|copyright) ?\d{4}.{0,150}|.{0,150}\ball rights reserved\b.{0,60}|powered by [^.]{0,40}|(add to )?compare|reply( with quote)?|quote|report( post| this)?|close|loading( \.\.\.|\.\.\.|…)?|click to expand\.{0,3}|toggle caption|sponsored|more info|view options|calculate shipping)\s*[›»→>]?$/i;
 
   function isBoilerplate(el: Element): boolean {
     const text = normalText(el);
