@@ -1163,8 +1163,9 @@ PAGES['/forum/xenforo'] = sitePage(
             <h5 class="userTitle message-userTitle">Dough Whisperer</h5></div>
           <div class="message-userExtras"><dl><dt>Joined</dt><dd>Oct 25, 2017</dd></dl><dl><dt>Messages</dt><dd>13,539</dd></dl><dl><dt>Location</dt><dd>Kneadham-on-Sea</dd></dl></div>
         </section></div>
-        <div class="message-cell message-cell--main"><header class="message-attribution"><time>${date}</time></header>
+        <div class="message-cell message-cell--main"><header class="message-attribution"><time>${date}</time><ul class="message-attribution-opposite"><li><a href="/posts/${i}/">#${i + 1}</a></li></ul></header>
           <div class="message-content"><div class="bbWrapper">${text}</div></div>
+          <footer class="message-actionBar"><div class="reactionsBar"><span class="reactionsBar-count">${i + 3}</span></div><a class="actionBar-action" href="/posts/${i}/reply">Reply</a><a class="actionBar-action" href="/posts/${i}/quote">Quote</a><a class="actionBar-action" href="/posts/${i}/report">Report</a></footer>
           <aside class="message-signature"><div class="bbWrapper">Bake bread, not excuses.</div></aside></div>
       </article>`,
     ).join('\n    ')}
@@ -1469,10 +1470,10 @@ describe('forum threads: the posts are the content', () => {
 });
 
 describe('forum threads: what the forum adds about each author', () => {
-  it('keeps each XenForo post with its author and date, and drops join date, message count, location, rank and signature', async () => {
+  it('keeps each XenForo post with its author and date, and drops join date, message count, location, rank, signature, post numbers and action links', async () => {
     expectContent(await markdownOf('/forum/xenforo'), {
       kept: XF_POSTS.flat(),
-      dropped: [...FURNITURE, 'Joined', '13,539', 'Kneadham-on-Sea', 'Dough Whisperer', 'Bake bread, not excuses.'],
+      dropped: [...FURNITURE, 'Joined', '13,539', 'Kneadham-on-Sea', 'Dough Whisperer', 'Bake bread, not excuses.', '#1', '#2', 'Reply', 'Quote', 'Report'],
     });
   });
 });

@@ -297,7 +297,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
    * "Report", "Close", "Loading...").
    */
   const BOILERPLATE =
-    /^((book|buy|shop|order) now|shop all|(learn|read|see|view|show|load|find out|discover) more|(view|more) details|add to (cart|bag|basket|wishlist|list)|get started|view (all|in list)|see all|continue reading|click here|quick view|(select|choose) options|was this (page|article|answer|post|information) (helpful|useful)\??.*|edit this page.*|share( this)?( article| post| page| story)?:?|leave a (reply|comment).*|not the answer you're looking for\?.*|your answer|(subscribe|sign up) (to|for) (our|the) newsletter.*|related (posts|articles|stories)|you may also like|(last )?updated( on)?:? .{0,40}|thanks for your feedback!?|free (shipping|delivery) on (all )?orders.{0,30}|((sign in|log in) )?(or )?(sign in|log in|register) to (comment|reply|post).{0,20}|(copyright )?(©|\(c\)|copyright) ?\d{4}.{0,150}|.{0,150}\ball rights reserved\b.{0,60}|powered by [^.]{0,40}|(add to )?compare|reply( with quote)?|quote|report( post| this)?|close|loading( \.\.\.|\.\.\.|…)?|click to expand\.{0,3}|toggle caption|sponsored|more info|view options|calculate shipping)\s*[›»→>]?$/i;
+    /^((book|buy|shop|order) now|shop all|(learn|read|see|view|show|load|find out|discover) more|(view|more) details|add to (cart|bag|basket|wishlist|list)|get started|view (all|in list)|see all|continue reading|click here|quick view|(select|choose) options|was this (page|article|answer|post|information) (helpful|useful)\??.*|edit this page.*|share( this)?( article| post| page| story)?:?|leave a (reply|comment).*|not the answer you're looking for\?.*|your answer|(subscribe|sign up) (to|for) (our|the) newsletter.*|related (posts|articles|stories)|you may also like|(last )?updated( on)?:? .{0,40}|thanks for your feedback!?|free (shipping|delivery) on (all )?orders.{0,30}|((sign in|log in) )?(or )?(sign in|log in|register) to (comment|reply|post).{0,20}|(copyright )?(©|\(c\)|copyright) ?\d{4}.{0,150}|.{0,150}\ball rights reserved\b.{0,60}|powered by [^.]{0,40}|(add to )?compare|reply( with quote)?|quote|report( post| this)?|close|loading( \.\.\.|\.\.\.|…)?|click to expand\.{0,3}|toggle caption|sponsored|more info|view options|calculate shipping|[\d,.]+\s*[km]?\s*(likes?|replies|views|posts|votes|reactions))\s*[›»→>]?$/i;
 
   function isBoilerplate(el: Element): boolean {
     const text = normalText(el);
@@ -415,6 +415,10 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     // Vote buttons and counts beside each post: a number, not what the thread says.
     for (const el of Array.from(root.querySelectorAll('[class], [id]'))) {
       if (root.contains(el) && textLength(el) <= 20 && words(el).some((w) => /^(votes?|votecell|voting|upvotes?|downvotes?)$/i.test(w))) el.remove();
+    }
+    // A bare count beside a post (its likes, replies, number in the thread): a number, not what the thread says.
+    for (const el of Array.from(root.querySelectorAll('span, div, a, li, dd, dt, strong, b, p'))) {
+      if (root.contains(el) && el.children.length === 0 && /^#?\d[\d,.]*\s*[km]?$/i.test(normalText(el))) el.remove();
     }
     // A Q&A site's comments under a question or an answer (not the answers, which some sites keep in a comment list).
     for (const el of Array.from(root.querySelectorAll('[class*="comment"]'))) {
