@@ -559,7 +559,7 @@ const BLENDER_DESCRIPTION = [
 ];
 
 const BLENDER_BUY_BOX = [
-  'Walmart Protection Plan by Allstate',
+  'Northwind Protection Plan',
   '3-Year Plan - $24.00',
   'How do you want your item?',
   'Arrives by Tomorrow',
