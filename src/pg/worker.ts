@@ -17,9 +17,9 @@ import type PgBoss from 'pg-boss';
 import { PageError, errorMessage } from '../api/errors.js';
 import { requestUrls } from '../api/redact.js';
 import type { BatchScrapeRequest, CrawlRequest, JobKind, JobRequest, PageEntry } from '../api/types.js';
-import { siteAccess } from '../engine/access.js';
+import { siteAccess, type SiteAccess } from '../engine/access.js';
 import type { Engine } from '../engine/engine.js';
-import { jobCleaner } from '../local/cleaner.js';
+import { jobCleaner, type JobCleaner } from '../local/cleaner.js';
 import type { JobContext } from '../local/jobRunner.js';
 import { failedEntry, isJobFatal, pageEntry } from '../local/runners/pageEntry.js';
 import { loadRunner } from '../local/runners/index.js';
@@ -59,7 +59,26 @@ interface HeldJob {
   controller: AbortController;
   pages: number;
   idle?: NodeJS.Timeout;
+  /** What its pages need of the job, read from the database once, not for each page. */
+  job?: JobInfo;
   crawl?: CrawlRules;
+}
+
+/** A job's request and what follows from it alone: the same for every page of the job. */
+interface JobInfo {
+  kind: JobKind;
+  request: JobRequest;
+  cleaner: JobCleaner;
+  access: SiteAccess | undefined;
+}
+
+function jobInfo(kind: JobKind, request: JobRequest): JobInfo {
+  return {
+    kind,
+    request,
+    cleaner: jobCleaner(request),
+    access: siteAccess(requestUrls(request), 'scrapeOptions' in request ? request.scrapeOptions : undefined),
+  };
 }
 
 export class PgWorker {
@@ -75,12 +94,14 @@ export class PgWorker {
   /** A heartbeat is under way (the next one skips rather than piling up on a slow database). */
   private beating = false;
   private readonly ended: EndedWatch;
+  private readonly completions: Completions;
   private readonly log: (line: string) => void;
 
   constructor(private readonly options: PgWorkerOptions) {
     this.store = new PgJobStore(options.connection);
     this.boss = options.connection.boss;
     this.log = options.log ?? (() => undefined);
+    this.completions = new Completions(this.boss, this.log);
     this.ended = new EndedWatch(options.connection.settings.url, {
       onEnded: (jobId) => this.drop(jobId, new Error('stopped by user')),
       poll: () => this.checkEnded(),
@@ -144,7 +165,7 @@ export class PgWorker {
       }
       try {
         await run(job.data, job.id);
-        await retrying(() => this.boss.complete(queue, job.id));
+        this.completions.add(queue, job.id);
       } catch (err) {
         // Failed before it held a lease (the database gone for long): pg-boss delivers the job again, up to its retry limit.
         await retrying(() => this.boss.fail(queue, job.id, { message: errorMessage(err) })).catch((failed: unknown) =>
@@ -177,10 +198,10 @@ export class PgWorker {
   }
 
   /** Runs `fn` with the job's signal, holding the job here meanwhile. */
-  private async hold<T>(jobId: string, fn: (held: HeldJob) => Promise<T>): Promise<T> {
+  private async hold<T>(jobId: string, job: JobInfo | undefined, fn: (held: HeldJob) => Promise<T>): Promise<T> {
     let held = this.jobs.get(jobId);
     if (!held) {
-      held = { controller: new AbortController(), pages: 0 };
+      held = { controller: new AbortController(), pages: 0, job };
       this.jobs.set(jobId, held);
     }
     clearTimeout(held.idle);
@@ -198,9 +219,11 @@ export class PgWorker {
   }
 
   private async runPage({ jobId, index }: PageJobData, queueJob: string): Promise<void> {
-    const lease = await retrying(() => this.store.beginPage(jobId, index, queueJob));
+    const known = this.jobs.get(jobId)?.job;
+    const lease = await retrying(() => this.store.beginPage(jobId, index, queueJob, known === undefined));
     if (!lease) return;
-    const { clean, cleanError } = jobCleaner(lease.request);
+    const job = known ?? jobInfo(lease.kind, lease.request!);
+    const { clean, cleanError } = job.cleaner;
     const finish = async (entry: PageEntry, links: { url: string; key: string }[] = []) => {
       const stored = clean(entry);
       if (stored.error) stored.error = cleanError(stored.error);
@@ -211,17 +234,17 @@ export class PgWorker {
     await this.leased(lease, `page ${index} of job ${jobId}`, async () => {
       try {
         const engine = await this.getEngine();
-        const access = siteAccess(requestUrls(lease.request), 'scrapeOptions' in lease.request ? lease.request.scrapeOptions : undefined);
-        await this.hold(jobId, async (held) => {
+        const { access } = job;
+        await this.hold(jobId, job, async (held) => {
           const { signal } = held.controller;
           let entry: PageEntry;
           let links: { url: string; key: string }[] = [];
-          if (lease.kind === 'crawl') {
-            const request = lease.request as CrawlRequest;
+          if (job.kind === 'crawl') {
+            const request = job.request as CrawlRequest;
             held.crawl ??= crawlRules(request, engine, access, signal);
             ({ entry, links } = await crawlPage(lease.url, index === 0, request, engine, held.crawl, signal, access));
           } else {
-            const { scrapeOptions, sessionOptions } = lease.request as BatchScrapeRequest;
+            const { scrapeOptions, sessionOptions } = job.request as BatchScrapeRequest;
             entry = await pageEntry(lease.url, scrapeOptions?.formats, () => engine.scrape(lease.url, scrapeOptions, sessionOptions, signal, access));
           }
           // A page cut short by a cancel is not kept: the job's pages are those finished before it.
@@ -244,7 +267,7 @@ export class PgWorker {
     if (!runner) return end(`${lease.kind} jobs are not available in this build`);
     await this.leased(lease, `${lease.kind} job ${jobId}`, async () => {
       let error: string | undefined;
-      await this.hold(jobId, async ({ controller: { signal } }) => {
+      await this.hold(jobId, undefined, async ({ controller: { signal } }) => {
         const ctx: JobContext<JobKind> = {
           jobId,
           request: lease.request as JobRequest,
@@ -290,12 +313,62 @@ export class PgWorker {
       clearTimeout(handBack);
     }
     clearInterval(this.heartbeat);
+    await this.completions.flush();
     await this.ended.close();
     await this.boss.stop({ graceful: false, close: false }).catch(() => undefined);
     for (const jobId of [...this.jobs.keys()]) this.drop(jobId, new Error('this worker shut down'));
     const engine = this.engine;
     this.engine = undefined;
     if (engine) await (await engine.catch(() => undefined))?.close();
+  }
+}
+
+/** Completions sent together: up to this many, or what came within COMPLETE_AFTER_MS of the first. */
+const COMPLETE_BATCH = 64;
+const COMPLETE_AFTER_MS = 100;
+
+/**
+ * Queue jobs whose page (or job) is done, completed in pg-boss a group at a time:
+ * one statement for many pages, not one each. A completion lost with its worker
+ * (SIGKILL) costs nothing: the queue job expires and is delivered again, and its
+ * page, found finished, is not run again.
+ */
+class Completions {
+  private readonly pending = new Map<string, string[]>();
+  private count = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private sending: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly boss: PgBoss,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  add(queue: string, id: string): void {
+    const ids = this.pending.get(queue) ?? [];
+    ids.push(id);
+    this.pending.set(queue, ids);
+    if (++this.count >= COMPLETE_BATCH) void this.flush();
+    else this.timer ??= setTimeout(() => void this.flush(), COMPLETE_AFTER_MS);
+  }
+
+  /** Sends what is pending; resolves when all sent so far is. */
+  flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const groups = [...this.pending];
+    this.pending.clear();
+    this.count = 0;
+    this.sending = this.sending.then(() =>
+      Promise.all(
+        groups.map(([queue, ids]) =>
+          retrying(() => this.boss.complete(queue, ids)).catch((err: unknown) =>
+            this.log(`cannot complete ${ids.length} ${queue} job(s): ${errorMessage(err)}; they are delivered again and found done`),
+          ),
+        ),
+      ).then(() => undefined),
+    );
+    return this.sending;
   }
 }
 
