@@ -272,8 +272,9 @@ export class PgJobStore {
    * worker does not hold it already (`withRequest`).
    */
   async beginPage(jobId: string, index: number, queueJob: string, withRequest = true): Promise<PageLease | undefined> {
-    const { rows } = await this.pool.query<{ attempt: number; url: string; last_error: string | null; kind: JobKind; request: JobRequest | null }>(
-      `WITH job AS (SELECT kind, CASE WHEN $5 THEN request END AS request FROM webjobs_jobs WHERE id = $1 AND status IN ${ACTIVE}),
+    const { rows } = await this.pool.query<{ attempt: number; url: string; last_error: string | null; kind: JobKind; request: JobRequest | null }>({
+      name: 'webjobs-begin-page',
+      text: `WITH job AS (SELECT kind, CASE WHEN $5 THEN request END AS request FROM webjobs_jobs WHERE id = $1 AND status IN ${ACTIVE}),
        -- A page another worker holds on a live lease is not taken from it (a duplicate delivery).
        page AS (
          UPDATE webjobs_pages SET attempt = attempt + 1, status = 'running', lease_until = now() + make_interval(secs => $3), queue_job = $4
@@ -283,8 +284,8 @@ export class PgJobStore {
        -- Re-checked under the row lock: a job stopped meanwhile stays stopped.
        started AS (UPDATE webjobs_jobs SET status = 'running' WHERE id = $1 AND status = 'pending' AND EXISTS (SELECT 1 FROM page))
        SELECT page.attempt, page.url, page.last_error, job.kind, job.request FROM page, job`,
-      [jobId, index, this.leaseSeconds, queueJob, withRequest],
-    );
+      values: [jobId, index, this.leaseSeconds, queueJob, withRequest],
+    });
     const taken = rows[0];
     if (!taken) return undefined;
     return { jobId, index, attempt: taken.attempt, url: taken.url, lastError: taken.last_error, kind: taken.kind, request: taken.request ?? undefined };
@@ -339,8 +340,9 @@ export class PgJobStore {
    * stored only while the job runs, and counted under that lock.
    */
   private async finishLeaf(jobId: string, index: number, attempt: number, entry: PageEntry): Promise<PageWrite> {
-    const { rows } = await this.pool.query<{ running: boolean; stored: boolean }>(
-      `WITH job AS (SELECT id FROM webjobs_jobs WHERE id = $1 AND status = 'running' FOR UPDATE),
+    const { rows } = await this.pool.query<{ running: boolean; stored: boolean }>({
+      name: 'webjobs-finish-page',
+      text: `WITH job AS (SELECT id FROM webjobs_jobs WHERE id = $1 AND status = 'running' FOR UPDATE),
        -- Still this attempt's, and its lease not taken back (status 'running'): else a retry owns the page.
        page AS (
          UPDATE webjobs_pages SET entry = $4, status = $5, lease_until = NULL
@@ -351,8 +353,8 @@ export class PgJobStore {
          WHERE id = $1 AND EXISTS (SELECT 1 FROM page)
          RETURNING 1)
        SELECT EXISTS (SELECT 1 FROM job) AS running, EXISTS (SELECT 1 FROM counted) AS stored`,
-      [jobId, index, attempt, entry, entry.status],
-    );
+      values: [jobId, index, attempt, entry, entry.status],
+    });
     const { running, stored } = rows[0]!;
     return !running ? 'ended' : stored ? 'stored' : 'fenced';
   }
@@ -482,6 +484,11 @@ export class PgJobStore {
       await this.queueAgain(client, again);
       return again.length;
     });
+  }
+
+  /** Queues again, for any worker, queue jobs a worker fetched and gives back without having begun them. */
+  async queueUnbegun(takes: { jobId: string; index: number | undefined; queueJob: string }[]): Promise<void> {
+    await inTransaction(this.pool, (client) => this.queueAgain(client, takes));
   }
 
   /** Cancels the queue jobs of takes that ended without a result, and queues each once more, in the caller's transaction. */

@@ -11,6 +11,7 @@
  * queues it again, at most MAX_ATTEMPTS deliveries in all. Cancels arrive by
  * LISTEN/NOTIFY, polled for while that connection is down.
  */
+import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import type PgBoss from 'pg-boss';
@@ -95,6 +96,8 @@ export class PgWorker {
   private beating = false;
   private readonly ended: EndedWatch;
   private readonly completions: Completions;
+  private readonly pageFeed: Feed<PageJobData>;
+  private readonly jobFeed: Feed<WholeJobData>;
   private readonly log: (line: string) => void;
 
   constructor(private readonly options: PgWorkerOptions) {
@@ -102,6 +105,14 @@ export class PgWorker {
     this.boss = options.connection.boss;
     this.log = options.log ?? (() => undefined);
     this.completions = new Completions(this.boss, this.log);
+    const giveBack = async (jobs: PgBoss.Job<PageJobData | WholeJobData>[]) => {
+      const takes = jobs.map(({ id, data }) => ({ jobId: data.jobId, index: 'index' in data ? data.index : undefined, queueJob: id }));
+      await retrying(() => this.store.queueUnbegun(takes)).catch((err: unknown) =>
+        this.log(`cannot give back ${jobs.length} queue job(s) fetched ahead: ${errorMessage(err)}; they are delivered again when they expire`),
+      );
+    };
+    this.pageFeed = new Feed<PageJobData>(this.boss, PAGE_QUEUE, options.concurrency, giveBack);
+    this.jobFeed = new Feed<WholeJobData>(this.boss, JOB_QUEUE, options.concurrency, giveBack);
     this.ended = new EndedWatch(options.connection.settings.url, {
       onEnded: (jobId) => this.drop(jobId, new Error('stopped by user')),
       poll: () => this.checkEnded(),
@@ -113,8 +124,8 @@ export class PgWorker {
   async start(): Promise<void> {
     await this.ended.start();
     for (let i = 0; i < this.options.concurrency; i++) {
-      this.slots.push(this.slot<PageJobData>(PAGE_QUEUE, (data, queueJob) => this.runPage(data, queueJob)));
-      this.slots.push(this.slot<WholeJobData>(JOB_QUEUE, (data, queueJob) => this.runWhole(data, queueJob)));
+      this.slots.push(this.slot(this.pageFeed, (data, queueJob) => this.runPage(data, queueJob)));
+      this.slots.push(this.slot(this.jobFeed, (data, queueJob) => this.runWhole(data, queueJob)));
     }
     // Every third of a lease: renew ours, and take back those of workers gone silent.
     this.heartbeat = setInterval(() => void this.beat(), (this.options.connection.settings.leaseSeconds * 1000) / 3);
@@ -151,25 +162,27 @@ export class PgWorker {
   }
 
   /**
-   * One page at a time from `queue`, the next fetched as soon as one ends. Our own
+   * One page at a time from `feed`, the next taken as soon as one ends. Our own
    * loop rather than pg-boss's work(): that one waits out its polling interval
    * after a short job (up to 0.5 s idle after a 0.1 s page) and does not await
    * the completion it reports, which a worker shutting down needs to.
    */
-  private async slot<T extends object>(queue: string, run: (data: T, queueJob: string) => Promise<void>): Promise<void> {
+  private async slot<T extends PageJobData | WholeJobData>(feed: Feed<T>, run: (data: T, queueJob: string) => Promise<void>): Promise<void> {
     while (!this.stopping.signal.aborted) {
-      const [job] = await this.boss.fetch<T>(queue, { batchSize: 1 });
+      const job = await feed.next();
       if (!job) {
         await sleep(POLL_MS, undefined, { signal: this.stopping.signal }).catch(() => undefined);
         continue;
       }
+      const started = performance.now();
       try {
         await run(job.data, job.id);
-        this.completions.add(queue, job.id);
+        feed.took(performance.now() - started);
+        this.completions.add(feed.queue, job.id);
       } catch (err) {
         // Failed before it held a lease (the database gone for long): pg-boss delivers the job again, up to its retry limit.
-        await retrying(() => this.boss.fail(queue, job.id, { message: errorMessage(err) })).catch((failed: unknown) =>
-          this.log(`cannot hand back ${queue} job ${job.id}: ${errorMessage(failed)}; its lease will run out`),
+        await retrying(() => this.boss.fail(feed.queue, job.id, { message: errorMessage(err) })).catch((failed: unknown) =>
+          this.log(`cannot hand back ${feed.queue} job ${job.id}: ${errorMessage(failed)}; its lease will run out`),
         );
       }
     }
@@ -314,12 +327,97 @@ export class PgWorker {
     }
     clearInterval(this.heartbeat);
     await this.completions.flush();
+    // Fetched ahead and not begun: queued again at once, for other workers, rather than left to expire.
+    await Promise.all([this.pageFeed.giveBack(), this.jobFeed.giveBack()]);
     await this.ended.close();
     await this.boss.stop({ graceful: false, close: false }).catch(() => undefined);
     for (const jobId of [...this.jobs.keys()]) this.drop(jobId, new Error('this worker shut down'));
     const engine = this.engine;
     this.engine = undefined;
     if (engine) await (await engine.catch(() => undefined))?.close();
+  }
+}
+
+/** Queue jobs fetched ahead of the slots that wait for one: at most this many, */
+const MAX_AHEAD = 32;
+/** and about this much work (by the time recent jobs took) per slot, so that none waits long here; */
+const AHEAD_MS = 100;
+/** one that waited this long all the same (the slots held up by long pages) is given back to the queue. */
+const AHEAD_STALE_MS = 5 * AHEAD_MS;
+
+/**
+ * A queue's jobs for this worker's slots, fetched several per round trip: as
+ * many as slots wait for one, plus, when recent jobs were short, some ahead
+ * (about AHEAD_MS of work per slot). One fetch for each page cost the queue more
+ * than any other statement of a short page. A job fetched ahead holds no lease;
+ * held up here past AHEAD_STALE_MS (the slots busy with long pages after short
+ * ones) it is given back, for a free worker to take. Were this worker to die
+ * holding it, pg-boss delivers it again when it expires.
+ */
+class Feed<T extends PageJobData | WholeJobData> {
+  private readonly buffer: { job: PgBoss.Job<T>; at: number }[] = [];
+  private fetching: Promise<number> | undefined;
+  private waiting = 0;
+  /** Milliseconds a job of this queue took here lately (a moving average); unknown before the first. */
+  private jobMs: number | undefined;
+  private staleCheck: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly boss: PgBoss,
+    readonly queue: string,
+    private readonly slots: number,
+    private readonly giveBackJobs: (jobs: PgBoss.Job<T>[]) => Promise<void>,
+  ) {}
+
+  /** The next job; undefined when the queue has none now. */
+  async next(): Promise<PgBoss.Job<T> | undefined> {
+    this.waiting++;
+    try {
+      for (;;) {
+        const first = this.buffer.shift();
+        if (first) return first.job;
+        this.fetching ??= this.fetch().finally(() => (this.fetching = undefined));
+        if ((await this.fetching) === 0) return this.buffer.shift()?.job;
+      }
+    } finally {
+      this.waiting--;
+    }
+  }
+
+  /** A job of this queue took `ms`, from begin to its result stored. */
+  took(ms: number): void {
+    this.jobMs = this.jobMs === undefined ? ms : 0.8 * this.jobMs + 0.2 * ms;
+  }
+
+  /** Gives back every job fetched and not taken (the worker stops) or, with `before`, those fetched before it. */
+  async giveBack(before = Infinity): Promise<void> {
+    const keep = this.buffer.filter((b) => b.at >= before);
+    const stale = this.buffer.filter((b) => b.at < before).map((b) => b.job);
+    this.buffer.splice(0, this.buffer.length, ...keep);
+    this.watch();
+    if (stale.length > 0) await this.giveBackJobs(stale);
+  }
+
+  private async fetch(): Promise<number> {
+    const ahead = this.jobMs === undefined ? 0 : Math.min(MAX_AHEAD, Math.floor((AHEAD_MS * this.slots) / Math.max(this.jobMs, 0.1)));
+    const jobs = await this.boss.fetch<T>(this.queue, { batchSize: this.waiting + ahead });
+    const at = performance.now();
+    this.buffer.push(...jobs.map((job) => ({ job, at })));
+    this.watch();
+    return jobs.length;
+  }
+
+  /** While jobs wait here, checks that none waits too long. */
+  private watch(): void {
+    if (this.buffer.length === 0) {
+      clearTimeout(this.staleCheck);
+      this.staleCheck = undefined;
+    } else {
+      this.staleCheck ??= setTimeout(() => {
+        this.staleCheck = undefined;
+        void this.giveBack(performance.now() - AHEAD_STALE_MS);
+      }, AHEAD_STALE_MS);
+    }
   }
 }
 
