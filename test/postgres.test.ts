@@ -253,6 +253,34 @@ describe('webjobs serve --database and webjobs worker', () => {
     expect(result.json.data.slice(3).map((e: { status: string }) => e.status)).toEqual(['pending', 'pending', 'pending', 'pending']);
   }, SLOW);
 
+  it('a cancel reaches a worker whose LISTEN connection is lost: it polls for stopped jobs meanwhile', async () => {
+    if (process.env.WEBJOBS_TEST_DATABASE_URL) return; // the given server is not ours to close to new connections
+    const start = await api(nodes[0]!, 'POST', '/api/scrape/batch', { urls: [site.at('/held/deaf')] });
+    await untilArrived('held/deaf', 1);
+    const holder = workerOf(ownerOfPort(held.get('/held/deaf')!.port, workerPids())!);
+    // A database cannot close itself to new connections: this is done from another one.
+    const server = new URL(pg.url);
+    const database = server.pathname.slice(1);
+    server.pathname = '/postgres';
+    const db = new pgClient.Client({ connectionString: server.href });
+    await db.connect();
+    try {
+      // The workers' LISTEN connections are cut, and no new connection is let in (those open stay): the stop
+      // announced below reaches no worker; only a worker that asks the database can learn of it.
+      await db.query(`ALTER DATABASE ${database} WITH ALLOW_CONNECTIONS false`);
+      await db.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND query = 'LISTEN webjobs_job_ended'`, [database]);
+      while (!holder.stderr().includes('lost the connection that hears stopped jobs')) await new Promise((r) => holder.child.stderr!.once('data', r));
+      expect((await api(nodes[1]!, 'DELETE', `/api/scrape/batch/${start.json.jobId}`)).json.status).toBe('stopped');
+      // The worker gives the page up (its browser context closes) while still unable to listen.
+      await held.get('/held/deaf')!.closed;
+    } finally {
+      await db.query(`ALTER DATABASE ${database} WITH ALLOW_CONNECTIONS true`);
+      await db.end();
+    }
+    expect(await untilFinal(nodes[0]!, '/scrape/batch', start.json.jobId)).toBe('stopped');
+    expect((await api(nodes[0]!, 'GET', `/api/scrape/batch/${start.json.jobId}`)).json.data[0].status).toBe('pending');
+  }, SLOW);
+
   it('a worker killed (SIGKILL) mid-page: the page is run again by another worker, and its result kept', async () => {
     const start = await api(nodes[0]!, 'POST', '/api/scrape/batch', { urls: [site.at('/p/k0'), site.at('/held/victim')] });
     await untilArrived('held/victim', 1);
@@ -384,4 +412,5 @@ describe('webjobs serve --database and webjobs worker', () => {
     expect(data.map((e) => e.url)).toEqual(urls);
     expect(data.every((e) => e.status === 'completed')).toBe(true);
   }, SLOW);
+
 });
