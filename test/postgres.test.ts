@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempHome } from './helpers/cli.js';
 import { articleText, html, sendHtml, startFixtureServer, type FixtureServer } from './helpers/fixtureServer.js';
 import { startPostgres, type TestPostgres } from './helpers/postgres.js';
+import { MIGRATIONS } from '../src/pg/migrations.js';
 import { startServe, type ServeProcess } from './helpers/serve.js';
 import { ownerOfPort, startWorker, type WorkerProcess } from './helpers/worker.js';
 
@@ -413,4 +414,51 @@ describe('webjobs serve --database and webjobs worker', () => {
     expect(data.every((e) => e.status === 'completed')).toBe(true);
   }, SLOW);
 
+  it('a connection cut in the middle of a schema migration: the node runs it again and starts on the whole schema', async () => {
+    if (process.env.WEBJOBS_TEST_DATABASE_URL) return; // a database of its own is created and dropped on our server
+    const admin = new pgClient.Client({ connectionString: pg.url });
+    await admin.connect();
+    const database = `webjobs_migrate_${process.pid}`;
+    await admin.query(`CREATE DATABASE ${database}`);
+    const url = new URL(pg.url);
+    url.pathname = `/${database}`;
+    const db = new pgClient.Client({ connectionString: url.href });
+    let node: Promise<ServeProcess> | undefined;
+    try {
+      await db.connect();
+      // The schema at version 1, as an older webjobs left it; migration 2 alters webjobs_pages, so it waits
+      // while this transaction reads that table.
+      await db.query('CREATE TABLE webjobs_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+      await db.query(MIGRATIONS[0]!);
+      await db.query('INSERT INTO webjobs_migrations (version) VALUES (1)');
+      await db.query('BEGIN');
+      await db.query('LOCK TABLE webjobs_pages IN ACCESS SHARE MODE');
+      node = startServe({ args: ['--database', url.href, '--no-worker', '--allow-private', '--quiet'], env: nodeEnv });
+      const migrating = async () =>
+        (
+          await admin.query<{ pid: number }>(
+            `SELECT pid FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock' AND query LIKE 'ALTER TABLE webjobs_pages%'`,
+            [database],
+          )
+        ).rows[0]?.pid;
+      let pid: number | undefined;
+      while ((pid = await migrating()) === undefined) await new Promise((r) => setTimeout(r, 50));
+      // Its connection is cut mid-migration (as a database restart or a network cut would), then the table is free.
+      await admin.query('SELECT pg_terminate_backend($1)', [pid]);
+      await db.query('COMMIT');
+      const started = await node;
+      expect(started.child.exitCode).toBeNull();
+      const versions = await db.query<{ version: number }>('SELECT version FROM webjobs_migrations ORDER BY version');
+      expect(versions.rows.map((r) => r.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
+      const leaseColumn = await db.query(`SELECT 1 FROM information_schema.columns WHERE table_name = 'webjobs_pages' AND column_name = 'lease_until'`);
+      expect(leaseColumn.rowCount).toBe(1);
+      // And the node works on it.
+      expect((await api(started, 'POST', '/api/scrape/batch', { urls: [site.at('/p/migrated')] })).status).toBe(200);
+    } finally {
+      await (await node?.catch(() => undefined))?.stop();
+      await db.end();
+      await admin.query(`DROP DATABASE ${database} WITH (FORCE)`);
+      await admin.end();
+    }
+  }, SLOW);
 });

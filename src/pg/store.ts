@@ -21,6 +21,7 @@ import { requestUrls, withoutCredentials } from '../api/redact.js';
 import { JOB_ID_PATTERN, validatePageQuery } from '../api/validate.js';
 import type { BatchScrapeRequest, CrawlRequest, JobKind, JobRecord, JobRequest, JobStatus, JobSummary, PageEntry, PageQuery } from '../api/types.js';
 import type { RecordHeader } from '../store/jobStore.js';
+import { inTransaction } from './client.js';
 import { JOB_QUEUE, MAX_ATTEMPTS, PAGE_QUEUE, type PgConnection } from './connect.js';
 
 export interface PageJobData {
@@ -92,28 +93,6 @@ const REAP_BATCH = 100;
 /** A pg client as pg-boss wants it, so its inserts join our transaction. */
 function bossDb(client: pg.PoolClient): PgBoss.Db {
   return { executeSql: (text, values) => client.query(text, values) };
-}
-
-export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  // The pool listens for a connection lost only while the client is idle: lost between two queries of ours
-  // (a database restart), the client's 'error' would have no listener and end the process. The next query
-  // fails instead (a transient error, retried), and the client is discarded, not pooled again.
-  let lost: Error | undefined;
-  const onError = (err: Error) => (lost = err);
-  client.on('error', onError);
-  try {
-    await client.query('BEGIN');
-    const result = await fn(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  } finally {
-    client.removeListener('error', onError);
-    client.release(lost);
-  }
 }
 
 export class PgJobStore {
