@@ -26,6 +26,7 @@ import { failedEntry, isJobFatal, pageEntry } from '../local/runners/pageEntry.j
 import { loadRunner } from '../local/runners/index.js';
 import { JOB_QUEUE, MAX_ATTEMPTS, PAGE_QUEUE, retrying, type PgConnection } from './connect.js';
 import { crawlPage, crawlRules, type CrawlRules } from './crawlPage.js';
+import { Feed } from './feed.js';
 import { ENDED_CHANNEL, LEASE_EXPIRED, PgJobStore, type Held, type PageJobData, type WholeJobData } from './store.js';
 
 export interface PgWorkerOptions {
@@ -105,14 +106,8 @@ export class PgWorker {
     this.boss = options.connection.boss;
     this.log = options.log ?? (() => undefined);
     this.completions = new Completions(this.boss, this.log);
-    const giveBack = async (jobs: PgBoss.Job<PageJobData | WholeJobData>[]) => {
-      const takes = jobs.map(({ id, data }) => ({ jobId: data.jobId, index: 'index' in data ? data.index : undefined, queueJob: id }));
-      await retrying(() => this.store.queueUnbegun(takes)).catch((err: unknown) =>
-        this.log(`cannot give back ${jobs.length} queue job(s) fetched ahead: ${errorMessage(err)}; they are delivered again when they expire`),
-      );
-    };
-    this.pageFeed = new Feed<PageJobData>(this.boss, PAGE_QUEUE, options.concurrency, giveBack);
-    this.jobFeed = new Feed<WholeJobData>(this.boss, JOB_QUEUE, options.concurrency, giveBack);
+    this.pageFeed = new Feed<PageJobData>(this.boss, this.store, PAGE_QUEUE, options.concurrency, this.log);
+    this.jobFeed = new Feed<WholeJobData>(this.boss, this.store, JOB_QUEUE, options.concurrency, this.log);
     this.ended = new EndedWatch(options.connection.settings.url, {
       onEnded: (jobId) => this.drop(jobId, new Error('stopped by user')),
       poll: () => this.checkEnded(),
@@ -335,89 +330,6 @@ export class PgWorker {
     const engine = this.engine;
     this.engine = undefined;
     if (engine) await (await engine.catch(() => undefined))?.close();
-  }
-}
-
-/** Queue jobs fetched ahead of the slots that wait for one: at most this many, */
-const MAX_AHEAD = 32;
-/** and about this much work (by the time recent jobs took) per slot, so that none waits long here; */
-const AHEAD_MS = 100;
-/** one that waited this long all the same (the slots held up by long pages) is given back to the queue. */
-const AHEAD_STALE_MS = 5 * AHEAD_MS;
-
-/**
- * A queue's jobs for this worker's slots, fetched several per round trip: as
- * many as slots wait for one, plus, when recent jobs were short, some ahead
- * (about AHEAD_MS of work per slot). One fetch for each page cost the queue more
- * than any other statement of a short page. A job fetched ahead holds no lease;
- * held up here past AHEAD_STALE_MS (the slots busy with long pages after short
- * ones) it is given back, for a free worker to take. Were this worker to die
- * holding it, pg-boss delivers it again when it expires.
- */
-class Feed<T extends PageJobData | WholeJobData> {
-  private readonly buffer: { job: PgBoss.Job<T>; at: number }[] = [];
-  private fetching: Promise<number> | undefined;
-  private waiting = 0;
-  /** Milliseconds a job of this queue took here lately (a moving average); unknown before the first. */
-  private jobMs: number | undefined;
-  private staleCheck: NodeJS.Timeout | undefined;
-
-  constructor(
-    private readonly boss: PgBoss,
-    readonly queue: string,
-    private readonly slots: number,
-    private readonly giveBackJobs: (jobs: PgBoss.Job<T>[]) => Promise<void>,
-  ) {}
-
-  /** The next job; undefined when the queue has none now. */
-  async next(): Promise<PgBoss.Job<T> | undefined> {
-    this.waiting++;
-    try {
-      for (;;) {
-        const first = this.buffer.shift();
-        if (first) return first.job;
-        this.fetching ??= this.fetch().finally(() => (this.fetching = undefined));
-        if ((await this.fetching) === 0) return this.buffer.shift()?.job;
-      }
-    } finally {
-      this.waiting--;
-    }
-  }
-
-  /** A job of this queue took `ms`, from begin to its result stored. */
-  took(ms: number): void {
-    this.jobMs = this.jobMs === undefined ? ms : 0.8 * this.jobMs + 0.2 * ms;
-  }
-
-  /** Gives back every job fetched and not taken (the worker stops) or, with `before`, those fetched before it. */
-  async giveBack(before = Infinity): Promise<void> {
-    const keep = this.buffer.filter((b) => b.at >= before);
-    const stale = this.buffer.filter((b) => b.at < before).map((b) => b.job);
-    this.buffer.splice(0, this.buffer.length, ...keep);
-    this.watch();
-    if (stale.length > 0) await this.giveBackJobs(stale);
-  }
-
-  private async fetch(): Promise<number> {
-    const ahead = this.jobMs === undefined ? 0 : Math.min(MAX_AHEAD, Math.floor((AHEAD_MS * this.slots) / Math.max(this.jobMs, 0.1)));
-    const jobs = await this.boss.fetch<T>(this.queue, { batchSize: this.waiting + ahead });
-    const at = performance.now();
-    this.buffer.push(...jobs.map((job) => ({ job, at })));
-    this.watch();
-    return jobs.length;
-  }
-
-  /** While jobs wait here, checks that none waits too long. */
-  private watch(): void {
-    if (this.buffer.length === 0) {
-      clearTimeout(this.staleCheck);
-      this.staleCheck = undefined;
-    } else {
-      this.staleCheck ??= setTimeout(() => {
-        this.staleCheck = undefined;
-        void this.giveBack(performance.now() - AHEAD_STALE_MS);
-      }, AHEAD_STALE_MS);
-    }
   }
 }
 
