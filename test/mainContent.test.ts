@@ -553,6 +553,72 @@ PAGES['/product/jsonld'] = sitePage(
   },
 );
 
+const BLENDER_DESCRIPTION = [
+  'A 1400-watt blender with a 2-litre jar that crushes ice to snow in seconds and turns frozen fruit into a smooth drink without a spoon of water.',
+  'Five programmes pulse, pause and blend on their own for smoothies, frozen drinks, dips, soups and nut butters, and stop when the work is done.',
+];
+
+const BLENDER_BUY_BOX = [
+  'Walmart Protection Plan by Allstate',
+  '3-Year Plan - $24.00',
+  'How do you want your item?',
+  'Arrives by Tomorrow',
+  'Order within 3 hr 52 min',
+  'Sold and shipped by Northwind',
+  'Free 90-day returns',
+  'More seller options (2)',
+  'Loading...',
+];
+
+/** A large shop's product page: the buy box beside the description is a wall of options, delivery and seller notes. */
+PAGES['/product/buy-box'] = sitePage(
+  'Kitchen System Blender 1400 W – Northwind',
+  `<main id="maincontent" role="main">
+    <div class="product-layout" data-testid="product-layout">
+      <div class="media-gallery"><img src="/img/blender.jpg" alt="Blender" width="600" height="600"></div>
+      <div class="buy-box" data-testid="buy-box">
+        <a class="brand-link" href="/brand/northwind">Visit the Northwind Store</a>
+        <h1 itemprop="name">Kitchen System Blender 1400 W</h1>
+        <div class="rating-summary"><span>4.4 stars out of 1935 reviews</span></div>
+        <div class="price-wrap"><span class="price" itemprop="price">$179.00</span><span class="price-note">Price when purchased online</span></div>
+        <div class="protection"><h2 class="protection-title">${BLENDER_BUY_BOX[0]}</h2><label><input type="radio" name="plan"> ${BLENDER_BUY_BOX[1]}</label><label><input type="radio" name="plan"> 4-Year Plan - $34.00</label></div>
+        <div class="fulfillment"><h3>${BLENDER_BUY_BOX[2]}</h3><div>Shipping</div><div>${BLENDER_BUY_BOX[3]}</div><div>${BLENDER_BUY_BOX[4]}</div><div>Pickup today</div></div>
+        <div class="seller-info"><p>${BLENDER_BUY_BOX[5]}</p><p>${BLENDER_BUY_BOX[6]}</p><a href="/offers">${BLENDER_BUY_BOX[7]}</a></div>
+        <div class="buy-box-loading">${BLENDER_BUY_BOX[8]}</div>
+        <button class="add-to-cart-button" type="button">Add to cart</button>
+      </div>
+      <section class="product-about">
+        <h2>About this item</h2>
+        <div class="product-description" data-testid="product-description">${BLENDER_DESCRIPTION.map((p) => `<p>${p}</p>`).join('')}</div>
+        <div class="product-specifications"><h3>Specifications</h3><table><tr><th>Capacity</th><td>2 litres</td></tr><tr><th>Power</th><td>1400 W</td></tr></table></div>
+      </section>
+    </div>
+  </main>`,
+  {
+    head: `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org/', '@type': 'Product', name: 'Kitchen System Blender 1400 W', offers: { '@type': 'Offer', price: '179.00', priceCurrency: 'USD' } })}</script>`,
+    withSidebar: false,
+  },
+);
+
+const SPEAKER_STORY = [
+  'Sound that fills a room from a speaker the size of a book: two tweeters and a woofer tuned together, so a voice sits in front of the band and the bass stays tight at any volume.',
+  'Stream from any phone over Wi-Fi or Bluetooth, group it with the speakers you already own, and let it tune itself to the room you put it in, in under a minute.',
+  'Built from recycled aluminium and fabric that shrugs off splashes, it has a battery that plays for fourteen hours and charges again from any USB-C cable in your house.',
+];
+
+/** A brand's product page tells its product's story in sections of its own, outside the block it names the description. */
+PAGES['/product/story'] = sitePage(
+  'Room Speaker One – Northwind Audio',
+  `<main id="main" role="main">
+    <div class="product-hero"><h1>Room Speaker One</h1><p class="price">$249.00</p><p class="product-description">The speaker that tunes itself to your room. Wi-Fi and Bluetooth, 14 hours of battery, made from recycled aluminium and fabric.</p><button>Add to cart</button></div>
+    ${SPEAKER_STORY.map((p, i) => `<section class="feature-block feature-${i}"><h2>Feature ${i + 1}</h2><p>${p}</p></section>`).join('')}
+  </main>`,
+  {
+    head: `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org/', '@type': 'Product', name: 'Room Speaker One' })}</script>`,
+    withSidebar: false,
+  },
+);
+
 // 4. Category grid: the products are the content; filters, sort and pagination are not.
 
 const CATEGORY_ITEMS = [
@@ -604,9 +670,11 @@ PAGES['/category'] = sitePage(
             <div class="card__content"><div class="card__information">
               <h3 class="card__heading h5"><a href="/products/${slug(name!)}" class="full-unstyled-link">${name}</a></h3>
               <div class="card-information"><div class="price"><div class="price__container"><div class="price__regular"><span class="visually-hidden visually-hidden--inline">Regular price</span><span class="price-item price-item--regular">${price}</span></div></div></div></div>
+              <label class="card__compare"><input type="checkbox" name="compare"> Add to compare</label>
             </div></div></div></div></li>`,
           ).join('')}
         </ul>
+        <div class="collection__loading" role="status">Loading...</div>
         <div class="pagination-wrapper"><nav class="pagination" role="navigation" aria-label="Pagination"><ul class="pagination__list list-unstyled" role="list">
           <li><a role="link" aria-disabled="true" class="pagination__item light" aria-current="page" aria-label="Page 1">1</a></li>
           <li><a href="?page=2" class="pagination__item link" aria-label="Page 2">2</a></li>
@@ -1010,6 +1078,7 @@ PAGES['/landing'] = sitePage(
       ${FAQ.map(([q, a]) => `<details class="faq__item"><summary class="faq__question">${q}</summary><div class="faq__answer"><p>${a}</p></div></details>`).join('\n      ')}
     </div></section>
     <section class="cta-banner section"><div class="container"><h2>Ready to get paid faster?</h2><a class="btn btn--primary btn--lg" href="/signup">Start your 14-day free trial</a></div></section>
+    <div class="elementor-widget-container"><p>© 2025 Ledgerly Ltd. All rights reserved.</p><p>Powered by Northwind Cloud</p></div>
   </main>`,
   { withSidebar: false },
 );
@@ -1485,6 +1554,17 @@ describe('product pages', () => {
     });
   });
 
+  it("keeps a product's title, price, description and specifications, not the buy box's options, delivery and seller notes", async () => {
+    expectContent(await markdownOf('/product/buy-box'), {
+      kept: ['Kitchen System Blender 1400 W', '$179.00', ...BLENDER_DESCRIPTION, 'Capacity', '2 litres', '1400 W'],
+      dropped: [...FURNITURE, ...BLENDER_BUY_BOX, 'Visit the Northwind Store'],
+    });
+  });
+
+  it("keeps a brand's product story told outside the block it names the description", async () => {
+    expectContent(await markdownOf('/product/story'), { kept: ['Room Speaker One', '$249.00', ...SPEAKER_STORY], dropped: FURNITURE });
+  });
+
   it('keeps a description that only the JSON-LD Product carries', async () => {
     const md = await markdownOf('/product/jsonld');
     expectContent(md, {
@@ -1503,7 +1583,7 @@ describe('category pages', () => {
         ...CATEGORY_ITEMS.map(([name]) => name!),
         ...CATEGORY_ITEMS.map(([, price]) => price!),
       ],
-      dropped: [...FURNITURE, 'Filter by:', 'Black (8)', 'Navy (4)', 'UK 5 (10)', 'The highest price is', 'Sort by:', 'Price, low to high', 'Next page'],
+      dropped: [...FURNITURE, 'Filter by:', 'Black (8)', 'Navy (4)', 'UK 5 (10)', 'The highest price is', 'Sort by:', 'Price, low to high', 'Next page', 'Add to compare', 'Loading...'],
     });
   });
 });
@@ -1698,8 +1778,8 @@ describe('service / marketing pages', () => {
         ...PLANS.flatMap((p) => [p.name, p.price, p.feature]),
         ...FAQ.flat(),
       ],
-      // A button's label leads elsewhere; it tells the reader nothing.
-      dropped: [...FURNITURE, 'Learn more'],
+      // A button's label leads elsewhere; it tells the reader nothing. Nor does a copyright line a page builder put in the main region.
+      dropped: [...FURNITURE, 'Learn more', '2025 Ledgerly Ltd', 'Powered by Northwind Cloud'],
     });
   });
 });
