@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempHome } from './helpers/cli.js';
 import { articleText, html, sendHtml, startFixtureServer, type FixtureServer } from './helpers/fixtureServer.js';
 import { startPostgres, type TestPostgres } from './helpers/postgres.js';
+import { MIGRATIONS } from '../src/pg/migrations.js';
 import { startServe, type ServeProcess } from './helpers/serve.js';
 import { ownerOfPort, startWorker, type WorkerProcess } from './helpers/worker.js';
 
@@ -253,6 +254,34 @@ describe('webjobs serve --database and webjobs worker', () => {
     expect(result.json.data.slice(3).map((e: { status: string }) => e.status)).toEqual(['pending', 'pending', 'pending', 'pending']);
   }, SLOW);
 
+  it('a cancel reaches a worker whose LISTEN connection is lost: it polls for stopped jobs meanwhile', async () => {
+    if (process.env.WEBJOBS_TEST_DATABASE_URL) return; // the given server is not ours to close to new connections
+    const start = await api(nodes[0]!, 'POST', '/api/scrape/batch', { urls: [site.at('/held/deaf')] });
+    await untilArrived('held/deaf', 1);
+    const holder = workerOf(ownerOfPort(held.get('/held/deaf')!.port, workerPids())!);
+    // A database cannot close itself to new connections: this is done from another one.
+    const server = new URL(pg.url);
+    const database = server.pathname.slice(1);
+    server.pathname = '/postgres';
+    const db = new pgClient.Client({ connectionString: server.href });
+    await db.connect();
+    try {
+      // The workers' LISTEN connections are cut, and no new connection is let in (those open stay): the stop
+      // announced below reaches no worker; only a worker that asks the database can learn of it.
+      await db.query(`ALTER DATABASE ${database} WITH ALLOW_CONNECTIONS false`);
+      await db.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND query = 'LISTEN webjobs_job_ended'`, [database]);
+      while (!holder.stderr().includes('lost the connection that hears stopped jobs')) await new Promise((r) => holder.child.stderr!.once('data', r));
+      expect((await api(nodes[1]!, 'DELETE', `/api/scrape/batch/${start.json.jobId}`)).json.status).toBe('stopped');
+      // The worker gives the page up (its browser context closes) while still unable to listen.
+      await held.get('/held/deaf')!.closed;
+    } finally {
+      await db.query(`ALTER DATABASE ${database} WITH ALLOW_CONNECTIONS true`);
+      await db.end();
+    }
+    expect(await untilFinal(nodes[0]!, '/scrape/batch', start.json.jobId)).toBe('stopped');
+    expect((await api(nodes[0]!, 'GET', `/api/scrape/batch/${start.json.jobId}`)).json.data[0].status).toBe('pending');
+  }, SLOW);
+
   it('a worker killed (SIGKILL) mid-page: the page is run again by another worker, and its result kept', async () => {
     const start = await api(nodes[0]!, 'POST', '/api/scrape/batch', { urls: [site.at('/p/k0'), site.at('/held/victim')] });
     await untilArrived('held/victim', 1);
@@ -383,5 +412,53 @@ describe('webjobs serve --database and webjobs worker', () => {
     const data = await allPages(nodes[1]!, `/api/scrape/batch/${start.json.jobId}`, 100);
     expect(data.map((e) => e.url)).toEqual(urls);
     expect(data.every((e) => e.status === 'completed')).toBe(true);
+  }, SLOW);
+
+  it('a connection cut in the middle of a schema migration: the node runs it again and starts on the whole schema', async () => {
+    if (process.env.WEBJOBS_TEST_DATABASE_URL) return; // a database of its own is created and dropped on our server
+    const admin = new pgClient.Client({ connectionString: pg.url });
+    await admin.connect();
+    const database = `webjobs_migrate_${process.pid}`;
+    await admin.query(`CREATE DATABASE ${database}`);
+    const url = new URL(pg.url);
+    url.pathname = `/${database}`;
+    const db = new pgClient.Client({ connectionString: url.href });
+    let node: Promise<ServeProcess> | undefined;
+    try {
+      await db.connect();
+      // The schema at version 1, as an older webjobs left it; migration 2 alters webjobs_pages, so it waits
+      // while this transaction reads that table.
+      await db.query('CREATE TABLE webjobs_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+      await db.query(MIGRATIONS[0]!);
+      await db.query('INSERT INTO webjobs_migrations (version) VALUES (1)');
+      await db.query('BEGIN');
+      await db.query('LOCK TABLE webjobs_pages IN ACCESS SHARE MODE');
+      node = startServe({ args: ['--database', url.href, '--no-worker', '--allow-private', '--quiet'], env: nodeEnv });
+      const migrating = async () =>
+        (
+          await admin.query<{ pid: number }>(
+            `SELECT pid FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock' AND query LIKE 'ALTER TABLE webjobs_pages%'`,
+            [database],
+          )
+        ).rows[0]?.pid;
+      let pid: number | undefined;
+      while ((pid = await migrating()) === undefined) await new Promise((r) => setTimeout(r, 50));
+      // Its connection is cut mid-migration (as a database restart or a network cut would), then the table is free.
+      await admin.query('SELECT pg_terminate_backend($1)', [pid]);
+      await db.query('COMMIT');
+      const started = await node;
+      expect(started.child.exitCode).toBeNull();
+      const versions = await db.query<{ version: number }>('SELECT version FROM webjobs_migrations ORDER BY version');
+      expect(versions.rows.map((r) => r.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
+      const leaseColumn = await db.query(`SELECT 1 FROM information_schema.columns WHERE table_name = 'webjobs_pages' AND column_name = 'lease_until'`);
+      expect(leaseColumn.rowCount).toBe(1);
+      // And the node works on it.
+      expect((await api(started, 'POST', '/api/scrape/batch', { urls: [site.at('/p/migrated')] })).status).toBe(200);
+    } finally {
+      await (await node?.catch(() => undefined))?.stop();
+      await db.end();
+      await admin.query(`DROP DATABASE ${database} WITH (FORCE)`);
+      await admin.end();
+    }
   }, SLOW);
 });

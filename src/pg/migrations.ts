@@ -5,6 +5,7 @@
  * second finds the work done.
  */
 import type pg from 'pg';
+import { withClient } from './client.js';
 
 /** Any constant both nodes agree on: it names the lock, nothing else. */
 const MIGRATION_LOCK = 7_734_500_012;
@@ -63,8 +64,9 @@ export const MIGRATIONS: readonly string[] = [
  * once deadlocks (seen with two API nodes started together).
  */
 export async function migrate(pool: pg.Pool, fn: () => Promise<void> = async () => undefined): Promise<void> {
-  const client = await pool.connect();
-  try {
+  // A connection lost on the way fails the step under way (the caller runs it all again): each
+  // migration is one transaction, so it is in whole or not at all, and the session lock goes with the session.
+  await withClient(pool, async (client, discard) => {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     try {
       await client.query('CREATE TABLE IF NOT EXISTS webjobs_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
@@ -76,15 +78,15 @@ export async function migrate(pool: pg.Pool, fn: () => Promise<void> = async () 
           await client.query('INSERT INTO webjobs_migrations (version) VALUES ($1)', [version]);
           await client.query('COMMIT');
         } catch (err) {
-          await client.query('ROLLBACK');
+          // On a lost connection this fails too; the error worth reporting (and retrying on) is the first.
+          await client.query('ROLLBACK').catch(() => undefined);
           throw err;
         }
       }
       await fn();
     } finally {
-      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+      // Not unlocked (the connection is gone, or failing): the client is closed, and the lock with its session.
+      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(discard);
     }
-  } finally {
-    client.release();
-  }
+  });
 }

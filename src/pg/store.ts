@@ -21,6 +21,7 @@ import { requestUrls, withoutCredentials } from '../api/redact.js';
 import { JOB_ID_PATTERN, validatePageQuery } from '../api/validate.js';
 import type { BatchScrapeRequest, CrawlRequest, JobKind, JobRecord, JobRequest, JobStatus, JobSummary, PageEntry, PageQuery } from '../api/types.js';
 import type { RecordHeader } from '../store/jobStore.js';
+import { inTransaction } from './client.js';
 import { JOB_QUEUE, MAX_ATTEMPTS, PAGE_QUEUE, type PgConnection } from './connect.js';
 
 export interface PageJobData {
@@ -61,7 +62,8 @@ export interface PageLease extends Held {
   index: number;
   url: string;
   kind: JobKind;
-  request: JobRequest;
+  /** Absent when the worker said it holds it already. */
+  request?: JobRequest;
   /** Why the attempt before this one ended without a result (its worker's lease ran out, or an error). */
   lastError: string | null;
 }
@@ -91,28 +93,6 @@ const REAP_BATCH = 100;
 /** A pg client as pg-boss wants it, so its inserts join our transaction. */
 function bossDb(client: pg.PoolClient): PgBoss.Db {
   return { executeSql: (text, values) => client.query(text, values) };
-}
-
-export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  // The pool listens for a connection lost only while the client is idle: lost between two queries of ours
-  // (a database restart), the client's 'error' would have no listener and end the process. The next query
-  // fails instead (a transient error, retried), and the client is discarded, not pooled again.
-  let lost: Error | undefined;
-  const onError = (err: Error) => (lost = err);
-  client.on('error', onError);
-  try {
-    await client.query('BEGIN');
-    const result = await fn(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  } finally {
-    client.removeListener('error', onError);
-    client.release(lost);
-  }
 }
 
 export class PgJobStore {
@@ -265,26 +245,29 @@ export class PgJobStore {
 
   /**
    * Takes page `index` for one more attempt; undefined when there is nothing to do
-   * (the job ended, or another delivery already finished the page).
+   * (the job ended, or another delivery already finished the page). One statement:
+   * the job row is written only by the first page (pending -> running), not by
+   * every page, and its request (every URL of a batch) is read only when the
+   * worker does not hold it already (`withRequest`).
    */
-  async beginPage(jobId: string, index: number, queueJob: string): Promise<PageLease | undefined> {
-    return inTransaction(this.pool, async (client) => {
-      const { rows } = await client.query<JobRow>(
-        `UPDATE webjobs_jobs SET status = 'running' WHERE id = $1 AND status IN ${ACTIVE} RETURNING kind, request`,
-        [jobId],
-      );
-      if (!rows[0]) return undefined;
-      // A page another worker holds on a live lease is not taken from it (a duplicate delivery).
-      const page = await client.query<{ attempt: number; url: string; last_error: string | null }>(
-        `UPDATE webjobs_pages SET attempt = attempt + 1, status = 'running', lease_until = now() + make_interval(secs => $3), queue_job = $4
+  async beginPage(jobId: string, index: number, queueJob: string, withRequest = true): Promise<PageLease | undefined> {
+    const { rows } = await this.pool.query<{ attempt: number; url: string; last_error: string | null; kind: JobKind; request: JobRequest | null }>({
+      name: 'webjobs-begin-page',
+      text: `WITH job AS (SELECT kind, CASE WHEN $5 THEN request END AS request FROM webjobs_jobs WHERE id = $1 AND status IN ${ACTIVE}),
+       -- A page another worker holds on a live lease is not taken from it (a duplicate delivery).
+       page AS (
+         UPDATE webjobs_pages SET attempt = attempt + 1, status = 'running', lease_until = now() + make_interval(secs => $3), queue_job = $4
          WHERE job_id = $1 AND idx = $2 AND entry IS NULL AND (status <> 'running' OR lease_until IS NULL OR lease_until < now())
-         RETURNING attempt, url, last_error`,
-        [jobId, index, this.leaseSeconds, queueJob],
-      );
-      const taken = page.rows[0];
-      if (!taken) return undefined;
-      return { jobId, index, attempt: taken.attempt, url: taken.url, lastError: taken.last_error, kind: rows[0].kind, request: rows[0].request };
+           AND EXISTS (SELECT 1 FROM job)
+         RETURNING attempt, url, last_error),
+       -- Re-checked under the row lock: a job stopped meanwhile stays stopped.
+       started AS (UPDATE webjobs_jobs SET status = 'running' WHERE id = $1 AND status = 'pending' AND EXISTS (SELECT 1 FROM page))
+       SELECT page.attempt, page.url, page.last_error, job.kind, job.request FROM page, job`,
+      values: [jobId, index, this.leaseSeconds, queueJob, withRequest],
     });
+    const taken = rows[0];
+    if (!taken) return undefined;
+    return { jobId, index, attempt: taken.attempt, url: taken.url, lastError: taken.last_error, kind: taken.kind, request: taken.request ?? undefined };
   }
 
   /**
@@ -293,6 +276,7 @@ export class PgJobStore {
    * queues them, in the same transaction. Ends the job when its last page is in.
    */
   async finishPage(jobId: string, index: number, attempt: number, entry: PageEntry, discovered: { url: string; key: string }[] = []): Promise<PageWrite> {
+    if (discovered.length === 0) return this.finishLeaf(jobId, index, attempt, entry);
     return inTransaction(this.pool, async (client): Promise<PageWrite> => {
       // The job row is locked first: the page counts and the cap move under it, one writer at a time.
       const { rows } = await client.query<{ total_pages: number; max_pages: number }>(
@@ -327,6 +311,31 @@ export class PgJobStore {
       );
       return 'stored';
     });
+  }
+
+  /**
+   * finishPage for a page that adds no pages (every batch page; a crawl page with
+   * no new links): one statement. The job row is locked first, so the page is
+   * stored only while the job runs, and counted under that lock.
+   */
+  private async finishLeaf(jobId: string, index: number, attempt: number, entry: PageEntry): Promise<PageWrite> {
+    const { rows } = await this.pool.query<{ running: boolean; stored: boolean }>({
+      name: 'webjobs-finish-page',
+      text: `WITH job AS (SELECT id FROM webjobs_jobs WHERE id = $1 AND status = 'running' FOR UPDATE),
+       -- Still this attempt's, and its lease not taken back (status 'running'): else a retry owns the page.
+       page AS (
+         UPDATE webjobs_pages SET entry = $4, status = $5, lease_until = NULL
+         WHERE job_id = $1 AND idx = $2 AND attempt = $3 AND status = 'running' AND entry IS NULL AND EXISTS (SELECT 1 FROM job)
+         RETURNING 1),
+       counted AS (
+         UPDATE webjobs_jobs SET done_pages = done_pages + 1, status = CASE WHEN done_pages + 1 >= total_pages THEN 'completed' ELSE status END
+         WHERE id = $1 AND EXISTS (SELECT 1 FROM page)
+         RETURNING 1)
+       SELECT EXISTS (SELECT 1 FROM job) AS running, EXISTS (SELECT 1 FROM counted) AS stored`,
+      values: [jobId, index, attempt, entry, entry.status],
+    });
+    const { running, stored } = rows[0]!;
+    return !running ? 'ended' : stored ? 'stored' : 'fenced';
   }
 
   /** Takes a scrape or extract job for one more attempt; undefined when it has ended or a live lease holds it. */
@@ -454,6 +463,11 @@ export class PgJobStore {
       await this.queueAgain(client, again);
       return again.length;
     });
+  }
+
+  /** Queues again, for any worker, queue jobs a worker fetched and gives back without having begun them. */
+  async queueUnbegun(takes: { jobId: string; index: number | undefined; queueJob: string }[]): Promise<void> {
+    await inTransaction(this.pool, (client) => this.queueAgain(client, takes));
   }
 
   /** Cancels the queue jobs of takes that ended without a result, and queues each once more, in the caller's transaction. */

@@ -11,20 +11,22 @@
  * queues it again, at most MAX_ATTEMPTS deliveries in all. Cancels arrive by
  * LISTEN/NOTIFY, polled for while that connection is down.
  */
+import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import type PgBoss from 'pg-boss';
 import { PageError, errorMessage } from '../api/errors.js';
 import { requestUrls } from '../api/redact.js';
 import type { BatchScrapeRequest, CrawlRequest, JobKind, JobRequest, PageEntry } from '../api/types.js';
-import { siteAccess } from '../engine/access.js';
+import { siteAccess, type SiteAccess } from '../engine/access.js';
 import type { Engine } from '../engine/engine.js';
-import { jobCleaner } from '../local/cleaner.js';
+import { jobCleaner, type JobCleaner } from '../local/cleaner.js';
 import type { JobContext } from '../local/jobRunner.js';
 import { failedEntry, isJobFatal, pageEntry } from '../local/runners/pageEntry.js';
 import { loadRunner } from '../local/runners/index.js';
 import { JOB_QUEUE, MAX_ATTEMPTS, PAGE_QUEUE, retrying, type PgConnection } from './connect.js';
 import { crawlPage, crawlRules, type CrawlRules } from './crawlPage.js';
+import { Feed } from './feed.js';
 import { ENDED_CHANNEL, LEASE_EXPIRED, PgJobStore, type Held, type PageJobData, type WholeJobData } from './store.js';
 
 export interface PgWorkerOptions {
@@ -59,7 +61,26 @@ interface HeldJob {
   controller: AbortController;
   pages: number;
   idle?: NodeJS.Timeout;
+  /** What its pages need of the job, read from the database once, not for each page. */
+  job?: JobInfo;
   crawl?: CrawlRules;
+}
+
+/** A job's request and what follows from it alone: the same for every page of the job. */
+interface JobInfo {
+  kind: JobKind;
+  request: JobRequest;
+  cleaner: JobCleaner;
+  access: SiteAccess | undefined;
+}
+
+function jobInfo(kind: JobKind, request: JobRequest): JobInfo {
+  return {
+    kind,
+    request,
+    cleaner: jobCleaner(request),
+    access: siteAccess(requestUrls(request), 'scrapeOptions' in request ? request.scrapeOptions : undefined),
+  };
 }
 
 export class PgWorker {
@@ -75,12 +96,18 @@ export class PgWorker {
   /** A heartbeat is under way (the next one skips rather than piling up on a slow database). */
   private beating = false;
   private readonly ended: EndedWatch;
+  private readonly completions: Completions;
+  private readonly pageFeed: Feed<PageJobData>;
+  private readonly jobFeed: Feed<WholeJobData>;
   private readonly log: (line: string) => void;
 
   constructor(private readonly options: PgWorkerOptions) {
     this.store = new PgJobStore(options.connection);
     this.boss = options.connection.boss;
     this.log = options.log ?? (() => undefined);
+    this.completions = new Completions(this.boss, this.log);
+    this.pageFeed = new Feed<PageJobData>(this.boss, this.store, PAGE_QUEUE, options.concurrency, this.log);
+    this.jobFeed = new Feed<WholeJobData>(this.boss, this.store, JOB_QUEUE, options.concurrency, this.log);
     this.ended = new EndedWatch(options.connection.settings.url, {
       onEnded: (jobId) => this.drop(jobId, new Error('stopped by user')),
       poll: () => this.checkEnded(),
@@ -92,8 +119,8 @@ export class PgWorker {
   async start(): Promise<void> {
     await this.ended.start();
     for (let i = 0; i < this.options.concurrency; i++) {
-      this.slots.push(this.slot<PageJobData>(PAGE_QUEUE, (data, queueJob) => this.runPage(data, queueJob)));
-      this.slots.push(this.slot<WholeJobData>(JOB_QUEUE, (data, queueJob) => this.runWhole(data, queueJob)));
+      this.slots.push(this.slot(this.pageFeed, (data, queueJob) => this.runPage(data, queueJob)));
+      this.slots.push(this.slot(this.jobFeed, (data, queueJob) => this.runWhole(data, queueJob)));
     }
     // Every third of a lease: renew ours, and take back those of workers gone silent.
     this.heartbeat = setInterval(() => void this.beat(), (this.options.connection.settings.leaseSeconds * 1000) / 3);
@@ -130,25 +157,27 @@ export class PgWorker {
   }
 
   /**
-   * One page at a time from `queue`, the next fetched as soon as one ends. Our own
+   * One page at a time from `feed`, the next taken as soon as one ends. Our own
    * loop rather than pg-boss's work(): that one waits out its polling interval
    * after a short job (up to 0.5 s idle after a 0.1 s page) and does not await
    * the completion it reports, which a worker shutting down needs to.
    */
-  private async slot<T extends object>(queue: string, run: (data: T, queueJob: string) => Promise<void>): Promise<void> {
+  private async slot<T extends PageJobData | WholeJobData>(feed: Feed<T>, run: (data: T, queueJob: string) => Promise<void>): Promise<void> {
     while (!this.stopping.signal.aborted) {
-      const [job] = await this.boss.fetch<T>(queue, { batchSize: 1 });
+      const job = await feed.next();
       if (!job) {
         await sleep(POLL_MS, undefined, { signal: this.stopping.signal }).catch(() => undefined);
         continue;
       }
+      const started = performance.now();
       try {
         await run(job.data, job.id);
-        await retrying(() => this.boss.complete(queue, job.id));
+        feed.took(performance.now() - started);
+        this.completions.add(feed.queue, job.id);
       } catch (err) {
         // Failed before it held a lease (the database gone for long): pg-boss delivers the job again, up to its retry limit.
-        await retrying(() => this.boss.fail(queue, job.id, { message: errorMessage(err) })).catch((failed: unknown) =>
-          this.log(`cannot hand back ${queue} job ${job.id}: ${errorMessage(failed)}; its lease will run out`),
+        await retrying(() => this.boss.fail(feed.queue, job.id, { message: errorMessage(err) })).catch((failed: unknown) =>
+          this.log(`cannot hand back ${feed.queue} job ${job.id}: ${errorMessage(failed)}; its lease will run out`),
         );
       }
     }
@@ -177,10 +206,10 @@ export class PgWorker {
   }
 
   /** Runs `fn` with the job's signal, holding the job here meanwhile. */
-  private async hold<T>(jobId: string, fn: (held: HeldJob) => Promise<T>): Promise<T> {
+  private async hold<T>(jobId: string, job: JobInfo | undefined, fn: (held: HeldJob) => Promise<T>): Promise<T> {
     let held = this.jobs.get(jobId);
     if (!held) {
-      held = { controller: new AbortController(), pages: 0 };
+      held = { controller: new AbortController(), pages: 0, job };
       this.jobs.set(jobId, held);
     }
     clearTimeout(held.idle);
@@ -198,9 +227,11 @@ export class PgWorker {
   }
 
   private async runPage({ jobId, index }: PageJobData, queueJob: string): Promise<void> {
-    const lease = await retrying(() => this.store.beginPage(jobId, index, queueJob));
+    const known = this.jobs.get(jobId)?.job;
+    const lease = await retrying(() => this.store.beginPage(jobId, index, queueJob, known === undefined));
     if (!lease) return;
-    const { clean, cleanError } = jobCleaner(lease.request);
+    const job = known ?? jobInfo(lease.kind, lease.request!);
+    const { clean, cleanError } = job.cleaner;
     const finish = async (entry: PageEntry, links: { url: string; key: string }[] = []) => {
       const stored = clean(entry);
       if (stored.error) stored.error = cleanError(stored.error);
@@ -211,17 +242,17 @@ export class PgWorker {
     await this.leased(lease, `page ${index} of job ${jobId}`, async () => {
       try {
         const engine = await this.getEngine();
-        const access = siteAccess(requestUrls(lease.request), 'scrapeOptions' in lease.request ? lease.request.scrapeOptions : undefined);
-        await this.hold(jobId, async (held) => {
+        const { access } = job;
+        await this.hold(jobId, job, async (held) => {
           const { signal } = held.controller;
           let entry: PageEntry;
           let links: { url: string; key: string }[] = [];
-          if (lease.kind === 'crawl') {
-            const request = lease.request as CrawlRequest;
+          if (job.kind === 'crawl') {
+            const request = job.request as CrawlRequest;
             held.crawl ??= crawlRules(request, engine, access, signal);
             ({ entry, links } = await crawlPage(lease.url, index === 0, request, engine, held.crawl, signal, access));
           } else {
-            const { scrapeOptions, sessionOptions } = lease.request as BatchScrapeRequest;
+            const { scrapeOptions, sessionOptions } = job.request as BatchScrapeRequest;
             entry = await pageEntry(lease.url, scrapeOptions?.formats, () => engine.scrape(lease.url, scrapeOptions, sessionOptions, signal, access));
           }
           // A page cut short by a cancel is not kept: the job's pages are those finished before it.
@@ -244,7 +275,7 @@ export class PgWorker {
     if (!runner) return end(`${lease.kind} jobs are not available in this build`);
     await this.leased(lease, `${lease.kind} job ${jobId}`, async () => {
       let error: string | undefined;
-      await this.hold(jobId, async ({ controller: { signal } }) => {
+      await this.hold(jobId, undefined, async ({ controller: { signal } }) => {
         const ctx: JobContext<JobKind> = {
           jobId,
           request: lease.request as JobRequest,
@@ -290,12 +321,64 @@ export class PgWorker {
       clearTimeout(handBack);
     }
     clearInterval(this.heartbeat);
+    await this.completions.flush();
+    // Fetched ahead and not begun: queued again at once, for other workers, rather than left to expire.
+    await Promise.all([this.pageFeed.giveBack(), this.jobFeed.giveBack()]);
     await this.ended.close();
     await this.boss.stop({ graceful: false, close: false }).catch(() => undefined);
     for (const jobId of [...this.jobs.keys()]) this.drop(jobId, new Error('this worker shut down'));
     const engine = this.engine;
     this.engine = undefined;
     if (engine) await (await engine.catch(() => undefined))?.close();
+  }
+}
+
+/** Completions sent together: up to this many, or what came within COMPLETE_AFTER_MS of the first. */
+const COMPLETE_BATCH = 64;
+const COMPLETE_AFTER_MS = 100;
+
+/**
+ * Queue jobs whose page (or job) is done, completed in pg-boss a group at a time:
+ * one statement for many pages, not one each. A completion lost with its worker
+ * (SIGKILL) costs nothing: the queue job expires and is delivered again, and its
+ * page, found finished, is not run again.
+ */
+class Completions {
+  private readonly pending = new Map<string, string[]>();
+  private count = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private sending: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly boss: PgBoss,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  add(queue: string, id: string): void {
+    const ids = this.pending.get(queue) ?? [];
+    ids.push(id);
+    this.pending.set(queue, ids);
+    if (++this.count >= COMPLETE_BATCH) void this.flush();
+    else this.timer ??= setTimeout(() => void this.flush(), COMPLETE_AFTER_MS);
+  }
+
+  /** Sends what is pending; resolves when all sent so far is. */
+  flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const groups = [...this.pending];
+    this.pending.clear();
+    this.count = 0;
+    this.sending = this.sending.then(() =>
+      Promise.all(
+        groups.map(([queue, ids]) =>
+          retrying(() => this.boss.complete(queue, ids)).catch((err: unknown) =>
+            this.log(`cannot complete ${ids.length} ${queue} job(s): ${errorMessage(err)}; they are delivered again and found done`),
+          ),
+        ),
+      ).then(() => undefined),
+    );
+    return this.sending;
   }
 }
 
