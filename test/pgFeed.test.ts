@@ -52,7 +52,7 @@ describe('a worker\'s queue feed', () => {
   it('jobs fetched ahead and held up (the slot busy) go back to the queue, for any worker, each once', async () => {
     const jobId = await batchOfSix();
     const feed = feedAhead();
-    const first = (await feed.next())!;
+    const first = (await feed.next(new AbortController().signal, 50))!;
     expect(first.data.jobId).toBe(jobId);
     // One fetch took all six; the slot holds the first. Until the others are given back, no other worker gets them.
     expect(await fetchNow()).toEqual([]);
@@ -71,7 +71,7 @@ describe('a worker\'s queue feed', () => {
   it('a worker that stops gives back at once the jobs it fetched ahead', async () => {
     await batchOfSix();
     const feed = feedAhead();
-    const first = (await feed.next())!;
+    const first = (await feed.next(new AbortController().signal, 50))!;
     await feed.giveBack();
     expect(indexes(await fetchNow())).toEqual(allBut(first.data.index));
   }, SLOW);

@@ -313,6 +313,9 @@ describe('webjobs serve --database and webjobs worker', () => {
   it('a page (and a scrape job) whose worker dies on every attempt ends failed after 3 attempts, saying why; the rest of the batch completes', async () => {
     const batch = await api(nodes[0]!, 'POST', '/api/scrape/batch', { urls: [site.at('/p/doomed-ok'), site.at('/held/doomed')] });
     const scrape = await api(nodes[1]!, 'POST', '/api/scrape', { url: site.at('/held/doomedScrape') });
+    // The batch's other page first: a worker takes queue jobs several at a time, so the one loading the doomed page
+    // may be loading this one too, and the kills below would take it with them.
+    await untilScraped(nodes[0]!, batch.json.jobId, 1);
     for (let attempt = 1; attempt <= 3; attempt++) {
       // Each delivery: the worker loading the page dies (with its Chromium), as a page that crashes its machine would make it.
       await Promise.all([untilArrived('held/doomed', attempt), untilArrived('held/doomedScrape', attempt)]);

@@ -17,7 +17,7 @@ const AHEAD_STALE_MS = 5 * AHEAD_MS;
 
 /**
  * A queue's jobs for this worker's slots, fetched several per round trip: as
- * many as slots wait for one, plus, when recent jobs were short, some ahead
+ * many as slots are free, plus, when recent jobs were short, some ahead
  * (about AHEAD_MS of work per slot). One fetch for each page cost the queue more
  * than any other statement of a short page. A job fetched ahead holds no lease;
  * held up here past AHEAD_STALE_MS (the slots busy with long pages after short
@@ -31,6 +31,8 @@ export class Feed<T extends PageJobData | WholeJobData> {
   /** Milliseconds a job of this queue took here lately (a moving average); unknown before the first. */
   private jobMs: number | undefined;
   private staleCheck: NodeJS.Timeout | undefined;
+  /** Slots waiting for the queue to have jobs. */
+  private readonly sleepers = new Set<() => void>();
 
   constructor(
     private readonly boss: PgBoss,
@@ -40,19 +42,40 @@ export class Feed<T extends PageJobData | WholeJobData> {
     private readonly log: (line: string) => void,
   ) {}
 
-  /** The next job; undefined when the queue has none now. */
-  async next(): Promise<PgBoss.Job<T> | undefined> {
+  /**
+   * The next job, asking the queue every `pollMs` while it has none; undefined
+   * once `signal` aborts. A slot waiting here counts as free: the next fetch
+   * brings a job for it, and jobs another slot's fetch brought wake it at once.
+   */
+  async next(signal: AbortSignal, pollMs: number): Promise<PgBoss.Job<T> | undefined> {
     this.waiting++;
     try {
-      for (;;) {
+      while (!signal.aborted) {
         const first = this.buffer.shift();
         if (first) return first.job;
         this.fetching ??= this.fetch().finally(() => (this.fetching = undefined));
-        if ((await this.fetching) === 0) return this.buffer.shift()?.job;
+        if ((await this.fetching) > 0 || this.buffer.length > 0) continue;
+        await this.arrival(pollMs, signal);
       }
+      return undefined;
     } finally {
       this.waiting--;
     }
+  }
+
+  /** Waits `ms`, or less when a fetch brings jobs or `signal` aborts. */
+  private arrival(ms: number, signal: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        this.sleepers.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      signal.addEventListener('abort', done, { once: true });
+      this.sleepers.add(done);
+    });
   }
 
   /** A job of this queue took `ms`, from begin to its result stored. */
@@ -79,6 +102,7 @@ export class Feed<T extends PageJobData | WholeJobData> {
     const at = performance.now();
     this.buffer.push(...jobs.map((job) => ({ job, at })));
     this.watch();
+    if (jobs.length > 0) for (const wake of [...this.sleepers]) wake();
     return jobs.length;
   }
 

@@ -164,11 +164,8 @@ export class PgWorker {
    */
   private async slot<T extends PageJobData | WholeJobData>(feed: Feed<T>, run: (data: T, queueJob: string) => Promise<void>): Promise<void> {
     while (!this.stopping.signal.aborted) {
-      const job = await feed.next();
-      if (!job) {
-        await sleep(POLL_MS, undefined, { signal: this.stopping.signal }).catch(() => undefined);
-        continue;
-      }
+      const job = await feed.next(this.stopping.signal, POLL_MS);
+      if (!job) continue;
       const started = performance.now();
       try {
         await run(job.data, job.id);
