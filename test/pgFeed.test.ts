@@ -6,10 +6,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PgBackend } from '../src/pg/backend.js';
-import { PAGE_QUEUE, connect, pgSettings, type PgConnection } from '../src/pg/connect.js';
+import { BOSS_SCHEMA, JOB_QUEUE, PAGE_QUEUE, connect, pgSettings, type PgConnection } from '../src/pg/connect.js';
 import { Feed } from '../src/pg/feed.js';
 import type { PageJobData } from '../src/pg/store.js';
+import { articleText, html, sendHtml, startFixtureServer } from './helpers/fixtureServer.js';
 import { startPostgres, type TestPostgres } from './helpers/postgres.js';
+import { startWorker } from './helpers/worker.js';
 
 const SLOW = 120_000;
 let pg: TestPostgres;
@@ -74,5 +76,53 @@ describe('a worker\'s queue feed', () => {
     const first = (await feed.next(new AbortController().signal, 50))!;
     await feed.giveBack();
     expect(indexes(await fetchNow())).toEqual(allBut(first.data.index));
+  }, SLOW);
+});
+
+describe('a page whose queue job ended without beginning it', () => {
+  it('is queued again, and recorded failed saying why once that spent its last attempt; its job completes', async () => {
+    // The jobs the tests above left queued are no concern of this one.
+    for (const { jobId } of await backend.list()) await backend.cancel(jobId);
+    const site = await startFixtureServer({}, (req, res) => sendHtml(res, html(`<article><h1>Stuck ${req.url}</h1>${articleText('Stuck', 2)}</article>`)));
+    try {
+      const urls = [0, 1, 2, 3].map((i) => site.at(`/stuck/${i}`));
+      const batch = (await backend.start('batch', { urls })).jobId;
+      const scrape = (await backend.start('scrape', { url: site.at('/stuck/scrape') })).jobId;
+      // Before any worker runs, the queue jobs as pg-boss leaves them when every delivery ended before the page
+      // was begun (each fetched by a worker that died): page 1's and the scrape's failed after their 5 deliveries,
+      // page 2's completed. Page 3's failed too, and its three attempts were spent already (workers killed
+      // mid-page), so this was its last.
+      const leave = (queue: string, state: string, where: string, values: unknown[]) =>
+        connection.pool.query(
+          `UPDATE ${BOSS_SCHEMA}.job SET state = '${state}', started_on = now(), completed_on = now(), retry_count = retry_limit,
+             output = '{"value": {"message": "job failed by timeout in active state"}}'
+           WHERE name = '${queue}' AND ${where}`,
+          [queue === PAGE_QUEUE ? batch : scrape, ...values],
+        );
+      const page = `data->>'jobId' = $1 AND (data->>'index')::int = $2`;
+      await leave(PAGE_QUEUE, 'failed', page, [1]);
+      await leave(PAGE_QUEUE, 'completed', page, [2]);
+      await leave(PAGE_QUEUE, 'failed', page, [3]);
+      await leave(JOB_QUEUE, 'failed', `data->>'jobId' = $1`, []);
+      await connection.pool.query(`UPDATE webjobs_pages SET attempt = 3, last_error = 'killed' WHERE job_id = $1 AND idx = 3`, [batch]);
+      const worker = await startWorker(pg.url, ['--concurrency', '2'], { WEBJOBS_LEASE_SECONDS: '3' });
+      try {
+        expect(await backend.wait('batch', batch)).toBe('completed');
+        expect(await backend.wait('scrape', scrape)).toBe('completed');
+      } finally {
+        await worker.stop();
+      }
+      const data = (await backend.result('batch', batch)).data;
+      expect(data.map((e) => e.status)).toEqual(['completed', 'completed', 'completed', 'failed']);
+      expect(data[1]!.markdown).toContain('Stuck /stuck/1');
+      expect(data[3]!.error).toBe(
+        `${urls[3]}: given up after 3 attempts; the last ended because its queue job was failed after 5 deliveries without the page being begun (job failed by timeout in active state)`,
+      );
+      expect((await backend.result('scrape', scrape)).data?.markdown).toContain('Stuck /stuck/scrape');
+      // The spent page was not loaded; the others once each.
+      expect([...site.requests].sort()).toEqual(['GET /stuck/0', 'GET /stuck/1', 'GET /stuck/2', 'GET /stuck/scrape']);
+    } finally {
+      await site.close();
+    }
   }, SLOW);
 });

@@ -22,7 +22,7 @@ import { JOB_ID_PATTERN, validatePageQuery } from '../api/validate.js';
 import type { BatchScrapeRequest, CrawlRequest, JobKind, JobRecord, JobRequest, JobStatus, JobSummary, PageEntry, PageQuery } from '../api/types.js';
 import type { RecordHeader } from '../store/jobStore.js';
 import { inTransaction } from './client.js';
-import { JOB_QUEUE, MAX_ATTEMPTS, PAGE_QUEUE, type PgConnection } from './connect.js';
+import { BOSS_SCHEMA, JOB_QUEUE, MAX_ATTEMPTS, PAGE_QUEUE, type PgConnection } from './connect.js';
 
 export interface PageJobData {
   jobId: string;
@@ -68,6 +68,15 @@ export interface PageLease extends Held {
   lastError: string | null;
 }
 
+/**
+ * A page (no index: a scrape/extract job) whose queue job ended without beginning it, and whose attempts that
+ * spent are all used: the sweep holds it on a lease, for the worker to record it failed saying why.
+ */
+export interface SpentTake extends Held {
+  url: string;
+  lastError: string;
+}
+
 export interface JobLease extends Held {
   kind: JobKind;
   request: JobRequest;
@@ -89,6 +98,18 @@ const ACTIVE = `('pending', 'running')`;
 const HOLDS_JOB = 'AND attempt = $2 AND lease_until IS NOT NULL';
 /** Expired leases taken back per pass. */
 const REAP_BATCH = 100;
+/** Pages and jobs the sweep queues again per pass. */
+const SWEEP_BATCH = 100;
+/** Names the transaction lock of the sweep (one node sweeps at a time); any constant all nodes agree on. */
+const SWEEP_LOCK = 7_734_500_013;
+
+/** Why a page (or job) waits with no live queue job: what became of the one it had, as pg-boss left it. */
+function orphanReason(what: 'page' | 'job', row: { state: string | null; started: boolean | null; retry_count: number | null; message: string | null }): string {
+  if (row.state === null) return `its queue job was lost before the ${what} was begun`;
+  const deliveries = row.started ? (row.retry_count ?? 0) + 1 : 0;
+  const why = row.message ? ` (${row.message})` : '';
+  return `its queue job was ${row.state} after ${deliveries} deliver${deliveries === 1 ? 'y' : 'ies'} without the ${what} being begun${why}`;
+}
 
 /** A pg client as pg-boss wants it, so its inserts join our transaction. */
 function bossDb(client: pg.PoolClient): PgBoss.Db {
@@ -113,8 +134,10 @@ export class PgJobStore {
    * decides: a page on a live lease delivered again is refused by beginPage (once:
    * that delivery completes the queue job).
    */
-  private queueJob(name: string, data: PageJobData | WholeJobData): PgBoss.JobInsert {
-    return { name, data, retryLimit: MAX_ATTEMPTS + 1, retryDelay: 1, expireInSeconds: this.leaseSeconds };
+  private queueJob(name: string, data: PageJobData | WholeJobData): PgBoss.JobInsert & { id: string } {
+    // Our id, not pg-boss's: the page's row names the queue job it waits for, so one that ended without beginning
+    // the page (its deliveries spent by workers that died before the begin) is found by the sweep.
+    return { id: randomUUID(), name, data, retryLimit: MAX_ATTEMPTS + 1, retryDelay: 1, expireInSeconds: this.leaseSeconds };
   }
 
   /**
@@ -137,22 +160,24 @@ export class PgJobStore {
       }
       const urls = kind === 'batch' ? (request as BatchScrapeRequest).urls : kind === 'crawl' ? [(request as CrawlRequest).url] : [];
       const maxPages = kind === 'batch' ? urls.length : kind === 'crawl' ? ((request as CrawlRequest).maxPages ?? LIMITS.defaultCrawlPages) : 0;
+      const whole = urls.length === 0 ? this.queueJob(JOB_QUEUE, { jobId }) : undefined;
       await client.query(
-        `INSERT INTO webjobs_jobs (id, kind, status, url, request, record, owner_key, total_pages, max_pages)
-         VALUES ($1, $2, 'pending', $3, $4, $5, $6, $7, $8)`,
-        [jobId, kind, url, request, record, owner?.key ?? null, urls.length, maxPages],
+        `INSERT INTO webjobs_jobs (id, kind, status, url, request, record, owner_key, total_pages, max_pages, queue_job)
+         VALUES ($1, $2, 'pending', $3, $4, $5, $6, $7, $8, $9)`,
+        [jobId, kind, url, request, record, owner?.key ?? null, urls.length, maxPages, whole?.id ?? null],
       );
-      if (urls.length > 0) {
+      if (whole) {
+        await this.boss.insert([whole], { db: bossDb(client) });
+      } else {
         // A batch keeps duplicate URLs (each has its place); a crawl's URLs are unique by normalised form.
         const keys = urls.map((u) => (kind === 'crawl' ? (normalizeUrl(u) ?? u) : null));
+        const queued = urls.map((_, index) => this.queueJob(PAGE_QUEUE, { jobId, index }));
         await client.query(
-          `INSERT INTO webjobs_pages (job_id, idx, url, url_key)
-           SELECT $1, i - 1, u, k FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS t (u, k, i)`,
-          [jobId, urls, keys],
+          `INSERT INTO webjobs_pages (job_id, idx, url, url_key, queue_job)
+           SELECT $1, i - 1, u, k, q FROM unnest($2::text[], $3::text[], $4::uuid[]) WITH ORDINALITY AS t (u, k, q, i)`,
+          [jobId, urls, keys, queued.map((q) => q.id)],
         );
-        await this.boss.insert(urls.map((_, index) => this.queueJob(PAGE_QUEUE, { jobId, index })), { db: bossDb(client) });
-      } else {
-        await this.boss.insert([this.queueJob(JOB_QUEUE, { jobId })], { db: bossDb(client) });
+        await this.boss.insert(queued, { db: bossDb(client) });
       }
       return jobId;
     });
@@ -296,11 +321,15 @@ export class PgJobStore {
       const queued: PgBoss.JobInsert[] = [];
       for (const link of discovered) {
         if (total >= job.max_pages) break;
+        const queueJob = this.queueJob(PAGE_QUEUE, { jobId, index: total });
         const inserted = await client.query(
-          `INSERT INTO webjobs_pages (job_id, idx, url, url_key) VALUES ($1, $2, $3, $4) ON CONFLICT (job_id, url_key) DO NOTHING`,
-          [jobId, total, link.url, link.key],
+          `INSERT INTO webjobs_pages (job_id, idx, url, url_key, queue_job) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (job_id, url_key) DO NOTHING`,
+          [jobId, total, link.url, link.key, queueJob.id],
         );
-        if (inserted.rowCount === 1) queued.push(this.queueJob(PAGE_QUEUE, { jobId, index: total++ }));
+        if (inserted.rowCount === 1) {
+          queued.push(queueJob);
+          total++;
+        }
       }
       if (queued.length > 0) await this.boss.insert(queued, { db: bossDb(client) });
       await client.query(
@@ -465,12 +494,102 @@ export class PgJobStore {
     });
   }
 
-  /** Queues again, for any worker, queue jobs a worker fetched and gives back without having begun them. */
+  /**
+   * Queues again, for any worker, queue jobs a worker fetched and gives back without having begun them: each
+   * under a new queue job, the given one cancelled. One that is no longer what its page waits for (a duplicate
+   * delivery; the page begun, finished or its job ended meanwhile) is only cancelled.
+   */
   async queueUnbegun(takes: { jobId: string; index: number | undefined; queueJob: string }[]): Promise<void> {
-    await inTransaction(this.pool, (client) => this.queueAgain(client, takes));
+    const pages = takes.filter((t) => t.index !== undefined);
+    const jobs = takes.filter((t) => t.index === undefined);
+    await inTransaction(this.pool, async (client) => {
+      const waiting = await client.query<{ job_id: string; idx: number }>(
+        `SELECT p.job_id, p.idx FROM webjobs_pages p
+         JOIN unnest($1::uuid[], $2::int[], $3::uuid[]) AS t (job_id, idx, queue_job) ON p.job_id = t.job_id AND p.idx = t.idx AND p.queue_job = t.queue_job
+         JOIN webjobs_jobs j ON j.id = p.job_id
+         WHERE p.status = 'pending' AND p.entry IS NULL AND j.status IN ${ACTIVE}
+         FOR UPDATE OF p`,
+        [pages.map((t) => t.jobId), pages.map((t) => t.index), pages.map((t) => t.queueJob)],
+      );
+      const waitingJobs = await client.query<{ id: string }>(
+        `SELECT j.id FROM webjobs_jobs j JOIN unnest($1::uuid[], $2::uuid[]) AS t (id, queue_job) ON j.id = t.id AND j.queue_job = t.queue_job
+         WHERE j.status IN ${ACTIVE} AND j.lease_until IS NULL
+         FOR UPDATE OF j`,
+        [jobs.map((t) => t.jobId), jobs.map((t) => t.queueJob)],
+      );
+      const db = { db: bossDb(client) };
+      if (pages.length > 0) await this.boss.cancel(PAGE_QUEUE, pages.map((t) => t.queueJob), db);
+      if (jobs.length > 0) await this.boss.cancel(JOB_QUEUE, jobs.map((t) => t.queueJob), db);
+      await this.queueAgain(client, [
+        ...waiting.rows.map((r) => ({ jobId: r.job_id, index: r.idx, queueJob: null })),
+        ...waitingJobs.rows.map((r) => ({ jobId: r.id, index: undefined, queueJob: null })),
+      ]);
+    });
   }
 
-  /** Cancels the queue jobs of takes that ended without a result, and queues each once more, in the caller's transaction. */
+  /**
+   * Pages (and scrape/extract jobs) that wait for a queue job which ended without beginning them: pg-boss gave it
+   * up after its deliveries (each fetched by a worker that died, or could not reach the database, before the begin),
+   * or it was lost. Nothing would ever deliver them again, so each is queued again, counted as an attempt that
+   * ended that way; one whose attempts are spent is returned held on a lease, for the caller to record it failed.
+   * Any node may run this at any time; one at a time does (a transaction lock), the others skip it.
+   */
+  async sweepOrphans(): Promise<{ queued: number; spent: SpentTake[] }> {
+    return inTransaction(this.pool, async (client) => {
+      const { rows: lock } = await client.query<{ ours: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS ours', [SWEEP_LOCK]);
+      if (!lock[0]!.ours) return { queued: 0, spent: [] };
+      // pg-boss's own table (10.x), read for the state of the queue jobs the rows name: a job is live before 'completed'.
+      const orphan = (queue: string) =>
+        `LEFT JOIN ${BOSS_SCHEMA}.job b ON b.name = '${queue}' AND b.id = o.queue_job
+         WHERE (b.id IS NULL OR b.state >= 'completed')`;
+      const boss = `b.state::text AS state, b.started_on IS NOT NULL AS started, b.retry_count,
+         coalesce(b.output #>> '{value,message}', b.output ->> 'message') AS message`;
+      type Orphan = { state: string | null; started: boolean | null; retry_count: number | null; message: string | null };
+      const pages = await client.query<Orphan & { job_id: string; idx: number }>(
+        `SELECT o.job_id, o.idx, ${boss} FROM webjobs_jobs j JOIN webjobs_pages o ON o.job_id = j.id
+         ${orphan(PAGE_QUEUE)} AND j.status IN ${ACTIVE} AND o.status = 'pending' AND o.entry IS NULL
+         LIMIT ${SWEEP_BATCH} FOR UPDATE OF o SKIP LOCKED`,
+      );
+      const jobs = await client.query<Orphan & { id: string }>(
+        `SELECT o.id, ${boss} FROM webjobs_jobs o
+         ${orphan(JOB_QUEUE)} AND o.kind NOT IN ('batch', 'crawl') AND o.status IN ${ACTIVE} AND o.lease_until IS NULL
+         LIMIT ${SWEEP_BATCH} FOR UPDATE OF o SKIP LOCKED`,
+      );
+      if (pages.rows.length + jobs.rows.length === 0) return { queued: 0, spent: [] };
+      // One more attempt each; those past the last are held (a lease, as a begin would) and returned, the rest queued again.
+      const taken = await client.query<{ job_id: string; idx: number; attempt: number; url: string; last_error: string }>(
+        `UPDATE webjobs_pages p SET attempt = p.attempt + 1, last_error = t.reason, queue_job = NULL,
+           status = CASE WHEN p.attempt + 1 > $4 THEN 'running' ELSE 'pending' END,
+           lease_until = CASE WHEN p.attempt + 1 > $4 THEN now() + make_interval(secs => $5) END
+         FROM unnest($1::uuid[], $2::int[], $3::text[]) AS t (job_id, idx, reason)
+         WHERE p.job_id = t.job_id AND p.idx = t.idx RETURNING p.job_id, p.idx, p.attempt, p.url, p.last_error`,
+        [pages.rows.map((r) => r.job_id), pages.rows.map((r) => r.idx), pages.rows.map((r) => orphanReason('page', r)), MAX_ATTEMPTS, this.leaseSeconds],
+      );
+      const takenJobs = await client.query<{ id: string; attempt: number; url: string; last_error: string }>(
+        `UPDATE webjobs_jobs j SET attempt = j.attempt + 1, last_error = t.reason, queue_job = NULL,
+           lease_until = CASE WHEN j.attempt + 1 > $3 THEN now() + make_interval(secs => $4) END
+         FROM unnest($1::uuid[], $2::text[]) AS t (id, reason)
+         WHERE j.id = t.id RETURNING j.id, j.attempt, j.url, j.last_error`,
+        [jobs.rows.map((r) => r.id), jobs.rows.map((r) => orphanReason('job', r)), MAX_ATTEMPTS, this.leaseSeconds],
+      );
+      const all = [
+        ...taken.rows.map((r) => ({ jobId: r.job_id, index: r.idx as number | undefined, attempt: r.attempt, url: r.url, lastError: r.last_error })),
+        ...takenJobs.rows.map((r) => ({ jobId: r.id, index: undefined, attempt: r.attempt, url: r.url, lastError: r.last_error })),
+      ];
+      const again = all.filter((t) => t.attempt <= MAX_ATTEMPTS);
+      const spent = all.filter((t) => t.attempt > MAX_ATTEMPTS);
+      // A page's failure is stored only while its job runs, as a begin would have marked it.
+      const spentPages = spent.filter((t) => t.index !== undefined).map((t) => t.jobId);
+      if (spentPages.length > 0) await client.query(`UPDATE webjobs_jobs SET status = 'running' WHERE id = ANY($1::uuid[]) AND status = 'pending'`, [spentPages]);
+      await this.queueAgain(client, again.map((t) => ({ jobId: t.jobId, index: t.index, queueJob: null })));
+      return { queued: again.length, spent };
+    });
+  }
+
+  /**
+   * Cancels the queue jobs of takes that ended without a result, and queues each once more under a new one that
+   * its row names, in the caller's transaction.
+   */
   private async queueAgain(client: pg.PoolClient, takes: { jobId: string; index: number | undefined; queueJob: string | null }[]): Promise<void> {
     if (takes.length === 0) return;
     const db = { db: bossDb(client) };
@@ -481,13 +600,19 @@ export class PgJobStore {
       // The old delivery is cancelled so pg-boss does not deliver it again as well; a worker still on it is fenced.
       const old = ofQueue.flatMap((t) => (t.queueJob ? [t.queueJob] : []));
       if (old.length > 0) await this.boss.cancel(queue, old, db);
-      if (ofQueue.length > 0) {
-        await this.boss.insert(
-          ofQueue.map((t) => this.queueJob(queue, t.index === undefined ? { jobId: t.jobId } : { jobId: t.jobId, index: t.index })),
-          db,
-        );
-      }
+      if (ofQueue.length === 0) continue;
+      const queued = ofQueue.map((t) => this.queueJob(queue, t.index === undefined ? { jobId: t.jobId } : { jobId: t.jobId, index: t.index }));
+      await this.boss.insert(queued, db);
+      await (queue === PAGE_QUEUE
+        ? client.query(
+            `UPDATE webjobs_pages p SET queue_job = t.queue_job FROM unnest($1::uuid[], $2::int[], $3::uuid[]) AS t (job_id, idx, queue_job)
+             WHERE p.job_id = t.job_id AND p.idx = t.idx`,
+            [ofQueue.map((t) => t.jobId), ofQueue.map((t) => t.index), queued.map((q) => q.id)],
+          )
+        : client.query(`UPDATE webjobs_jobs j SET queue_job = t.queue_job FROM unnest($1::uuid[], $2::uuid[]) AS t (id, queue_job) WHERE j.id = t.id`, [
+            ofQueue.map((t) => t.jobId),
+            queued.map((q) => q.id),
+          ]));
     }
   }
-
 }

@@ -47,6 +47,10 @@ const POLL_MS = 500;
 
 /** Why a page or job is given up when its attempts ran out; `last` says how the last one ended. */
 const givenUp = (last: string | null) => `given up after ${MAX_ATTEMPTS} attempts; the last ended because ${last ?? LEASE_EXPIRED}`;
+const givenUpPage = (url: string, last: string | null) => failedEntry(url, new PageError(`${url}: ${givenUp(last)}`));
+const givenUpJob = (kind: JobKind, last: string | null) => `this ${kind} job was ${givenUp(last)}`;
+/** Heartbeats between two sweeps for pages whose queue job ended without beginning them: one a lease. */
+const SWEEP_EVERY = 3;
 
 /** Thrown by a page handed back on shutdown: it is queued again for another worker. */
 class HandedBack extends Error {}
@@ -95,6 +99,7 @@ export class PgWorker {
   private heartbeat: NodeJS.Timeout | undefined;
   /** A heartbeat is under way (the next one skips rather than piling up on a slow database). */
   private beating = false;
+  private beats = 0;
   private readonly ended: EndedWatch;
   private readonly completions: Completions;
   private readonly pageFeed: Feed<PageJobData>;
@@ -134,10 +139,40 @@ export class PgWorker {
       await this.store.renew([...this.leases]);
       const taken = await this.store.reapExpired();
       if (taken > 0) this.log(`took back ${taken} page(s) whose worker stopped renewing its lease; queued again`);
+      if (this.beats++ % SWEEP_EVERY === 0) await this.sweep();
     } catch (err) {
       this.log(`heartbeat: ${errorMessage(err)}`);
     } finally {
       this.beating = false;
+    }
+  }
+
+  /**
+   * Queues again the pages and jobs whose queue job ended without beginning them (nothing else would), and
+   * records failed those whose attempts that spent.
+   */
+  private async sweep(): Promise<void> {
+    const { queued, spent } = await this.store.sweepOrphans();
+    if (queued > 0) this.log(`queued again ${queued} page(s) or job(s) whose queue job ended without beginning them`);
+    for (const take of spent) {
+      const { kind, request } = await this.store.request(take.jobId);
+      await this.giveUp(take, jobInfo(kind, request));
+    }
+  }
+
+  /** Records failed, saying why, a page or job whose attempts are spent, held at its last `attempt`. */
+  private async giveUp({ jobId, index, attempt, url, lastError }: Held & { url: string; lastError: string | null }, job: JobInfo): Promise<void> {
+    if (index !== undefined) return this.storePage({ jobId, index, attempt }, job.cleaner, givenUpPage(url, lastError));
+    await retrying(() => this.store.endJob(jobId, attempt, job.cleaner.cleanError(givenUpJob(job.kind, lastError))));
+  }
+
+  /** Stores a page's entry (and for a crawl its links) if `lease` still holds it; a fenced write is logged, not kept. */
+  private async storePage(lease: Held & { index: number }, { clean, cleanError }: JobCleaner, entry: PageEntry, links: { url: string; key: string }[] = []): Promise<void> {
+    const stored = clean(entry);
+    if (stored.error) stored.error = cleanError(stored.error);
+    const write = await retrying(() => this.store.finishPage(lease.jobId, lease.index, lease.attempt, stored, links));
+    if (write === 'fenced') {
+      this.log(`page ${lease.index} of job ${lease.jobId}: its lease was taken back and the page given to another attempt; this result (attempt ${lease.attempt}) is dropped`);
     }
   }
 
@@ -228,14 +263,9 @@ export class PgWorker {
     const lease = await retrying(() => this.store.beginPage(jobId, index, queueJob, known === undefined));
     if (!lease) return;
     const job = known ?? jobInfo(lease.kind, lease.request!);
-    const { clean, cleanError } = job.cleaner;
-    const finish = async (entry: PageEntry, links: { url: string; key: string }[] = []) => {
-      const stored = clean(entry);
-      if (stored.error) stored.error = cleanError(stored.error);
-      const write = await retrying(() => this.store.finishPage(jobId, index, lease.attempt, stored, links));
-      if (write === 'fenced') this.log(`page ${index} of job ${jobId}: its lease was taken back and the page given to another attempt; this result (attempt ${lease.attempt}) is dropped`);
-    };
-    if (lease.attempt > MAX_ATTEMPTS) return finish(failedEntry(lease.url, new PageError(`${lease.url}: ${givenUp(lease.lastError)}`)));
+    const { cleanError } = job.cleaner;
+    const finish = (entry: PageEntry, links: { url: string; key: string }[] = []) => this.storePage(lease, job.cleaner, entry, links);
+    if (lease.attempt > MAX_ATTEMPTS) return this.giveUp(lease, job);
     await this.leased(lease, `page ${index} of job ${jobId}`, async () => {
       try {
         const engine = await this.getEngine();
@@ -267,7 +297,7 @@ export class PgWorker {
     if (!lease) return;
     const { clean, cleanError } = jobCleaner(lease.request);
     const end = (error?: string) => retrying(() => this.store.endJob(jobId, lease.attempt, error === undefined ? undefined : cleanError(error)));
-    if (lease.attempt > MAX_ATTEMPTS) return end(`this ${lease.kind} job was ${givenUp(lease.lastError)}`);
+    if (lease.attempt > MAX_ATTEMPTS) return end(givenUpJob(lease.kind, lease.lastError));
     const runner = await loadRunner(lease.kind);
     if (!runner) return end(`${lease.kind} jobs are not available in this build`);
     await this.leased(lease, `${lease.kind} job ${jobId}`, async () => {
