@@ -6,6 +6,7 @@
  * stopped mid-page, and the database restarted mid-run.
  */
 import type http from 'node:http';
+import { performance } from 'node:perf_hooks';
 import pgClient from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempHome } from './helpers/cli.js';
@@ -177,7 +178,8 @@ afterAll(async () => {
 describe('webjobs serve --database and webjobs worker', () => {
   it('spreads a batch of 300 over the workers; either API node returns the results in submitted order, paged', async () => {
     const urls = Array.from({ length: 300 }, (_, i) => site.at(i < BARRIER ? `/barrier/${i}` : `/p/${i}`));
-    const start = await api(nodes[0]!, 'POST', '/api/scrape/batch', { urls });
+    // Its one host may get six requests at once (all the workers' tabs), not the default four, across all workers.
+    const start = await api(nodes[0]!, 'POST', '/api/scrape/batch', { urls, concurrency: 6 });
     expect(start.status).toBe(200);
     // The barrier pages finish only when five are loading at once: more than one worker (two tabs each) holds them.
     expect(await untilFinal(nodes[1]!, '/scrape/batch', start.json.jobId)).toBe('completed');
@@ -246,7 +248,8 @@ describe('webjobs serve --database and webjobs worker', () => {
   it('cancel mid-batch reaches the workers: loading pages are aborted, the job ends stopped with the finished pages kept', async () => {
     const fast = [0, 1, 2].map((i) => site.at(`/p/fast${i}`));
     const slow = [0, 1, 2, 3].map((i) => site.at(`/held/cancel${i}`));
-    const start = await api(nodes[0]!, 'POST', '/api/scrape/batch', { urls: [...fast, ...slow] });
+    // All seven may load at once: the held pages leave the host no slot for the fast ones under the default four.
+    const start = await api(nodes[0]!, 'POST', '/api/scrape/batch', { urls: [...fast, ...slow], concurrency: 7 });
     await untilScraped(nodes[1]!, start.json.jobId, 3);
     await untilArrived('held/cancel0', 1);
     expect((await api(nodes[1]!, 'DELETE', `/api/scrape/batch/${start.json.jobId}`)).json.status).toBe('stopped');
@@ -349,6 +352,61 @@ describe('webjobs serve --database and webjobs worker', () => {
     // The fourth delivery recorded the failure without loading the page again.
     expect(site.requests.filter((r) => r === 'GET /held/doomed')).toHaveLength(3);
     expect(site.requests.filter((r) => r === 'GET /held/doomedScrape')).toHaveLength(3);
+  }, SLOW);
+
+  it('politeness holds across workers: with a delay or a Crawl-delay one request at a time to a host, each beginning at least that long after the last one ended; without, at most 4 at once', async () => {
+    // Sites of their own, which record when each request began and ended, by their own clock.
+    const visits: { path: string; start: number; end: number }[] = [];
+    let inFlight = 0;
+    let most = 0;
+    const record = (holdMs: number) => async (req: http.IncomingMessage, res: http.ServerResponse) => {
+      const path = new URL(req.url ?? '/', 'http://x').pathname;
+      if (path === '/favicon.ico') return sendHtml(res, '', 404);
+      const start = performance.now();
+      most = Math.max(most, ++inFlight);
+      // Each page takes a while, so that tabs of several workers (six in all) would overlap here unless held apart.
+      await new Promise((r) => setTimeout(r, holdMs));
+      inFlight--;
+      visits.push({ path, start, end: performance.now() });
+      page(res, `Polite ${req.url}`, req.url === '/' ? [1, 2, 3, 4, 5].map((i) => `<a href="/c${i}">${i}</a>`).join(' ') : '');
+    };
+    const DELAY = 400;
+    const spaced = () => {
+      const pages = [...visits].sort((a, b) => a.start - b.start);
+      return pages.slice(1).map((v, i) => ({ afterStart: v.start - pages[i]!.start, afterEnd: v.start - pages[i]!.end }));
+    };
+    const delayed = await startFixtureServer({}, record(100));
+    const crawled = await startFixtureServer({ '/robots.txt': (_req, res) => res.end(`User-agent: *\nCrawl-delay: ${DELAY / 1000}\n`) }, record(100));
+    const limited = await startFixtureServer({}, record(300));
+    try {
+      const batch = await api(nodes[0]!, 'POST', '/api/scrape/batch', { urls: [1, 2, 3, 4, 5, 6].map((i) => delayed.at(`/d${i}`)), delay: DELAY });
+      expect(await untilFinal(nodes[1]!, '/scrape/batch', batch.json.jobId)).toBe('completed');
+      expect(visits).toHaveLength(6);
+      expect(most).toBe(1);
+      for (const gap of spaced()) {
+        expect(gap.afterEnd).toBeGreaterThanOrEqual(DELAY);
+        expect(gap.afterStart).toBeGreaterThanOrEqual(DELAY);
+      }
+
+      visits.length = 0;
+      most = 0;
+      const crawl = await api(nodes[1]!, 'POST', '/api/crawl', { url: crawled.at('/'), maxPages: 6 });
+      expect(await untilFinal(nodes[0]!, '/crawl', crawl.json.jobId)).toBe('completed');
+      expect((await api(nodes[0]!, 'GET', `/api/crawl/${crawl.json.jobId}`)).json.totalCrawledPages).toBe(6);
+      expect(most).toBe(1);
+      // The six pages and /sitemap.xml, read politely too.
+      expect(spaced().length).toBeGreaterThanOrEqual(6);
+      for (const gap of spaced()) expect(gap.afterEnd).toBeGreaterThanOrEqual(DELAY);
+
+      visits.length = 0;
+      most = 0;
+      const wide = await api(nodes[0]!, 'POST', '/api/scrape/batch', { urls: Array.from({ length: 18 }, (_, i) => limited.at(`/w${i}`)) });
+      expect(await untilFinal(nodes[1]!, '/scrape/batch', wide.json.jobId)).toBe('completed');
+      expect(visits).toHaveLength(18);
+      expect(most).toBeLessThanOrEqual(4);
+    } finally {
+      await Promise.all([delayed.close(), crawled.close(), limited.close()]);
+    }
   }, SLOW);
 
   it('a long page on a live worker keeps its lease (renewed) and is not run again elsewhere', async () => {

@@ -103,10 +103,13 @@ interface Measured {
   lost: number;
 }
 
-/** Runs one batch, polling its status every 50 ms (timed) until it ends; then counts its entries. */
-async function runBatch(base: string, urls: string[]): Promise<Measured> {
+/**
+ * Runs one batch, polling its status every 50 ms (timed) until it ends; then counts its entries. `tabs`: the
+ * batch's concurrency, which is also the requests its one host may get at once, across all workers.
+ */
+async function runBatch(base: string, urls: string[], tabs: number): Promise<Measured> {
   const started = performance.now();
-  const { jobId } = await api(base, 'POST', '/api/scrape/batch', { urls, concurrency: TABS });
+  const { jobId } = await api(base, 'POST', '/api/scrape/batch', { urls, concurrency: tabs });
   const statusMs: number[] = [];
   for (;;) {
     const t = performance.now();
@@ -132,10 +135,10 @@ function print(label: string, m: Measured): void {
   );
 }
 
-/** A warm-up batch first (browser launch, first tabs), then the measured one. */
-async function measureOn(base: string, site: string): Promise<Measured> {
-  await runBatch(base, Array.from({ length: TABS * 2 }, (_, i) => `${site}/article/${100_000 + i}`));
-  return runBatch(base, Array.from({ length: PAGES }, (_, i) => `${site}/article/${i}`));
+/** A warm-up batch first (browser launch, first tabs), then the measured one; `workers` of TABS tabs each may all load it. */
+async function measureOn(base: string, site: string, workers = 1): Promise<Measured> {
+  await runBatch(base, Array.from({ length: TABS * 2 * workers }, (_, i) => `${site}/article/${100_000 + i}`), TABS * workers);
+  return runBatch(base, Array.from({ length: PAGES }, (_, i) => `${site}/article/${i}`), TABS * workers);
 }
 
 /** An engine that returns one fixed page at once: what is left to time is the queue and the store. */
@@ -200,7 +203,7 @@ async function main(): Promise<void> {
         startCli(['worker', '--database', pg.url, '--concurrency', String(TABS), '--allow-host', allowHost, '--quiet'], {}, /webjobs worker ready/),
       ),
     );
-    const measured = await measureOn(node.match[1]!, site.base);
+    const measured = await measureOn(node.match[1]!, site.base, count);
     await Promise.all([node.stop(), ...workers.map((w) => w.stop())]);
     print(`PostgreSQL, ${count} worker${count > 1 ? 's' : ''}`, measured);
   }

@@ -10,6 +10,7 @@ import { LIMITS } from '../api/limits.js';
 import type { CrawlRequest, Format, PageEntry } from '../api/types.js';
 import type { SiteAccess } from '../engine/access.js';
 import type { PlainFetch } from '../engine/crawl/fetchText.js';
+import type { PoliteGate } from '../engine/crawl/hostGate.js';
 import { looksLikePage, normalizeUrl } from '../engine/crawl/normalize.js';
 import { RobotsCache } from '../engine/crawl/robots.js';
 import { CrawlScope } from '../engine/crawl/scope.js';
@@ -28,15 +29,22 @@ const MAX_SITEMAP_BYTES = 10 * 1024 * 1024;
 export interface CrawlRules {
   scope: CrawlScope;
   robots: RobotsCache;
-  fetcher: PlainFetch;
+  /** Runs a request to `url` within its host's limits: the job's delay or the origin's Crawl-delay, whichever is longer. */
+  politely<T>(url: string, request: () => Promise<T>): Promise<T>;
+  /** Reads a sitemap file, politely. */
+  sitemapFetcher: PlainFetch;
 }
 
-export function crawlRules(request: CrawlRequest, engine: Engine, access: SiteAccess | undefined, signal: AbortSignal): CrawlRules {
+export function crawlRules(request: CrawlRequest, engine: Engine, access: SiteAccess | undefined, signal: AbortSignal, gate: PoliteGate): CrawlRules {
   const fetcher: PlainFetch = (url, init) => engine.fetch(url, { ...init, sessionOptions: request.sessionOptions, access });
+  const robots = new RobotsCache(fetcher, FETCH_TIMEOUT_MS, signal);
+  const politely = async <T>(url: string, run: () => Promise<T>): Promise<T> =>
+    gate.run(url, Math.max(request.delay ?? 0, (await robots.for(url)).delayMs), run);
   return {
     scope: new CrawlScope(request.url, request.includePatterns, request.excludePatterns),
-    robots: new RobotsCache(fetcher, FETCH_TIMEOUT_MS, signal),
-    fetcher,
+    robots,
+    politely,
+    sitemapFetcher: (url, init) => politely(url, () => fetcher(url, init)),
   };
 }
 
@@ -77,12 +85,15 @@ export async function crawlPage(
   }
   let links: string[] = [];
   const options = { ...request.scrapeOptions, formats: [...new Set<Format>([...formats, 'links'])] };
-  const entry = await pageEntry(url, formats, async () => {
-    const data = await engine.scrape(url, options, request.sessionOptions, signal, access);
-    links = (data.links ?? []).slice(0, MAX_LINKS_PER_PAGE);
-    if (!formats.includes('links')) delete data.links;
-    return data;
-  });
+  // The gate outside the page's entry: a database lost while waiting for the host hands the page back, not fails it.
+  const entry = await rules.politely(url, () =>
+    pageEntry(url, formats, async () => {
+      const data = await engine.scrape(url, options, request.sessionOptions, signal, access);
+      links = (data.links ?? []).slice(0, MAX_LINKS_PER_PAGE);
+      if (!formats.includes('links')) delete data.links;
+      return data;
+    }),
+  );
   if (entry.status !== 'completed') return done(entry);
   const finalUrl = entry.metadata.url || url;
   const landedRefusal = await robotsRefusal(rules, finalUrl);
@@ -138,7 +149,7 @@ async function readSitemaps(request: CrawlRequest, rules: CrawlRules, found: Fou
   const maxPages = request.maxPages ?? LIMITS.defaultCrawlPages;
   const { sitemaps } = await rules.robots.for(request.url);
   const limits = { maxUrls: LIMITS.maxLocalCrawlPages, maxFiles: MAX_SITEMAP_FILES, maxBytes: MAX_SITEMAP_BYTES, timeoutMs: FETCH_TIMEOUT_MS };
-  for await (const chunk of sitemapUrls(rules.fetcher, [...sitemaps, new URL('/sitemap.xml', request.url).href], limits, signal)) {
+  for await (const chunk of sitemapUrls(rules.sitemapFetcher, [...sitemaps, new URL('/sitemap.xml', request.url).href], limits, signal)) {
     for (const link of chunk) await found.add(link);
     // The start page is one of maxPages; leaving the loop ends the reading: no further file is fetched.
     if (found.size >= maxPages - 1) break;

@@ -55,6 +55,20 @@ export const MIGRATIONS: readonly string[] = [
    ALTER TABLE webjobs_jobs ADD COLUMN lease_until timestamptz, ADD COLUMN queue_job uuid, ADD COLUMN last_error text;
    CREATE INDEX webjobs_pages_lease ON webjobs_pages (lease_until) WHERE status = 'running';
    CREATE INDEX webjobs_jobs_lease ON webjobs_jobs (lease_until) WHERE lease_until IS NOT NULL;`,
+  // 3: politeness per host held by all workers of a job together: a job's requests to one host each hold one of
+  // its slots (as many as the host may get at once; one with a delay), on a lease its worker renews.
+  `CREATE TABLE webjobs_host_slots (
+     job_id uuid NOT NULL REFERENCES webjobs_jobs (id) ON DELETE CASCADE,
+     host text NOT NULL,
+     slot integer NOT NULL,
+     -- The request holding the slot (NULL: free), until when unless renewed, and the delay it keeps after it.
+     holder uuid,
+     lease_until timestamptz,
+     delay_ms integer NOT NULL DEFAULT 0,
+     -- The slot's next request starts no sooner: the last one's end plus its delay (its lease's end, while held).
+     free_at timestamptz NOT NULL DEFAULT now(),
+     PRIMARY KEY (job_id, host, slot)
+   );`,
 ];
 
 /**

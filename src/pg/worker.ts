@@ -23,10 +23,12 @@ import type { Engine } from '../engine/engine.js';
 import { jobCleaner, type JobCleaner } from '../local/cleaner.js';
 import type { JobContext } from '../local/jobRunner.js';
 import { failedEntry, isJobFatal, pageEntry } from '../local/runners/pageEntry.js';
+import { LIMITS } from '../api/limits.js';
 import { loadRunner } from '../local/runners/index.js';
 import { JOB_QUEUE, MAX_ATTEMPTS, PAGE_QUEUE, retrying, type PgConnection } from './connect.js';
 import { crawlPage, crawlRules, type CrawlRules } from './crawlPage.js';
 import { Feed } from './feed.js';
+import { HostSlots, PgHostGate, type HostSlot } from './hostGate.js';
 import { ENDED_CHANNEL, LEASE_EXPIRED, PgJobStore, type Held, type PageJobData, type WholeJobData } from './store.js';
 
 export interface PgWorkerOptions {
@@ -68,6 +70,8 @@ interface HeldJob {
   /** What its pages need of the job, read from the database once, not for each page. */
   job?: JobInfo;
   crawl?: CrawlRules;
+  /** The job's politeness per host, kept with its other workers. */
+  gate?: PgHostGate;
 }
 
 /** A job's request and what follows from it alone: the same for every page of the job. */
@@ -96,6 +100,9 @@ export class PgWorker {
   private readonly stopping = new AbortController();
   /** The leases this worker holds now: renewed on each heartbeat. */
   private readonly leases = new Set<Held>();
+  private readonly hostSlots: HostSlots;
+  /** The slots of hosts this worker's requests hold now: renewed on each heartbeat too. */
+  private readonly holdingSlots = new Set<HostSlot>();
   private heartbeat: NodeJS.Timeout | undefined;
   /** A heartbeat is under way (the next one skips rather than piling up on a slow database). */
   private beating = false;
@@ -108,6 +115,7 @@ export class PgWorker {
 
   constructor(private readonly options: PgWorkerOptions) {
     this.store = new PgJobStore(options.connection);
+    this.hostSlots = new HostSlots(options.connection.pool, options.connection.settings.leaseSeconds);
     this.boss = options.connection.boss;
     this.log = options.log ?? (() => undefined);
     this.completions = new Completions(this.boss, this.log);
@@ -137,6 +145,7 @@ export class PgWorker {
     this.beating = true;
     try {
       await this.store.renew([...this.leases]);
+      await this.hostSlots.renew([...this.holdingSlots]);
       const taken = await this.store.reapExpired();
       if (taken > 0) this.log(`took back ${taken} page(s) whose worker stopped renewing its lease; queued again`);
       if (this.beats++ % SWEEP_EVERY === 0) await this.sweep();
@@ -235,6 +244,7 @@ export class PgWorker {
     clearTimeout(held.idle);
     this.jobs.delete(jobId);
     held.controller.abort(reason);
+    void held.gate?.close();
   }
 
   /** Runs `fn` with the job's signal, holding the job here meanwhile. */
@@ -272,15 +282,24 @@ export class PgWorker {
         const { access } = job;
         await this.hold(jobId, job, async (held) => {
           const { signal } = held.controller;
+          // An explicit concurrency is the user's choice for the one host a batch often targets (as on the file store).
+          const perHost = (job.kind === 'batch' ? (job.request as BatchScrapeRequest).concurrency : undefined) ?? LIMITS.perHostConcurrency;
+          const gate = (held.gate ??= new PgHostGate(this.hostSlots, jobId, perHost, signal, this.holdingSlots, this.log));
           let entry: PageEntry;
           let links: { url: string; key: string }[] = [];
-          if (job.kind === 'crawl') {
-            const request = job.request as CrawlRequest;
-            held.crawl ??= crawlRules(request, engine, access, signal);
-            ({ entry, links } = await crawlPage(lease.url, index === 0, request, engine, held.crawl, signal, access));
-          } else {
-            const { scrapeOptions, sessionOptions } = job.request as BatchScrapeRequest;
-            entry = await pageEntry(lease.url, scrapeOptions?.formats, () => engine.scrape(lease.url, scrapeOptions, sessionOptions, signal, access));
+          try {
+            if (job.kind === 'crawl') {
+              const request = job.request as CrawlRequest;
+              held.crawl ??= crawlRules(request, engine, access, signal, gate);
+              ({ entry, links } = await crawlPage(lease.url, index === 0, request, engine, held.crawl, signal, access));
+            } else {
+              const { scrapeOptions, sessionOptions, delay = 0 } = job.request as BatchScrapeRequest;
+              const { url } = lease;
+              entry = await gate.run(url, delay, () => pageEntry(url, scrapeOptions?.formats, () => engine.scrape(url, scrapeOptions, sessionOptions, signal, access)));
+            }
+          } catch (err) {
+            if (signal.aborted) return; // stopped while waiting for its host
+            throw err;
           }
           // A page cut short by a cancel is not kept: the job's pages are those finished before it.
           if (!signal.aborted) await finish(entry, links);
@@ -352,6 +371,8 @@ export class PgWorker {
     // Fetched ahead and not begun: queued again at once, for other workers, rather than left to expire.
     await Promise.all([this.pageFeed.giveBack(), this.jobFeed.giveBack()]);
     await this.ended.close();
+    // The slots of hosts kept for next requests, freed for other workers now rather than when their leases run out.
+    await Promise.all([...this.jobs.values()].map((held) => held.gate?.close()));
     await this.boss.stop({ graceful: false, close: false }).catch(() => undefined);
     for (const jobId of [...this.jobs.keys()]) this.drop(jobId, new Error('this worker shut down'));
     const engine = this.engine;

@@ -8,6 +8,15 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 
+/**
+ * A job's politeness per host, as its runners see it: `run` starts `task` (a
+ * request to `url`) when the host's limit and `delayMs` allow. HostGate keeps it
+ * within one process; on PostgreSQL, all workers of a job keep it together.
+ */
+export interface PoliteGate {
+  run<T>(url: string, delayMs: number, task: () => Promise<T>): Promise<T>;
+}
+
 interface HostState {
   active: number;
   /** When the last request to the host ended (Date.now()), 0 before the first. */
@@ -15,7 +24,7 @@ interface HostState {
   waiters: (() => void)[];
 }
 
-export class HostGate {
+export class HostGate implements PoliteGate {
   private readonly hosts = new Map<string, HostState>();
 
   constructor(

@@ -7,7 +7,7 @@
 import { LIMITS } from '../../api/limits.js';
 import type { BatchScrapeRequest } from '../../api/types.js';
 import { defaultConcurrency } from '../../engine/browser.js';
-import { HostGate } from '../../engine/crawl/hostGate.js';
+import { HostGate, type PoliteGate } from '../../engine/crawl/hostGate.js';
 import type { JobContext, JobRunner } from '../jobRunner.js';
 import { abortPromise, pageEntry, throttled } from './pageEntry.js';
 
@@ -15,7 +15,7 @@ export function batchConcurrency(request: BatchScrapeRequest): number {
   return Math.min(request.concurrency ?? defaultConcurrency(), request.urls.length);
 }
 
-async function scrapeOne(ctx: JobContext<'batch'>, gate: HostGate, index: number): Promise<void> {
+async function scrapeOne(ctx: JobContext<'batch'>, gate: PoliteGate, index: number): Promise<void> {
   const { urls, scrapeOptions, sessionOptions, delay = 0 } = ctx.request;
   const url = urls[index]!;
   const entry = await pageEntry(url, scrapeOptions?.formats, () =>

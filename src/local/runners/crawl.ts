@@ -13,7 +13,7 @@ import type { CrawlRequest, Format, PageEntry, ScrapeOptions } from '../../api/t
 import { defaultConcurrency } from '../../engine/browser.js';
 import type { PlainFetch } from '../../engine/crawl/fetchText.js';
 import { Frontier } from '../../engine/crawl/frontier.js';
-import { HostGate } from '../../engine/crawl/hostGate.js';
+import { HostGate, type PoliteGate } from '../../engine/crawl/hostGate.js';
 import { looksLikePage, normalizeUrl } from '../../engine/crawl/normalize.js';
 import { RobotsCache } from '../../engine/crawl/robots.js';
 import { CrawlScope } from '../../engine/crawl/scope.js';
@@ -50,7 +50,7 @@ class Crawl {
   /** Keys of the pages crawled (where they landed), to drop a second redirect to the same page. */
   private readonly crawled = new Set<string>();
   private robots!: RobotsCache;
-  private readonly gate: HostGate;
+  private readonly gate: PoliteGate;
   private stored = 0;
   private readonly counter;
 
