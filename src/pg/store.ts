@@ -69,8 +69,8 @@ export interface PageLease extends Held {
 }
 
 /**
- * A page (no index: a scrape/extract job) whose queue job ended without beginning it, and whose attempts that
- * spent are all used: the sweep holds it on a lease, for the worker to record it failed saying why.
+ * A page (no index: a scrape/extract job) whose queue job ended without beginning it, and for which that was the
+ * last attempt: the sweep holds it on a lease, for the worker to record it failed saying why.
  */
 export interface SpentTake extends Held {
   url: string;

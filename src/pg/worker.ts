@@ -16,6 +16,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import type PgBoss from 'pg-boss';
 import { PageError, errorMessage } from '../api/errors.js';
+import { LIMITS } from '../api/limits.js';
 import { requestUrls } from '../api/redact.js';
 import type { BatchScrapeRequest, CrawlRequest, JobKind, JobRequest, PageEntry } from '../api/types.js';
 import { siteAccess, type SiteAccess } from '../engine/access.js';
@@ -23,7 +24,6 @@ import type { Engine } from '../engine/engine.js';
 import { jobCleaner, type JobCleaner } from '../local/cleaner.js';
 import type { JobContext } from '../local/jobRunner.js';
 import { failedEntry, isJobFatal, pageEntry } from '../local/runners/pageEntry.js';
-import { LIMITS } from '../api/limits.js';
 import { loadRunner } from '../local/runners/index.js';
 import { JOB_QUEUE, MAX_ATTEMPTS, PAGE_QUEUE, retrying, type PgConnection } from './connect.js';
 import { crawlPage, crawlRules, type CrawlRules } from './crawlPage.js';
@@ -158,7 +158,7 @@ export class PgWorker {
 
   /**
    * Queues again the pages and jobs whose queue job ended without beginning them (nothing else would), and
-   * records failed those whose attempts that spent.
+   * records failed, saying why, those for which that was the last attempt.
    */
   private async sweep(): Promise<void> {
     const { queued, spent } = await this.store.sweepOrphans();
