@@ -619,6 +619,25 @@ PAGES['/product/story'] = sitePage(
   },
 );
 
+/** What a shop that builds its product page with scripts serves: an empty root and its site footer, which holds all the text. */
+const SHOP_FOOTER = [
+  'Help Center',
+  'Disputes & Reports',
+  'Marketplace Sites in Other Languages',
+  'Northwind Marketplace is one of the largest online retail sites, with millions of products from sellers in more than two hundred countries and regions, shipped to your door.',
+];
+
+PAGES['/product/script-shell'] = html(
+  `<div style="display:none"><h1>Northwind Marketplace</h1></div>
+  <div id="root"></div>
+  <footer><div class="site-footer">
+    <dl><dt><h5>Help</h5></dt><dd><a href="/help">Help Center</a>, <a href="/disputes">Disputes &amp; Reports</a>, <a href="/returns">Return policy</a></dd></dl>
+    <dl><dt><h5>Marketplace Sites in Other Languages</h5></dt><dd><a href="/fr">French</a>, <a href="/de">German</a>, <a href="/es">Spanish</a></dd></dl>
+    <p>${SHOP_FOOTER[3]}</p>
+  </div></footer>`,
+  { title: '' },
+);
+
 // 4. Category grid: the products are the content; filters, sort and pagination are not.
 
 const CATEGORY_ITEMS = [
@@ -1564,6 +1583,12 @@ describe('product pages', () => {
 
   it("keeps a brand's product story told outside the block it names the description", async () => {
     expectContent(await markdownOf('/product/story'), { kept: ['Room Speaker One', '$249.00', ...SPEAKER_STORY], dropped: FURNITURE });
+  });
+
+  it('returns no content, with a warning, from a product page whose scripts did not build it, rather than its site footer', async () => {
+    const { markdown = '', metadata } = await scrapeUrl(pool, server.at('/product/script-shell'), { timeout: 20_000 });
+    expect(markdown.trim()).toBe('');
+    expect(metadata.warning).toMatch(/^no main content found/);
   });
 
   it('keeps a description that only the JSON-LD Product carries', async () => {

@@ -211,7 +211,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     const guarded = (el: Element) => holds(el, title) || textLength(el) >= total / 3;
     const prose = proseLength(root);
     for (const el of Array.from(root.querySelectorAll(FURNITURE_TAGS))) {
-      if (root.contains(el) && !guarded(el)) el.remove();
+      if (root.contains(el) && !holds(el, title) && (isPageLandmark(el) || !guarded(el))) el.remove();
     }
     for (const el of Array.from(root.querySelectorAll('[class], [id]'))) {
       if (root.contains(el) && words(el).some((word) => FURNITURE_NAMES.test(word)) && !guarded(el) && !el.querySelector(EMBEDDED_POST)) el.remove();
@@ -222,6 +222,16 @@ export function mainContentSelector(Readability: any): MainContentSelector {
       const links = (isMenu(el) || isLinkCloud(el)) && proseLength(el) < prose / 3;
       if (links || (!guarded(el) && (isControlPanel(el) || isBoilerplate(el)))) el.remove();
     }
+  }
+
+  /**
+   * The page's own header or footer (HTML's banner and contentinfo: not inside an
+   * article, aside, main, nav or section). It is furniture even when it holds most of
+   * the page's text: a shop that builds its product with scripts leaves only its footer.
+   */
+  function isPageLandmark(el: Element): boolean {
+    if (!el.matches('footer, header, [role="contentinfo"], [role="banner"]')) return false;
+    return el.matches('[role]') || !el.parentElement?.closest('article, aside, main, nav, section, [role="main"], [role="article"]');
   }
 
   function removeHidden(root: Element): void {
@@ -651,8 +661,13 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     // Responsive pages can hide every variant of their content at one viewport size.
     const unhidden = plainRegion(untouched, false);
     if (textLength(unhidden) >= 4 * Math.max(kept, 50)) return fallback(kept, unhidden, 'navigation, headers, footers and banners, though hidden blocks kept,');
+    if (kept === 0 && textLength(untouched) > 0) return { root: chosen, warning: NOTHING_BUT_FURNITURE };
     return { root: chosen };
   }
+
+  /** Said of an empty result from a page that has text: all of it was furniture (a shop whose product only its scripts build). */
+  const NOTHING_BUT_FURNITURE =
+    "no main content found: the page's text is all navigation, headers, footers and banners (does it build its content with scripts that did not run?)";
 
   /** The main region without what is surely not content: navigation, headers, footers, banners, repeats. */
   function plainRegion(root: Element, withoutHidden: boolean): Element {
