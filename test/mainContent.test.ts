@@ -638,6 +638,13 @@ PAGES['/product/script-shell'] = html(
   { title: '' },
 );
 
+/** A single-page app whose scripts did not run: its only text beside its furniture is the noscript notice. */
+PAGES['/app-shell/noscript'] = sitePage(
+  'Clearance – Northwind',
+  `<noscript>You need to enable JavaScript to run this app.</noscript><main class="content"><div id="root"></div></main>`,
+  { withSidebar: false },
+);
+
 // 4. Category grid: the products are the content; filters, sort and pagination are not.
 
 const CATEGORY_ITEMS = [
@@ -1588,6 +1595,12 @@ describe('product pages', () => {
   it('returns no content, with a warning, from a product page whose scripts did not build it, rather than its site footer', async () => {
     const { markdown = '', metadata } = await scrapeUrl(pool, server.at('/product/script-shell'), { timeout: 20_000 });
     expect(markdown.trim()).toBe('');
+    expect(metadata.warning).toMatch(/^no main content found/);
+  });
+
+  it('never takes the notice "You need to enable JavaScript" for the content of an app that did not render', async () => {
+    const { markdown = '', metadata } = await scrapeUrl(pool, server.at('/app-shell/noscript'), { timeout: 20_000 });
+    expect(markdown).not.toContain('enable JavaScript');
     expect(metadata.warning).toMatch(/^no main content found/);
   });
 

@@ -160,6 +160,8 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     for (const noscript of noscripts) {
       const parsed = doc.createElement('div');
       parsed.innerHTML = noscript.textContent || '';
+      // "You need to enable JavaScript to run this app." is no copy of the page.
+      if (isBoilerplate(parsed)) continue;
       if (!best || readableLength(parsed) > readableLength(best)) best = parsed;
     }
     // Readable text only: a page's noscript can hold its whole stylesheet.
@@ -307,7 +309,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
    * "Report", "Close", "Loading...").
    */
   const BOILERPLATE =
-    /^((book|buy|shop|order) now|shop all|(learn|read|see|view|show|load|find out|discover) more|(view|more) details|add to (cart|bag|basket|wishlist|list)|get started|view (all|in list)|see all|continue reading|click here|quick view|(select|choose) options|was this (page|article|answer|post|information) (helpful|useful)\??.*|edit this page.*|share( this)?( article| post| page| story)?:?|leave a (reply|comment).*|not the answer you're looking for\?.*|your answer|(subscribe|sign up) (to|for) (our|the) newsletter.*|related (posts|articles|stories)|you may also like|(last )?updated( on)?:? .{0,40}|thanks for your feedback!?|free (shipping|delivery) on (all )?orders.{0,30}|((sign in|log in) )?(or )?(sign in|log in|register) to (comment|reply|post).{0,20}|(copyright )?(©|\(c\)|copyright) ?\d{4}.{0,150}|.{0,150}\ball rights reserved\b.{0,60}|powered by [^.]{0,40}|(add to )?compare|reply( with quote)?|quote|report( post| this)?|close|loading( \.\.\.|\.\.\.|…)?|click to expand\.{0,3}|toggle caption|sponsored|more info|view options|calculate shipping|[\d,.]+\s*[km]?\s*(likes?|replies|views|posts|votes|reactions))\s*[›»→>]?$/i;
+    /^((book|buy|shop|order) now|shop all|(learn|read|see|view|show|load|find out|discover) more|(view|more) details|add to (cart|bag|basket|wishlist|list)|get started|view (all|in list)|see all|continue reading|click here|quick view|(select|choose) options|was this (page|article|answer|post|information) (helpful|useful)\??.*|edit this page.*|share( this)?( article| post| page| story)?:?|leave a (reply|comment).*|not the answer you're looking for\?.*|your answer|(subscribe|sign up) (to|for) (our|the) newsletter.*|related (posts|articles|stories)|you may also like|(last )?updated( on)?:? .{0,40}|thanks for your feedback!?|free (shipping|delivery) on (all )?orders.{0,30}|((sign in|log in) )?(or )?(sign in|log in|register) to (comment|reply|post).{0,20}|(copyright )?(©|\(c\)|copyright) ?\d{4}.{0,150}|.{0,150}\ball rights reserved\b.{0,60}|powered by [^.]{0,40}|(add to )?compare|reply( with quote)?|quote|report( post| this)?|close|loading( \.\.\.|\.\.\.|…)?|click to expand\.{0,3}|toggle caption|sponsored|more info|view options|calculate shipping|((you need to|please) )?(enable|turn on) javascript.{0,80}|javascript is (disabled|required).{0,80}|[\d,.]+\s*[km]?\s*(likes?|replies|views|posts|votes|reactions))\s*[›»→>]?$/i;
 
   function isBoilerplate(el: Element): boolean {
     const text = normalText(el);
@@ -656,12 +658,13 @@ export function mainContentSelector(Readability: any): MainContentSelector {
   function neverSilentlyEmpty(chosen: Element, untouched: Element): MainContent {
     const kept = textLength(chosen);
     if (kept >= SHORT_CONTENT) return { root: chosen };
+    const pageText = textLength(untouched);
     const plain = plainRegion(untouched.cloneNode(true) as Element, true);
     if (textLength(plain) >= 4 * Math.max(kept, 50)) return fallback(kept, plain, 'navigation, headers, footers and banners');
     // Responsive pages can hide every variant of their content at one viewport size.
     const unhidden = plainRegion(untouched, false);
     if (textLength(unhidden) >= 4 * Math.max(kept, 50)) return fallback(kept, unhidden, 'navigation, headers, footers and banners, though hidden blocks kept,');
-    if (kept === 0 && textLength(untouched) > 0) return { root: chosen, warning: NOTHING_BUT_FURNITURE };
+    if (kept === 0 && pageText > 0) return { root: chosen, warning: NOTHING_BUT_FURNITURE };
     return { root: chosen };
   }
 
