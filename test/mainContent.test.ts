@@ -12,6 +12,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserPool } from '../src/engine/browser.js';
 import { scrapeUrl } from '../src/engine/scrape.js';
+import { extractInNode } from '../src/engine/content/inNode.js';
 import { html, sendHtml, startFixtureServer, type FixtureServer } from './helpers/fixtureServer.js';
 
 // ---------------------------------------------------------------------------
@@ -1136,6 +1137,53 @@ PAGES['/listing'] = sitePage(
   { withSidebar: false },
 );
 
+/**
+ * A job board: each job a link holding its title and short lines, and no paragraph of
+ * prose anywhere. Readability picks the lines of the job that has the most.
+ */
+const JOBS = [
+  ['Cortes 23', 'Senior Software Engineer', 'Anywhere in the World', '$50,000 - $74,999 USD'],
+  ['Walter Health', 'Full-Stack Developer (Rails and React)', 'Americas only', '$100,000 or more USD'],
+  ['Lumen Labs', 'Staff Engineer, Payments Platform', 'Europe, Middle East and Africa', '$75,000 - $99,999 USD'],
+  ['Orchard Data', 'Backend Engineer (Python and Postgres)', 'Anywhere in the World', '$75,000 - $99,999 USD'],
+  ['Kitebird', 'Senior Frontend Engineer (Design Systems)', 'North America', '$100,000 or more USD'],
+  ['Fernway', 'Full-Stack Engineer (Marketplace Growth)', 'United Kingdom', '$50,000 - $74,999 USD'],
+  ['Tallgrass Studio', 'Mobile Engineer (React Native)', 'Anywhere in the World', '$50,000 - $74,999 USD'],
+  ['Quillmate', 'Platform Engineer (Kubernetes and Terraform)', 'Europe only', '$75,000 - $99,999 USD'],
+  ['Brightline Maps', 'Senior Full-Stack Engineer (Go and Vue)', 'Anywhere in the World', '$100,000 or more USD'],
+  ['Saltmarsh', 'Full-Stack Engineer (Elixir and Phoenix)', 'Americas only', '$75,000 - $99,999 USD'],
+  ['Hollow Pine Games', 'Web Engineer (TypeScript and WebGL)', 'Anywhere in the World', '$50,000 - $74,999 USD'],
+  ['Nimbus Ledger', 'Senior Software Engineer (Fintech APIs)', 'Europe only', '$100,000 or more USD'],
+  ['Copperleaf Health', 'Full-Stack Developer (Django and React)', 'North America', '$75,000 - $99,999 USD'],
+  ['Bramble', 'Product Engineer (Next.js and Supabase)', 'Anywhere in the World', '$50,000 - $74,999 USD'],
+  ['Driftwood Analytics', 'Full-Stack Engineer (Data Visualisation)', 'Europe only', '$75,000 - $99,999 USD'],
+  ['Pillar Commerce', 'Senior Developer (Shopify Apps)', 'Americas only', '$100,000 or more USD'],
+];
+
+/** The lines of the job that has the most, and the longest: Readability's pick. */
+const LUMEN_DETAILS = [
+  'Europe, Middle East and Africa',
+  'Working hours overlap with UTC, at least four hours a day',
+  'Equity, a home office budget and 30 days off a year',
+  'Two paid trips a year to meet the team, in Lisbon or Berlin',
+  'Interviews: a call, a paid take-home task, then a chat with the founders',
+  'Visa sponsorship for the UK, Germany or Portugal, if you want to move',
+];
+
+PAGES['/listing/jobs'] = sitePage(
+  'Remote Full-Stack Programming Jobs – Northwind Jobs',
+  `<main class="jobs-page">
+    <h1>Remote Full-Stack Programming Jobs</h1>
+    <section class="jobs"><h2><a href="/categories/full-stack">Full-Stack Programming Jobs</a></h2>
+      <ul>${JOBS.map(
+        ([company, title, region, salary]) =>
+          `<li class="job"><a href="/jobs/${slug(title!)}"><h3>${title}</h3><p class="company">${company}</p><div class="categories"><p>Full-Time</p><p>${salary}</p>${(company === 'Lumen Labs' ? LUMEN_DETAILS : [region!]).map((r) => `<p>${r}</p>`).join('')}</div></a></li>`,
+      ).join('')}</ul>
+    </section>
+  </main>`,
+  { withSidebar: false },
+);
+
 // 13. A services page made of four "banner" sections, a name the furniture rules read
 // as an advertising banner. The rules remove them all; the page must not come back empty.
 
@@ -1830,6 +1878,18 @@ describe('listing pages', () => {
       kept: [...COURSES.flat()],
       dropped: [...FURNITURE, 'Next page'],
     });
+  });
+});
+
+describe('listing pages without paragraphs', () => {
+  it('keeps every job of a job board without a paragraph of prose, not the lines of one job that Readability picks', async () => {
+    expectContent(await markdownOf('/listing/jobs'), { kept: [...JOBS.flat(), ...LUMEN_DETAILS], dropped: FURNITURE });
+  });
+
+  it('keeps every job of that job board when the page is read over HTTP (the default for a page without scripts)', () => {
+    const options = { onlyMainContent: true, includeTags: [], excludeTags: [], wantHtml: false, wantMarkdown: true, wantLinks: false };
+    const { result } = extractInNode(PAGES['/listing/jobs']!, server.at('/listing/jobs'), options);
+    expectContent(result.markdown, { kept: [...JOBS.flat(), ...LUMEN_DETAILS], dropped: FURNITURE });
   });
 });
 

@@ -704,7 +704,8 @@ export function mainContentSelector(Readability: any): MainContentSelector {
    */
   function picksArticle(picked: Element, content: Element, isArticle: boolean): boolean {
     const share = proseLength(picked) / Math.max(1, proseLength(content));
-    if (!isArticle) return share >= 0.9;
+    // Most of the prose, but a small part of the text: the rest is a listing whose items have no paragraphs (a job board).
+    if (!isArticle) return share >= 0.9 && textLength(picked) >= textLength(content) / 4;
     return share >= 0.6 || (share >= 0.25 && paragraphsOutside(content, picked) <= 10);
   }
 
