@@ -1400,6 +1400,14 @@ PAGES['/hidden/cloak'] = sitePage(
   { withSidebar: false },
 );
 
+/** React and styled-components wrap parts of a page in `display: contents` boxes, which have no box of their own. */
+PAGES['/hidden/display-contents'] = sitePage(
+  'Smoky beans on toast – Northwind Kitchen',
+  `<main><h1>Smoky beans on toast</h1><p>${RECIPE[0]}</p><p>${RECIPE[1]}</p>
+    <div style="display:contents"><div class="step"><p>${RECIPE[2]}</p></div></div></main>`,
+  { withSidebar: false },
+);
+
 // 17. A "You may also like" section whose items are no card grid (no pictures, a
 // paragraph each) and whose names say nothing: the heading is what says it.
 
@@ -1913,6 +1921,10 @@ describe('hidden content', () => {
 
   it('drops a hidden mobile menu that holds a third of the text', async () => {
     expectContent(await markdownOf('/hidden/mobile-menu'), { kept: RECIPE, dropped: MOBILE_MENU });
+  });
+
+  it('keeps what a `display: contents` wrapper holds, though the wrapper has no box of its own', async () => {
+    expectContent(await markdownOf('/hidden/display-contents'), { kept: RECIPE, dropped: FURNITURE });
   });
 
   it('drops what Vue or Alpine keep cloaked until their scripts render it', async () => {

@@ -116,6 +116,9 @@ export function mainContentSelector(Readability: any): MainContentSelector {
    */
   const CLOAKED = '[v-cloak], [x-cloak], [ng-cloak], [data-ng-cloak], .ng-cloak';
 
+  /** Whether the element's box is replaced by its children's (`display: contents`); only a browser lays out. */
+  const isContents = (el: Element) => el.ownerDocument.defaultView?.getComputedStyle?.(el).display === 'contents';
+
   function markHidden(doc: Document): () => void {
     const marked: Element[] = [];
     if (!doc.body) return () => undefined;
@@ -127,7 +130,11 @@ export function mainContentSelector(Readability: any): MainContentSelector {
         if (el.tagName === 'DETAILS' || el.getAttribute('role') === 'tabpanel') return NodeFilter.FILTER_REJECT;
         // A part of a page React streamed, hidden until its scripts move it into place: inPage.ts does that.
         if (el.matches('div[hidden][id^="S:"]')) return NodeFilter.FILTER_REJECT;
-        if (el.getAttribute('aria-hidden') === 'true' || el.matches(CLOAKED) || !el.checkVisibility({ visibilityProperty: true })) {
+        const cloaked = el.getAttribute('aria-hidden') === 'true' || el.matches(CLOAKED);
+        const shown = !cloaked && el.checkVisibility({ visibilityProperty: true });
+        // A `display: contents` wrapper has no box of its own, so checkVisibility() says false; its children show.
+        if (!cloaked && !shown && isContents(el)) return NodeFilter.FILTER_SKIP;
+        if (!shown) {
           // A page hidden whole until its scripts reveal it (anti-flicker, preloaders) is still the
           // page; a hidden mobile menu can hold a third of the text, never half of it.
           if (readableLength(el) < total / 2) marked.push(el);
@@ -516,6 +523,24 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     }
   }
 
+  /** What a buyer clicks to buy: "Add to cart", "Add to bag", "Buy now". */
+  const BUY_LABEL = /^(add to (cart|bag|basket|trolley)|buy (it )?now|pre-?order( now)?)$/i;
+
+  /**
+   * On a product's page, the form that buys it: its variant pickers, quantity, delivery
+   * options and button. What it chooses between is not what the product is; the price
+   * and description live outside it, unless the form holds most of the page's prose.
+   */
+  function removePurchaseForms(root: Element): void {
+    const title = titleHeading(root);
+    const prose = proseLength(root);
+    for (const form of Array.from(root.querySelectorAll('form'))) {
+      if (!root.contains(form) || holds(form, title) || proseLength(form) >= prose / 3) continue;
+      const controls = Array.from(form.querySelectorAll('button, input[type="submit"], input[type="button"]'));
+      if (controls.some((el) => BUY_LABEL.test(normalText(el) || el.getAttribute('value') || ''))) form.remove();
+    }
+  }
+
   /** Names of the blocks that hold a product's description and specifications (product-description, productDescription, tech-specs). */
   const DESCRIPTION_NAMES = /^(desc|descr|description|productdesc|productdescription|specs?|specifications?|techspecs)s?$/i;
 
@@ -629,6 +654,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     let essentials: Element | null = null;
     if (declaresOneProduct(page, jsonLd)) {
       removeCardGrids(content);
+      removePurchaseForms(content);
       removeSectionsHeaded(content, REVIEWS_HEADING);
       // Open Graph's "product" alone is not enough: shops put it on their category pages too.
       if (declares(jsonLd, PRODUCT_TYPES) || page.querySelector('[itemtype$="schema.org/Product"]')) essentials = productEssentials(content);
