@@ -1408,6 +1408,20 @@ PAGES['/hidden/display-contents'] = sitePage(
   { withSidebar: false },
 );
 
+/** Answers in an accordion: collapsed by a style sheet until a click on their question, which is all a reader sees at first. */
+const ACCORDION = [
+  ['What should I bring to my appointment?', 'Bring a photo ID for everyone on the return, your Social Security cards, every W-2 and 1099 you received this year, last year\'s return if you have it, and a voided cheque if you would like your refund paid straight into your bank account.'],
+  ['Who can use the free tax help?', 'Households that earned less than sixty-seven thousand dollars last year can file for free with our volunteers, who are certified by the IRS every season and prepare both federal and state returns at any of our twelve sites.'],
+];
+
+PAGES['/hidden/accordion'] = sitePage(
+  'Free tax help – Northwind United Way',
+  `<style>.accordion-item-text { display: none; }</style>
+  <main><h1>Free tax help</h1><p>Our volunteers prepare and file tax returns for free, in person or online, from February to April.</p>
+    <div class="accordion">${ACCORDION.map(([q, a]) => `<div class="accordion-item" data-open="0"><div class="accordion-item-title">${q}</div><div class="accordion-item-text"><p>${a}</p></div></div>`).join('')}</div></main>`,
+  { withSidebar: false },
+);
+
 // 17. A "You may also like" section whose items are no card grid (no pictures, a
 // paragraph each) and whose names say nothing: the heading is what says it.
 
@@ -1921,6 +1935,10 @@ describe('hidden content', () => {
 
   it('drops a hidden mobile menu that holds a third of the text', async () => {
     expectContent(await markdownOf('/hidden/mobile-menu'), { kept: RECIPE, dropped: MOBILE_MENU });
+  });
+
+  it('keeps the answers of an accordion that a style sheet collapses, as it keeps a closed <details>', async () => {
+    expectContent(await markdownOf('/hidden/accordion'), { kept: ACCORDION.flat(), dropped: FURNITURE });
   });
 
   it('keeps what a `display: contents` wrapper holds, though the wrapper has no box of its own', async () => {

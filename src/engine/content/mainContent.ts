@@ -119,10 +119,43 @@ export function mainContentSelector(Readability: any): MainContentSelector {
   /** Whether the element's box is replaced by its children's (`display: contents`); only a browser lays out. */
   const isContents = (el: Element) => el.ownerDocument.defaultView?.getComputedStyle?.(el).display === 'contents';
 
+  /**
+   * A collapsed accordion panel: prose the reader opens with a click on the short title
+   * shown just before it, like a closed <details>. It is content. Hidden text the page
+   * also shows elsewhere (a variant for another screen size) is not such a panel.
+   */
+  function isCollapsedPanel(el: Element, visibleText: () => string): boolean {
+    // Collapsed is display: none; a carousel hides its other slides with visibility instead.
+    if (el.ownerDocument.defaultView?.getComputedStyle?.(el).display !== 'none') return false;
+    const toggle = el.previousElementSibling;
+    if (!toggle || !toggle.checkVisibility({ visibilityProperty: true }) || textLength(toggle) === 0 || textLength(toggle) > 150) return false;
+    const total = textLength(el);
+    if (paragraphProse(el, () => true) < 200 || linkedLength(el) > 0.3 * total) return false;
+    return !visibleText().includes(longestLine(el).slice(0, 80));
+  }
+
+  /** The longest text node under `el`, whitespace collapsed: a run that reads the same in textContent and innerText. */
+  function longestLine(el: Element): string {
+    let longest = '';
+    const walker = el.ownerDocument.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = normalText(node);
+      if (text.length > longest.length) longest = text;
+    }
+    return longest;
+  }
+
+  /** The text the page shows (innerText leaves out what is hidden), read once when first asked for. */
+  function lazyVisibleText(body: HTMLElement): () => string {
+    let text: string | undefined;
+    return () => (text ??= (body.innerText ?? '').replace(/\s+/g, ' '));
+  }
+
   function markHidden(doc: Document): () => void {
     const marked: Element[] = [];
     if (!doc.body) return () => undefined;
     const total = readableLength(doc.body);
+    const visibleText = lazyVisibleText(doc.body);
     const walker = doc.createTreeWalker(doc.body, NodeFilter.SHOW_ELEMENT, {
       acceptNode(node) {
         const el = node as HTMLElement;
@@ -134,6 +167,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
         const shown = !cloaked && el.checkVisibility({ visibilityProperty: true });
         // A `display: contents` wrapper has no box of its own, so checkVisibility() says false; its children show.
         if (!cloaked && !shown && isContents(el)) return NodeFilter.FILTER_SKIP;
+        if (!cloaked && !shown && isCollapsedPanel(el, visibleText)) return NodeFilter.FILTER_REJECT;
         if (!shown) {
           // A page hidden whole until its scripts reveal it (anti-flicker, preloaders) is still the
           // page; a hidden mobile menu can hold a third of the text, never half of it.
