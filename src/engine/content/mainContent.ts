@@ -557,24 +557,6 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     }
   }
 
-  /** What a buyer clicks to buy: "Add to cart", "Add to bag", "Buy now". */
-  const BUY_LABEL = /^(add to (cart|bag|basket|trolley)|buy (it )?now|pre-?order( now)?)$/i;
-
-  /**
-   * On a product's page, the form that buys it: its variant pickers, quantity, delivery
-   * options and button. What it chooses between is not what the product is; the price
-   * and description live outside it, unless the form holds most of the page's prose.
-   */
-  function removePurchaseForms(root: Element): void {
-    const title = titleHeading(root);
-    const prose = proseLength(root);
-    for (const form of Array.from(root.querySelectorAll('form'))) {
-      if (!root.contains(form) || holds(form, title) || proseLength(form) >= prose / 3) continue;
-      const controls = Array.from(form.querySelectorAll('button, input[type="submit"], input[type="button"]'));
-      if (controls.some((el) => BUY_LABEL.test(normalText(el) || el.getAttribute('value') || ''))) form.remove();
-    }
-  }
-
   /** Names of the blocks that hold a product's description and specifications (product-description, productDescription, tech-specs). */
   const DESCRIPTION_NAMES = /^(desc|descr|description|productdesc|productdescription|specs?|specifications?|techspecs)s?$/i;
 
@@ -688,7 +670,6 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     let essentials: Element | null = null;
     if (declaresOneProduct(page, jsonLd)) {
       removeCardGrids(content);
-      removePurchaseForms(content);
       removeSectionsHeaded(content, REVIEWS_HEADING);
       // Open Graph's "product" alone is not enough: shops put it on their category pages too.
       if (declares(jsonLd, PRODUCT_TYPES) || page.querySelector('[itemtype$="schema.org/Product"]')) essentials = productEssentials(content);
