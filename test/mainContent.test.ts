@@ -1184,6 +1184,38 @@ PAGES['/listing/jobs'] = sitePage(
   { withSidebar: false },
 );
 
+/** A list article (Wikipedia's lists): a short introduction, then the list itself, a table of linked names. */
+const LAUREATES = [
+  ['1901', 'Wilhelm Röntgen', "Jacobus Henricus van 't Hoff", 'Emil von Behring'],
+  ['1902', 'Hendrik Lorentz; Pieter Zeeman', 'Emil Fischer', 'Ronald Ross'],
+  ['1903', 'Henri Becquerel; Pierre Curie; Marie Curie', 'Svante Arrhenius', 'Niels Ryberg Finsen'],
+  ['1904', 'Lord Rayleigh', 'William Ramsay', 'Ivan Pavlov'],
+  ['1905', 'Philipp Lenard', 'Adolf von Baeyer', 'Robert Koch'],
+  ['1906', 'J. J. Thomson', 'Henri Moissan', 'Camillo Golgi; Santiago Ramón y Cajal'],
+  ['1907', 'Albert A. Michelson', 'Eduard Buchner', 'Alphonse Laveran'],
+  ['1908', 'Gabriel Lippmann', 'Ernest Rutherford', 'Élie Metchnikoff; Paul Ehrlich'],
+  ['1909', 'Guglielmo Marconi; Ferdinand Braun', 'Wilhelm Ostwald', 'Emil Theodor Kocher'],
+  ['1910', 'Johannes Diderik van der Waals', 'Otto Wallach', 'Albrecht Kossel'],
+];
+
+PAGES['/list/laureates'] = sitePage(
+  'List of Nobel laureates in science – Northwind Encyclopedia',
+  `<main id="content"><h1>List of Nobel laureates in science</h1>
+    <div id="bodyContent"><div class="mw-parser-output">
+      <p>The Nobel Prizes are awarded annually by the Royal Swedish Academy of Sciences and the Karolinska Institutet to individuals who make outstanding contributions in physics, chemistry and medicine.</p>
+      <p>Each laureate receives a gold medal together with a diploma and a sum of money, which has been decided by the Nobel Foundation every year since the first prizes were given in 1901.</p>
+      <h2>Laureates</h2>
+      <table class="wikitable sortable sticky-header"><caption><span class="sr-only">list of laureates</span></caption><tbody><tr><th scope="col">Year</th><th scope="col"><a href="/wiki/physics">Physics</a></th><th scope="col"><a href="/wiki/chemistry">Chemistry</a></th><th scope="col"><a href="/wiki/medicine">Physiology or Medicine</a></th></tr>
+        ${LAUREATES.map((row) => `<tr><td>${row[0]}</td>${row.slice(1).map((cell) => `<td>${cell.split('; ').map((name) => `<a href="/wiki/${slug(name)}">${name}</a>`).join('; ')}</td>`).join('')}</tr>`).join('')}
+      </tbody></table>
+    </div></div>
+  </main>`,
+  {
+    head: `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', '@type': 'Article', name: 'List of Nobel laureates in science' })}</script>`,
+    withSidebar: false,
+  },
+);
+
 // 13. A services page made of four "banner" sections, a name the furniture rules read
 // as an advertising banner. The rules remove them all; the page must not come back empty.
 
@@ -1900,6 +1932,12 @@ describe('listing pages', () => {
       kept: [...COURSES.flat()],
       dropped: [...FURNITURE, 'Next page'],
     });
+  });
+});
+
+describe('list articles', () => {
+  it("keeps a list article's table of linked names, not only its introduction", async () => {
+    expectContent(await markdownOf('/list/laureates'), { kept: ['outstanding contributions', ...LAUREATES.flat().flatMap((cell) => cell.split('; '))], dropped: FURNITURE });
   });
 });
 

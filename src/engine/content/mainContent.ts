@@ -747,7 +747,15 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     const share = proseLength(picked) / Math.max(1, proseLength(content));
     // Most of the prose, but a small part of the text: the rest is a listing whose items have no paragraphs (a job board).
     if (!isArticle) return share >= 0.9 && textLength(picked) >= textLength(content) / 4;
+    // A list page (Wikipedia's lists) is its tables, whose linked names Readability drops: more text in them than in the pick.
+    if (dataTableText(content) - dataTableText(picked) > textLength(picked)) return false;
     return share >= 0.6 || (share >= 0.25 && paragraphsOutside(content, picked) <= 10);
+  }
+
+  /** The text of the data tables in `root`: outermost tables with a header cell and at least five rows. */
+  function dataTableText(root: Element): number {
+    const tables = Array.from(root.querySelectorAll('table')).filter((table) => !table.parentElement?.closest('table'));
+    return tables.filter((table) => table.querySelector('th') && table.querySelectorAll('tr').length >= 5).reduce((sum, table) => sum + textLength(table), 0);
   }
 
   /** How many paragraphs of the region (80 characters of prose or more) are not in the pick. */
