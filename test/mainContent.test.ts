@@ -12,6 +12,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserPool } from '../src/engine/browser.js';
 import { scrapeUrl } from '../src/engine/scrape.js';
+import { extractInNode } from '../src/engine/content/inNode.js';
 import { html, sendHtml, startFixtureServer, type FixtureServer } from './helpers/fixtureServer.js';
 
 // ---------------------------------------------------------------------------
@@ -619,6 +620,32 @@ PAGES['/product/story'] = sitePage(
   },
 );
 
+/** What a shop that builds its product page with scripts serves: an empty root and its site footer, which holds all the text. */
+const SHOP_FOOTER = [
+  'Help Center',
+  'Disputes & Reports',
+  'Marketplace Sites in Other Languages',
+  'Northwind Marketplace is one of the largest online retail sites, with millions of products from sellers in more than two hundred countries and regions, shipped to your door.',
+];
+
+PAGES['/product/script-shell'] = html(
+  `<div style="display:none"><h1>Northwind Marketplace</h1></div>
+  <div id="root"></div>
+  <footer><div class="site-footer">
+    <dl><dt><h5>Help</h5></dt><dd><a href="/help">Help Center</a>, <a href="/disputes">Disputes &amp; Reports</a>, <a href="/returns">Return policy</a></dd></dl>
+    <dl><dt><h5>Marketplace Sites in Other Languages</h5></dt><dd><a href="/fr">French</a>, <a href="/de">German</a>, <a href="/es">Spanish</a></dd></dl>
+    <p>${SHOP_FOOTER[3]}</p>
+  </div></footer>`,
+  { title: '' },
+);
+
+/** A single-page app whose scripts did not run: its only text beside its furniture is the noscript notice. */
+PAGES['/app-shell/noscript'] = sitePage(
+  'Clearance – Northwind',
+  `<noscript>You need to enable JavaScript to run this app.</noscript><main class="content"><div id="root"></div></main>`,
+  { withSidebar: false },
+);
+
 // 4. Category grid: the products are the content; filters, sort and pagination are not.
 
 const CATEGORY_ITEMS = [
@@ -1110,6 +1137,85 @@ PAGES['/listing'] = sitePage(
   { withSidebar: false },
 );
 
+/**
+ * A job board: each job a link holding its title and short lines, and no paragraph of
+ * prose anywhere. Readability picks the lines of the job that has the most.
+ */
+const JOBS = [
+  ['Cortes 23', 'Senior Software Engineer', 'Anywhere in the World', '$50,000 - $74,999 USD'],
+  ['Walter Health', 'Full-Stack Developer (Rails and React)', 'Americas only', '$100,000 or more USD'],
+  ['Lumen Labs', 'Staff Engineer, Payments Platform', 'Europe, Middle East and Africa', '$75,000 - $99,999 USD'],
+  ['Orchard Data', 'Backend Engineer (Python and Postgres)', 'Anywhere in the World', '$75,000 - $99,999 USD'],
+  ['Kitebird', 'Senior Frontend Engineer (Design Systems)', 'North America', '$100,000 or more USD'],
+  ['Fernway', 'Full-Stack Engineer (Marketplace Growth)', 'United Kingdom', '$50,000 - $74,999 USD'],
+  ['Tallgrass Studio', 'Mobile Engineer (React Native)', 'Anywhere in the World', '$50,000 - $74,999 USD'],
+  ['Quillmate', 'Platform Engineer (Kubernetes and Terraform)', 'Europe only', '$75,000 - $99,999 USD'],
+  ['Brightline Maps', 'Senior Full-Stack Engineer (Go and Vue)', 'Anywhere in the World', '$100,000 or more USD'],
+  ['Saltmarsh', 'Full-Stack Engineer (Elixir and Phoenix)', 'Americas only', '$75,000 - $99,999 USD'],
+  ['Hollow Pine Games', 'Web Engineer (TypeScript and WebGL)', 'Anywhere in the World', '$50,000 - $74,999 USD'],
+  ['Nimbus Ledger', 'Senior Software Engineer (Fintech APIs)', 'Europe only', '$100,000 or more USD'],
+  ['Copperleaf Health', 'Full-Stack Developer (Django and React)', 'North America', '$75,000 - $99,999 USD'],
+  ['Bramble', 'Product Engineer (Next.js and Supabase)', 'Anywhere in the World', '$50,000 - $74,999 USD'],
+  ['Driftwood Analytics', 'Full-Stack Engineer (Data Visualisation)', 'Europe only', '$75,000 - $99,999 USD'],
+  ['Pillar Commerce', 'Senior Developer (Shopify Apps)', 'Americas only', '$100,000 or more USD'],
+];
+
+/** The lines of the job that has the most, and the longest: Readability's pick. */
+const LUMEN_DETAILS = [
+  'Europe, Middle East and Africa',
+  'Working hours overlap with UTC, at least four hours a day',
+  'Equity, a home office budget and 30 days off a year',
+  'Two paid trips a year to meet the team, in Lisbon or Berlin',
+  'Interviews: a call, a paid take-home task, then a chat with the founders',
+  'Visa sponsorship for the UK, Germany or Portugal, if you want to move',
+];
+
+PAGES['/listing/jobs'] = sitePage(
+  'Remote Full-Stack Programming Jobs – Northwind Jobs',
+  `<main class="jobs-page">
+    <h1>Remote Full-Stack Programming Jobs</h1>
+    <section class="jobs"><h2><a href="/categories/full-stack">Full-Stack Programming Jobs</a></h2>
+      <ul>${JOBS.map(
+        ([company, title, region, salary]) =>
+          `<li class="job"><a href="/jobs/${slug(title!)}"><h3>${title}</h3><p class="company">${company}</p><div class="categories"><p>Full-Time</p><p>${salary}</p>${(company === 'Lumen Labs' ? LUMEN_DETAILS : [region!]).map((r) => `<p>${r}</p>`).join('')}</div></a></li>`,
+      ).join('')}</ul>
+    </section>
+  </main>`,
+  { withSidebar: false },
+);
+
+/** A list article (Wikipedia's lists): a short introduction, then the list itself, a table of linked names. */
+const LAUREATES = [
+  ['1901', 'Wilhelm Röntgen', "Jacobus Henricus van 't Hoff", 'Emil von Behring'],
+  ['1902', 'Hendrik Lorentz; Pieter Zeeman', 'Emil Fischer', 'Ronald Ross'],
+  ['1903', 'Henri Becquerel; Pierre Curie; Marie Curie', 'Svante Arrhenius', 'Niels Ryberg Finsen'],
+  ['1904', 'Lord Rayleigh', 'William Ramsay', 'Ivan Pavlov'],
+  ['1905', 'Philipp Lenard', 'Adolf von Baeyer', 'Robert Koch'],
+  ['1906', 'J. J. Thomson', 'Henri Moissan', 'Camillo Golgi; Santiago Ramón y Cajal'],
+  ['1907', 'Albert A. Michelson', 'Eduard Buchner', 'Alphonse Laveran'],
+  ['1908', 'Gabriel Lippmann', 'Ernest Rutherford', 'Élie Metchnikoff; Paul Ehrlich'],
+  ['1909', 'Guglielmo Marconi; Ferdinand Braun', 'Wilhelm Ostwald', 'Emil Theodor Kocher'],
+  ['1910', 'Johannes Diderik van der Waals', 'Otto Wallach', 'Albrecht Kossel'],
+];
+
+PAGES['/list/laureates'] = sitePage(
+  'List of Nobel laureates in science – Northwind Encyclopedia',
+  `<main id="content"><h1>List of Nobel laureates in science</h1>
+    <div id="bodyContent"><div class="mw-parser-output">
+      <p>The Nobel Prizes are awarded annually by the Royal Swedish Academy of Sciences and the Karolinska Institutet to individuals who make outstanding contributions in physics, chemistry and medicine.</p>
+      <p>Each laureate receives a gold medal together with a diploma and a sum of money, which has been decided by the Nobel Foundation every year since the first prizes were given in 1901.</p>
+      <h2>Laureates</h2>
+      <table class="wikitable sortable sticky-header"><caption><span class="sr-only">list of laureates</span></caption><tbody><tr><th scope="col">Year</th><th scope="col"><a href="/wiki/physics">Physics</a></th><th scope="col"><a href="/wiki/chemistry">Chemistry</a></th><th scope="col"><a href="/wiki/medicine">Physiology or Medicine</a></th></tr>
+        ${LAUREATES.map((row) => `<tr><td>${row[0]}</td>${row.slice(1).map((cell) => `<td>${cell.split('; ').map((name) => `<a href="/wiki/${slug(name)}">${name}</a>`).join('; ')}</td>`).join('')}</tr>`).join('')}
+      </tbody></table>
+    </div></div>
+  </main>`,
+  {
+    head: `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', '@type': 'Article', name: 'List of Nobel laureates in science' })}</script>`,
+    withSidebar: false,
+  },
+);
+
 // 13. A services page made of four "banner" sections, a name the furniture rules read
 // as an advertising banner. The rules remove them all; the page must not come back empty.
 
@@ -1323,6 +1429,28 @@ PAGES['/hidden/cloak'] = sitePage(
   `<main><h1>Smoky beans on toast</h1>${RECIPE.map((p) => `<p>${p}</p>`).join('')}
     <div v-cloak v-if="notifyOpen" class="fixed inset-0"><div class="relative"><h3>${CLOAKED[0]}</h3><p>${CLOAKED[1]}</p></div></div>
     <div x-cloak x-show="added" class="toast">${CLOAKED[2]}</div></main>`,
+  { withSidebar: false },
+);
+
+/** React and styled-components wrap parts of a page in `display: contents` boxes, which have no box of their own. */
+PAGES['/hidden/display-contents'] = sitePage(
+  'Smoky beans on toast – Northwind Kitchen',
+  `<main><h1>Smoky beans on toast</h1><p>${RECIPE[0]}</p><p>${RECIPE[1]}</p>
+    <div style="display:contents"><div class="step"><p>${RECIPE[2]}</p></div></div></main>`,
+  { withSidebar: false },
+);
+
+/** Answers in an accordion: collapsed by a style sheet until a click on their question, which is all a reader sees at first. */
+const ACCORDION = [
+  ['What should I bring to my appointment?', 'Bring a photo ID for everyone on the return, your Social Security cards, every W-2 and 1099 you received this year, last year\'s return if you have it, and a voided cheque if you would like your refund paid straight into your bank account.'],
+  ['Who can use the free tax help?', 'Households that earned less than sixty-seven thousand dollars last year can file for free with our volunteers, who are certified by the IRS every season and prepare both federal and state returns at any of our twelve sites.'],
+];
+
+PAGES['/hidden/accordion'] = sitePage(
+  'Free tax help – Northwind United Way',
+  `<style>.accordion-item-text { display: none; }</style>
+  <main><h1>Free tax help</h1><p>Our volunteers prepare and file tax returns for free, in person or online, from February to April.</p>
+    <div class="accordion">${ACCORDION.map(([q, a]) => `<div class="accordion-item" data-open="0"><div class="accordion-item-title">${q}</div><div class="accordion-item-text"><p>${a}</p></div></div>`).join('')}</div></main>`,
   { withSidebar: false },
 );
 
@@ -1566,6 +1694,18 @@ describe('product pages', () => {
     expectContent(await markdownOf('/product/story'), { kept: ['Room Speaker One', '$249.00', ...SPEAKER_STORY], dropped: FURNITURE });
   });
 
+  it('returns no content, with a warning, from a product page whose scripts did not build it, rather than its site footer', async () => {
+    const { markdown = '', metadata } = await scrapeUrl(pool, server.at('/product/script-shell'), { timeout: 20_000 });
+    expect(markdown.trim()).toBe('');
+    expect(metadata.warning).toMatch(/^no main content found/);
+  });
+
+  it('never takes the notice "You need to enable JavaScript" for the content of an app that did not render', async () => {
+    const { markdown = '', metadata } = await scrapeUrl(pool, server.at('/app-shell/noscript'), { timeout: 20_000 });
+    expect(markdown).not.toContain('enable JavaScript');
+    expect(metadata.warning).toMatch(/^no main content found/);
+  });
+
   it('keeps a description that only the JSON-LD Product carries', async () => {
     const md = await markdownOf('/product/jsonld');
     expectContent(md, {
@@ -1795,6 +1935,24 @@ describe('listing pages', () => {
   });
 });
 
+describe('list articles', () => {
+  it("keeps a list article's table of linked names, not only its introduction", async () => {
+    expectContent(await markdownOf('/list/laureates'), { kept: ['outstanding contributions', ...LAUREATES.flat().flatMap((cell) => cell.split('; '))], dropped: FURNITURE });
+  });
+});
+
+describe('listing pages without paragraphs', () => {
+  it('keeps every job of a job board without a paragraph of prose, not the lines of one job that Readability picks', async () => {
+    expectContent(await markdownOf('/listing/jobs'), { kept: [...JOBS.flat(), ...LUMEN_DETAILS], dropped: FURNITURE });
+  });
+
+  it('keeps every job of that job board when the page is read over HTTP (the default for a page without scripts)', () => {
+    const options = { onlyMainContent: true, includeTags: [], excludeTags: [], wantHtml: false, wantMarkdown: true, wantLinks: false };
+    const { result } = extractInNode(PAGES['/listing/jobs']!, server.at('/listing/jobs'), options);
+    expectContent(result.markdown, { kept: [...JOBS.flat(), ...LUMEN_DETAILS], dropped: FURNITURE });
+  });
+});
+
 describe('never silently empty', () => {
   it('returns the main region with a warning when the rules would leave a page of "banner" sections empty', async () => {
     const { markdown = '', metadata } = await scrapeUrl(pool, server.at('/builder'), { timeout: 20_000 });
@@ -1815,6 +1973,14 @@ describe('hidden content', () => {
 
   it('drops a hidden mobile menu that holds a third of the text', async () => {
     expectContent(await markdownOf('/hidden/mobile-menu'), { kept: RECIPE, dropped: MOBILE_MENU });
+  });
+
+  it('keeps the answers of an accordion that a style sheet collapses, as it keeps a closed <details>', async () => {
+    expectContent(await markdownOf('/hidden/accordion'), { kept: ACCORDION.flat(), dropped: FURNITURE });
+  });
+
+  it('keeps what a `display: contents` wrapper holds, though the wrapper has no box of its own', async () => {
+    expectContent(await markdownOf('/hidden/display-contents'), { kept: RECIPE, dropped: FURNITURE });
   });
 
   it('drops what Vue or Alpine keep cloaked until their scripts render it', async () => {

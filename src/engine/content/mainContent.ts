@@ -116,10 +116,46 @@ export function mainContentSelector(Readability: any): MainContentSelector {
    */
   const CLOAKED = '[v-cloak], [x-cloak], [ng-cloak], [data-ng-cloak], .ng-cloak';
 
+  /** Whether the element's box is replaced by its children's (`display: contents`); only a browser lays out. */
+  const isContents = (el: Element) => el.ownerDocument.defaultView?.getComputedStyle?.(el).display === 'contents';
+
+  /**
+   * A collapsed accordion panel: prose the reader opens with a click on the short title
+   * shown just before it, like a closed <details>. It is content. Hidden text the page
+   * also shows elsewhere (a variant for another screen size) is not such a panel.
+   */
+  function isCollapsedPanel(el: Element, visibleText: () => string): boolean {
+    // Collapsed is display: none; a carousel hides its other slides with visibility instead.
+    if (el.ownerDocument.defaultView?.getComputedStyle?.(el).display !== 'none') return false;
+    const toggle = el.previousElementSibling;
+    if (!toggle || !toggle.checkVisibility({ visibilityProperty: true }) || textLength(toggle) === 0 || textLength(toggle) > 150) return false;
+    const total = textLength(el);
+    if (paragraphProse(el, () => true) < 200 || linkedLength(el) > 0.3 * total) return false;
+    return !visibleText().includes(longestLine(el).slice(0, 80));
+  }
+
+  /** The longest text node under `el`, whitespace collapsed: a run that reads the same in textContent and innerText. */
+  function longestLine(el: Element): string {
+    let longest = '';
+    const walker = el.ownerDocument.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = normalText(node);
+      if (text.length > longest.length) longest = text;
+    }
+    return longest;
+  }
+
+  /** The text the page shows (innerText leaves out what is hidden), read once when first asked for. */
+  function lazyVisibleText(body: HTMLElement): () => string {
+    let text: string | undefined;
+    return () => (text ??= (body.innerText ?? '').replace(/\s+/g, ' '));
+  }
+
   function markHidden(doc: Document): () => void {
     const marked: Element[] = [];
     if (!doc.body) return () => undefined;
     const total = readableLength(doc.body);
+    const visibleText = lazyVisibleText(doc.body);
     const walker = doc.createTreeWalker(doc.body, NodeFilter.SHOW_ELEMENT, {
       acceptNode(node) {
         const el = node as HTMLElement;
@@ -127,7 +163,12 @@ export function mainContentSelector(Readability: any): MainContentSelector {
         if (el.tagName === 'DETAILS' || el.getAttribute('role') === 'tabpanel') return NodeFilter.FILTER_REJECT;
         // A part of a page React streamed, hidden until its scripts move it into place: inPage.ts does that.
         if (el.matches('div[hidden][id^="S:"]')) return NodeFilter.FILTER_REJECT;
-        if (el.getAttribute('aria-hidden') === 'true' || el.matches(CLOAKED) || !el.checkVisibility({ visibilityProperty: true })) {
+        const cloaked = el.getAttribute('aria-hidden') === 'true' || el.matches(CLOAKED);
+        const shown = !cloaked && el.checkVisibility({ visibilityProperty: true });
+        // A `display: contents` wrapper has no box of its own, so checkVisibility() says false; its children show.
+        if (!cloaked && !shown && isContents(el)) return NodeFilter.FILTER_SKIP;
+        if (!cloaked && !shown && isCollapsedPanel(el, visibleText)) return NodeFilter.FILTER_REJECT;
+        if (!shown) {
           // A page hidden whole until its scripts reveal it (anti-flicker, preloaders) is still the
           // page; a hidden mobile menu can hold a third of the text, never half of it.
           if (readableLength(el) < total / 2) marked.push(el);
@@ -160,6 +201,8 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     for (const noscript of noscripts) {
       const parsed = doc.createElement('div');
       parsed.innerHTML = noscript.textContent || '';
+      // "You need to enable JavaScript to run this app." is no copy of the page.
+      if (isBoilerplate(parsed)) continue;
       if (!best || readableLength(parsed) > readableLength(best)) best = parsed;
     }
     // Readable text only: a page's noscript can hold its whole stylesheet.
@@ -211,7 +254,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     const guarded = (el: Element) => holds(el, title) || textLength(el) >= total / 3;
     const prose = proseLength(root);
     for (const el of Array.from(root.querySelectorAll(FURNITURE_TAGS))) {
-      if (root.contains(el) && !guarded(el)) el.remove();
+      if (root.contains(el) && !holds(el, title) && (isPageLandmark(el) || !guarded(el))) el.remove();
     }
     for (const el of Array.from(root.querySelectorAll('[class], [id]'))) {
       if (root.contains(el) && words(el).some((word) => FURNITURE_NAMES.test(word)) && !guarded(el) && !el.querySelector(EMBEDDED_POST)) el.remove();
@@ -222,6 +265,16 @@ export function mainContentSelector(Readability: any): MainContentSelector {
       const links = (isMenu(el) || isLinkCloud(el)) && proseLength(el) < prose / 3;
       if (links || (!guarded(el) && (isControlPanel(el) || isBoilerplate(el)))) el.remove();
     }
+  }
+
+  /**
+   * The page's own header or footer (HTML's banner and contentinfo: not inside an
+   * article, aside, main, nav or section). It is furniture even when it holds most of
+   * the page's text: a shop that builds its product with scripts leaves only its footer.
+   */
+  function isPageLandmark(el: Element): boolean {
+    if (!el.matches('footer, header, [role="contentinfo"], [role="banner"]')) return false;
+    return el.matches('[role]') || !el.parentElement?.closest('article, aside, main, nav, section, [role="main"], [role="article"]');
   }
 
   function removeHidden(root: Element): void {
@@ -297,7 +350,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
    * "Report", "Close", "Loading...").
    */
   const BOILERPLATE =
-    /^((book|buy|shop|order) now|shop all|(learn|read|see|view|show|load|find out|discover) more|(view|more) details|add to (cart|bag|basket|wishlist|list)|get started|view (all|in list)|see all|continue reading|click here|quick view|(select|choose) options|was this (page|article|answer|post|information) (helpful|useful)\??.*|edit this page.*|share( this)?( article| post| page| story)?:?|leave a (reply|comment).*|not the answer you're looking for\?.*|your answer|(subscribe|sign up) (to|for) (our|the) newsletter.*|related (posts|articles|stories)|you may also like|(last )?updated( on)?:? .{0,40}|thanks for your feedback!?|free (shipping|delivery) on (all )?orders.{0,30}|((sign in|log in) )?(or )?(sign in|log in|register) to (comment|reply|post).{0,20}|(copyright )?(©|\(c\)|copyright) ?\d{4}.{0,150}|.{0,150}\ball rights reserved\b.{0,60}|powered by [^.]{0,40}|(add to )?compare|reply( with quote)?|quote|report( post| this)?|close|loading( \.\.\.|\.\.\.|…)?|click to expand\.{0,3}|toggle caption|sponsored|more info|view options|calculate shipping|[\d,.]+\s*[km]?\s*(likes?|replies|views|posts|votes|reactions))\s*[›»→>]?$/i;
+    /^((book|buy|shop|order) now|shop all|(learn|read|see|view|show|load|find out|discover) more|(view|more) details|add to (cart|bag|basket|wishlist|list)|get started|view (all|in list)|see all|continue reading|click here|quick view|(select|choose) options|was this (page|article|answer|post|information) (helpful|useful)\??.*|edit this page.*|share( this)?( article| post| page| story)?:?|leave a (reply|comment).*|not the answer you're looking for\?.*|your answer|(subscribe|sign up) (to|for) (our|the) newsletter.*|related (posts|articles|stories)|you may also like|(last )?updated( on)?:? .{0,40}|thanks for your feedback!?|free (shipping|delivery) on (all )?orders.{0,30}|((sign in|log in) )?(or )?(sign in|log in|register) to (comment|reply|post).{0,20}|(copyright )?(©|\(c\)|copyright) ?\d{4}.{0,150}|.{0,150}\ball rights reserved\b.{0,60}|powered by [^.]{0,40}|(add to )?compare|reply( with quote)?|quote|report( post| this)?|close|loading( \.\.\.|\.\.\.|…)?|click to expand\.{0,3}|toggle caption|sponsored|more info|view options|calculate shipping|((you need to|please) )?(enable|turn on) javascript.{0,80}|javascript is (disabled|required).{0,80}|[\d,.]+\s*[km]?\s*(likes?|replies|views|posts|votes|reactions))\s*[›»→>]?$/i;
 
   function isBoilerplate(el: Element): boolean {
     const text = normalText(el);
@@ -646,13 +699,19 @@ export function mainContentSelector(Readability: any): MainContentSelector {
   function neverSilentlyEmpty(chosen: Element, untouched: Element): MainContent {
     const kept = textLength(chosen);
     if (kept >= SHORT_CONTENT) return { root: chosen };
+    const pageText = textLength(untouched);
     const plain = plainRegion(untouched.cloneNode(true) as Element, true);
     if (textLength(plain) >= 4 * Math.max(kept, 50)) return fallback(kept, plain, 'navigation, headers, footers and banners');
     // Responsive pages can hide every variant of their content at one viewport size.
     const unhidden = plainRegion(untouched, false);
     if (textLength(unhidden) >= 4 * Math.max(kept, 50)) return fallback(kept, unhidden, 'navigation, headers, footers and banners, though hidden blocks kept,');
+    if (kept === 0 && pageText > 0) return { root: chosen, warning: NOTHING_BUT_FURNITURE };
     return { root: chosen };
   }
+
+  /** Said of an empty result from a page that has text: all of it was furniture (a shop whose product only its scripts build). */
+  const NOTHING_BUT_FURNITURE =
+    "no main content found: the page's text is all navigation, headers, footers and banners (does it build its content with scripts that did not run?)";
 
   /** The main region without what is surely not content: navigation, headers, footers, banners, repeats. */
   function plainRegion(root: Element, withoutHidden: boolean): Element {
@@ -686,8 +745,17 @@ export function mainContentSelector(Readability: any): MainContentSelector {
    */
   function picksArticle(picked: Element, content: Element, isArticle: boolean): boolean {
     const share = proseLength(picked) / Math.max(1, proseLength(content));
-    if (!isArticle) return share >= 0.9;
+    // Most of the prose, but a small part of the text: the rest is a listing whose items have no paragraphs (a job board).
+    if (!isArticle) return share >= 0.9 && textLength(picked) >= textLength(content) / 4;
+    // A list page (Wikipedia's lists) is its tables, whose linked names Readability drops: more text in them than in the pick.
+    if (dataTableText(content) - dataTableText(picked) > textLength(picked)) return false;
     return share >= 0.6 || (share >= 0.25 && paragraphsOutside(content, picked) <= 10);
+  }
+
+  /** The text of the data tables in `root`: outermost tables with a header cell and at least five rows. */
+  function dataTableText(root: Element): number {
+    const tables = Array.from(root.querySelectorAll('table')).filter((table) => !table.parentElement?.closest('table'));
+    return tables.filter((table) => table.querySelector('th') && table.querySelectorAll('tr').length >= 5).reduce((sum, table) => sum + textLength(table), 0);
   }
 
   /** How many paragraphs of the region (80 characters of prose or more) are not in the pick. */
