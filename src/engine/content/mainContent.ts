@@ -116,8 +116,8 @@ export function mainContentSelector(Readability: any): MainContentSelector {
    */
   const CLOAKED = '[v-cloak], [x-cloak], [ng-cloak], [data-ng-cloak], .ng-cloak';
 
-  /** Whether the element's box is replaced by its children's (`display: contents`); only a browser lays out. */
-  const isContents = (el: Element) => el.ownerDocument.defaultView?.getComputedStyle?.(el).display === 'contents';
+  /** The element's computed `display`; undefined without a layout engine (the Node DOM). */
+  const displayOf = (el: Element) => el.ownerDocument.defaultView?.getComputedStyle?.(el).display;
 
   /**
    * A collapsed accordion panel: prose the reader opens with a click on the short title
@@ -125,8 +125,6 @@ export function mainContentSelector(Readability: any): MainContentSelector {
    * also shows elsewhere (a variant for another screen size) is not such a panel.
    */
   function isCollapsedPanel(el: Element, visibleText: () => string): boolean {
-    // Collapsed is display: none; a carousel hides its other slides with visibility instead.
-    if (el.ownerDocument.defaultView?.getComputedStyle?.(el).display !== 'none') return false;
     const toggle = el.previousElementSibling;
     if (!toggle || !toggle.checkVisibility({ visibilityProperty: true }) || textLength(toggle) === 0 || textLength(toggle) > 150) return false;
     const total = textLength(el);
@@ -165,9 +163,13 @@ export function mainContentSelector(Readability: any): MainContentSelector {
         if (el.matches('div[hidden][id^="S:"]')) return NodeFilter.FILTER_REJECT;
         const cloaked = el.getAttribute('aria-hidden') === 'true' || el.matches(CLOAKED);
         const shown = !cloaked && el.checkVisibility({ visibilityProperty: true });
-        // A `display: contents` wrapper has no box of its own, so checkVisibility() says false; its children show.
-        if (!cloaked && !shown && isContents(el)) return NodeFilter.FILTER_SKIP;
-        if (!cloaked && !shown && isCollapsedPanel(el, visibleText)) return NodeFilter.FILTER_REJECT;
+        if (!cloaked && !shown) {
+          const display = displayOf(el);
+          // A `display: contents` wrapper has no box of its own, so checkVisibility() says false; its children show.
+          if (display === 'contents') return NodeFilter.FILTER_SKIP;
+          // Collapsed is display: none; a carousel hides its other slides with visibility instead.
+          if (display === 'none' && isCollapsedPanel(el, visibleText)) return NodeFilter.FILTER_REJECT;
+        }
         if (!shown) {
           // A page hidden whole until its scripts reveal it (anti-flicker, preloaders) is still the
           // page; a hidden mobile menu can hold a third of the text, never half of it.
