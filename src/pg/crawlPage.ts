@@ -10,7 +10,7 @@ import { LIMITS } from '../api/limits.js';
 import type { CrawlRequest, Format, PageEntry } from '../api/types.js';
 import type { SiteAccess } from '../engine/access.js';
 import type { PlainFetch } from '../engine/crawl/fetchText.js';
-import type { PoliteGate } from '../engine/crawl/hostGate.js';
+import { crawlPolitely, type PoliteGate, type PoliteRequest } from '../engine/crawl/hostGate.js';
 import { looksLikePage, normalizeUrl } from '../engine/crawl/normalize.js';
 import { RobotsCache } from '../engine/crawl/robots.js';
 import { CrawlScope } from '../engine/crawl/scope.js';
@@ -30,7 +30,7 @@ export interface CrawlRules {
   scope: CrawlScope;
   robots: RobotsCache;
   /** Runs a request to `url` within its host's limits: the job's delay or the origin's Crawl-delay, whichever is longer. */
-  politely<T>(url: string, request: () => Promise<T>): Promise<T>;
+  politely: PoliteRequest;
   /** Reads a sitemap file, politely. */
   sitemapFetcher: PlainFetch;
 }
@@ -38,8 +38,7 @@ export interface CrawlRules {
 export function crawlRules(request: CrawlRequest, engine: Engine, access: SiteAccess | undefined, signal: AbortSignal, gate: PoliteGate): CrawlRules {
   const fetcher: PlainFetch = (url, init) => engine.fetch(url, { ...init, sessionOptions: request.sessionOptions, access });
   const robots = new RobotsCache(fetcher, FETCH_TIMEOUT_MS, signal);
-  const politely = async <T>(url: string, run: () => Promise<T>): Promise<T> =>
-    gate.run(url, Math.max(request.delay ?? 0, (await robots.for(url)).delayMs), run);
+  const politely = crawlPolitely(gate, robots, request.delay ?? 0);
   return {
     scope: new CrawlScope(request.url, request.includePatterns, request.excludePatterns),
     robots,

@@ -7,6 +7,7 @@
  * job: nothing outlives it.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { RobotsCache } from './robots.js';
 
 /**
  * A job's politeness per host, as its runners see it: `run` starts `task` (a
@@ -15,6 +16,17 @@ import { setTimeout as sleep } from 'node:timers/promises';
  */
 export interface PoliteGate {
   run<T>(url: string, delayMs: number, task: () => Promise<T>): Promise<T>;
+}
+
+/** Runs a request to `url` within its host's limits. */
+export type PoliteRequest = <T>(url: string, request: () => Promise<T>) => Promise<T>;
+
+/**
+ * A crawl's requests through `gate`, each spaced by the job's delay or its origin's
+ * robots.txt Crawl-delay, whichever is longer.
+ */
+export function crawlPolitely(gate: PoliteGate, robots: RobotsCache, jobDelayMs: number): PoliteRequest {
+  return async (url, request) => gate.run(url, Math.max(jobDelayMs, (await robots.for(url)).delayMs), request);
 }
 
 interface HostState {

@@ -13,7 +13,7 @@ import type { CrawlRequest, Format, PageEntry, ScrapeOptions } from '../../api/t
 import { defaultConcurrency } from '../../engine/browser.js';
 import type { PlainFetch } from '../../engine/crawl/fetchText.js';
 import { Frontier } from '../../engine/crawl/frontier.js';
-import { HostGate, type PoliteGate } from '../../engine/crawl/hostGate.js';
+import { HostGate, crawlPolitely, type PoliteGate, type PoliteRequest } from '../../engine/crawl/hostGate.js';
 import { looksLikePage, normalizeUrl } from '../../engine/crawl/normalize.js';
 import { RobotsCache } from '../../engine/crawl/robots.js';
 import { CrawlScope } from '../../engine/crawl/scope.js';
@@ -50,6 +50,8 @@ class Crawl {
   /** Keys of the pages crawled (where they landed), to drop a second redirect to the same page. */
   private readonly crawled = new Set<string>();
   private robots!: RobotsCache;
+  /** Runs a request within its host's limits (set with robots, which it reads for the Crawl-delay). */
+  private politely!: PoliteRequest;
   private readonly gate: PoliteGate;
   private stored = 0;
   private readonly counter;
@@ -117,12 +119,6 @@ class Crawl {
     return { entry: completedEntry(finalUrl, data), links };
   }
 
-  /** Runs a request to `url` within its host's limits: the job's delay or the origin's Crawl-delay, whichever is longer. */
-  private async politely<T>(url: string, request: () => Promise<T>): Promise<T> {
-    const delayMs = Math.max(this.ctx.request.delay ?? 0, (await this.robots.for(url)).delayMs);
-    return this.gate.run(url, delayMs, request);
-  }
-
   /** Why robots.txt keeps the crawl from `url`, or undefined when it may go there. */
   private async robotsRefusal(url: string): Promise<string | undefined> {
     const robots = await this.robots.for(url);
@@ -143,6 +139,7 @@ class Crawl {
     const request = ctx.request;
     const fetcher: PlainFetch = (url, init) => ctx.engine.fetch(url, { ...init, sessionOptions: request.sessionOptions, access: ctx.access });
     this.robots = new RobotsCache(fetcher, FETCH_TIMEOUT_MS, ctx.signal);
+    this.politely = crawlPolitely(this.gate, this.robots, request.delay ?? 0);
     const startRobots = await this.robots.for(request.url);
     // Sitemap files are requests to the site too: they wait their turn with the pages.
     const sitemapFetcher: PlainFetch = (url, init) => this.politely(url, () => fetcher(url, init));
