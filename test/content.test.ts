@@ -65,7 +65,19 @@ const PAGES: Record<string, { type: string; body: Buffer | string }> = {
           (name, i) =>
             `<a class="card" href="/products/${i}"><div class="card__media"><img src="/img/${i}.png" alt="${name} photo"></div><h3>${name}</h3><p>Solid wood, made to order. <span class="price">$${100 + i}</span></p></a>`,
         )
-        .join('')}</section>`,
+        .join('')}<div class="picks">
+          <a href="/books/6"><span><div class="clamp">Thorns and roses</div></span></a>
+          <a href="/wallets/matte"><img src="/img/w.png" alt=""><b><div>New edition</div></b></a>
+          <a aria-label="Maker" href="/makers/1">
+            <picture>
+              <source srcset="/img/m.webp 1x" media="(min-width: 1800px)" type="image/webp">
+              <source srcset="/img/m.webp 1x" media="(min-width: 1300px)" type="image/webp">
+              <source srcset="/img/m.webp 1x" media="(min-width: 800px)" type="image/webp">
+              <source srcset="/img/m.webp 1x" type="image/webp">
+              <img src="/img/m.png" alt="Maker logo">
+            </picture>
+          </a>
+        </div><form><input type="hidden" name="a"> <input type="hidden" name="b"> <input type="hidden" name="c"> <input type="hidden" name="d"> <input type="hidden" name="e"> Sign up for the catalogue</form></section>`,
       '<title>Furniture</title>',
     ),
   },
@@ -208,6 +220,19 @@ describe.each(['browser', 'http'] as const)('engine %s', (name) => {
       expect(links).toContainEqual({ text: 'Oak desk', url: `${base}/products/0` });
       expect(links).toContainEqual({ text: 'Solid wood, made to order. $102', url: `${base}/products/2` });
       expect(markdown).toMatch(/^### \[Ash shelf\]\(/m);
+      // A link around an inline element that holds a block (Amazon's <span><div>), and
+      // emphasis around a block, are pushed into the block too.
+      expect(links).toContainEqual({ text: 'Thorns and roses', url: `${base}/books/6` });
+      expect(links).toContainEqual({ text: 'New edition', url: `${base}/wallets/matte` });
+      // Elements that write nothing (<source>, hidden inputs) leave no run of spaces that
+      // would indent the next line into a code block.
+      const codeBlocks: string[] = [];
+      const blocks = new Parser().parse(markdown).walker();
+      for (let event = blocks.next(); event; event = blocks.next()) {
+        if (event.entering && event.node.type === 'code_block') codeBlocks.push(event.node.literal ?? '');
+      }
+      expect(codeBlocks).toEqual([]);
+      expect(texts).toContain('Sign up for the catalogue');
     }, 30_000);
 
     it('turns tables into GFM tables, with or without a header row', async () => {

@@ -75,7 +75,9 @@ export function markdownConverter(TurndownService: any, gfm: any): (root: Elemen
       run = [];
     };
     for (const child of Array.from(container.childNodes)) {
-      if (child.nodeType !== 1 || !(child as Element).matches(BLOCK_ELEMENTS)) {
+      // An inline element holding a block (Amazon's <span><div>title</div></span>) is descended into like a block.
+      const holdsBlock = child.nodeType === 1 && ((child as Element).matches(BLOCK_ELEMENTS) || (child as Element).querySelector(BLOCK_ELEMENTS));
+      if (!holdsBlock) {
         run.push(child);
         continue;
       }
@@ -84,6 +86,16 @@ export function markdownConverter(TurndownService: any, gfm: any): (root: Elemen
       if (!(child as Element).matches('table, pre, hr')) linkInlineRuns(child as Element, link);
     }
     flush();
+  }
+
+  /**
+   * Elements that write nothing: controls, and void elements such as <source> and
+   * microdata's <meta>. They go before turndown sees them, because turndown keeps the
+   * space after a void element: a <picture> with four <source>s, or a form's hidden
+   * inputs, would otherwise start the next line with four spaces, an indented code block.
+   */
+  function removeSilentElements(root: Element): void {
+    for (const element of Array.from(root.querySelectorAll('button, input, select, textarea, source, track, meta, link, param'))) element.remove();
   }
 
   /** A code block's text; highlighters (Prism) break lines with <br>, which has no text of its own. */
@@ -284,14 +296,19 @@ export function markdownConverter(TurndownService: any, gfm: any): (root: Elemen
     return '_';
   }
 
+  /** Emphasis cannot span blocks: `**\n\ntext\n\n**` reads back as stray asterisks. Such emphasis is dropped. */
+  const spansBlocks = (content: string) => /\n[ \t]*\n/.test(content);
+
   function emphasis(content: string, node: Element): string {
     if (!content.trim()) return '';
+    if (spansBlocks(content)) return content;
     const delimiter = emphasisDelimiter(node);
     return delimiter + content + delimiter;
   }
 
   /** Always `**`: strong inside strong is `****x****`, which CommonMark reads back as such. */
   function strong(content: string): string {
+    if (spansBlocks(content)) return content;
     return content.trim() ? `**${content}**` : '';
   }
 
@@ -373,7 +390,7 @@ export function markdownConverter(TurndownService: any, gfm: any): (root: Elemen
         return `\n\n${caption}${lines.join('\n')}\n\n`;
       },
     });
-    service.remove(['button', 'input', 'select', 'textarea']);
+    removeSilentElements(root);
     normaliseTables(root);
     pushLinksIntoBlocks(root);
     isolateBangsBeforeLinks(root);
