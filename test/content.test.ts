@@ -77,6 +77,16 @@ const PAGES: Record<string, { type: string; body: Buffer | string }> = {
               <img src="/img/m.png" alt="Maker logo">
             </picture>
           </a>
+          <a href="/trails/1"><h4>Creek trail</h4><div class="muted">
+            <span class="stars">
+              <img src="/img/star.svg" alt="">
+              <img src="/img/star.svg" alt="">
+              <img src="/img/star.svg" alt="">
+              <img src="/img/star.svg" alt="">
+              <img src="/img/half.svg" alt="">
+            </span>
+            <span class="place">Spring, TX</span>
+          </div></a>
         </div><form><input type="hidden" name="a"> <input type="hidden" name="b"> <input type="hidden" name="c"> <input type="hidden" name="d"> <input type="hidden" name="e"> Sign up for the catalogue</form></section>`,
       '<title>Furniture</title>',
     ),
@@ -212,7 +222,7 @@ describe.each(['browser', 'http'] as const)('engine %s', (name) => {
           let text = '';
           const inner = event.node.walker();
           for (let e = inner.next(); e; e = inner.next()) if (e.entering && e.node.type === 'text') text += e.node.literal;
-          links.push({ text, url: event.node.destination ?? '' });
+          links.push({ text: text.replace(/\s+/g, ' ').trim(), url: event.node.destination ?? '' });
         }
       }
       // Read back, no link target is left as text.
@@ -232,6 +242,7 @@ describe.each(['browser', 'http'] as const)('engine %s', (name) => {
         if (event.entering && event.node.type === 'code_block') codeBlocks.push(event.node.literal ?? '');
       }
       expect(codeBlocks).toEqual([]);
+      expect(links).toContainEqual({ text: 'Spring, TX', url: `${base}/trails/1` });
       expect(texts).toContain('Sign up for the catalogue');
     }, 30_000);
 

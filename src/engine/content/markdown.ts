@@ -143,7 +143,12 @@ export function markdownConverter(TurndownService: any, gfm: any): (root: Elemen
   /** Elements that are blocks for turndown (and for a browser). */
   const BLOCK = /^(ADDRESS|ARTICLE|ASIDE|BLOCKQUOTE|BODY|CENTER|DD|DIR|DIV|DL|DT|FIELDSET|FIGCAPTION|FIGURE|FOOTER|FORM|H[1-6]|HEADER|HGROUP|HR|LI|MAIN|MENU|NAV|OL|P|PRE|SECTION|TABLE|UL)$/;
 
-  const trimNewlines = (text: string) => text.replace(/^\n+|\n+$/g, '');
+  /**
+   * A block's content without the line breaks at its edges, nor the spaces it starts
+   * with: four of them would make an indented code block. Turndown leaves such spaces
+   * where whitespace sat beside images or inline elements at a block's start.
+   */
+  const trimBlock = (text: string) => text.replace(/^[ \t\n]*\n/, '').replace(/^[ \t]+/, '').replace(/\n+$/, '');
 
   /** Block rules, by element. Built per conversion: the looseness cache must not outlive it. */
   function blockRules() {
@@ -221,7 +226,7 @@ export function markdownConverter(TurndownService: any, gfm: any): (root: Elemen
       // No-break spaces at a paragraph's edges stay characters, not "&nbsp;": pages end many
       // paragraphs with one, and a reference there is noise in the text. (commonmark.js trims
       // them with String.prototype.trim, which the spec does not: example 25 fails for that.)
-      paragraph: (content: string, node: Element) => block(node, trimNewlines(content)),
+      paragraph: (content: string, node: Element) => block(node, trimBlock(content)),
 
       heading(content: string, node: Element): string {
         // One line; a closing run of "#" in the text would read as the optional closing sequence.
@@ -230,18 +235,18 @@ export function markdownConverter(TurndownService: any, gfm: any): (root: Elemen
       },
 
       blockquote(content: string, node: Element): string {
-        const body = trimNewlines(content);
+        const body = trimBlock(content);
         return block(node, body.split('\n').map((line) => (line ? `> ${line}` : '>')).join('\n'));
       },
 
-      list: (content: string, node: Element) => block(node, trimNewlines(content)),
+      list: (content: string, node: Element) => block(node, trimBlock(content)),
 
       listItem(content: string, node: Element): string {
         const list = node.parentNode as Element;
         const prefix = `${marker(node)} `;
         const indent = ' '.repeat(prefix.length);
         // Continuation lines, code blocks and nested lists included, sit under the item's content.
-        const body = trimNewlines(content)
+        const body = trimBlock(content)
           .split('\n')
           .map((line, i) => (i === 0 || line === '' ? line : indent + line))
           .join('\n');
@@ -262,7 +267,7 @@ export function markdownConverter(TurndownService: any, gfm: any): (root: Elemen
 
       horizontalRule: (_content: string, node: Element) => block(node, '* * *'),
 
-      otherBlock: (content: string, node: Element) => block(node, trimNewlines(content)),
+      otherBlock: (content: string, node: Element) => block(node, trimBlock(content)),
 
       /** A blank block of no other kind (an empty <div>, <p>) leaves only its gap. */
       blank: (node: Element) => block(node, ''),
