@@ -20,6 +20,15 @@ const prose = (topic: string) =>
     .map((p) => `<p>${p}</p>`)
     .join('\n');
 
+/** Windows-1252's characters for the bytes 0x80-0x9F (five of them undefined, kept as C1 controls). */
+const WINDOWS_1252_HIGH = '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
+
+/** `text`'s UTF-8 bytes read back as `as`: what a server that decoded UTF-8 wrongly sends on. */
+function doubleEncoded(text: string, as: 'latin1' | 'windows-1252'): string {
+  const high = (byte: number) => (as === 'windows-1252' && byte >= 0x80 && byte < 0xa0 ? WINDOWS_1252_HIGH[byte - 0x80]! : String.fromCharCode(byte));
+  return Array.from(Buffer.from(text, 'utf8'), high).join('');
+}
+
 const page = (body: string, head = '', lang = 'en') =>
   `<!doctype html><html lang="${lang}"><head><meta charset="utf-8">${head}</head><body>${body}</body></html>`;
 
@@ -144,7 +153,23 @@ if (answer &gt; 1) {
       Buffer.from(`, and nobody argued with the price at all that day.</p>${prose('price')}</article></body></html>`, 'latin1'),
     ]),
   },
+  // UTF-8 text decoded as Latin-1 (and as windows-1252) by the site's own software, then
+  // served as UTF-8: the page itself says "letâ\u0080\u0099s" and "cafÃ©".
+  '/double-encoded': {
+    type: 'text/html; charset=utf-8',
+    body: page(
+      `<article><h1>${doubleEncoded('Café notes', 'latin1')}</h1><p>${doubleEncoded('But hey, let’s not just throw numbers at you: the café costs €5 a day.', 'latin1')}</p>` +
+        `<p>${doubleEncoded('He said “the crème brûlée is fine” and left.', 'windows-1252')}</p>${prose('café')}</article>`,
+      `<title>${doubleEncoded('Café notes – a blog', 'latin1')}</title>`,
+    ),
+  },
+  // Latin-1 letters that only look like the above: nothing here is double-encoded.
+  '/not-double-encoded': {
+    type: 'text/html; charset=utf-8',
+    body: page(`<article><h1>SÃO PAULO Â» Notícias</h1><p>A praça nº 5 de SÃO PAULO, Ângela disse: »sim«, e é isso.</p>${prose('praça')}</article>`, '<title>SÃO PAULO</title>', 'pt'),
+  },
 };
+
 
 let server: http.Server;
 let base: string;
@@ -275,6 +300,21 @@ describe.each(['browser', 'http'] as const)('engine %s', (name) => {
       const { markdown = '' } = await scrape('/cp1252');
       expect(markdown).toContain('He said “it costs €5 in the café”, and nobody argued');
       expect(markdown).not.toContain('\ufffd');
+    }, 30_000);
+
+    it('repairs UTF-8 text that the site decoded as Latin-1 or windows-1252 before serving it', async () => {
+      const { markdown = '', metadata } = await scrape('/double-encoded');
+      expect(markdown).toContain('# Café notes');
+      expect(markdown).toContain('But hey, let’s not just throw numbers at you: the café costs €5\u00a0a day.');
+      expect(markdown).toContain('He said “the crème brûlée is fine” and left.');
+      expect(metadata.title).toBe('Café notes – a blog');
+    }, 30_000);
+
+    it('leaves Latin-1 letters that only look double-encoded alone', async () => {
+      const { markdown = '', metadata } = await scrape('/not-double-encoded');
+      expect(markdown).toContain('# SÃO PAULO Â» Notícias');
+      expect(markdown).toContain('A praça nº 5 de SÃO PAULO, Ângela disse: »sim«, e é isso.');
+      expect(metadata.title).toBe('SÃO PAULO');
     }, 30_000);
   });
 

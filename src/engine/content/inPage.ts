@@ -150,6 +150,45 @@ export function extractInPage(
     segment.remove();
   }
 
+  /**
+   * UTF-8 text that the site's own software read as Latin-1 or windows-1252 before
+   * sending it on, so that the page itself says "letâ\u0080\u0099s" or "letâ€™s" for
+   * "let’s" and "cafÃ©" for "café". A browser shows it so; no reader wants it. A run
+   * that holds a C1 control or one of windows-1252's characters for the bytes 0x80-0x9F,
+   * and reads back as one UTF-8 character, is proof: on a page with one, every run that
+   * reads back so is repaired ("Ã©" too). A page without one keeps its "SÃO PAULO".
+   */
+  const WINDOWS_1252_HIGH = '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
+  const CONTINUATION = `[\\u0080-\\u00bf${WINDOWS_1252_HIGH}]`;
+  const DOUBLE_ENCODED = new RegExp(`[\\u00c2-\\u00df]${CONTINUATION}|[\\u00e0-\\u00ef]${CONTINUATION}{2}|[\\u00f0-\\u00f4]${CONTINUATION}{3}`, 'g');
+  const PROOF = new RegExp(`[\\u0080-\\u009f${WINDOWS_1252_HIGH}]`);
+
+  /** The character whose UTF-8 bytes `run` spells, or null when they are not one (nor a C1 control). */
+  function readBack(run: string): string | null {
+    const bytes = Array.from(run, (c) => {
+      const high = WINDOWS_1252_HIGH.indexOf(c);
+      return high >= 0 ? 0x80 + high : c.charCodeAt(0);
+    });
+    try {
+      const character = new TextDecoder('utf-8', { fatal: true }).decode(new Uint8Array(bytes));
+      return character >= '\u00a0' ? character : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** A function that repairs double-encoded text, when `text` proves the page has some. */
+  function doubleEncodingRepair(text: string): ((text: string) => string) | null {
+    const proven = (text.match(DOUBLE_ENCODED) ?? []).some((run) => PROOF.test(run) && readBack(run) !== null);
+    if (!proven) return null;
+    return (value) => value.replace(DOUBLE_ENCODED, (run) => readBack(run) ?? run);
+  }
+
+  function repairTextNodes(node: Node, repair: (text: string) => string): void {
+    if (node.nodeType === 3) node.nodeValue = repair(node.nodeValue || '');
+    for (const child of Array.from(node.childNodes)) repairTextNodes(child, repair);
+  }
+
   function mainContent(doc: Document): MainContent {
     // Visibility is only known in the live page: mark it there, then work on a copy.
     const unmark = options.onlyMainContent ? selector.markHidden(doc) : () => undefined;
@@ -157,6 +196,7 @@ export function extractInPage(
     unmark();
     completeStreamedSegments(clone);
     remove(clone, REMOVE_ALWAYS);
+    if (repair) repairTextNodes(clone.documentElement, repair);
     for (const css of options.excludeTags) for (const el of selectUser(clone, css, 'excludeTags')) el.remove();
     if (options.onlyMainContent && options.includeTags.length === 0) return selector.select(clone, doc);
     remove(clone, 'noscript');
@@ -170,7 +210,9 @@ export function extractInPage(
     return { root: clone.body ?? clone.documentElement };
   }
 
+  const repair = doubleEncodingRepair(`${page.title} ${page.body?.textContent || ''}`);
   const metadata = metadataOf(page);
+  if (repair) for (const key of Object.keys(metadata)) metadata[key] = repair(metadata[key]!);
   const links = options.wantLinks ? linksOf(page) : [];
   const needContent = options.wantHtml || options.wantMarkdown;
   const main = needContent ? mainContent(page) : null;
