@@ -984,6 +984,33 @@ PAGES['/comments'] = sitePage(
   </main>`,
 );
 
+// A thread on a forum whose software does not say its name: only its address, the
+// canonical link's /forum/ path, tells that the replies in "#comments" are the thread.
+
+const BOARD_QUESTION =
+  'I want to start tomatoes from seed this year but my only window faces north. Is a windowsill enough, or should I buy a grow light before I sow anything?';
+
+PAGES['/forum/board'] = sitePage(
+  'Windowsill or grow light for tomato seedlings? – Northwind Community',
+  `<main id="primary" class="site-main">
+    <div class="topic">
+      <h1 class="topic__title">Windowsill or grow light for tomato seedlings?</h1>
+      <div class="topic__meta"><a href="/member/fitzg">Fitzg</a> | Posted in Growing on February 24, 2025</div>
+      <div class="topic__body"><p>${BOARD_QUESTION}</p></div>
+    </div>
+    <section id="comments" class="comments topic__replies">
+      <h2 class="comments__heading">Replies</h2>
+      <ul class="comments__list">${COMMENTS.map(
+        (c, i) => `
+        <li class="comments__list-item"><div class="comments__info"><a href="/member/${slug(c.who)}">${c.who}</a> <span class="comments__date">March ${i + 4}, 2025</span></div>
+          <div class="comments__copy"><p>${c.body}</p></div></li>`,
+      ).join('')}
+      </ul>
+    </section>
+  </main>`,
+  { head: '<link rel="canonical" href="https://www.northwind.example/forum/windowsill-or-grow-light">' },
+);
+
 // 9. Boilerplate inside the article container, a teaser before the body, and a body split over sibling divs.
 
 const TEASER = 'Start tomatoes indoors, pot them on deep, harden them off slowly: our six-step guide to a bumper crop.';
@@ -1587,6 +1614,14 @@ describe('forum threads: the posts are the content', () => {
     });
   });
 
+
+  it("keeps the replies of a thread in a \"comments\" section when the page's address is a forum's", async () => {
+    const md = await markdownOf('/forum/board');
+    expectContent(md, {
+      kept: [BOARD_QUESTION, ...COMMENTS.map((c) => c.body)],
+      dropped: FURNITURE,
+    });
+  });
 
   it('keeps every reply of a Vanilla Forums discussion, though replies carry Comment classes', async () => {
     const md = await markdownOf('/forum/vanilla');

@@ -481,11 +481,33 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     }
   }
 
-  /** Forum software that says its name, or a Q&A page's question-and-answers layout. */
+  /**
+   * Where forum software puts a thread: a forum's own host name (forum., community.,
+   * discuss.), or a thread's path (XenForo's /threads/, phpBB's viewtopic.php,
+   * Discourse's /t/name/123, Invision's /topic/123-name, Stack Exchange's /questions/123).
+   * "/topic/" or "/community/" alone name a news topic or a blog as often.
+   */
+  const FORUM_HOST = /^(forums?|community|discuss|discussions?|bbs|boards?|answers)\./i;
+  const THREAD_PATH =
+    /\/(threads?|forums?|boards)\/|\/thread-\d|(showthread|viewtopic|showtopic)(\.php)?\b|\/t\/[^/]+\/\d+|\/topic\/\d+|\/questions\/\d+\/|\/r\/[^/]+\/comments\//i;
+
+  /** The page's own address, as it says (canonical link, og:url): where a thread's address tells it is one. */
+  function declaredAddress(page: Document): URL | null {
+    const href = page.querySelector('link[rel~="canonical"]')?.getAttribute('href') || page.querySelector('meta[property="og:url"]')?.getAttribute('content') || '';
+    try {
+      return href ? new URL(href, page.baseURI) : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Forum software that says its name or puts the thread at a forum's address, or a Q&A page's question-and-answers layout. */
   function isForum(page: Document): boolean {
     const generator = page.querySelector('meta[name="generator"]')?.getAttribute('content') || '';
     if (/discourse|vbulletin|xenforo|phpbb|invision|mybb|simple machines|nodebb|flarum|vanilla/i.test(generator)) return true;
     if (page.documentElement.id === 'XF' || page.body?.id === 'phpbb') return true;
+    const address = declaredAddress(page);
+    if (address && (FORUM_HOST.test(address.hostname) || THREAD_PATH.test(address.pathname + address.search))) return true;
     return page.querySelector('#question, .question') !== null && page.querySelector('#answers, .answer') !== null;
   }
 
