@@ -1100,6 +1100,22 @@ const FAQ = [
   ['Is my data encrypted?', 'All data is encrypted in transit with TLS 1.3 and at rest with AES-256, and backups are kept in two regions.'],
 ];
 
+/** Tab panels of a product tour, whose page builder names each panel "…navSource" after the tab bar that switches it. */
+const TOUR = [
+  [
+    'Invoices straight from your timesheets',
+    'Every hour your team logs in Ledgerly becomes a line on the right client’s invoice, grouped by project and rounded the way your contract says. Nothing is typed twice, and nothing slips through when a busy month ends on a weekend, because the draft is ready before you open your laptop on Monday.',
+  ],
+  [
+    'Bill clients abroad in their own currency',
+    'Ledgerly converts at the rate of the invoice date, shows both amounts on the invoice, and books the exchange difference when the payment lands, so that your accountant sees one clean entry per payment instead of a spreadsheet of corrections at the end of every quarter.',
+  ],
+  [
+    'Reports your accountant can read',
+    'At the end of each month Ledgerly closes the books it can close on its own: paid invoices, refunds, fees and the exchange differences above. What is left is a short list of the payments it could not match, each with the invoices it thinks are likely, so that the last step of the month takes minutes.',
+  ],
+];
+
 PAGES['/landing'] = sitePage(
   'Ledgerly – Invoicing for small teams',
   `<main class="landing">
@@ -1133,6 +1149,19 @@ PAGES['/landing'] = sitePage(
     </div></section>
     <section class="cta-banner section"><div class="container"><h2>Ready to get paid faster?</h2><a class="btn btn--primary btn--lg" href="/signup">Start your 14-day free trial</a></div></section>
     <div class="elementor-widget-container"><p>© 2025 Ledgerly Ltd. All rights reserved.</p><p>Powered by Northwind Cloud</p></div>
+  </main>`,
+  { withSidebar: false },
+);
+
+PAGES['/tour'] = sitePage(
+  'Product tour – Ledgerly',
+  `<main class="landing">
+    <h1>A tour of Ledgerly</h1>
+    <p>Ledgerly is built for teams of two to fifty who bill by the hour. This tour walks through the three parts of the product that our customers say save them the most time, from the first timesheet of the month to the report you send your accountant at its end.</p>
+    <section class="tour section"><div class="container">
+      <div class="tour__navSec"><ul class="tour__navigation"><li class="tour__tab active"><span>Timesheets</span></li><li class="tour__tab"><span>Multi-currency</span></li><li class="tour__tab"><span>Reports</span></li></ul></div>
+      ${TOUR.map(([title, text], i) => `<div class="tour__panel tour_navSource" id="tour-${i + 1}"><h3>${title}</h3><p>${text}</p></div>`).join('\n      ')}
+    </div></section>
   </main>`,
   { withSidebar: false },
 );
@@ -1957,6 +1986,13 @@ describe('service / marketing pages', () => {
       // A button's label leads elsewhere; it tells the reader nothing. Nor does a copyright line a page builder put in the main region.
       dropped: [...FURNITURE, 'Learn more', '2025 Ledgerly Ltd', 'Powered by Northwind Cloud'],
     });
+  });
+});
+
+describe('names that say navigation', () => {
+  it('keeps tab panels of prose named after the tab bar that switches them ("tour_navSource"), and drops the tab bar', async () => {
+    const md = await markdownOf('/tour');
+    expectContent(md, { kept: TOUR.flat(), dropped: [...FURNITURE, 'Multi-currency'] });
   });
 });
 

@@ -54,6 +54,15 @@ export function mainContentSelector(Readability: any): MainContentSelector {
   );
 
   /**
+   * Names of navigation, which a block of prose can carry too: a tab panel named
+   * "lm_navSource", a menu page's "menu-content". Such a block is kept (see isProse).
+   */
+  const NAVIGATION_NAMES = /^(menu|navbar|nav|navigation|toolbar)$/i;
+
+  /** Prose, not links: 300 characters outside links, and links a fifth of the text at most. */
+  const isProse = (el: Element) => proseLength(el) >= 300 && linkedLength(el) <= textLength(el) / 5;
+
+  /**
    * A post quoted from a social network (the markup its embed code leaves): content,
    * though the block around it is often named "social-media-embed".
    */
@@ -259,7 +268,9 @@ export function mainContentSelector(Readability: any): MainContentSelector {
       if (root.contains(el) && !holds(el, title) && (isPageLandmark(el) || !guarded(el))) el.remove();
     }
     for (const el of Array.from(root.querySelectorAll('[class], [id]'))) {
-      if (root.contains(el) && words(el).some((word) => FURNITURE_NAMES.test(word)) && !guarded(el) && !el.querySelector(EMBEDDED_POST)) el.remove();
+      if (!root.contains(el) || guarded(el) || el.querySelector(EMBEDDED_POST)) continue;
+      const names = words(el).filter((word) => FURNITURE_NAMES.test(word));
+      if (names.length > 0 && !(names.every((word) => NAVIGATION_NAMES.test(word)) && isProse(el))) el.remove();
     }
     for (const el of Array.from(root.querySelectorAll('ul, ol, form, fieldset, p, div, section, span, a, button, label, h2, h3, h4, h5, h6'))) {
       if (!root.contains(el) || holds(el, title)) continue;
