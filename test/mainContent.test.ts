@@ -1166,6 +1166,23 @@ PAGES['/tour'] = sitePage(
   { withSidebar: false },
 );
 
+// The tour's prose above a pricing grid whose cards each end in a button: a link styled
+// as a button is a call to action, not content (and it weighs as a link in Readability's
+// judgement of a card: "Choose Starter" is a fifth of that card's text).
+PAGES['/tour-pricing'] = sitePage(
+  'Plans – Ledgerly',
+  `<main class="landing">
+    <h1>Plans for every team</h1>
+    ${TOUR.map(([title, text]) => `<section class="story"><h2>${title}</h2><p>${text}</p></section>`).join('\n    ')}
+    <div class="pricing-grid">
+      ${PLANS.map(
+        (p) => `<div class="pricing-card"><h3 class="pricing-card__name">${p.name}</h3><p class="pricing-card__price"><span class="amount">${p.price}</span><span class="period">/month</span></p><ul class="pricing-card__features"><li>${p.feature}</li><li>Email support</li></ul><a class="btn btn--primary" href="/signup?plan=${p.name.toLowerCase()}">Choose ${p.name}</a></div>`,
+      ).join('\n      ')}
+    </div>
+  </main>`,
+  { withSidebar: false },
+);
+
 // 12. A listing: each entry's title, meta line and summary.
 
 const COURSES = [
@@ -1993,6 +2010,13 @@ describe('names that say navigation', () => {
   it('keeps tab panels of prose named after the tab bar that switches them ("tour_navSource"), and drops the tab bar', async () => {
     const md = await markdownOf('/tour');
     expectContent(md, { kept: TOUR.flat(), dropped: [...FURNITURE, 'Multi-currency'] });
+  });
+});
+
+describe('buttons', () => {
+  it('keeps every plan of a pricing grid below long prose, and drops the plans\' buttons', async () => {
+    const md = await markdownOf('/tour-pricing');
+    expectContent(md, { kept: [...TOUR.flat(), ...PLANS.flatMap((p) => [p.name, p.price, p.feature])], dropped: [...FURNITURE, ...PLANS.map((p) => `Choose ${p.name}`)] });
   });
 });
 

@@ -272,12 +272,23 @@ export function mainContentSelector(Readability: any): MainContentSelector {
       const names = words(el).filter((word) => FURNITURE_NAMES.test(word));
       if (names.length > 0 && !(names.every((word) => NAVIGATION_NAMES.test(word)) && isProse(el))) el.remove();
     }
+    for (const el of Array.from(root.querySelectorAll('a[role="button"], a[class]'))) if (isCallToAction(el)) el.remove();
     for (const el of Array.from(root.querySelectorAll('ul, ol, form, fieldset, p, div, section, span, a, button, label, h2, h3, h4, h5, h6'))) {
       if (!root.contains(el) || holds(el, title)) continue;
       // A block of short links goes whatever its share of the text, unless it holds a share of the prose.
       const links = (isMenu(el) || isLinkCloud(el)) && proseLength(el) < prose / 3;
       if (links || (!guarded(el) && (isControlPanel(el) || isBoilerplate(el)))) el.remove();
     }
+  }
+
+  /**
+   * A link styled as a button ("Start free trial", "Choose Growth"): it leads elsewhere and
+   * tells the reader nothing. Its label also weighs as a link in Readability's judgement of
+   * the block around it, which then drops a short block (a pricing card) as a link list.
+   */
+  function isCallToAction(el: Element): boolean {
+    if (textLength(el) > 40) return false;
+    return el.getAttribute('role') === 'button' || words(el).some((word) => /^(btn|button|cta)$/i.test(word));
   }
 
   /**
