@@ -905,6 +905,25 @@ const GARDEN = [
   'Pinch out the side shoots of cordon varieties every few days, and start feeding with a high-potash fertiliser as soon as the first truss has set fruit.',
 ];
 
+// A theme that wraps the whole post in its newsletter block's container ("newsletter-wrapper
+// cc-main"): the name says banner, but the block is the page.
+
+const GARDEN_MORE = [
+  'Water at the base of the plant in the morning, never over the leaves in the evening, and mulch the bed once the soil has warmed so that it stays evenly moist through the hottest weeks.',
+  'Pick the fruit when it is fully coloured but still firm, and leave the last green trusses to ripen indoors on a sunny windowsill when the first frost is forecast at the end of the season.',
+];
+
+PAGES['/wrapped-post'] = sitePage(
+  'Growing tomatoes from seed – Northwind Journal',
+  `<main id="primary" class="site-main"><div class="entry-header"><h1 class="entry-title">Growing tomatoes from seed</h1></div>
+  <div class="newsletter-wrapper cc-main">
+    <article class="post type-post">
+      <div class="entry-content">${[...GARDEN, ...GARDEN_MORE].map((p) => `<p>${p}</p>`).join('\n')}</div>
+    </article>
+    <div class="newsletter-box"><h2>Join 20,000 gardeners</h2><p>Get our seasonal planting calendar free when you sign up for the Sunday newsletter.</p></div>
+  </div></main>`,
+);
+
 // 7. Consent banners and a newsletter modal around an article.
 
 PAGES['/consent'] = sitePage(
@@ -1891,6 +1910,13 @@ describe('consent banners and modals', () => {
         'Get our seasonal planting calendar free',
       ],
     });
+  });
+});
+
+describe('names that say banner', () => {
+  it('keeps a post that the theme wraps in its newsletter block\'s container, and drops the newsletter box', async () => {
+    const md = await markdownOf('/wrapped-post');
+    expectContent(md, { kept: [...GARDEN, ...GARDEN_MORE], dropped: [...FURNITURE, 'Join 20,000 gardeners'] });
   });
 });
 

@@ -306,10 +306,10 @@ export function mainContentSelector(Readability: any): MainContentSelector {
   }
 
   /** Removes every element of `root` whose class and id words `match`, except one holding the page's title heading. */
-  function removeNamed(root: Element, match: (names: string[]) => boolean): void {
+  function removeNamed(root: Element, match: (names: string[], el: Element) => boolean): void {
     const title = titleHeading(root);
     for (const el of Array.from(root.querySelectorAll('[class], [id]'))) {
-      if (root.contains(el) && !holds(el, title) && match(words(el))) el.remove();
+      if (root.contains(el) && !holds(el, title) && match(words(el), el)) el.remove();
     }
   }
 
@@ -340,7 +340,10 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     const title = titleHeading(root);
     // A modal dialog (terms of service, a size guide), shown when the page's scripts open it.
     for (const el of Array.from(root.querySelectorAll('[aria-modal="true"]'))) if (root.contains(el) && !holds(el, title)) el.remove();
-    removeNamed(root, (names) => names.some((word) => ALWAYS_FURNITURE_NAMES.test(word)));
+    // A wrapper named for a part of it ("newsletter-wrapper" around a whole post) holds most of the page and its prose: no banner.
+    const total = textLength(root);
+    const isWrapper = (el: Element) => textLength(el) >= total / 2 && paragraphProse(el, () => true) >= 1000;
+    removeNamed(root, (names, el) => names.some((word) => ALWAYS_FURNITURE_NAMES.test(word)) && !isWrapper(el));
   }
 
   /** A list of short links and nothing else: a menu, a tag cloud, a category list. */
