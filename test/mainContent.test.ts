@@ -1628,6 +1628,34 @@ PAGES['/thread/split'] = sitePage(
   { withSidebar: false },
 );
 
+// 22. Drupal renders one item in two <article>s, its header and its full text, each "about"
+// the item's path; the teasers of other items below share their "clearfix" class.
+
+PAGES['/drupal/split'] = sitePage(
+  'Smoky beans on toast | Northwind Kitchen',
+  `<main><article about="/en/smoky-beans" class="hub header clearfix"><h1>Smoky beans on toast</h1></article>
+    <article about="/en/smoky-beans" class="hub full clearfix">${RECIPE.map((p) => `<p>${p}</p>`).join('')}</article>
+    ${NEXT_POSTS.map(([t, p]) => `<article about="/en/${slug(t!)}" class="news search-result clearfix"><h2><a href="/en/${slug(t!)}">${t}</a></h2><p>${p}</p></article>`).join('')}</main>`,
+  { withSidebar: false },
+);
+
+// 23. A post that does not say it is one (no JSON-LD, no og:type), beside two promotions
+// of prose and an archive of earlier posts: the post is three quarters of the prose.
+
+const ARCHIVE = ['German beer explained, from pils to bock', 'Belgium: a small country with a big beer culture', 'What is orange wine, and how is it made?', 'Reimagining wine by the glass for new drinkers', 'A guide to the wines of Armenia and Georgia', 'Why take a course in wine tasting this year?'];
+const PROMOTIONS = [
+  'Our spring courses are open for booking: six evenings of tasting in small groups, with a certificate at the end and a discount for members who book two or more.',
+  'Gift vouchers for any course can be sent by email on the day you buy them, and they stay valid for a full year from the date on the voucher.',
+];
+
+PAGES['/undeclared-post'] = sitePage(
+  'Growing tomatoes from seed – Northwind Journal',
+  `<div class="layout"><div class="post-body"><h1>Growing tomatoes from seed</h1>${[...GARDEN, ...GARDEN_MORE].map((p) => `<p>${p}</p>`).join('')}</div>
+    <div class="promos">${PROMOTIONS.map((p) => `<div class="promo-card"><p>${p}</p></div>`).join('')}</div>
+    <div class="archive-list"><h3>Archive</h3><ul>${ARCHIVE.map((t, i) => `<li><a href="/p/${slug(t)}">${t} - ${i + 2} January 2026</a></li>`).join('')}</ul></div></div>`,
+  { withSidebar: false },
+);
+
 // ---------------------------------------------------------------------------
 // The tests.
 // ---------------------------------------------------------------------------
@@ -2122,6 +2150,14 @@ describe('what points elsewhere', () => {
 
   it('keeps a post whose body is an <article> apart from its header', async () => {
     expectContent(await markdownOf('/thread/split'), { kept: ['Smoky beans on toast', ...RECIPE] });
+  });
+
+  it('keeps the full text of a Drupal item rendered in an <article> apart from its header, and drops the teasers of other items', async () => {
+    expectContent(await markdownOf('/drupal/split'), { kept: ['Smoky beans on toast', ...RECIPE], dropped: NEXT_POSTS.flat() });
+  });
+
+  it('keeps a post that does not say it is one, without the promotions and the archive around it', async () => {
+    expectContent(await markdownOf('/undeclared-post'), { kept: [...GARDEN, ...GARDEN_MORE], dropped: [...PROMOTIONS, ...ARCHIVE] });
   });
 
   it('keeps the article, not the ticker of other stories above it, whose excerpts end in "..."', async () => {
