@@ -66,6 +66,14 @@ const PAGES: Record<string, { type: string; body: Buffer | string }> = {
        <meta property="og:type" content="article">`,
     ),
   },
+  '/video': {
+    type: 'text/html; charset=utf-8',
+    body: page(
+      `<article><h1>Kneading by hand</h1><video controls width="640"><source src="/media/knead.mp4" type="video/mp4">Your browser does not support the video tag.</video>` +
+        `<audio controls><source src="/media/knead.mp3" type="audio/mpeg"><p>Sorry, your browser doesn't support embedded audio.</p></audio>${prose('dough')}</article>`,
+      '<title>Kneading</title>',
+    ),
+  },
   '/cards': {
     type: 'text/html; charset=utf-8',
     body: page(
@@ -269,6 +277,14 @@ describe.each(['browser', 'http'] as const)('engine %s', (name) => {
       expect(codeBlocks).toEqual([]);
       expect(links).toContainEqual({ text: 'Spring, TX', url: `${base}/trails/1` });
       expect(texts).toContain('Sign up for the catalogue');
+    }, 30_000);
+
+    it("leaves out what <video> and <audio> hold for browsers without them", async () => {
+      const { markdown = '', html = '' } = await scrape('/video', { formats: ['markdown', 'html'] });
+      expect(markdown).toContain('# Kneading by hand');
+      expect(markdown).not.toContain('does not support');
+      expect(markdown).not.toContain("doesn't support");
+      expect(html).not.toContain('does not support');
     }, 30_000);
 
     it('turns tables into GFM tables, with or without a header row', async () => {

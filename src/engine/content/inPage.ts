@@ -189,6 +189,16 @@ export function extractInPage(
     for (const child of Array.from(node.childNodes)) repairTextNodes(child, repair);
   }
 
+  /**
+   * What a <video> or <audio> holds besides its sources is for browsers without HTML5
+   * media ("Your browser does not support the video tag."): no reader sees it.
+   */
+  function removeMediaFallbacks(root: ParentNode): void {
+    for (const media of Array.from(root.querySelectorAll('video, audio'))) {
+      for (const child of Array.from(media.childNodes)) if (!/^(SOURCE|TRACK)$/.test(child.nodeName)) child.parentNode?.removeChild(child);
+    }
+  }
+
   function mainContent(doc: Document): MainContent {
     // Visibility is only known in the live page: mark it there, then work on a copy.
     const unmark = options.onlyMainContent ? selector.markHidden(doc) : () => undefined;
@@ -196,6 +206,7 @@ export function extractInPage(
     unmark();
     completeStreamedSegments(clone);
     remove(clone, REMOVE_ALWAYS);
+    removeMediaFallbacks(clone);
     if (repair) repairTextNodes(clone.documentElement, repair);
     for (const css of options.excludeTags) for (const el of selectUser(clone, css, 'excludeTags')) el.remove();
     if (options.onlyMainContent && options.includeTags.length === 0) return selector.select(clone, doc);
