@@ -1202,6 +1202,18 @@ PAGES['/tour-pricing'] = sitePage(
   { withSidebar: false },
 );
 
+// A mega menu that scripts build from custom elements, its columns runs of unlinked
+// labels: without its style sheet or scripts it shows whole, and outweighs the page.
+
+const MEGA_MENU = ['Solidbody Guitars', 'Semi-hollowbody Guitars', 'Hollowbody Guitars', 'Baritone Guitars', 'Seven-string Guitars', 'Electric Guitar Kits', 'Acoustic Guitar Amps', 'Bass Combo Amps', 'Microphone Cables', 'Speaker Cables', 'Pedalboard Patch Cables', 'Guitar Wireless Systems'];
+
+PAGES['/mega-menu'] = sitePage(
+  'Growing tomatoes from seed – Northwind Journal',
+  `<nav class="site-nav"><div class="site-nav__items">${['Guitars', 'Basses', 'Amps', 'Cables', 'Drums', 'Keys', 'Studio', 'Live'].map((column) => `<div class="site-nav__item"><div class="mn-content-col"><span class="mn-head">${column}</span> ${[...MEGA_MENU, ...MEGA_MENU.map((label) => `${label} on sale`)].map((label) => `<dropdown-item>${label}</dropdown-item>`).join(' ')}</div></div>`).join('')}</div></nav>
+  <div class="page-body"><div class="post"><h1 class="entry-title">Growing tomatoes from seed</h1><div class="entry-content">${GARDEN.map((p) => `<p>${p}</p>`).join('')}</div></div></div>`,
+  { withSidebar: false },
+);
+
 // 12. A listing: each entry's title, meta line and summary.
 
 const COURSES = [
@@ -2071,6 +2083,12 @@ describe('buttons', () => {
   it('keeps every plan of a pricing grid below long prose, and drops the plans\' buttons', async () => {
     const md = await markdownOf('/tour-pricing');
     expectContent(md, { kept: [...TOUR.flat(), ...PLANS.flatMap((p) => [p.name, p.price, p.feature])], dropped: [...FURNITURE, ...PLANS.map((p) => `Choose ${p.name}`)] });
+  });
+});
+
+describe('mega menus', () => {
+  it('drops a mega menu of unlinked labels inside a <nav>, though it outweighs the post', async () => {
+    expectContent(await markdownOf('/mega-menu'), { kept: GARDEN, dropped: MEGA_MENU });
   });
 });
 

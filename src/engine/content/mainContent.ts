@@ -59,8 +59,11 @@ export function mainContentSelector(Readability: any): MainContentSelector {
    */
   const NAVIGATION_NAMES = /^(menu|navbar|nav|navigation|toolbar)$/i;
 
-  /** Prose, not links: 300 characters outside links, and links a fifth of the text at most. */
-  const isProse = (el: Element) => proseLength(el) >= 300 && linkedLength(el) <= textLength(el) / 5;
+  /**
+   * Prose, not links: 300 characters outside links, and links a fifth of the text at
+   * most. Never inside a <nav>: a mega menu's columns of unlinked labels would pass.
+   */
+  const isProse = (el: Element) => !el.closest('nav, [role="navigation"]') && proseLength(el) >= 300 && linkedLength(el) <= textLength(el) / 5;
 
   /**
    * A post quoted from a social network (the markup its embed code leaves): content,
