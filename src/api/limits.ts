@@ -1,3 +1,5 @@
+import type { BatchScrapeRequest } from './types.js';
+
 /** The spec's limits (section 8) and the defaults webjobs documents where the spec is silent. */
 export const LIMITS = {
   maxBatchUrls: 1000,
@@ -33,3 +35,12 @@ export const LIMITS = {
   defaultMapDepth: 1,
   maxMapDepth: 3,
 } as const;
+
+/**
+ * Requests one host of a batch gets at once, across all its workers: the batch's own
+ * `concurrency` when the user set one (their choice for the one host a batch often
+ * targets), else perHostConcurrency.
+ */
+export function batchPerHostLimit(request: BatchScrapeRequest): number {
+  return request.concurrency ?? LIMITS.perHostConcurrency;
+}

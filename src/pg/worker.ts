@@ -16,7 +16,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import type PgBoss from 'pg-boss';
 import { PageError, errorMessage } from '../api/errors.js';
-import { LIMITS } from '../api/limits.js';
+import { LIMITS, batchPerHostLimit } from '../api/limits.js';
 import { requestUrls } from '../api/redact.js';
 import type { BatchScrapeRequest, CrawlRequest, JobKind, JobRequest, PageEntry } from '../api/types.js';
 import { siteAccess, type SiteAccess } from '../engine/access.js';
@@ -282,8 +282,7 @@ export class PgWorker {
         const { access } = job;
         await this.hold(jobId, job, async (held) => {
           const { signal } = held.controller;
-          // An explicit concurrency is the user's choice for the one host a batch often targets (as on the file store).
-          const perHost = (job.kind === 'batch' ? (job.request as BatchScrapeRequest).concurrency : undefined) ?? LIMITS.perHostConcurrency;
+          const perHost = job.kind === 'batch' ? batchPerHostLimit(job.request as BatchScrapeRequest) : LIMITS.perHostConcurrency;
           const gate = (held.gate ??= new PgHostGate(this.hostSlots, jobId, perHost, signal, this.holdingSlots, this.log));
           let entry: PageEntry;
           let links: { url: string; key: string }[] = [];

@@ -4,7 +4,7 @@
  * number of workers sharing one browser. A page's failure ends in its entry;
  * only a job that cannot run at all (no browser) fails.
  */
-import { LIMITS } from '../../api/limits.js';
+import { LIMITS, batchPerHostLimit } from '../../api/limits.js';
 import type { BatchScrapeRequest } from '../../api/types.js';
 import { defaultConcurrency } from '../../engine/browser.js';
 import { HostGate, type PoliteGate } from '../../engine/crawl/hostGate.js';
@@ -46,8 +46,7 @@ export const batchRunner: JobRunner<'batch'> = {
     );
     // Each worker takes the next index until none is left: a slow page holds one tab, not the batch.
     let fatal = false;
-    // An explicit concurrency is the user's choice for the one host a batch often targets.
-    const gate = new HostGate(ctx.request.concurrency ?? LIMITS.perHostConcurrency, ctx.signal);
+    const gate = new HostGate(batchPerHostLimit(ctx.request), ctx.signal);
     const worker = async () => {
       while (!ctx.signal.aborted && !fatal && next < ctx.request.urls.length) {
         try {
