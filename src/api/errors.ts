@@ -124,6 +124,18 @@ export class TooManyJobsError extends WebjobsError {
 }
 
 /**
+ * `webjobs serve` shut down while a request waited on a job (a Firecrawl
+ * scrape, answered in the request). A CLI in remote mode sees the 503.
+ */
+export class ServeShutDownError extends WebjobsError {
+  readonly exitCode = ExitCode.remote;
+  readonly httpStatus = 503;
+  constructor(jobId: string) {
+    super(`webjobs serve shut down while this request waited for job ${jobId}`);
+  }
+}
+
+/**
  * The CLI was stopped by a signal (Ctrl-C, SIGTERM, SIGHUP) while it waited for
  * a job; the job was cancelled. Only the CLI raises it: it never reaches `serve`.
  */

@@ -53,6 +53,9 @@ export interface RunningServer {
 /** Longest a shutdown waits for jobs to record their end; any still running are failed by the next start. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
+/** Longest a shutdown waits, once jobs have ended, for the answers in flight to be sent. */
+const RESPONSE_GRACE_MS = 2_000;
+
 /** Resolves with `promise`, or after `ms` if that is sooner. */
 async function atMost(promise: Promise<unknown>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
@@ -99,8 +102,16 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   return {
     url: `http://${host}:${port}`,
     close: async (reason) => {
-      await app.close();
+      // New requests get 503 from here on, and idle keep-alive connections end.
+      const stopping = app.close();
+      // Ending the jobs answers the requests that wait on one (a Firecrawl scrape).
       await jobs.close(reason);
+      await atMost(stopping, RESPONSE_GRACE_MS);
+      // Node's close() waits for every other connection, and counts one that has
+      // not sent a byte yet (an HTTP client's spare pooled connection) as busy:
+      // serve would run until that client chose to hang up.
+      app.server.closeAllConnections();
+      await stopping;
     },
   };
 }

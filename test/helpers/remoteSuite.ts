@@ -6,6 +6,8 @@
  * Run against a serve on the file store (remote.test.ts) and on PostgreSQL
  * (remotePostgres.test.ts): the same assertions hold on either.
  */
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempHome, type CliResult } from './cli.js';
 import { articleText, html, sendHtml, startFixtureServer, type FixtureServer } from './fixtureServer.js';
@@ -188,6 +190,32 @@ export function remoteSuite(store: 'file' | 'postgres'): void {
       }
       // Two 12 s page timeouts run one after the other.
     }, 120_000);
+  });
+
+  describe('stopping serve', () => {
+    it('SIGTERM while a client holds a connection it has sent nothing on and a Firecrawl scrape waits on a page: serve stops at once', async () => {
+      const database = pg ? ['--database', pg.url] : [];
+      const first = await startServe({ args: ['--allow-private', '--quiet', ...database], env: { WEBJOBS_HOME: tempHome(), WEBJOBS_API_KEYS: KEYS_ENV } });
+      // An HTTP client's spare pooled connection: open, not one byte sent yet.
+      const { hostname, port } = new URL(first.url);
+      const spare = connect(Number(port), hostname);
+      await once(spare, 'connect');
+      // A scrape answered in the request, on a page that hangs for longer than the test may run.
+      const scrape = fetch(`${first.url}/v2/scrape`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ url: site.at('/hang?sync'), timeout: 300_000 }),
+      }).then(async (response) => ({ status: response.status, body: await response.json() }));
+      const jobs = async () => JSON.parse((await remote(['jobs', '--json'], first)).stdout) as { url: string; status: string }[];
+      while ((await jobs()).find((job) => job.url === site.at('/hang?sync'))?.status !== 'running') await new Promise((r) => setTimeout(r, 100));
+      try {
+        expect(await first.stop()).toBe(0);
+        // The waiting client is answered, not left hanging up on.
+        expect(await scrape).toMatchObject({ status: 503, body: { success: false, error: expect.stringMatching(/^webjobs serve shut down while this request waited for job /) } });
+      } finally {
+        spare.destroy();
+      }
+    });
   });
 
   // What a restarted serve does with the file store's jobs; on PostgreSQL, postgres.test.ts covers dead nodes.

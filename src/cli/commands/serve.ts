@@ -46,7 +46,8 @@ URLs whose host is or resolves to a loopback, private, link-local or metadata ad
 refused (each request the browser makes, redirects included) unless --allow-private or --allow-host.
 --browser-nice 10: Chromium's whole process tree gets about a tenth of serve's CPU weight, so status and
 /healthz answer promptly while pages render; on a machine shared with other work it starves the jobs.
-SIGTERM/SIGINT: stop accepting, fail running jobs saying why, exit 0; pending jobs resume on the next start.
+SIGTERM/SIGINT: stop accepting, fail running jobs saying why (a request waiting on one gets 503), exit 0;
+pending jobs resume on the next start.
 
 Several machines (see README "Running on several machines"): with --database postgres://…
 (or WEBJOBS_DATABASE_URL) jobs, pages, key limits and the work queue live in PostgreSQL; any

@@ -8,7 +8,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { JobBackend } from '../../api/backend.js';
-import { JobFailedError, JobNotFoundError } from '../../api/errors.js';
+import { JobFailedError, JobNotFoundError, ServeShutDownError } from '../../api/errors.js';
 import type { JobFiles } from '../../store/jobFiles.js';
 import { describeError } from '../describeError.js';
 import { fileLinker, type FileLinker } from '../files.js';
@@ -45,13 +45,18 @@ const ENDPOINTS = 'POST scrape, POST batch/scrape, GET|DELETE batch/scrape/ID, P
 
 export async function firecrawlRoutes(app: FastifyInstance, options: FirecrawlOptions): Promise<void> {
   const closeWatches = serveWatches(app.server, options);
-  app.addHook('preClose', async () => closeWatches());
+  const shutdown = new AbortController();
+  app.addHook('preClose', async () => {
+    closeWatches();
+    shutdown.abort();
+  });
   for (const version of FIRECRAWL_VERSIONS) {
-    await app.register((child) => versionRoutes(child, options, version), { prefix: `/${version}` });
+    await app.register((child) => versionRoutes(child, options, version, shutdown.signal), { prefix: `/${version}` });
   }
 }
 
-async function versionRoutes(app: FastifyInstance, options: FirecrawlOptions, version: FirecrawlVersion): Promise<void> {
+/** `shutdown` aborts when serve begins to close: a scrape waiting on its job is answered then. */
+async function versionRoutes(app: FastifyInstance, options: FirecrawlOptions, version: FirecrawlVersion, shutdown: AbortSignal): Promise<void> {
   const { backend, gate } = options;
   /** What each request's Firecrawl names are called in webjobs, so that a validation error can say both. */
   const renamedOf = new WeakMap<FastifyRequest, [string, string][]>();
@@ -79,7 +84,7 @@ async function versionRoutes(app: FastifyInstance, options: FirecrawlOptions, ve
 
   app.post('/scrape', async (req, reply) => {
     const jobId = await start(req, mapScrape(requestBody(req.body)));
-    return scrapeNow(backend, jobId, reply, linkOf(req));
+    return scrapeNow(backend, jobId, reply, linkOf(req), shutdown);
   });
 
   app.post('/batch/scrape', async (req) => {
@@ -142,17 +147,26 @@ async function versionRoutes(app: FastifyInstance, options: FirecrawlOptions, ve
 
 /**
  * A scrape answered in the request, as Firecrawl's is. A client that hangs up
- * first cancels the job, so nobody waits for a page nobody will read.
+ * first cancels the job, so nobody waits for a page nobody will read. A serve
+ * that shuts down answers at once: on PostgreSQL the job may go on elsewhere.
  */
-async function scrapeNow(backend: JobBackend, jobId: string, reply: FastifyReply, link: FileLinker) {
+async function scrapeNow(backend: JobBackend, jobId: string, reply: FastifyReply, link: FileLinker, shutdown: AbortSignal) {
   let answered = false;
   reply.raw.on('close', () => {
     if (!answered) void backend.cancel(jobId, 'scrape').catch(() => undefined);
   });
+  let stopWaiting: () => void = () => undefined;
+  const shutDown = new Promise<never>((_, reject) => {
+    stopWaiting = () => reject(new ServeShutDownError(jobId));
+    if (shutdown.aborted) stopWaiting();
+    else shutdown.addEventListener('abort', stopWaiting, { once: true });
+  });
   try {
-    await backend.wait('scrape', jobId);
+    await Promise.race([backend.wait('scrape', jobId), shutDown]);
   } finally {
     answered = true;
+    // The signal lives as long as serve: one listener per scrape would pile up.
+    shutdown.removeEventListener('abort', stopWaiting);
   }
   const record = await backend.result('scrape', jobId);
   if (record.status !== 'completed' || !record.data) {
