@@ -1320,6 +1320,27 @@ PAGES['/list/laureates'] = sitePage(
   },
 );
 
+/** An A-Z index: each entry a link, some with a note after it, as Wikipedia's lists have. */
+const LANGUAGE_STEMS = ['Algol', 'Basil', 'Cobra', 'Delta', 'Ember', 'Falcon', 'Gopher', 'Heron', 'Iris', 'Jasper', 'Kestrel', 'Lynx', 'Maple', 'Nimbus', 'Orchid', 'Pike'];
+const LANGUAGE_NOTES = [' (a teaching language)', ' – ISO/IEC 1539', ' (object-oriented dialect)'];
+const LANGUAGES: Record<string, [string, string][]> = Object.fromEntries(
+  ['A', 'B', 'C', 'D', 'E'].map((letter) => [letter, LANGUAGE_STEMS.map((stem, i) => [`${letter}${stem.toLowerCase()}`, i % 4 === 0 ? LANGUAGE_NOTES[i % 3]! : ''])]),
+);
+
+PAGES['/list/languages'] = sitePage(
+  'List of programming languages – Northwind Encyclopedia',
+  `<main id="content"><h1>List of programming languages</h1>
+    <div id="bodyContent"><div class="mw-parser-output">
+      <p>This is an index to notable <a href="/wiki/programming-language">programming languages</a>, in current or historical use. Dialects of <a href="/wiki/basic">BASIC</a>, esoteric programming languages and markup languages are not included: a language must be executable to be listed here, though it need not be general-purpose or Turing-complete.</p>
+      ${Object.entries(LANGUAGES)
+        .map(([letter, entries]) => `<div class="mw-heading mw-heading2"><h2 id="${letter}">${letter}</h2></div><div class="div-col"><ul>${entries.map(([name, note]) => `<li><a href="/wiki/${slug(name)}">${name}</a>${note}</li>`).join('')}</ul></div>`)
+        .join('\n      ')}
+    </div></div>
+  </main>`,
+  // As Wikipedia's pages do, it says it is an article: Readability's pick is trusted.
+  { withSidebar: false, head: '<script type="application/ld+json">{"@context":"https://schema.org","@type":"Article","name":"List of programming languages"}</script>' },
+);
+
 // 13. A services page made of four "banner" sections, a name the furniture rules read
 // as an advertising banner. The rules remove them all; the page must not come back empty.
 
@@ -2105,6 +2126,13 @@ describe('listing pages', () => {
 describe('list articles', () => {
   it("keeps a list article's table of linked names, not only its introduction", async () => {
     expectContent(await markdownOf('/list/laureates'), { kept: ['outstanding contributions', ...LAUREATES.flat().flatMap((cell) => cell.split('; '))], dropped: FURNITURE });
+  });
+
+  it('keeps the lists of links of an A-Z index, which are most of its text, in both engines', async () => {
+    const expected = { kept: ['notable', ...Object.values(LANGUAGES).flat().map(([name, note]) => name + note)], dropped: FURNITURE };
+    expectContent(await markdownOf('/list/languages'), expected);
+    const options = { onlyMainContent: true, includeTags: [], excludeTags: [], wantHtml: false, wantMarkdown: true, wantLinks: false };
+    expectContent(extractInNode(PAGES['/list/languages']!, server.at('/list/languages'), options).result.markdown, expected);
   });
 });
 

@@ -392,6 +392,9 @@ export function mainContentSelector(Readability: any): MainContentSelector {
   }
 
   /** What Readability keeps around an article that is not its text. */
+  /** Above this share of the article's text, its link blocks are the list the page is about. */
+  const LIST_PAGE_SHARE = 0.5;
+
   function cleanArticle(root: Element): void {
     remove(root, 'figcaption');
     for (const el of Array.from(root.querySelectorAll('[class], [id]'))) {
@@ -404,12 +407,25 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     };
     // Lists and blocks made of links are related-article lists, tags and share bars.
     // Headings are left alone: a heading made of a link is an entry's title on an index page.
+    const linkBlocks = new Set<Element>();
+    const inLinkBlock = (el: Element) => {
+      for (let up = el.parentElement; up && up !== root; up = up.parentElement) if (linkBlocks.has(up)) return true;
+      return false;
+    };
     for (const el of Array.from(root.querySelectorAll('ul, ol, p, div, section'))) {
-      if (!root.contains(el)) continue;
+      if (inLinkBlock(el)) continue;
       if (el.querySelector('pre, table, img, picture, video')) continue;
       const density = linkDensity(el);
       // A block with a good deal of text outside its links is prose that happens to link a lot.
       if (density <= 0.5 || (1 - density) * textLength(el) > 150) continue;
+      linkBlocks.add(el);
+    }
+    // When they are most of the article, the links are what the page lists ("List of
+    // programming languages", an A-Z index): the content, not what surrounds it.
+    let linked = 0;
+    for (const el of linkBlocks) linked += textLength(el);
+    if (linked > LIST_PAGE_SHARE * textLength(root)) return;
+    for (const el of linkBlocks) {
       // A short heading or label right before such a block ("Related", "More from ...") goes with it.
       const label = el.previousElementSibling;
       if (label && textLength(label) < 60 && label.querySelectorAll('a, img').length === 0 && !/[.!?:"”]$/.test((label.textContent || '').trim())) {
