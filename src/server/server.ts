@@ -102,9 +102,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   return {
     url: `http://${host}:${port}`,
     close: async (reason) => {
-      // New requests get 503 from here on, and idle keep-alive connections end.
+      // New requests get 503 from here on, idle keep-alive connections end, and a
+      // Firecrawl scrape waiting on its job is answered (its routes' preClose).
       const stopping = app.close();
-      // Ending the jobs answers the requests that wait on one (a Firecrawl scrape).
       await jobs.close(reason);
       await atMost(stopping, RESPONSE_GRACE_MS);
       // Node's close() waits for every other connection, and counts one that has

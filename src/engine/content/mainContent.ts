@@ -391,10 +391,10 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     for (const el of Array.from(root.querySelectorAll(selector))) el.remove();
   }
 
-  /** What Readability keeps around an article that is not its text. */
   /** Above this share of the article's text, its link blocks are the list the page is about. */
   const LIST_PAGE_SHARE = 0.5;
 
+  /** What Readability keeps around an article that is not its text. */
   function cleanArticle(root: Element): void {
     remove(root, 'figcaption');
     for (const el of Array.from(root.querySelectorAll('[class], [id]'))) {

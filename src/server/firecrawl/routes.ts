@@ -156,13 +156,13 @@ async function scrapeNow(backend: JobBackend, jobId: string, reply: FastifyReply
     if (!answered) void backend.cancel(jobId, 'scrape').catch(() => undefined);
   });
   let stopWaiting: () => void = () => undefined;
-  const shutDown = new Promise<never>((_, reject) => {
+  const closing = new Promise<never>((_, reject) => {
     stopWaiting = () => reject(new ServeShutDownError(jobId));
     if (shutdown.aborted) stopWaiting();
     else shutdown.addEventListener('abort', stopWaiting, { once: true });
   });
   try {
-    await Promise.race([backend.wait('scrape', jobId), shutDown]);
+    await Promise.race([backend.wait('scrape', jobId), closing]);
   } finally {
     answered = true;
     // The signal lives as long as serve: one listener per scrape would pile up.
