@@ -394,6 +394,12 @@ export function mainContentSelector(Readability: any): MainContentSelector {
   /** Above this share of the article's text, its link blocks are the list the page is about. */
   const LIST_PAGE_SHARE = 0.5;
 
+  /** The text of `el` in lists: all of it for a list, else that of the lists it holds as children. */
+  function listText(el: Element): number {
+    if (el.tagName === 'UL' || el.tagName === 'OL') return textLength(el);
+    return Array.from(el.children).reduce((sum, child) => sum + (child.tagName === 'UL' || child.tagName === 'OL' ? textLength(child) : 0), 0);
+  }
+
   /** What Readability keeps around an article that is not its text. */
   function cleanArticle(root: Element): void {
     remove(root, 'figcaption');
@@ -420,11 +426,12 @@ export function mainContentSelector(Readability: any): MainContentSelector {
       if (density <= 0.5 || (1 - density) * textLength(el) > 150) continue;
       linkBlocks.add(el);
     }
-    // When they are most of the article, the links are what the page lists ("List of
-    // programming languages", an A-Z index): the content, not what surrounds it.
-    let linked = 0;
-    for (const el of linkBlocks) linked += textLength(el);
-    if (linked > LIST_PAGE_SHARE * textLength(root)) return;
+    // When their lists are most of the article, the links are what the page lists ("List
+    // of programming languages", an A-Z index): the content, not what surrounds it. Lists
+    // only: a run of cards made of links (a launch site's home page) stays a link block.
+    let listed = 0;
+    for (const el of linkBlocks) listed += listText(el);
+    if (listed > LIST_PAGE_SHARE * textLength(root)) return;
     for (const el of linkBlocks) {
       // A short heading or label right before such a block ("Related", "More from ...") goes with it.
       const label = el.previousElementSibling;
