@@ -391,7 +391,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     for (const el of Array.from(root.querySelectorAll(selector))) el.remove();
   }
 
-  /** Above this share of the article's text, its link blocks are the list the page is about. */
+  /** Above this share of the article's text, the lists among its link blocks are what the page lists. */
   const LIST_PAGE_SHARE = 0.5;
 
   /** The text of `el` in lists: all of it for a list, else that of the lists it holds as children. */
