@@ -349,9 +349,11 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     removeNamed(root, (names, el) => names.some((word) => ALWAYS_FURNITURE_NAMES.test(word)) && !isWrapper(el));
   }
 
+  const isList = (el: Element) => el.tagName === 'UL' || el.tagName === 'OL';
+
   /** A list of short links and nothing else: a menu, a tag cloud, a category list. */
   function isMenu(el: Element): boolean {
-    if (el.tagName !== 'UL' && el.tagName !== 'OL') return false;
+    if (!isList(el)) return false;
     const items = Array.from(el.children).filter((li) => li.tagName === 'LI');
     if (items.length < 3) return false;
     const total = textLength(el);
@@ -396,8 +398,8 @@ export function mainContentSelector(Readability: any): MainContentSelector {
 
   /** The text of `el` in lists: all of it for a list, else that of the lists it holds as children. */
   function listText(el: Element): number {
-    if (el.tagName === 'UL' || el.tagName === 'OL') return textLength(el);
-    return Array.from(el.children).reduce((sum, child) => sum + (child.tagName === 'UL' || child.tagName === 'OL' ? textLength(child) : 0), 0);
+    if (isList(el)) return textLength(el);
+    return Array.from(el.children).reduce((sum, child) => sum + (isList(child) ? textLength(child) : 0), 0);
   }
 
   /** What Readability keeps around an article that is not its text. */
