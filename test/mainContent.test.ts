@@ -1341,6 +1341,27 @@ PAGES['/list/languages'] = sitePage(
   { withSidebar: false, head: '<script type="application/ld+json">{"@context":"https://schema.org","@type":"Article","name":"List of programming languages"}</script>' },
 );
 
+// A service page whose reviews sit in a block named "community-voices": Readability's
+// first pass drops blocks with such names (community, comment, extra ...) and, given a
+// short introduction alone, must try again with them rather than return the introduction.
+// WordPress says og:type "article" of every page, so the pick is trusted.
+
+const VOICES = [
+  ['We had ants in the kitchen for a whole summer and nothing we bought worked. The technician came the next morning, found the nest under the step, and within a week they were gone for good.', 'Rachel M.'],
+  ['I run a small café, and keeping pests out is critical to passing our inspections. The commercial plan they set up has kept us clear for a year, and every visit is on time and quiet.', 'Marcus L.'],
+  ['From the first inspection to every routine visit they have been consistent and careful with our home, and they explained exactly what they used and why it was safe for our dog.', 'Nina S.'],
+];
+
+PAGES['/service/voices'] = sitePage(
+  'Pest control in the valley – Northwind Pest Control',
+  `<div class="home-intro"><h1>Pest control in the valley</h1>
+    <p>Enjoy a pest-free home for a fair and reasonable price. First-time customers can take advantage of our introductory offers, and every treatment comes with a free follow-up visit within thirty days if anything returns. Call us now and a licensed technician will visit this week, usually within forty-eight hours.</p></div>
+  <section class="community-voices"><h2>What our neighbours say</h2>
+    ${VOICES.map(([text, name]) => `<div class="voice-card"><p>${text}</p><p>~ ${name}</p></div>`).join('\n    ')}
+  </section>`,
+  { head: '<meta property="og:type" content="article">' },
+);
+
 // 13. A services page made of four "banner" sections, a name the furniture rules read
 // as an advertising banner. The rules remove them all; the page must not come back empty.
 
@@ -2120,6 +2141,12 @@ describe('listing pages', () => {
       kept: [...COURSES.flat()],
       dropped: [...FURNITURE, 'Next page'],
     });
+  });
+});
+
+describe('service pages', () => {
+  it('keeps reviews in a block whose name Readability first judges unlikely, not only the short introduction', async () => {
+    expectContent(await markdownOf('/service/voices'), { kept: ['fair and reasonable price', ...VOICES.flat()], dropped: FURNITURE });
   });
 });
 

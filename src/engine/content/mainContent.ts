@@ -462,7 +462,11 @@ export function mainContentSelector(Readability: any): MainContentSelector {
         wrapper = above;
       }
     }
-    const parsed = new Readability(copy, { charThreshold: 200, keepClasses: true }).parse();
+    // Readability's own threshold (500 characters): below it, it tries again keeping the blocks
+    // it first judged unlikely by their names (a "testimonial-social" wrapper around the reviews a
+    // service page shows). At 200, a short introduction passed alone. Measured on WCXB's dev pages:
+    // +0.76 page-F1 (8 pages gained, 6 lost less), the 181 pages unchanged but one (-0.04).
+    const parsed = new Readability(copy, { keepClasses: true }).parse();
     if (!parsed?.content || parsed.textContent.trim().length === 0) return null;
     // An inert document: nothing in the article starts loading again.
     const holder = doc.implementation.createHTMLDocument('').createElement('div');
