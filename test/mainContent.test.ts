@@ -1362,6 +1362,35 @@ PAGES['/service/voices'] = sitePage(
   { head: '<meta property="og:type" content="article">' },
 );
 
+// A meal plan that gives the same lunch in both of its weeks (said again, away from where
+// it was first said: content). Copies go: a promotion shown above and below the plan, a
+// carousel's slides in a desktop and then a mobile version, a card's text twice in a row.
+
+const SAME_LUNCH = 'Monday: red lentil soup with cumin, a squeeze of lemon and a thick slice of rye bread.';
+const WEEK_ONE = ['Tuesday: chickpea salad with cucumber, mint and feta, dressed with olive oil and vinegar.', 'Wednesday: baked sweet potato filled with black beans, salsa and a spoon of yoghurt.'];
+const WEEK_TWO = ['Tuesday: barley and mushroom risotto with thyme, finished with grated hard cheese.', 'Wednesday: a wrap of roasted peppers, hummus and spinach, with an apple on the side.'];
+const SLIDES = [
+  ['Batch cooking', 'Cook the soup, the beans and the barley on Sunday and each lunch takes five minutes to put together.'],
+  ['Storing lunches', 'Glass boxes with clip lids keep salads crisp for three days in the coldest part of the fridge.'],
+];
+const CARD_TEXT = 'Our printable shopping list groups every ingredient of both weeks by the aisle you find it in.';
+const PROMOTION = 'Get a new two-week plan every month, with its shopping list, when you join the Northwind Kitchen club.';
+const promotion = `<div class="club-box"><h3>Plans by post</h3><p>${PROMOTION}</p><p>Members since 2019: 1,200 cooks</p></div>`;
+
+PAGES['/plan/weeks'] = sitePage(
+  'Two weeks of packed lunches – Northwind Kitchen',
+  `<main><article class="post"><h1>Two weeks of packed lunches</h1>
+    <p>Packed lunches are cheaper and healthier than a sandwich bought on the way in, as long as you plan them. Here is the plan we follow, with one shopping trip a week and a little cooking on Sunday.</p>
+    ${promotion}
+    <h2>Week one</h2>${[SAME_LUNCH, ...WEEK_ONE].map((line) => `<p>${line}</p>`).join('')}
+    <h2>Week two</h2>${[SAME_LUNCH, ...WEEK_TWO].map((line) => `<p>${line}</p>`).join('')}
+    ${promotion}
+    <div class="slides">${['desktop', 'mobile'].map((v) => SLIDES.map(([title, text]) => `<section class="slide ${v}"><div class="slide-headline">${title}</div><p>${text}</p></section>`).join('')).join('')}</div>
+    <div class="card"><p class="card-desktop">${CARD_TEXT}</p><p class="card-mobile">${CARD_TEXT}</p></div>
+  </article></main>`,
+  { withSidebar: false, head: '<meta property="og:type" content="article">' },
+);
+
 // 13. A services page made of four "banner" sections, a name the furniture rules read
 // as an advertising banner. The rules remove them all; the page must not come back empty.
 
@@ -2141,6 +2170,19 @@ describe('listing pages', () => {
       kept: [...COURSES.flat()],
       dropped: [...FURNITURE, 'Next page'],
     });
+  });
+});
+
+describe('repeated text', () => {
+  it('keeps a line said again in another part of the page, and drops copies of slides and cards, in both engines', async () => {
+    const options = { onlyMainContent: true, includeTags: [], excludeTags: [], wantHtml: false, wantMarkdown: true, wantLinks: false };
+    const inNode = extractInNode(PAGES['/plan/weeks']!, server.at('/plan/weeks'), options).result.markdown ?? '';
+    for (const md of [await markdownOf('/plan/weeks'), inNode]) {
+      expectContent(md, { kept: [SAME_LUNCH, ...WEEK_ONE, ...WEEK_TWO, ...SLIDES.flat(), CARD_TEXT, PROMOTION], dropped: FURNITURE });
+      const times = (text: string) => plain(md).split(text).length - 1;
+      const counts = { lunch: times(SAME_LUNCH), slides: SLIDES.map(([, text]) => times(text!)), card: times(CARD_TEXT), promotion: times(PROMOTION) };
+      expect(counts).toEqual({ lunch: 2, slides: [1, 1], card: 1, promotion: 1 });
+    }
   });
 });
 
