@@ -1362,6 +1362,31 @@ PAGES['/service/voices'] = sitePage(
   { head: '<meta property="og:type" content="article">' },
 );
 
+// A shop's category page whose style sheet did not load (blocked, or a copy of the page
+// read offline): the bar of shipping notices atop its products is hidden by a utility
+// class ("hide") that only that sheet defines. Chromium shows it; it is still hidden. A
+// note a script showed (jQuery's show(): an inline display, the class left) is shown.
+
+const COUNTRIES = ['Austria', 'Belgium', 'Canada', 'Denmark', 'Finland'];
+const NOTICES = COUNTRIES.map((country) => `Free standard shipping to ${country} on orders of 65 euros or more. For more information on shipping rates and timelines, please visit our international page.`);
+const STOCK_NOTE = 'Every set ships within two working days from our warehouse.';
+const SETS = [
+  ['Balm trio', 'Three lip balms in our original formula, in a travel pouch', '€49.95'],
+  ['The serum pack', 'All three of our serums, full size, for morning and night', '€104.95'],
+  ['The dewy look', 'Cloud paint and a dewy finishing balm for a fresh glow', '€51.95'],
+  ['Sip and smile duo', 'A lip tint and a matching balm in a gift box', '€35.95'],
+];
+
+PAGES['/shop/unstyled'] = sitePage(
+  'Skincare sets – Northwind Beauty',
+  `<main id="main"><h1>Skincare sets</h1>
+    <div id="promoBar" class="promo-bar hide"><div class="promo-bar__carousel">${NOTICES.map((n) => `<div class="promo-bar__slide"><p>${n}</p></div>`).join('')}</div></div>
+    <p>4 items</p><p class="stock-note hide" style="display: block">${STOCK_NOTE}</p>
+    <ul class="product-grid">${SETS.map(([name, blurb, price]) => `<li class="product-card"><h3><a href="/products/${slug(name!)}">${name}</a></h3><p>${blurb}</p><p>${price}</p></li>`).join('')}</ul>
+  </main>`,
+  { head: '<link rel="stylesheet" href="/assets/theme.css">' },
+);
+
 // A meal plan that gives the same lunch in both of its weeks (said again, away from where
 // it was first said: content). Copies go: a promotion shown above and below the plan, a
 // carousel's slides in a desktop and then a mobile version, a card's text twice in a row.
@@ -2170,6 +2195,16 @@ describe('listing pages', () => {
       kept: [...COURSES.flat()],
       dropped: [...FURNITURE, 'Next page'],
     });
+  });
+});
+
+describe('style sheets that did not load', () => {
+  it('keeps a block a utility class hides hidden, in both engines, though the sheet defining the class is missing', async () => {
+    const options = { onlyMainContent: true, includeTags: [], excludeTags: [], wantHtml: false, wantMarkdown: true, wantLinks: false };
+    const inNode = extractInNode(PAGES['/shop/unstyled']!, server.at('/shop/unstyled'), options).result.markdown ?? '';
+    const expected = { kept: ['Skincare sets', STOCK_NOTE, ...SETS.flat()], dropped: [...FURNITURE, ...NOTICES.map((n) => n.slice(0, 50))] };
+    expectContent(await markdownOf('/shop/unstyled'), expected);
+    expectContent(inNode, expected);
   });
 });
 

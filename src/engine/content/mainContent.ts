@@ -161,6 +161,24 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     return () => (text ??= (body.innerText ?? '').replace(/\s+/g, ' '));
   }
 
+  /** Utility classes that hide an element at every screen size (Bootstrap, Tailwind, Bulma, Foundation, WordPress). */
+  const HIDING_CLASSES = /^(d-none|hidden|is-hidden|hide|invisible|display-none|u-hidden|visually-hidden-focusable-never)$/i;
+  /** A class that shows the element again at some screen size: "d-none d-md-block", "hidden md:block". */
+  const SHOWING_CLASSES = /^(d-(sm|md|lg|xl|xxl)-(?!none)[a-z-]+|(sm|md|lg|xl|2xl):(?!hidden)[a-z-]+|is-(block|flex|inline)[a-z-]*)$/i;
+
+  /**
+   * Whether a utility class hides the element at every screen size. Read from the markup on
+   * both engines: in Chromium too, as the style sheet that says so may not have loaded
+   * (blocked, failed, a copy of the page read offline), and then a shop's bar of shipping
+   * notices for every country shows and outweighs its products. Unless a script showed the
+   * element: jQuery's show() sets an inline display and leaves the class in place.
+   */
+  function hiddenByClass(el: Element): boolean {
+    const classes = (el.getAttribute('class') || '').split(/\s+/).filter(Boolean);
+    if (!classes.some((name) => HIDING_CLASSES.test(name)) || classes.some((name) => SHOWING_CLASSES.test(name))) return false;
+    return !/(^|;)\s*display\s*:\s*(?!none)/i.test(el.getAttribute('style') || '');
+  }
+
   function markHidden(doc: Document): () => void {
     const marked: Element[] = [];
     if (!doc.body) return () => undefined;
@@ -174,7 +192,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
         // A part of a page React streamed, hidden until its scripts move it into place: inPage.ts does that.
         if (el.matches('div[hidden][id^="S:"]')) return NodeFilter.FILTER_REJECT;
         const cloaked = el.getAttribute('aria-hidden') === 'true' || el.matches(CLOAKED);
-        const shown = !cloaked && el.checkVisibility({ visibilityProperty: true });
+        const shown = !cloaked && !hiddenByClass(el) && el.checkVisibility({ visibilityProperty: true });
         if (!cloaked && !shown) {
           const display = displayOf(el);
           // A `display: contents` wrapper has no box of its own, so checkVisibility() says false; its children show.

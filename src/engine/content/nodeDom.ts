@@ -13,12 +13,12 @@
  *   parses it into elements. It is turned back into text, as Chromium has it.
  * - Visibility (`checkVisibility`): no layout or style sheets here. The substitute
  *   (see isShownWithoutLayout) reads what the markup says: the `hidden` attribute,
- *   inline `display:none` / `visibility:hidden`, elements a browser never shows
- *   (template, noscript, a closed dialog, hidden inputs) and the utility classes
- *   that mean "never shown" at every screen size (d-none, hidden, is-hidden...).
- *   What it cannot see: rules of the page's style sheets (a mobile menu hidden by a
- *   media query, a class the site's CSS hides). mainContent.ts guards every use
- *   of visibility with text shares, so such a block is kept, not the page lost.
+ *   inline `display:none` / `visibility:hidden`, and elements a browser never shows
+ *   (template, noscript, a closed dialog, hidden inputs). The utility classes that
+ *   mean "never shown" (d-none, hidden, is-hidden...) mainContent.ts reads on both
+ *   engines. What it cannot see: rules of the page's style sheets (a mobile menu
+ *   hidden by a media query, a class the site's CSS hides). mainContent.ts guards
+ *   every use of visibility with text shares, so such a block is kept, not the page lost.
  *
  * The patches go on linkedom's classes once per thread; the page being read sets
  * the address URLs resolve against for the length of one synchronous extraction.
@@ -100,10 +100,6 @@ function nextElementAfter(node: Node, root: Node): Element | null {
 
 /** Elements a browser's own style sheet never shows. */
 const NEVER_SHOWN = new Set(['TEMPLATE', 'NOSCRIPT', 'SCRIPT', 'STYLE', 'HEAD', 'DATALIST', 'AREA', 'MAP', 'PARAM']);
-/** Utility classes that hide an element at every screen size (Bootstrap, Tailwind, Bulma, Foundation, WordPress). */
-const HIDING_CLASSES = /^(d-none|hidden|is-hidden|hide|invisible|display-none|u-hidden|visually-hidden-focusable-never)$/i;
-/** A class that shows the element again at some screen size: "d-none d-md-block", "hidden md:block". */
-const SHOWING_CLASSES = /^(d-(sm|md|lg|xl|xxl)-(?!none)[a-z-]+|(sm|md|lg|xl|2xl):(?!hidden)[a-z-]+|is-(block|flex|inline)[a-z-]*)$/i;
 
 /**
  * Whether the element is shown, judged from its markup alone (the Node engine's
@@ -118,9 +114,7 @@ export function isShownWithoutLayout(el: Element): boolean {
   if (el.tagName === 'INPUT' && (el.getAttribute('type') || '').toLowerCase() === 'hidden') return false;
   const style = (el.getAttribute('style') || '').toLowerCase().replace(/\s+/g, '');
   if (/(^|;)display:none(!important)?(;|$)/.test(style) || /(^|;)visibility:(hidden|collapse)(!important)?(;|$)/.test(style)) return false;
-  if (/(^|;)content-visibility:hidden(!important)?(;|$)/.test(style)) return false;
-  const classes = (el.getAttribute('class') || '').split(/\s+/).filter(Boolean);
-  return !(classes.some((name) => HIDING_CLASSES.test(name)) && !classes.some((name) => SHOWING_CLASSES.test(name)));
+  return !/(^|;)content-visibility:hidden(!important)?(;|$)/.test(style);
 }
 
 let patched = false;

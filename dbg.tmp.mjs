@@ -1,0 +1,10 @@
+import puppeteer from 'puppeteer';
+const { extractionScript } = await import('/tmp/dbg/dist/engine/content/bundle.js');
+const [id] = process.argv.slice(2);
+const b = await puppeteer.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+const p = await b.newPage(); 
+p.on('console', (m) => { if (m.text().startsWith('TRACE')) console.log(m.text()); });
+await p.goto(`http://127.0.0.1:8791/${id}.html`, { waitUntil: 'load' });
+const r = await p.evaluate(extractionScript({ onlyMainContent: true, includeTags: [], excludeTags: [], wantHtml: false, wantMarkdown: true, wantLinks: false }));
+console.log('md length', r.markdown.length);
+await b.close();
