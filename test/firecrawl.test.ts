@@ -14,6 +14,7 @@ import { startFakeAnthropic, toolUse, type FakeAnthropic } from './helpers/fakeA
 import { articleText, html, sendHtml, startFixtureServer, type FixtureServer } from './helpers/fixtureServer.js';
 import { pngSize } from './helpers/png.js';
 import { startServe, type ServeProcess } from './helpers/serve.js';
+import { VIEWPORT } from '../src/api/types.js';
 
 const KEYS = { scale: 'fc-scale-key-0123456789', free: 'fc-free-key-0123456789', busy: 'fc-busy-key-0123456789' };
 const MAX_JOBS_PER_KEY = 2;
@@ -282,7 +283,7 @@ describe('v2 SDK (Firecrawl)', () => {
     const served = await fetch(doc.screenshot!, { headers: { authorization: `Bearer ${KEYS.scale}` } });
     expect(served.status).toBe(200);
     expect(served.headers.get('content-type')).toBe('image/png');
-    expect(pngSize(Buffer.from(await served.arrayBuffer()))).toEqual({ width: 800, height: 600 });
+    expect(pngSize(Buffer.from(await served.arrayBuffer()))).toEqual({ width: VIEWPORT.width, height: VIEWPORT.height });
     expect((await fetch(doc.screenshot!, { headers: { authorization: `Bearer ${KEYS.free}` } })).status).toBe(404);
     const anonymous = await fetch(doc.screenshot!);
     expect(anonymous.status).toBe(401);
@@ -329,7 +330,7 @@ describe('v1 SDK (FirecrawlAppV1)', () => {
     const doc = (await v1.scrapeUrl(site.at('/tall'), { formats: ['screenshot'] })) as { success: boolean; screenshot?: string };
     expect(doc.screenshot).toMatch(new RegExp(`^${server.url}/api/files/[0-9a-f-]{36}/screenshot-1\\.png$`));
     const viewport = await fetch(doc.screenshot!, { headers: { authorization: `Bearer ${KEYS.scale}` } });
-    expect(pngSize(Buffer.from(await viewport.arrayBuffer()))).toEqual({ width: 800, height: 600 });
+    expect(pngSize(Buffer.from(await viewport.arrayBuffer()))).toEqual({ width: VIEWPORT.width, height: VIEWPORT.height });
     const full = (await v1.scrapeUrl(site.at('/tall'), { formats: ['markdown', 'screenshot@fullPage'] })) as { markdown?: string; screenshot?: string };
     expect(full.markdown).toMatch(/^# Tall page/);
     const whole = await fetch(full.screenshot!, { headers: { authorization: `Bearer ${KEYS.scale}` } });

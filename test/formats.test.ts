@@ -10,6 +10,7 @@ import { runCli, tempHome } from './helpers/cli.js';
 import { articleText, html, sendHtml, startFixtureServer, type FixtureServer } from './helpers/fixtureServer.js';
 import { pngSize } from './helpers/png.js';
 import { startServe, type ServeProcess } from './helpers/serve.js';
+import { VIEWPORT } from '../src/api/types.js';
 
 const KEY = 'formats-test-key-0123456789';
 const OTHER_KEY = 'formats-other-key-0123456789';
@@ -68,7 +69,7 @@ describe('screenshot', () => {
     const before = site.requests.filter((r) => r === 'GET /pixel.png').length;
     const { jobId, data } = await scrape([site.at('/tall'), '--formats', 'markdown,screenshot']);
     expect(data.screenshot).toBe(path.join(env.WEBJOBS_HOME, 'jobs', jobId, 'files', 'screenshot-1.png'));
-    expect(pngSize(await fs.readFile(data.screenshot!))).toEqual({ width: 800, height: 600 });
+    expect(pngSize(await fs.readFile(data.screenshot!))).toEqual({ width: VIEWPORT.width, height: VIEWPORT.height });
     // Images are blocked for text formats, but a screenshot shows the page as a person sees it.
     expect(site.requests.filter((r) => r === 'GET /pixel.png').length).toBe(before + 1);
     const full = await scrape([site.at('/tall'), '--formats', 'screenshot', '--full-page']);
@@ -94,7 +95,7 @@ describe('screenshot', () => {
     expect(result.code).toBe(0);
     const index = JSON.parse(await fs.readFile(path.join(dir, 'index.json'), 'utf8')) as { pages: { files: Record<string, string> }[] };
     expect(index.pages.map((p) => p.files.screenshot)).toEqual([expect.stringMatching(/_raw\.png$/), expect.stringMatching(/_tall\.png$/)]);
-    expect(pngSize(await fs.readFile(path.join(dir, index.pages[1]!.files.screenshot!)))).toEqual({ width: 800, height: 600 });
+    expect(pngSize(await fs.readFile(path.join(dir, index.pages[1]!.files.screenshot!)))).toEqual({ width: VIEWPORT.width, height: VIEWPORT.height });
   }, 180_000);
 
   it('on serve: the record holds a URL that serves the file to the job\'s key only; --remote --output-dir downloads it', async () => {
@@ -104,7 +105,7 @@ describe('screenshot', () => {
     const served = await fetch(data.screenshot!, { headers: { 'x-api-key': KEY } });
     expect(served.status).toBe(200);
     expect(served.headers.get('content-type')).toBe('image/png');
-    expect(pngSize(Buffer.from(await served.arrayBuffer()))).toEqual({ width: 800, height: 600 });
+    expect(pngSize(Buffer.from(await served.arrayBuffer()))).toEqual({ width: VIEWPORT.width, height: VIEWPORT.height });
     expect((await fetch(data.screenshot!)).status).toBe(401);
     expect((await fetch(data.screenshot!, { headers: { 'x-api-key': OTHER_KEY } })).status).toBe(404);
     expect((await fetch(`${serve.url}/api/files/${jobId}/..%2F..%2Fkeys.json`, { headers: { 'x-api-key': KEY } })).status).toBe(404);
@@ -117,6 +118,6 @@ describe('screenshot', () => {
     expect(batch.code).toBe(0);
     const names = await fs.readdir(dir);
     const png = names.find((n) => n.endsWith('.png'))!;
-    expect(pngSize(await fs.readFile(path.join(dir, png)))).toEqual({ width: 800, height: 600 });
+    expect(pngSize(await fs.readFile(path.join(dir, png)))).toEqual({ width: VIEWPORT.width, height: VIEWPORT.height });
   }, 180_000);
 });

@@ -1362,6 +1362,27 @@ PAGES['/service/voices'] = sitePage(
   { head: '<meta property="og:type" content="article">' },
 );
 
+// A site whose style sheet hides its sections below laptop width (Webflow's "hide on
+// tablet"): rendered in Puppeteer's own 800-pixel window, three of its four sections
+// were gone. Pages are rendered in a laptop's window (VIEWPORT).
+
+const PLATFORM = [
+  ['Inference', 'Run the leading open models on serverless endpoints that scale with your traffic, and pay only for the tokens you use.'],
+  ['Fine-tuning', 'Adapt a model to your own data with a few lines of code, then deploy it on the same endpoints as the base models.'],
+  ['Clusters', 'Reserve GPU clusters by the week for training runs, with fast storage and networking already set up for you.'],
+  ['Sandboxes', 'Give your agents secure code sandboxes that start in under a second and keep their files between calls.'],
+];
+
+PAGES['/responsive/wide-only'] = sitePage(
+  'The AI platform – Northwind Cloud',
+  `<style>@media (max-width: 991px) { .hide-tablet { display: none; } }</style>
+  <main><h1>The AI platform</h1>
+    <p>Everything you need to build with open models, from the first prompt to production traffic.</p>
+    ${PLATFORM.map(([name, text], i) => `<section class="${i === 0 ? '' : 'hide-tablet'}"><h2>${name}</h2><p>${text}</p></section>`).join('\n    ')}
+  </main>`,
+  { withSidebar: false },
+);
+
 // A shop's category page whose style sheet did not load (blocked, or a copy of the page
 // read offline): the bar of shipping notices atop its products is hidden by a utility
 // class ("hide") that only that sheet defines. Chromium shows it; it is still hidden. A
@@ -2195,6 +2216,12 @@ describe('listing pages', () => {
       kept: [...COURSES.flat()],
       dropped: [...FURNITURE, 'Next page'],
     });
+  });
+});
+
+describe('viewport', () => {
+  it('renders pages in a laptop-wide window, where sections hidden on tablets show', async () => {
+    expectContent(await markdownOf('/responsive/wide-only'), { kept: PLATFORM.flat(), dropped: FURNITURE });
   });
 });
 

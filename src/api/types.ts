@@ -17,6 +17,13 @@ export const FORMATS = ['markdown', 'html', 'links', 'rawHtml', 'screenshot'] as
 export type Format = (typeof FORMATS)[number];
 
 export const SCREENSHOT_FORMATS = ['png', 'jpeg', 'webp'] as const;
+
+/**
+ * The browser window pages are rendered in, and so a screenshot's size: a laptop's. Puppeteer's
+ * own 800×600 gets many sites' tablet layout, which hides parts of the page at that width.
+ */
+export const VIEWPORT = { width: 1280, height: 800 } as const;
+export const VIEWPORT_SIZE = `${VIEWPORT.width}×${VIEWPORT.height}`;
 export type ScreenshotFormat = (typeof SCREENSHOT_FORMATS)[number];
 
 /** How the `screenshot` format is taken (the real service's screenshotOptions). */

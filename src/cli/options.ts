@@ -4,7 +4,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { LIMITS } from '../api/limits.js';
 import { parseCookie, parseHeader, readCookiesFile } from './access.js';
 import type { ProgressFlags } from './terminal.js';
-import { ENGINES, FORMATS, SCREENSHOT_FORMATS, WAIT_UNTIL, type Cookie, type EngineName, type ScreenshotFormat, type Format, type ScrapeOptions, type SessionOptions, type WaitUntil } from '../api/types.js';
+import { ENGINES, FORMATS, SCREENSHOT_FORMATS, VIEWPORT_SIZE, WAIT_UNTIL, type Cookie, type EngineName, type ScreenshotFormat, type Format, type ScrapeOptions, type SessionOptions, type WaitUntil } from '../api/types.js';
 
 /** A whole number flag within [min, max]; out of range is a usage error named by the flag, before anything starts. */
 export function parseInteger(name: string, min = 0, max = Number.MAX_SAFE_INTEGER) {
@@ -78,7 +78,7 @@ export function addScrapeOptions(cmd: Command): Command {
         .choices([...ENGINES])
         .default(undefined, 'auto')
     )
-    .option('--full-page', 'with --formats screenshot: the whole page, not only its first 800x600 pixels')
+    .option('--full-page', `with --formats screenshot: the whole page, not only its first ${VIEWPORT_SIZE} pixels`)
     .addOption(new Option('--screenshot-format <type>', 'with --formats screenshot: the image type (default: png)').choices([...SCREENSHOT_FORMATS]))
     .option(
       '--max-age <seconds>',

@@ -8,6 +8,7 @@ import os from 'node:os';
 import type { Browser, BrowserContext, Page, Target } from 'puppeteer';
 import { launchWithoutSysNice, lowerPriority } from './priority.js';
 import { EnvironmentError } from '../api/errors.js';
+import { VIEWPORT } from '../api/types.js';
 import { userAgentHeader } from './userAgent.js';
 import { bareHost, egressLaunchArgs, startEgressProxy, type EgressGuard, type EgressProxy } from './egress.js';
 import { findBrowser } from './findBrowser.js';
@@ -88,6 +89,7 @@ export async function launchBrowser(settings: BrowserSettings = {}): Promise<Bro
       userDataDir: profile.dir,
       // Chromium's own temporary files (org.chromium.Chromium.*) go inside the profile, and go with it.
       env: { ...process.env, TMPDIR: profile.tmpDir },
+      defaultViewport: VIEWPORT,
       protocolTimeout: 60_000,
       handleSIGINT: false,
       handleSIGTERM: false,

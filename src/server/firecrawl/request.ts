@@ -7,7 +7,7 @@
  * naming it: never silently dropped. README "Firecrawl-compatible API" has the table.
  */
 import { UsageError } from '../../api/errors.js';
-import { FORMATS, type Format, type JobKind, type ScreenshotOptions } from '../../api/types.js';
+import { FORMATS, VIEWPORT_SIZE, type Format, type JobKind, type ScreenshotOptions } from '../../api/types.js';
 import { validateUrl } from '../../api/validate.js';
 
 export type FirecrawlVersion = 'v1' | 'v2';
@@ -78,7 +78,7 @@ const WHY_NOT: Record<string, string> = {
 /** Why the options of Firecrawl's {type: "screenshot"} format other than fullPage are refused. */
 const SCREENSHOT_WHY_NOT: Record<string, string> = {
   quality: 'screenshots are PNG here (lossless): there is no quality to set',
-  viewport: 'the viewport is fixed (800×600; fullPage: true takes the whole page)',
+  viewport: `the viewport is fixed (${VIEWPORT_SIZE}; fullPage: true takes the whole page)`,
 };
 
 /**
