@@ -1362,6 +1362,25 @@ PAGES['/service/voices'] = sitePage(
   { head: '<meta property="og:type" content="article">' },
 );
 
+// A shop that hides its <main> (and footer) with its styles until its scripts run
+// (anti-flicker); they did not. Beside its mega menu, the main region is under half of
+// the page's text, so the rule for a page hidden whole did not keep it.
+
+const DEPARTMENTS = Array.from({ length: 40 }, (_, i) => `Microphones, interfaces and monitors department ${i + 1}`);
+const MIC = [
+  'The dynamic vocal microphone broadcasters have used for decades now has a built-in preamp that adds up to 28 dB of clean gain.',
+  'A switchable high-pass filter and presence boost shape the sound, and the new USB-C output records straight to a computer.',
+  'An internal shock mount and a thick windscreen keep handling noise and plosives out of close-up spoken-word recordings.',
+];
+
+PAGES['/hidden/main-until-scripts'] = html(
+  `<style>.site-footer, main { visibility: hidden; }</style>
+  <header class="site-header"><nav class="mega-menu"><ul>${DEPARTMENTS.map((m) => `<li><a href="/c/${slug(m)}">${m}</a></li>`).join('')}</ul></nav></header>
+  <main id="main-content"><h1>Dynamic vocal microphone with preamp</h1>${MIC.map((p) => `<p>${p}</p>`).join('')}<p class="price">$499.00</p></main>
+  <footer class="site-footer"><p>${FOOTER_LINKS.join(' · ')}</p></footer>`,
+  { title: 'Dynamic vocal microphone with preamp | Northwind Music' },
+);
+
 // A site whose style sheet hides its sections below laptop width (Webflow's "hide on
 // tablet"): rendered in Puppeteer's own 800-pixel window, three of its four sections
 // were gone. Pages are rendered in a laptop's window (VIEWPORT).
@@ -2295,6 +2314,13 @@ describe('never silently empty', () => {
 describe('hidden content', () => {
   it('keeps a page hidden whole until its scripts run, though a JSON state block outweighs its text', async () => {
     expectContent(await markdownOf('/hidden/anti-flicker'), { kept: ['Smoky beans on toast', ...RECIPE], dropped: ['Product 12'] });
+  });
+
+  it("keeps the page's one <main>, hidden by its styles until scripts that did not run, beside a larger mega menu", async () => {
+    const { markdown = '', metadata } = await scrapeUrl(pool, server.at('/hidden/main-until-scripts'), { timeout: 20_000 });
+    expectContent(markdown, { kept: ['Dynamic vocal microphone with preamp', ...MIC, '$499.00'], dropped: [...DEPARTMENTS, ...FOOTER_LINKS] });
+    // Found as the main content, not returned by the fallback for a selection that came back nearly empty.
+    expect(metadata.warning).toBeUndefined();
   });
 
   it('drops a hidden mobile menu that holds a third of the text', async () => {

@@ -179,6 +179,10 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     return !/(^|;)\s*display\s*:\s*(?!none)/i.test(el.getAttribute('style') || '');
   }
 
+  /** The page's one main region, not hidden by its markup (an application's other views are `<main hidden>`). */
+  const isSoleMain = (el: Element) =>
+    el.matches('main, [role="main"]') && !el.hasAttribute('hidden') && el.ownerDocument.querySelectorAll('main, [role="main"]').length === 1;
+
   function markHidden(doc: Document): () => void {
     const marked: Element[] = [];
     if (!doc.body) return () => undefined;
@@ -202,8 +206,9 @@ export function mainContentSelector(Readability: any): MainContentSelector {
         }
         if (!shown) {
           // A page hidden whole until its scripts reveal it (anti-flicker, preloaders) is still the
-          // page; a hidden mobile menu can hold a third of the text, never half of it.
-          if (readableLength(el) < total / 2) marked.push(el);
+          // page; a hidden mobile menu can hold a third of the text, never half of it. So is the
+          // page's one <main> hidden by its styles until then, whatever its share beside a mega menu.
+          if (readableLength(el) < total / 2 && !isSoleMain(el)) marked.push(el);
           return NodeFilter.FILTER_REJECT;
         }
         return NodeFilter.FILTER_ACCEPT;
