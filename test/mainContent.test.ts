@@ -1694,6 +1694,15 @@ PAGES['/hidden/accordion'] = sitePage(
   { withSidebar: false },
 );
 
+// The same accordion collapsed by an inline style (Vue's v-show, jQuery's slideUp write
+// display:none on the panel), which the HTTP engine reads too.
+PAGES['/hidden/accordion-inline'] = sitePage(
+  'Free tax help – Northwind United Way',
+  `<main><h1>Free tax help</h1><p>Our volunteers prepare and file tax returns for free, in person or online, from February to April.</p>
+    <div class="accordion">${ACCORDION.map(([q, a]) => `<div class="accordion-item"><div class="accordion-item-title">${q}</div><div class="accordion-item-text" style="display: none;"><p>${a}</p></div></div>`).join('')}</div></main>`,
+  { withSidebar: false },
+);
+
 // 17. A "You may also like" section whose items are no card grid (no pictures, a
 // paragraph each) and whose names say nothing: the heading is what says it.
 
@@ -2329,6 +2338,13 @@ describe('hidden content', () => {
 
   it('keeps the answers of an accordion that a style sheet collapses, as it keeps a closed <details>', async () => {
     expectContent(await markdownOf('/hidden/accordion'), { kept: ACCORDION.flat(), dropped: FURNITURE });
+  });
+
+  it('keeps the answers of an accordion collapsed by an inline display: none, in both engines', async () => {
+    const options = { onlyMainContent: true, includeTags: [], excludeTags: [], wantHtml: false, wantMarkdown: true, wantLinks: false };
+    const expected = { kept: ACCORDION.flat(), dropped: FURNITURE };
+    expectContent(await markdownOf('/hidden/accordion-inline'), expected);
+    expectContent(extractInNode(PAGES['/hidden/accordion-inline']!, server.at('/hidden/accordion-inline'), options).result.markdown ?? '', expected);
   });
 
   it('keeps what a `display: contents` wrapper holds, though the wrapper has no box of its own', async () => {

@@ -19,6 +19,9 @@
  *   engines. What it cannot see: rules of the page's style sheets (a mobile menu
  *   hidden by a media query, a class the site's CSS hides). mainContent.ts guards
  *   every use of visibility with text shares, so such a block is kept, not the page lost.
+ *   `innerText` leaves out what the markup hides, and `getComputedStyle` gives the
+ *   `display` the markup says (displayFromMarkup): a closed accordion panel is told
+ *   by its display:none, and its text by not being in what the page shows.
  *
  * The patches go on linkedom's classes once per thread; the page being read sets
  * the address URLs resolve against for the length of one synchronous extraction.
@@ -117,6 +120,27 @@ export function isShownWithoutLayout(el: Element): boolean {
   return !/(^|;)content-visibility:hidden(!important)?(;|$)/.test(style);
 }
 
+/**
+ * The `display` the markup gives an element, for getComputedStyle: "none" where the browser's
+ * own style sheet or an attribute hides it, else its inline style's, else "" (style sheets unknown).
+ * mainContent.ts asks it of a hidden element: display:none is how an accordion's closed panel is
+ * hidden (Vue's v-show, jQuery's slideUp write it inline), and such a panel is content.
+ */
+export function displayFromMarkup(el: Element): string {
+  const hidden = el.getAttribute('hidden');
+  if (NEVER_SHOWN.has(el.tagName) || (hidden !== null && hidden !== 'until-found') || (el.tagName === 'DIALOG' && !el.hasAttribute('open'))) return 'none';
+  return /(?:^|;)display:([a-z-]+)/.exec((el.getAttribute('style') || '').toLowerCase().replace(/\s+/g, ''))?.[1] ?? '';
+}
+
+/** The text of `node` a reader sees, as innerText gives it (without its line breaks): what the markup hides left out. */
+function shownText(node: Node): string {
+  if (node.nodeType === 3) return node.textContent ?? '';
+  if (node.nodeType !== 1 || !isShownWithoutLayout(node as Element)) return '';
+  let text = '';
+  for (const child of Array.from(node.childNodes)) text += shownText(child);
+  return text;
+}
+
 let patched = false;
 
 /** Fills in, once per thread, what the extraction code asks of a browser's DOM and linkedom lacks. */
@@ -169,6 +193,16 @@ function patchLinkedom(): void {
     configurable: true,
     get(this: Element) {
       return Array.from(this.children).filter((cell) => cell.tagName === 'TD' || cell.tagName === 'TH');
+    },
+  });
+  // linkedom's innerText is its textContent, hidden parts included.
+  Object.defineProperty(HTMLElement.prototype, 'innerText', {
+    configurable: true,
+    get(this: Element) {
+      return shownText(this);
+    },
+    set(this: Element, text: string) {
+      this.textContent = text;
     },
   });
   Object.defineProperty(LinkedomElement.prototype, 'checkVisibility', {
@@ -287,6 +321,8 @@ export function withNodeDocument<T>(html: string, url: string, read: (doc: Docum
   patchLinkedom();
   const document = parseAsBrowser(html);
   noscriptAsText(document);
+  const view = document.defaultView as unknown as { getComputedStyle?: (el: Element) => { display: string } } | null;
+  if (view) view.getComputedStyle = (el) => ({ display: displayFromMarkup(el) });
   reading = { url, base: baseOf(document, url) };
   try {
     return read(document);
