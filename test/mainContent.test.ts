@@ -1695,11 +1695,12 @@ PAGES['/hidden/accordion'] = sitePage(
 );
 
 // The same accordion collapsed by an inline style (Vue's v-show, jQuery's slideUp write
-// display:none on the panel), which the HTTP engine reads too.
+// display:none on the panel), which the HTTP engine reads too; each question a heading
+// made of a button, as WAI-ARIA's accordion pattern has it.
 PAGES['/hidden/accordion-inline'] = sitePage(
   'Free tax help – Northwind United Way',
   `<main><h1>Free tax help</h1><p>Our volunteers prepare and file tax returns for free, in person or online, from February to April.</p>
-    <div class="accordion">${ACCORDION.map(([q, a]) => `<div class="accordion-item"><div class="accordion-item-title">${q}</div><div class="accordion-item-text" style="display: none;"><p>${a}</p></div></div>`).join('')}</div></main>`,
+    <div class="accordion">${ACCORDION.map(([q, a]) => `<div class="accordion-item"><h3><button class="accordion-item-title" aria-expanded="false">${q}</button></h3><div class="accordion-item-text" style="display: none;"><p>${a}</p></div></div>`).join('')}</div></main>`,
   { withSidebar: false },
 );
 

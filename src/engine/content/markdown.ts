@@ -95,6 +95,8 @@ export function markdownConverter(TurndownService: any, gfm: any): (root: Elemen
    * inputs, would otherwise start the next line with four spaces, an indented code block.
    */
   function removeSilentElements(root: Element): void {
+    // A heading made of a button is an accordion's question (WAI-ARIA's pattern, Bootstrap's): its text is the heading's.
+    for (const button of Array.from(root.querySelectorAll('h1 button, h2 button, h3 button, h4 button, h5 button, h6 button'))) button.replaceWith(...Array.from(button.childNodes));
     for (const element of Array.from(root.querySelectorAll('button, input, select, textarea, source, track, meta, link, param'))) element.remove();
   }
 
