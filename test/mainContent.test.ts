@@ -1704,6 +1704,16 @@ PAGES['/hidden/accordion-inline'] = sitePage(
   { withSidebar: false },
 );
 
+// The same accordion as a CSS-in-JS library (emotion) renders it on the server: a <style>
+// before each element and inside the question's own block, the answers closed by those rules.
+const emotion = (name: string, rule: string) => `<style data-emotion="css ${name}">.css-${name}{${rule}}</style>`;
+PAGES['/hidden/accordion-emotion'] = sitePage(
+  'Free tax help – Northwind United Way',
+  `<main><h1>Free tax help</h1><p>Our volunteers prepare and file tax returns for free, in person or online, from February to April.</p>
+    ${ACCORDION.map(([q, a]) => `<div class="css-item">${emotion('title', 'cursor:pointer;width:100%;text-align:left;border:0;outline:0;padding:1rem 1.25rem;font-weight:600;background:#f4f6f8')}<div class="css-title">${emotion('icon', 'float:right;transition:transform .2s ease-in-out;transform:rotate(0deg)')}${q}</div>${emotion('panel', 'display:none;padding:0 1.25rem')}<div class="css-panel"><p>${a}</p></div></div>`).join('')}</main>`,
+  { withSidebar: false },
+);
+
 // 17. A "You may also like" section whose items are no card grid (no pictures, a
 // paragraph each) and whose names say nothing: the heading is what says it.
 
@@ -2346,6 +2356,13 @@ describe('hidden content', () => {
     const expected = { kept: ACCORDION.flat(), dropped: FURNITURE };
     expectContent(await markdownOf('/hidden/accordion-inline'), expected);
     expectContent(extractInNode(PAGES['/hidden/accordion-inline']!, server.at('/hidden/accordion-inline'), options).result.markdown ?? '', expected);
+  });
+
+  it("keeps the answers of an accordion styled by CSS-in-JS, whose <style> elements sit before each answer and in each question", async () => {
+    const { markdown = '', metadata } = await scrapeUrl(pool, server.at('/hidden/accordion-emotion'), { timeout: 20_000 });
+    expectContent(markdown, { kept: ACCORDION.flat(), dropped: [...FURNITURE, 'cursor:pointer', 'transition'] });
+    // Kept as content, not returned by the fallback for a selection that came back nearly empty.
+    expect(metadata.warning).toBeUndefined();
   });
 
   it('keeps what a `display: contents` wrapper holds, though the wrapper has no box of its own', async () => {

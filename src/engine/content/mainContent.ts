@@ -137,8 +137,11 @@ export function mainContentSelector(Readability: any): MainContentSelector {
    * also shows elsewhere (a variant for another screen size) is not such a panel.
    */
   function isCollapsedPanel(el: Element, visibleText: () => string): boolean {
-    const toggle = el.previousElementSibling;
-    if (!toggle || !toggle.checkVisibility({ visibilityProperty: true }) || textLength(toggle) === 0 || textLength(toggle) > 150) return false;
+    // Past the <style> a CSS-in-JS library (emotion) renders before each element on the server; the
+    // title's own <style> is no text either.
+    let toggle = el.previousElementSibling;
+    while (toggle?.matches('style, script, template')) toggle = toggle.previousElementSibling;
+    if (!toggle || !toggle.checkVisibility({ visibilityProperty: true }) || readableLength(toggle) === 0 || readableLength(toggle) > 150) return false;
     const total = textLength(el);
     if (paragraphProse(el, () => true) < 200 || linkedLength(el) > 0.3 * total) return false;
     return !visibleText().includes(longestLine(el).slice(0, 80));
@@ -149,6 +152,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     let longest = '';
     const walker = el.ownerDocument.createTreeWalker(el, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (node.parentElement?.matches('style, script, template')) continue;
       const text = normalText(node);
       if (text.length > longest.length) longest = text;
     }
