@@ -17,6 +17,7 @@ export const FORMATS = ['markdown', 'html', 'links', 'rawHtml', 'screenshot'] as
 export type Format = (typeof FORMATS)[number];
 
 export const SCREENSHOT_FORMATS = ['png', 'jpeg', 'webp'] as const;
+export type ScreenshotFormat = (typeof SCREENSHOT_FORMATS)[number];
 
 /**
  * The browser window pages are rendered in, and so a screenshot's size: a laptop's. Puppeteer's
@@ -24,7 +25,6 @@ export const SCREENSHOT_FORMATS = ['png', 'jpeg', 'webp'] as const;
  */
 export const VIEWPORT = { width: 1280, height: 800 } as const;
 export const VIEWPORT_SIZE = `${VIEWPORT.width}×${VIEWPORT.height}`;
-export type ScreenshotFormat = (typeof SCREENSHOT_FORMATS)[number];
 
 /** How the `screenshot` format is taken (the real service's screenshotOptions). */
 export interface ScreenshotOptions {

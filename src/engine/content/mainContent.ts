@@ -180,7 +180,8 @@ export function mainContentSelector(Readability: any): MainContentSelector {
   function hiddenByClass(el: Element): boolean {
     const classes = (el.getAttribute('class') || '').split(/\s+/).filter(Boolean);
     if (!classes.some((name) => HIDING_CLASSES.test(name)) || classes.some((name) => SHOWING_CLASSES.test(name))) return false;
-    return !/(^|;)\s*display\s*:\s*(?!none)/i.test(el.getAttribute('style') || '');
+    const display = /(?:^|;)\s*display\s*:\s*([a-z-]+)/i.exec(el.getAttribute('style') || '')?.[1];
+    return display === undefined || display.toLowerCase() === 'none';
   }
 
   /** The page's one main region, not hidden by its markup (an application's other views are `<main hidden>`). */

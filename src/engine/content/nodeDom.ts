@@ -115,7 +115,7 @@ export function isShownWithoutLayout(el: Element): boolean {
   if (hidden !== null && hidden !== 'until-found') return false;
   if (el.tagName === 'DIALOG' && !el.hasAttribute('open')) return false;
   if (el.tagName === 'INPUT' && (el.getAttribute('type') || '').toLowerCase() === 'hidden') return false;
-  const style = (el.getAttribute('style') || '').toLowerCase().replace(/\s+/g, '');
+  const style = inlineStyle(el);
   if (/(^|;)display:none(!important)?(;|$)/.test(style) || /(^|;)visibility:(hidden|collapse)(!important)?(;|$)/.test(style)) return false;
   return !/(^|;)content-visibility:hidden(!important)?(;|$)/.test(style);
 }
@@ -129,8 +129,11 @@ export function isShownWithoutLayout(el: Element): boolean {
 export function displayFromMarkup(el: Element): string {
   const hidden = el.getAttribute('hidden');
   if (NEVER_SHOWN.has(el.tagName) || (hidden !== null && hidden !== 'until-found') || (el.tagName === 'DIALOG' && !el.hasAttribute('open'))) return 'none';
-  return /(?:^|;)display:([a-z-]+)/.exec((el.getAttribute('style') || '').toLowerCase().replace(/\s+/g, ''))?.[1] ?? '';
+  return /(?:^|;)display:([a-z-]+)/.exec(inlineStyle(el))?.[1] ?? '';
 }
+
+/** The element's style attribute, lower-cased and without white space: "display:none;color:red". */
+const inlineStyle = (el: Element) => (el.getAttribute('style') || '').toLowerCase().replace(/\s+/g, '');
 
 /** The text of `node` a reader sees, as innerText gives it (without its line breaks): what the markup hides left out. */
 function shownText(node: Node): string {
