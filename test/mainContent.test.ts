@@ -1402,6 +1402,31 @@ PAGES['/responsive/wide-only'] = sitePage(
   { withSidebar: false },
 );
 
+// A page whose own <style> hides a featured story it keeps for later (placeholder text) and,
+// mobile first, hides its long description until an @media block shows it on wider screens.
+// The HTTP engine reads those rules as the browser applies them.
+
+const PLACEHOLDER = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua.';
+const MARKET_REPORT = [
+  'Crude prices rose for a third week as refinery demand in Asia recovered faster than traders expected after the spring maintenance season.',
+  'Product cracks for diesel held near their yearly highs, while gasoline margins narrowed on higher inventories along the Atlantic coast.',
+];
+
+PAGES['/sheet/hidden-banner'] = sitePage(
+  'Oil markets this week – Northwind Commodity Insights',
+  `<style>
+    .featured-story { display: none; order: 2; }
+    .report-details { display: none; }
+    @media (min-width: 768px) { .report-details { display: block; } }
+  </style>
+  <main><h1>Oil markets this week</h1>
+    <div class="featured-story"><h3>Heading line</h3><p>${PLACEHOLDER}</p></div>
+    <p>Our weekly review of the crude and refined products markets, with the prices that moved them.</p>
+    <div class="report-details">${MARKET_REPORT.map((p) => `<p>${p}</p>`).join('')}</div>
+  </main>`,
+  { withSidebar: false },
+);
+
 // A shop's category page whose style sheet did not load (blocked, or a copy of the page
 // read offline): the bar of shipping notices atop its products is hidden by a utility
 // class ("hide") that only that sheet defines. Chromium shows it; it is still hidden. A
@@ -2261,6 +2286,15 @@ describe('listing pages', () => {
 describe('viewport', () => {
   it('renders pages in a laptop-wide window, where sections hidden on tablets show', async () => {
     expectContent(await markdownOf('/responsive/wide-only'), { kept: PLATFORM.flat(), dropped: FURNITURE });
+  });
+});
+
+describe("a page's own style sheet", () => {
+  it('drops what its <style> hides and keeps what an @media block shows again, in both engines', async () => {
+    const options = { onlyMainContent: true, includeTags: [], excludeTags: [], wantHtml: false, wantMarkdown: true, wantLinks: false };
+    const expected = { kept: ['weekly review', ...MARKET_REPORT], dropped: [...FURNITURE, PLACEHOLDER, 'Heading line'] };
+    expectContent(await markdownOf('/sheet/hidden-banner'), expected);
+    expectContent(extractInNode(PAGES['/sheet/hidden-banner']!, server.at('/sheet/hidden-banner'), options).result.markdown ?? '', expected);
   });
 });
 

@@ -16,9 +16,11 @@
  *   inline `display:none` / `visibility:hidden`, and elements a browser never shows
  *   (template, noscript, a closed dialog, hidden inputs). The utility classes that
  *   mean "never shown" (d-none, hidden, is-hidden...) mainContent.ts reads on both
- *   engines. What it cannot see: rules of the page's style sheets (a mobile menu
- *   hidden by a media query, a class the site's CSS hides). mainContent.ts guards
- *   every use of visibility with text shares, so such a block is kept, not the page lost.
+ *   engines. Of the page's own <style> elements, it reads the rules that hide a
+ *   class or an id for good (inlineSheets.ts). What it cannot see: the rest of the
+ *   style sheets (a mobile menu hidden by a media query, a class the site's linked
+ *   CSS hides). mainContent.ts guards every use of visibility with text shares, so
+ *   such a block is kept, not the page lost.
  *   `innerText` leaves out what the markup hides, and `getComputedStyle` gives the
  *   `display` the markup says (displayFromMarkup): a closed accordion panel is told
  *   by its display:none, and its text by not being in what the page shows.
@@ -35,6 +37,7 @@ import {
   HTMLLinkElement,
   parseHTML,
 } from 'linkedom/worker';
+import { hiddenBySheets, type SheetHiding } from './inlineSheets.js';
 
 const SHOW_ELEMENT = 0x1;
 const FILTER_ACCEPT = 1;
@@ -43,8 +46,11 @@ const FILTER_REJECT = 2;
 /** NodeFilter's constants, which mainContent.ts reads from the global scope as a page does. */
 export const NODE_FILTER = { FILTER_ACCEPT, FILTER_REJECT, FILTER_SKIP: 3, SHOW_ALL: 0xffffffff, SHOW_ELEMENT, SHOW_TEXT: 0x4 };
 
-/** The address of the page being read: its URL and the base its relative URLs resolve against. */
-let reading: { url: string; base: string } | undefined;
+/**
+ * The page being read: its URL, the base its relative URLs resolve against, and what its own
+ * <style> elements hide (inlineSheets.ts).
+ */
+let reading: { url: string; base: string; hidden: SheetHiding | null } | undefined;
 
 function resolved(value: string | null): string {
   if (value === null) return '';
@@ -117,8 +123,13 @@ export function isShownWithoutLayout(el: Element): boolean {
   if (el.tagName === 'INPUT' && (el.getAttribute('type') || '').toLowerCase() === 'hidden') return false;
   const style = inlineStyle(el);
   if (/(^|;)display:none(!important)?(;|$)/.test(style) || /(^|;)visibility:(hidden|collapse)(!important)?(;|$)/.test(style)) return false;
-  return !/(^|;)content-visibility:hidden(!important)?(;|$)/.test(style);
+  if (/(^|;)content-visibility:hidden(!important)?(;|$)/.test(style)) return false;
+  // An inline display wins over the page's style sheets.
+  return /(^|;)display:/.test(style) || !hiddenBySheet(el);
 }
+
+/** Whether one of the page's own <style> elements hides the element. */
+const hiddenBySheet = (el: Element) => reading?.hidden?.hides(el) === true;
 
 /**
  * The `display` the markup gives an element, for getComputedStyle: "none" where the browser's
@@ -129,7 +140,7 @@ export function isShownWithoutLayout(el: Element): boolean {
 export function displayFromMarkup(el: Element): string {
   const hidden = el.getAttribute('hidden');
   if (NEVER_SHOWN.has(el.tagName) || (hidden !== null && hidden !== 'until-found') || (el.tagName === 'DIALOG' && !el.hasAttribute('open'))) return 'none';
-  return /(?:^|;)display:([a-z-]+)/.exec(inlineStyle(el))?.[1] ?? '';
+  return /(?:^|;)display:([a-z-]+)/.exec(inlineStyle(el))?.[1] ?? (hiddenBySheet(el) ? 'none' : '');
 }
 
 /** The element's style attribute, lower-cased and without white space: "display:none;color:red". */
@@ -326,7 +337,7 @@ export function withNodeDocument<T>(html: string, url: string, read: (doc: Docum
   noscriptAsText(document);
   const view = document.defaultView as unknown as { getComputedStyle?: (el: Element) => { display: string } } | null;
   if (view) view.getComputedStyle = (el) => ({ display: displayFromMarkup(el) });
-  reading = { url, base: baseOf(document, url) };
+  reading = { url, base: baseOf(document, url), hidden: hiddenBySheets(document) };
   try {
     return read(document);
   } finally {
