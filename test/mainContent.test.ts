@@ -1862,6 +1862,12 @@ async function markdownOf(path: string): Promise<string> {
   return markdown;
 }
 
+/** The Markdown of the page at `path` as the HTTP engine extracts it (the Node DOM), from the page's HTML. */
+function markdownInNode(path: string): string {
+  const options = { onlyMainContent: true, includeTags: [], excludeTags: [], wantHtml: false, wantMarkdown: true, wantLinks: false };
+  return extractInNode(PAGES[path]!, server.at(path), options).result.markdown ?? '';
+}
+
 beforeAll(async () => {
   server = await startFixtureServer(Object.fromEntries(Object.entries(PAGES).map(([path, page]) => [path, (_req, res) => sendHtml(res, page)])));
   pool = new BrowserPool();
@@ -2291,17 +2297,15 @@ describe('viewport', () => {
 
 describe("a page's own style sheet", () => {
   it('drops what its <style> hides and keeps what an @media block shows again, in both engines', async () => {
-    const options = { onlyMainContent: true, includeTags: [], excludeTags: [], wantHtml: false, wantMarkdown: true, wantLinks: false };
     const expected = { kept: ['weekly review', ...MARKET_REPORT], dropped: [...FURNITURE, PLACEHOLDER, 'Heading line'] };
     expectContent(await markdownOf('/sheet/hidden-banner'), expected);
-    expectContent(extractInNode(PAGES['/sheet/hidden-banner']!, server.at('/sheet/hidden-banner'), options).result.markdown ?? '', expected);
+    expectContent(markdownInNode('/sheet/hidden-banner'), expected);
   });
 });
 
 describe('style sheets that did not load', () => {
   it('keeps a block a utility class hides hidden, in both engines, though the sheet defining the class is missing', async () => {
-    const options = { onlyMainContent: true, includeTags: [], excludeTags: [], wantHtml: false, wantMarkdown: true, wantLinks: false };
-    const inNode = extractInNode(PAGES['/shop/unstyled']!, server.at('/shop/unstyled'), options).result.markdown ?? '';
+    const inNode = markdownInNode('/shop/unstyled');
     const expected = { kept: ['Skincare sets', STOCK_NOTE, ...SETS.flat()], dropped: [...FURNITURE, ...NOTICES.map((n) => n.slice(0, 50))] };
     expectContent(await markdownOf('/shop/unstyled'), expected);
     expectContent(inNode, expected);
@@ -2310,8 +2314,7 @@ describe('style sheets that did not load', () => {
 
 describe('repeated text', () => {
   it('keeps a line said again in another part of the page, and drops copies of slides and cards, in both engines', async () => {
-    const options = { onlyMainContent: true, includeTags: [], excludeTags: [], wantHtml: false, wantMarkdown: true, wantLinks: false };
-    const inNode = extractInNode(PAGES['/plan/weeks']!, server.at('/plan/weeks'), options).result.markdown ?? '';
+    const inNode = markdownInNode('/plan/weeks');
     for (const md of [await markdownOf('/plan/weeks'), inNode]) {
       expectContent(md, { kept: [SAME_LUNCH, ...WEEK_ONE, ...WEEK_TWO, ...SLIDES.flat(), CARD_TEXT, PROMOTION], dropped: FURNITURE });
       const times = (text: string) => plain(md).split(text).length - 1;
@@ -2335,8 +2338,7 @@ describe('list articles', () => {
   it('keeps the lists of links of an A-Z index, which are most of its text, in both engines', async () => {
     const expected = { kept: ['notable', ...Object.values(LANGUAGES).flat().map(([name, note]) => name + note)], dropped: FURNITURE };
     expectContent(await markdownOf('/list/languages'), expected);
-    const options = { onlyMainContent: true, includeTags: [], excludeTags: [], wantHtml: false, wantMarkdown: true, wantLinks: false };
-    expectContent(extractInNode(PAGES['/list/languages']!, server.at('/list/languages'), options).result.markdown, expected);
+    expectContent(markdownInNode('/list/languages'), expected);
   });
 });
 
@@ -2346,9 +2348,7 @@ describe('listing pages without paragraphs', () => {
   });
 
   it('keeps every job of that job board when the page is read over HTTP (the default for a page without scripts)', () => {
-    const options = { onlyMainContent: true, includeTags: [], excludeTags: [], wantHtml: false, wantMarkdown: true, wantLinks: false };
-    const { result } = extractInNode(PAGES['/listing/jobs']!, server.at('/listing/jobs'), options);
-    expectContent(result.markdown, { kept: [...JOBS.flat(), ...LUMEN_DETAILS], dropped: FURNITURE });
+    expectContent(markdownInNode('/listing/jobs'), { kept: [...JOBS.flat(), ...LUMEN_DETAILS], dropped: FURNITURE });
   });
 });
 
@@ -2386,10 +2386,9 @@ describe('hidden content', () => {
   });
 
   it('keeps the answers of an accordion collapsed by an inline display: none, in both engines', async () => {
-    const options = { onlyMainContent: true, includeTags: [], excludeTags: [], wantHtml: false, wantMarkdown: true, wantLinks: false };
     const expected = { kept: ACCORDION.flat(), dropped: FURNITURE };
     expectContent(await markdownOf('/hidden/accordion-inline'), expected);
-    expectContent(extractInNode(PAGES['/hidden/accordion-inline']!, server.at('/hidden/accordion-inline'), options).result.markdown ?? '', expected);
+    expectContent(markdownInNode('/hidden/accordion-inline'), expected);
   });
 
   it("keeps the answers of an accordion styled by CSS-in-JS, whose <style> elements sit before each answer and in each question", async () => {

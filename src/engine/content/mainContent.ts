@@ -113,11 +113,14 @@ export function mainContentSelector(Readability: any): MainContentSelector {
   const jsonLdTexts = (page: Document) =>
     Array.from(page.querySelectorAll('script[type="application/ld+json"]')).map((script) => script.textContent || '');
 
+  /** Elements whose text is code, never shown to a reader. */
+  const NOT_TEXT = 'script, style, template';
+
   /** Text a reader could be shown: the live page's scripts and styles can outweigh it a hundredfold. */
   function readableLength(el: Element): number {
-    if (el.matches('script, style, template')) return 0;
+    if (el.matches(NOT_TEXT)) return 0;
     let code = 0;
-    for (const inner of Array.from(el.querySelectorAll('script, style, template'))) code += textLength(inner);
+    for (const inner of Array.from(el.querySelectorAll(NOT_TEXT))) code += textLength(inner);
     return textLength(el) - code;
   }
 
@@ -140,7 +143,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     // Past the <style> a CSS-in-JS library (emotion) renders before each element on the server; the
     // title's own <style> is no text either.
     let toggle = el.previousElementSibling;
-    while (toggle?.matches('style, script, template')) toggle = toggle.previousElementSibling;
+    while (toggle?.matches(NOT_TEXT)) toggle = toggle.previousElementSibling;
     if (!toggle || !toggle.checkVisibility({ visibilityProperty: true }) || readableLength(toggle) === 0 || readableLength(toggle) > 150) return false;
     const total = textLength(el);
     if (paragraphProse(el, () => true) < 200 || linkedLength(el) > 0.3 * total) return false;
@@ -152,7 +155,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     let longest = '';
     const walker = el.ownerDocument.createTreeWalker(el, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      if (node.parentElement?.matches('style, script, template')) continue;
+      if (node.parentElement?.matches(NOT_TEXT)) continue;
       const text = normalText(node);
       if (text.length > longest.length) longest = text;
     }

@@ -110,16 +110,19 @@ function nextElementAfter(node: Node, root: Node): Element | null {
 /** Elements a browser's own style sheet never shows. */
 const NEVER_SHOWN = new Set(['TEMPLATE', 'NOSCRIPT', 'SCRIPT', 'STYLE', 'HEAD', 'DATALIST', 'AREA', 'MAP', 'PARAM']);
 
+/** Whether the browser gives the element no box at all: its own style sheet or the `hidden` attribute (not "until-found"), or a closed dialog. */
+function neverRendered(el: Element): boolean {
+  const hidden = el.getAttribute('hidden');
+  return NEVER_SHOWN.has(el.tagName) || (hidden !== null && hidden !== 'until-found') || (el.tagName === 'DIALOG' && !el.hasAttribute('open'));
+}
+
 /**
  * Whether the element is shown, judged from its markup alone (the Node engine's
  * checkVisibility, see above). Ancestors need not be checked: the walker that asks
  * (markHidden) does not descend into an element it found hidden.
  */
 export function isShownWithoutLayout(el: Element): boolean {
-  if (NEVER_SHOWN.has(el.tagName)) return false;
-  const hidden = el.getAttribute('hidden');
-  if (hidden !== null && hidden !== 'until-found') return false;
-  if (el.tagName === 'DIALOG' && !el.hasAttribute('open')) return false;
+  if (neverRendered(el)) return false;
   if (el.tagName === 'INPUT' && (el.getAttribute('type') || '').toLowerCase() === 'hidden') return false;
   const style = inlineStyle(el);
   if (/(^|;)display:none(!important)?(;|$)/.test(style) || /(^|;)visibility:(hidden|collapse)(!important)?(;|$)/.test(style)) return false;
@@ -138,8 +141,7 @@ const hiddenBySheet = (el: Element) => reading?.hidden?.hides(el) === true;
  * hidden (Vue's v-show, jQuery's slideUp write it inline), and such a panel is content.
  */
 export function displayFromMarkup(el: Element): string {
-  const hidden = el.getAttribute('hidden');
-  if (NEVER_SHOWN.has(el.tagName) || (hidden !== null && hidden !== 'until-found') || (el.tagName === 'DIALOG' && !el.hasAttribute('open'))) return 'none';
+  if (neverRendered(el)) return 'none';
   return /(?:^|;)display:([a-z-]+)/.exec(inlineStyle(el))?.[1] ?? (hiddenBySheet(el) ? 'none' : '');
 }
 
