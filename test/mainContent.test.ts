@@ -1849,6 +1849,31 @@ PAGES['/undeclared-post'] = sitePage(
   { withSidebar: false },
 );
 
+// 24. A round-up that does not say it is an article: each project is a linked photo and,
+// in a paragraph of its own, its linked name. And an article that does say so, with a
+// "Read more" line that is one link: that line leads elsewhere.
+
+const PROJECTS = ['Industrial pipe bookshelf', 'Reclaimed wood arrows', 'Lanterns from tin cans', 'A rustic fireplace mantel', 'Cornhole boards for the garden', 'A bench from four planks'];
+const ROUNDUP_INTRO = [
+  'Every project below can be built in a weekend with a saw, a drill and a few clamps. We picked them from the builds our readers sent in this year, and each links to its full plan.',
+  'Most use wood from old pallets or the offcuts bin at a timber merchant, so the materials for any one of them cost less than a takeaway dinner for two.',
+];
+const READ_MORE = 'Read more: How to choose a cordless drill for your first workshop';
+
+PAGES['/roundup/projects'] = sitePage(
+  'Weekend woodworking projects – Northwind Journal',
+  `<div class="entry-content"><h1>Weekend woodworking projects</h1>${ROUNDUP_INTRO.map((p) => `<p>${p}</p>`).join('')}
+    ${PROJECTS.map((name) => `<p><a href="/plans/${slug(name)}"><img src="/img/${slug(name)}.jpg" alt="" width="600" height="400"></a></p><p style="text-align: center"><a href="/plans/${slug(name)}">${name}</a></p>`).join('\n    ')}</div>`,
+  { withSidebar: false },
+);
+
+PAGES['/news/read-more'] = sitePage(
+  'Growing tomatoes from seed – Northwind Journal',
+  `<article class="post"><h1>Growing tomatoes from seed</h1>${GARDEN.map((p) => `<p>${p}</p>`).join('')}
+    <p><a href="/p/cordless-drills">${READ_MORE}</a></p>${GARDEN_MORE.map((p) => `<p>${p}</p>`).join('')}</article>`,
+  { withSidebar: false, head: '<meta property="og:type" content="article">' },
+);
+
 // ---------------------------------------------------------------------------
 // The tests.
 // ---------------------------------------------------------------------------
@@ -2321,6 +2346,20 @@ describe('repeated text', () => {
       const counts = { lunch: times(SAME_LUNCH), slides: SLIDES.map(([, text]) => times(text!)), card: times(CARD_TEXT), promotion: times(PROMOTION) };
       expect(counts).toEqual({ lunch: 2, slides: [1, 1], card: 1, promotion: 1 });
     }
+  });
+});
+
+describe('paragraphs made of one link', () => {
+  it("keeps a round-up's linked names, one to a paragraph, on a page that does not say it is an article, in both engines", async () => {
+    const expected = { kept: [...ROUNDUP_INTRO, ...PROJECTS], dropped: FURNITURE };
+    expectContent(await markdownOf('/roundup/projects'), expected);
+    expectContent(markdownInNode('/roundup/projects'), expected);
+  });
+
+  it("drops an article's \"Read more\" line made of one link, in both engines", async () => {
+    const expected = { kept: [...GARDEN, ...GARDEN_MORE], dropped: [...FURNITURE, READ_MORE] };
+    expectContent(await markdownOf('/news/read-more'), expected);
+    expectContent(markdownInNode('/news/read-more'), expected);
   });
 });
 
