@@ -1874,6 +1874,24 @@ PAGES['/news/read-more'] = sitePage(
   { withSidebar: false, head: '<meta property="og:type" content="article">' },
 );
 
+// 25. A front page built around one story: a featured story's h1 above it, its own
+// headline an h2, and a row of teaser stories (each an <article> of the same class) below.
+
+const TEASERS = [
+  ['Why the night train is back', 'Sleeper routes across Europe doubled in three years, and the operators say they still cannot sell enough beds.'],
+  ['The town that banned cars from its centre', 'Shops feared the worst; two years on, footfall is up by a fifth and the market has a waiting list.'],
+  ['A museum for lost umbrellas', 'A railway lost-property office in Yorkshire has turned forty years of forgotten umbrellas into an exhibition.'],
+];
+const STORY_HEADLINE = 'The early reviews for the new tram line are in, and they are mixed';
+
+PAGES['/front/story'] = sitePage(
+  `${STORY_HEADLINE} – Northwind Daily`,
+  `<div class="front"><article class="featured-story"><h1><a href="/p/featured">The harbour festival returns this weekend</a></h1><p>Boats, music and food stalls along the quay.</p></article>
+    <article class="single-story"><header><h2>${STORY_HEADLINE}</h2></header>${GARDEN.map((p) => `<p>${p}</p>`).join('')}</article>
+    ${TEASERS.map(([title, text]) => `<article class="teaser-story"><h2><a href="/p/${slug(title!)}">${title}</a></h2><div class="description"><p>${text}</p></div></article>`).join('\n    ')}</div>`,
+  { withSidebar: false, head: '<meta property="og:type" content="article">' },
+);
+
 // ---------------------------------------------------------------------------
 // The tests.
 // ---------------------------------------------------------------------------
@@ -2360,6 +2378,14 @@ describe('paragraphs made of one link', () => {
     const expected = { kept: [...GARDEN, ...GARDEN_MORE], dropped: [...FURNITURE, READ_MORE] };
     expectContent(await markdownOf('/news/read-more'), expected);
     expectContent(markdownInNode('/news/read-more'), expected);
+  });
+});
+
+describe('front pages', () => {
+  it('drops the teaser stories beside the story the title names when a featured story has the h1, in both engines', async () => {
+    const expected = { kept: GARDEN, dropped: [...FURNITURE, ...TEASERS.flat()] };
+    expectContent(await markdownOf('/front/story'), expected);
+    expectContent(markdownInNode('/front/story'), expected);
   });
 });
 

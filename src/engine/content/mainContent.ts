@@ -777,9 +777,8 @@ export function mainContentSelector(Readability: any): MainContentSelector {
    * blog, teasers). Not on a thread, whose posts are each an article.
    */
   function removeOtherArticles(root: Element): void {
-    const title = titleHeading(root);
-    // A page whose title names another heading (a featured story's h1 above its own h2) is left as it is.
-    if (!title || !namesPage(title, root.ownerDocument)) return;
+    const title = namedHeading(root);
+    if (!title) return;
     const home = title.closest('article');
     if (!home || !root.contains(home)) return;
     // A copy of the header (a responsive page has two) is no other post.
@@ -796,6 +795,19 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     const classes = (el: Element) => (el.getAttribute('class') || '').split(/\s+/).filter(Boolean);
     const series = others.filter((el) => others.some((peer) => peer !== el && classes(el).some((name) => classes(peer).includes(name))));
     if (series.length >= 2) for (const other of series) other.remove();
+  }
+
+  /**
+   * The heading the document's title names: its h1, or on a front page that puts a featured
+   * story's h1 above the page's own story, an h2 or h3 of an article. Null when none is named.
+   */
+  // Shorter headings ("News", "Latest") are named by many a title that is not about them.
+  const MIN_NAMED_HEADING = 20;
+  function namedHeading(root: Element): Element | null {
+    const doc = root.ownerDocument;
+    const title = titleHeading(root);
+    if (title && namesPage(title, doc)) return title;
+    return Array.from(root.querySelectorAll('article h2, article h3')).find((h) => wordsOf(normalText(h)).length >= MIN_NAMED_HEADING && namesPage(h, doc)) ?? null;
   }
 
   /** A reply to the page's post (a thread's answers, readers' comments), left to the rules for those. */
