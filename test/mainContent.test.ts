@@ -1892,6 +1892,28 @@ PAGES['/front/story'] = sitePage(
   { withSidebar: false, head: '<meta property="og:type" content="article">' },
 );
 
+// 26. A category's archive that calls itself an article (og:type article, as SEO plugins
+// set it): a short introduction, then each recipe an <article> of one series, its title
+// and rating and no paragraph. Readability picks the introduction alone.
+
+const RECIPES = [
+  ['Crispy chickpea bowls with tahini', '84 reviews / 5 average'],
+  ['Air fryer salmon with honey glaze', '67 reviews / 4.9 average'],
+  ['Chicken tacos with green sauce', '161 reviews / 4.9 average'],
+  ['Sweet potato fries with smoked salt', '47 reviews / 4.8 average'],
+  ['Cauliflower wings with hot honey', '35 reviews / 4.8 average'],
+  ['Halloumi skewers with lemon and mint', '29 reviews / 4.7 average'],
+];
+const RECIPES_INTRO =
+  'These are the air fryer recipes our readers cook most: crisp proteins, the crunchiest vegetables and quick weeknight dinners that are on the table in twenty minutes. Each has been tested in three different air fryers.';
+
+PAGES['/archive/recipes'] = sitePage(
+  'Air fryer recipes – Northwind Kitchen',
+  `<main><div class="archive-description"><h1>Air fryer recipes</h1><p>${RECIPES_INTRO}</p></div>
+    ${RECIPES.map(([title, rating]) => `<article class="post entry"><header class="entry-header"><a href="/r/${slug(title!)}"><img src="/img/${slug(title!)}.jpg" alt=""></a><div class="rating"><a href="/r/${slug(title!)}#reviews">${rating}</a></div><h2 class="entry-title"><a href="/r/${slug(title!)}">${title}</a></h2></header></article>`).join('\n    ')}</main>`,
+  { withSidebar: false, head: '<meta property="og:type" content="article">' },
+);
+
 // ---------------------------------------------------------------------------
 // The tests.
 // ---------------------------------------------------------------------------
@@ -2386,6 +2408,14 @@ describe('front pages', () => {
     const expected = { kept: GARDEN, dropped: [...FURNITURE, ...TEASERS.flat()] };
     expectContent(await markdownOf('/front/story'), expected);
     expectContent(markdownInNode('/front/story'), expected);
+  });
+});
+
+describe('archives', () => {
+  it("keeps a category archive's entries, not only its introduction, when the page calls itself an article, in both engines", async () => {
+    const expected = { kept: [RECIPES_INTRO, ...RECIPES.flat()], dropped: FURNITURE };
+    expectContent(await markdownOf('/archive/recipes'), expected);
+    expectContent(markdownInNode('/archive/recipes'), expected);
   });
 });
 

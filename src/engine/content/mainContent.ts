@@ -792,9 +792,8 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     );
     // Other posts come as a series, sharing a class; a lone <article> or one unlike the rest is
     // more likely a part of this item (its body, a recipe's steps).
-    const classes = (el: Element) => (el.getAttribute('class') || '').split(/\s+/).filter(Boolean);
-    const series = others.filter((el) => others.some((peer) => peer !== el && classes(el).some((name) => classes(peer).includes(name))));
-    if (series.length >= 2) for (const other of series) other.remove();
+    const teasers = series(others);
+    if (teasers.length >= 2) for (const other of teasers) other.remove();
   }
 
   /**
@@ -808,6 +807,12 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     const title = titleHeading(root);
     if (title && namesPage(title, doc)) return title;
     return Array.from(root.querySelectorAll('article h2, article h3')).find((h) => wordsOf(normalText(h)).length >= MIN_NAMED_HEADING && namesPage(h, doc)) ?? null;
+  }
+
+  /** Those of `elements` that share a class with another of them: a series (posts, teasers, cards). */
+  function series(elements: Element[]): Element[] {
+    const classes = (el: Element) => (el.getAttribute('class') || '').split(/\s+/).filter(Boolean);
+    return elements.filter((el) => elements.some((peer) => peer !== el && classes(el).some((name) => classes(peer).includes(name))));
   }
 
   /** A reply to the page's post (a thread's answers, readers' comments), left to the rules for those. */
@@ -922,7 +927,28 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     }
     // A list page (Wikipedia's lists) is its tables, whose linked names Readability drops: more text in them than in the pick.
     if (dataTableText(content) - dataTableText(picked) > textLength(picked)) return false;
+    if (isArchive(content, picked)) return false;
     return share >= 0.6 || (share >= 0.25 && paragraphsOutside(content, picked) <= 10);
+  }
+
+  const ARCHIVE_INTRODUCTION = 1500;
+
+  /**
+   * An archive (a category's posts, each an <article> of one series) whose entries the pick
+   * left out: a category page that calls itself an article, Readability picking its introduction.
+   */
+  function isArchive(content: Element, picked: Element): boolean {
+    // A post is longer than an archive's introduction, a paragraph or two.
+    if (textLength(picked) >= ARCHIVE_INTRODUCTION) return false;
+    const articles = Array.from(content.querySelectorAll('article')).filter((el) => !el.parentElement?.closest('article'));
+    const entries = series(articles);
+    if (entries.length < 4) return false;
+    const pickedText = normalText(picked);
+    // A post in an <article> of its own, its teasers beside it, is no archive.
+    const start = pickedText.slice(0, 60);
+    if (articles.some((el) => !entries.includes(el) && normalText(el).includes(start))) return false;
+    const inPick = entries.filter((el) => pickedText.includes(normalText(el).slice(0, 60))).length;
+    return inPick <= 1 && entries.reduce((sum, el) => sum + textLength(el), 0) > textLength(picked);
   }
 
   /** The text of the data tables in `root`: outermost tables with a header cell and at least five rows. */
