@@ -1729,6 +1729,15 @@ PAGES['/hidden/accordion-inline'] = sitePage(
   { withSidebar: false },
 );
 
+// The same accordion as Alpine.js builds it in a shop's theme: each question a button
+// of its own, in no heading, its answer below it.
+PAGES['/hidden/accordion-buttons'] = sitePage(
+  'Free tax help – Northwind United Way',
+  `<main><h1>Free tax help</h1><p>Our volunteers prepare and file tax returns for free, in person or online, from February to April.</p>
+    <div class="faqs">${ACCORDION.map(([q, a], i) => `<div class="border-b"><button class="flex w-full justify-between text-left" @click="toggle(${i})"><span class="text-lg">${q}</span></button><div class="pb-6"><p>${a}</p></div></div>`).join('')}</div></main>`,
+  { withSidebar: false },
+);
+
 // The same accordion as a CSS-in-JS library (emotion) renders it on the server: a <style>
 // before each element and inside the question's own block, the answers closed by those rules.
 const emotion = (name: string, rule: string) => `<style data-emotion="css ${name}">.css-${name}{${rule}}</style>`;
@@ -2484,6 +2493,12 @@ describe('hidden content', () => {
     const expected = { kept: ACCORDION.flat(), dropped: FURNITURE };
     expectContent(await markdownOf('/hidden/accordion-inline'), expected);
     expectContent(markdownInNode('/hidden/accordion-inline'), expected);
+  });
+
+  it('keeps the questions of an accordion made of buttons outside headings, in both engines', async () => {
+    const expected = { kept: ACCORDION.flat(), dropped: FURNITURE };
+    expectContent(await markdownOf('/hidden/accordion-buttons'), expected);
+    expectContent(markdownInNode('/hidden/accordion-buttons'), expected);
   });
 
   it("keeps the answers of an accordion styled by CSS-in-JS, whose <style> elements sit before each answer and in each question", async () => {
