@@ -1564,11 +1564,12 @@ PAGES['/product/reviews'] = sitePage(
 
 // 13d'. A product page whose other blocks have no telling names: a grid of other
 // products under a heading, reviews known only by their heading, and a terms dialog
-// (shown by script) with an h1 of its own.
+// (shown by script) with an h1 of its own. It says it is a product in JSON-LD, in
+// microdata, or only by its one "Add to cart" button.
 
 const ALSO_VIEWED = [['Chain 520 gold 094 links', '$153.43'], ['Chain 520 gold 110 links', '$171.20'], ['Sprocket kit 520', '$88.10'], ['Chain breaker tool', '$24.99']];
 
-const plainBlocks = (declaration: string) => `<main id="MainContent"><div class="x-item" ${declaration}><h1>Motorcycle Chain 520 Gold, 104 Links</h1><p class="x-price">$163.12</p>
+const plainBlocks = (declaration: string) => `<main id="MainContent"><div class="x-item" ${declaration}><h1>Motorcycle Chain 520 Gold, 104 Links</h1><p class="x-price">$163.12</p><form class="x-buy" action="/cart"><button type="submit">Add to cart</button></form>
     <div class="x-desc"><p>An X-ring chain for road bikes up to 750 cc, riveted, with gold side plates and a tensile strength of 39 kN.</p></div></div>
     <div class="x-block"><h2>People who viewed this item also viewed</h2><ul class="x-carousel">${ALSO_VIEWED.map(
       ([name, price]) => `<li class="x-card"><img src="/img/${slug(name!)}.jpg" alt=""><h3>${name}</h3><span>${price}</span><a href="/itm/${slug(name!)}">View</a></li>`,
@@ -1579,6 +1580,13 @@ const plainBlocks = (declaration: string) => `<main id="MainContent"><div class=
 PAGES['/product/plain-blocks/microdata'] = sitePage(
   'Motorcycle Chain 520 Gold, 104 Links – Northwind Parts',
   plainBlocks('itemscope itemtype="https://schema.org/Product"'),
+  { withSidebar: false },
+);
+
+// The same page declaring nothing: its one "Add to cart" button says what it is.
+PAGES['/product/plain-blocks/undeclared'] = sitePage(
+  'Motorcycle Chain 520 Gold, 104 Links – Northwind Parts',
+  plainBlocks(''),
   { withSidebar: false },
 );
 
@@ -2077,7 +2085,7 @@ describe('product pages', () => {
     });
   });
 
-  it.each(['/product/plain-blocks', '/product/plain-blocks/microdata'])('drops a grid of other products, reviews and a terms dialog from a product page by their headings and roles alone (%s)', async (path) => {
+  it.each(['/product/plain-blocks', '/product/plain-blocks/microdata', '/product/plain-blocks/undeclared'])('drops a grid of other products, reviews and a terms dialog from a product page by their headings and roles alone (%s)', async (path) => {
     expectContent(await markdownOf(path), {
       kept: ['Motorcycle Chain 520 Gold, 104 Links', '$163.12', 'An X-ring chain for road bikes up to 750 cc'],
       dropped: [...FURNITURE, 'People who viewed', ...ALSO_VIEWED.flat(), 'Ratings and reviews', 'runs quiet', 'rivet link', 'Terms of sale', 'These terms govern'],

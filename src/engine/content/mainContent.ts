@@ -832,16 +832,18 @@ export function mainContentSelector(Readability: any): MainContentSelector {
       for (const el of Array.from(content.querySelectorAll(COMMENT_SECTIONS))) if (content.contains(el) && !el.querySelector('h1')) el.remove();
       removeOtherArticles(content);
     }
-    if (declares(jsonLd, PRODUCT_TYPES)) removeReviews(content);
+    // A shop's product page that declares nothing (no JSON-LD, Open Graph or microdata) is known by its one buy button.
+    const sells = sellsOneThing(page);
+    if (declares(jsonLd, PRODUCT_TYPES) || sells) removeReviews(content);
     let essentials: Element | null = null;
-    const isProduct = declaresOneProduct(page, jsonLd);
+    const isProduct = declaresOneProduct(page, jsonLd) || sells;
     if (isProduct) {
       removeCardGrids(content);
       removeSectionsHeaded(content, REVIEWS_HEADING);
       // Open Graph's "product" alone is not enough: shops put it on their category pages too.
       if (declares(jsonLd, PRODUCT_TYPES) || page.querySelector('[itemtype$="schema.org/Product"]')) essentials = productEssentials(content);
     }
-    const says: PageKind = declaresArticle(page, jsonLd) ? 'article' : isThread || isProduct || sellsOneThing(page) ? 'other' : 'nothing';
+    const says: PageKind = declaresArticle(page, jsonLd) ? 'article' : isThread || isProduct ? 'other' : 'nothing';
     const chosen = essentials ?? articleOrRegion(doc, content, says);
     addProductDescription(jsonLd, chosen);
     return neverSilentlyEmpty(chosen, untouched);
