@@ -1737,6 +1737,15 @@ PAGES['/hidden/accordion-inline'] = sitePage(
   { withSidebar: false },
 );
 
+// The same accordion collapsed by a height and a visibility set inline, as an animating
+// accordion script leaves it, its toggles saying which panel they open (WAI-ARIA's pattern).
+PAGES['/hidden/accordion-aria'] = sitePage(
+  'Free tax help – Northwind United Way',
+  `<main><h1>Free tax help</h1><p>Our volunteers prepare and file tax returns for free, in person or online, from February to April.</p>
+    <div class="accordion">${ACCORDION.map(([q, a], i) => `<div class="accordion__item"><button class="accordion__trigger" id="q${i}-trigger" aria-expanded="false" aria-controls="q${i}-content">${q}</button><div class="accordion__content" id="q${i}-content" role="region" aria-labelledby="q${i}-trigger" style="overflow: hidden; height: 0px; visibility: hidden; opacity: 0"><p>${a}</p></div></div>`).join('')}</div></main>`,
+  { withSidebar: false },
+);
+
 // The same accordion as Alpine.js builds it in a shop's theme: each question a button
 // of its own, in no heading, its answer below it.
 PAGES['/hidden/accordion-buttons'] = sitePage(
@@ -2501,6 +2510,12 @@ describe('hidden content', () => {
     const expected = { kept: ACCORDION.flat(), dropped: FURNITURE };
     expectContent(await markdownOf('/hidden/accordion-inline'), expected);
     expectContent(markdownInNode('/hidden/accordion-inline'), expected);
+  });
+
+  it('keeps the answers of an accordion whose panels a height and a visibility collapse, which its toggles say they open, in both engines', async () => {
+    const expected = { kept: ACCORDION.flat(), dropped: FURNITURE };
+    expectContent(await markdownOf('/hidden/accordion-aria'), expected);
+    expectContent(markdownInNode('/hidden/accordion-aria'), expected);
   });
 
   it('keeps the questions of an accordion made of buttons outside headings, in both engines', async () => {

@@ -187,6 +187,15 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     return display === undefined || display.toLowerCase() === 'none';
   }
 
+  /** The ids of the panels that a disclosure's toggle opens and closes (aria-expanded and aria-controls). */
+  function disclosedIds(doc: Document): Set<string> {
+    const ids = new Set<string>();
+    for (const toggle of Array.from(doc.querySelectorAll('[aria-expanded][aria-controls]'))) {
+      for (const id of (toggle.getAttribute('aria-controls') || '').split(/\s+/)) if (id) ids.add(id);
+    }
+    return ids;
+  }
+
   /** The page's one main region, not hidden by its markup (an application's other views are `<main hidden>`). */
   const isSoleMain = (el: Element) =>
     el.matches('main, [role="main"]') && !el.hasAttribute('hidden') && el.ownerDocument.querySelectorAll('main, [role="main"]').length === 1;
@@ -196,6 +205,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     if (!doc.body) return () => undefined;
     const total = readableLength(doc.body);
     const visibleText = lazyVisibleText(doc.body);
+    const disclosed = disclosedIds(doc);
     const walker = doc.createTreeWalker(doc.body, NodeFilter.SHOW_ELEMENT, {
       acceptNode(node) {
         const el = node as HTMLElement;
@@ -209,8 +219,9 @@ export function mainContentSelector(Readability: any): MainContentSelector {
           const display = displayOf(el);
           // A `display: contents` wrapper has no box of its own, so checkVisibility() says false; its children show.
           if (display === 'contents') return NodeFilter.FILTER_SKIP;
-          // Collapsed is display: none; a carousel hides its other slides with visibility instead.
-          if (display === 'none' && isCollapsedPanel(el, visibleText)) return NodeFilter.FILTER_REJECT;
+          // Collapsed is display: none; a carousel hides its other slides with visibility instead. A panel
+          // its toggle says it opens (WAI-ARIA's accordion: aria-expanded, aria-controls) is collapsed however hidden.
+          if ((display === 'none' || disclosed.has(el.id)) && isCollapsedPanel(el, visibleText)) return NodeFilter.FILTER_REJECT;
         }
         if (!shown) {
           // A page hidden whole until its scripts reveal it (anti-flicker, preloaders) is still the
