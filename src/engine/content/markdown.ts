@@ -95,13 +95,11 @@ export function markdownConverter(TurndownService: any, gfm: any): (root: Elemen
    * inputs, would otherwise start the next line with four spaces, an indented code block.
    */
   function removeSilentElements(root: Element): void {
-    // A heading made of a button is an accordion's question (WAI-ARIA's pattern, Bootstrap's): its text is the heading's.
-    for (const button of Array.from(root.querySelectorAll('h1 button, h2 button, h3 button, h4 button, h5 button, h6 button'))) button.replaceWith(...Array.from(button.childNodes));
-    // A button that asks a question is an accordion's question outside any heading (Alpine's and many shop
-    // themes' FAQs): without it, the answers come alone. Not every button that opens a panel (aria-expanded):
-    // a size guide's or a language menu's label is no content.
+    // An accordion's question is a button: in a heading (WAI-ARIA's pattern, Bootstrap's), or asking its question
+    // outside any (Alpine's and many shop themes' FAQs). Its text is content: without it, the answers come alone.
+    // Not every button that opens a panel (aria-expanded): a size guide's or a language menu's label is no content.
     for (const button of Array.from(root.querySelectorAll('button'))) {
-      if (/\?$/.test((button.textContent || '').trim())) button.replaceWith(...Array.from(button.childNodes));
+      if (button.closest('h1, h2, h3, h4, h5, h6') || /\?$/.test((button.textContent || '').trim())) button.replaceWith(...Array.from(button.childNodes));
     }
     for (const element of Array.from(root.querySelectorAll('button, input, select, textarea, source, track, meta, link, param'))) element.remove();
   }
