@@ -714,6 +714,18 @@ PAGES['/category'] = sitePage(
   { withSidebar: false },
 );
 
+// The same category page with a buying guide under its grid, in a block its theme names
+// "facet-row-container" as it names its filters: prose, which the name does not make a filter.
+const BUYING_GUIDE = [
+  'Start with where you run. Road shoes have smooth, light soles for pavement, while trail shoes add lugs and a rock plate for mud and stones.',
+  'Then think about cushioning: more foam protects tired legs on long runs, and a firmer shoe gives a faster, more direct feel on race day.',
+  'Finally, have your feet measured late in the day, when they are largest, and leave a thumb’s width of room in front of your longest toe.',
+];
+PAGES['/category/guide'] = PAGES['/category']!.replace(
+  '</main>',
+  `<div class="facet-row-container"><h2>How to choose a running shoe</h2>${BUYING_GUIDE.map((p) => `<p>${p}</p>`).join('')}</div></main>`,
+);
+
 // 5. Documentation pages: prose, code blocks, admonitions and tables; none of the doc site's navigation.
 
 const MKDOCS_CODE = ['from acme import Client', '', 'client = Client(api_key="sk_test_123")', 'job = client.jobs.create(url="https://example.com", retries=3)', 'print(job.status)'];
@@ -2144,6 +2156,12 @@ describe('category pages', () => {
       ],
       dropped: [...FURNITURE, 'Filter by:', 'Black (8)', 'Navy (4)', 'UK 5 (10)', 'The highest price is', 'Sort by:', 'Price, low to high', 'Next page', 'Add to compare', 'Loading...'],
     });
+  });
+
+  it("keeps a buying guide in a block named like the filters, and still drops the filters, in both engines", async () => {
+    const expected = { kept: [...CATEGORY_ITEMS.map(([name]) => name!), 'How to choose a running shoe', ...BUYING_GUIDE], dropped: [...FURNITURE, 'Filter by:', 'Black (8)', 'UK 5 (10)', 'Sort by:'] };
+    expectContent(await markdownOf('/category/guide'), expected);
+    expectContent(markdownInNode('/category/guide'), expected);
   });
 });
 

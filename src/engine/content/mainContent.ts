@@ -54,10 +54,11 @@ export function mainContentSelector(Readability: any): MainContentSelector {
   );
 
   /**
-   * Names of navigation, which a block of prose can carry too: a tab panel named
-   * "lm_navSource", a menu page's "menu-content". Such a block is kept (see isProse).
+   * Names of navigation and of filter panels, which a block of prose can carry too: a tab
+   * panel named "lm_navSource", a menu page's "menu-content", a category page's buying
+   * guide in a "facet-row-container". Such a block is kept (see isProse).
    */
-  const NAVIGATION_NAMES = /^(menu|navbar|nav|navigation|toolbar)$/i;
+  const PROSE_CAN_CARRY_NAMES = /^(menu|navbar|nav|navigation|toolbar|filters?|facets?)$/i;
 
   /**
    * Prose, not links: 300 characters outside links, and links a fifth of the text at
@@ -315,7 +316,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     for (const el of Array.from(root.querySelectorAll('[class], [id]'))) {
       if (!root.contains(el) || guarded(el) || el.querySelector(EMBEDDED_POST)) continue;
       const names = words(el).filter((word) => FURNITURE_NAMES.test(word));
-      if (names.length > 0 && !(names.every((word) => NAVIGATION_NAMES.test(word)) && isProse(el))) el.remove();
+      if (names.length > 0 && !(names.every((word) => PROSE_CAN_CARRY_NAMES.test(word)) && isProse(el))) el.remove();
     }
     for (const el of Array.from(root.querySelectorAll('a[role="button"], a[class]'))) if (isCallToAction(el)) el.remove();
     for (const el of Array.from(root.querySelectorAll('ul, ol, form, fieldset, p, div, section, span, a, button, label, h2, h3, h4, h5, h6'))) {
