@@ -119,7 +119,13 @@ const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
  * the Markdown or its text. A failure lists all missing and leaked strings at once, with
  * the start of what the extraction returned; soft, so a page's code-block checks still run.
  */
-function expectContent(md: string, { kept = [], dropped = [] }: { kept?: string[]; dropped?: string[] }): void {
+/** Strings the extracted Markdown must hold, and strings it must not. */
+interface Expected {
+  kept?: string[];
+  dropped?: string[];
+}
+
+function expectContent(md: string, { kept = [], dropped = [] }: Expected): void {
   const text = plain(md);
   const missing = kept.map(oneLine).filter((s) => !text.includes(s));
   const leaked = dropped.filter((s) => md.includes(s) || text.includes(oneLine(s)));
@@ -1971,6 +1977,12 @@ function markdownInNode(path: string): string {
   return extractInNode(PAGES[path]!, server.at(path), options).result.markdown ?? '';
 }
 
+/** Checks the page at `path` as both engines extract it: Chromium in the page, and the Node DOM from its HTML. */
+async function expectInBothEngines(path: string, expected: Expected): Promise<void> {
+  expectContent(await markdownOf(path), expected);
+  expectContent(markdownInNode(path), expected);
+}
+
 beforeAll(async () => {
   server = await startFixtureServer(Object.fromEntries(Object.entries(PAGES).map(([path, page]) => [path, (_req, res) => sendHtml(res, page)])));
   pool = new BrowserPool();
@@ -2159,9 +2171,7 @@ describe('category pages', () => {
   });
 
   it("keeps a buying guide in a block named like the filters, and still drops the filters, in both engines", async () => {
-    const expected = { kept: [...CATEGORY_ITEMS.map(([name]) => name!), 'How to choose a running shoe', ...BUYING_GUIDE], dropped: [...FURNITURE, 'Filter by:', 'Black (8)', 'UK 5 (10)', 'Sort by:'] };
-    expectContent(await markdownOf('/category/guide'), expected);
-    expectContent(markdownInNode('/category/guide'), expected);
+    await expectInBothEngines('/category/guide', { kept: [...CATEGORY_ITEMS.map(([name]) => name!), 'How to choose a running shoe', ...BUYING_GUIDE], dropped: [...FURNITURE, 'Filter by:', 'Black (8)', 'UK 5 (10)', 'Sort by:'] });
   });
 });
 
@@ -2406,18 +2416,13 @@ describe('viewport', () => {
 
 describe("a page's own style sheet", () => {
   it('drops what its <style> hides and keeps what an @media block shows again, in both engines', async () => {
-    const expected = { kept: ['weekly review', ...MARKET_REPORT], dropped: [...FURNITURE, PLACEHOLDER, 'Heading line'] };
-    expectContent(await markdownOf('/sheet/hidden-banner'), expected);
-    expectContent(markdownInNode('/sheet/hidden-banner'), expected);
+    await expectInBothEngines('/sheet/hidden-banner', { kept: ['weekly review', ...MARKET_REPORT], dropped: [...FURNITURE, PLACEHOLDER, 'Heading line'] });
   });
 });
 
 describe('style sheets that did not load', () => {
   it('keeps a block a utility class hides hidden, in both engines, though the sheet defining the class is missing', async () => {
-    const inNode = markdownInNode('/shop/unstyled');
-    const expected = { kept: ['Skincare sets', STOCK_NOTE, ...SETS.flat()], dropped: [...FURNITURE, ...NOTICES.map((n) => n.slice(0, 50))] };
-    expectContent(await markdownOf('/shop/unstyled'), expected);
-    expectContent(inNode, expected);
+    await expectInBothEngines('/shop/unstyled', { kept: ['Skincare sets', STOCK_NOTE, ...SETS.flat()], dropped: [...FURNITURE, ...NOTICES.map((n) => n.slice(0, 50))] });
   });
 });
 
@@ -2435,31 +2440,23 @@ describe('repeated text', () => {
 
 describe('paragraphs made of one link', () => {
   it("keeps a round-up's linked names, one to a paragraph, on a page that does not say it is an article, in both engines", async () => {
-    const expected = { kept: [...ROUNDUP_INTRO, ...PROJECTS], dropped: FURNITURE };
-    expectContent(await markdownOf('/roundup/projects'), expected);
-    expectContent(markdownInNode('/roundup/projects'), expected);
+    await expectInBothEngines('/roundup/projects', { kept: [...ROUNDUP_INTRO, ...PROJECTS], dropped: FURNITURE });
   });
 
   it("drops an article's \"Read more\" line made of one link, in both engines", async () => {
-    const expected = { kept: [...GARDEN, ...GARDEN_MORE], dropped: [...FURNITURE, READ_MORE] };
-    expectContent(await markdownOf('/news/read-more'), expected);
-    expectContent(markdownInNode('/news/read-more'), expected);
+    await expectInBothEngines('/news/read-more', { kept: [...GARDEN, ...GARDEN_MORE], dropped: [...FURNITURE, READ_MORE] });
   });
 });
 
 describe('front pages', () => {
   it('drops the teaser stories beside the story the title names when a featured story has the h1, in both engines', async () => {
-    const expected = { kept: GARDEN, dropped: [...FURNITURE, ...TEASERS.flat()] };
-    expectContent(await markdownOf('/front/story'), expected);
-    expectContent(markdownInNode('/front/story'), expected);
+    await expectInBothEngines('/front/story', { kept: GARDEN, dropped: [...FURNITURE, ...TEASERS.flat()] });
   });
 });
 
 describe('archives', () => {
   it("keeps a category archive's entries, not only its introduction, when the page calls itself an article, in both engines", async () => {
-    const expected = { kept: [RECIPES_INTRO, ...RECIPES.flat()], dropped: FURNITURE };
-    expectContent(await markdownOf('/archive/recipes'), expected);
-    expectContent(markdownInNode('/archive/recipes'), expected);
+    await expectInBothEngines('/archive/recipes', { kept: [RECIPES_INTRO, ...RECIPES.flat()], dropped: FURNITURE });
   });
 });
 
@@ -2475,9 +2472,7 @@ describe('list articles', () => {
   });
 
   it('keeps the lists of links of an A-Z index, which are most of its text, in both engines', async () => {
-    const expected = { kept: ['notable', ...Object.values(LANGUAGES).flat().map(([name, note]) => name + note)], dropped: FURNITURE };
-    expectContent(await markdownOf('/list/languages'), expected);
-    expectContent(markdownInNode('/list/languages'), expected);
+    await expectInBothEngines('/list/languages', { kept: ['notable', ...Object.values(LANGUAGES).flat().map(([name, note]) => name + note)], dropped: FURNITURE });
   });
 });
 
@@ -2525,21 +2520,15 @@ describe('hidden content', () => {
   });
 
   it('keeps the answers of an accordion collapsed by an inline display: none, in both engines', async () => {
-    const expected = { kept: ACCORDION.flat(), dropped: FURNITURE };
-    expectContent(await markdownOf('/hidden/accordion-inline'), expected);
-    expectContent(markdownInNode('/hidden/accordion-inline'), expected);
+    await expectInBothEngines('/hidden/accordion-inline', { kept: ACCORDION.flat(), dropped: FURNITURE });
   });
 
   it('keeps the answers of an accordion whose panels a height and a visibility collapse, which its toggles say they open, in both engines', async () => {
-    const expected = { kept: ACCORDION.flat(), dropped: FURNITURE };
-    expectContent(await markdownOf('/hidden/accordion-aria'), expected);
-    expectContent(markdownInNode('/hidden/accordion-aria'), expected);
+    await expectInBothEngines('/hidden/accordion-aria', { kept: ACCORDION.flat(), dropped: FURNITURE });
   });
 
   it('keeps the questions of an accordion made of buttons outside headings, in both engines', async () => {
-    const expected = { kept: ACCORDION.flat(), dropped: FURNITURE };
-    expectContent(await markdownOf('/hidden/accordion-buttons'), expected);
-    expectContent(markdownInNode('/hidden/accordion-buttons'), expected);
+    await expectInBothEngines('/hidden/accordion-buttons', { kept: ACCORDION.flat(), dropped: FURNITURE });
   });
 
   it("keeps the answers of an accordion styled by CSS-in-JS, whose <style> elements sit before each answer and in each question", async () => {

@@ -89,6 +89,9 @@ export function mainContentSelector(Readability: any): MainContentSelector {
       .filter(Boolean);
   }
 
+  /** The element's classes, as written in its class attribute. */
+  const classesOf = (el: Element) => (el.getAttribute('class') || '').split(/\s+/).filter(Boolean);
+
   /** The elements above `el`, up to (not including) `top`. */
   function ancestors(el: Element, top: Element): Element[] {
     const above: Element[] = [];
@@ -182,7 +185,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
    * element: jQuery's show() sets an inline display and leaves the class in place.
    */
   function hiddenByClass(el: Element): boolean {
-    const classes = (el.getAttribute('class') || '').split(/\s+/).filter(Boolean);
+    const classes = classesOf(el);
     if (!classes.some((name) => HIDING_CLASSES.test(name)) || classes.some((name) => SHOWING_CLASSES.test(name))) return false;
     const display = /(?:^|;)\s*display\s*:\s*([a-z-]+)/i.exec(el.getAttribute('style') || '')?.[1];
     return display === undefined || display.toLowerCase() === 'none';
@@ -700,7 +703,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
 
   /** A block of three or more cards, each an image, a link and a short text: other products, other posts. */
   function isCardGrid(el: Element): boolean {
-    const items = Array.from(el.children).filter((child) => !/^(SCRIPT|STYLE|TEMPLATE)$/.test(child.tagName));
+    const items = Array.from(el.children).filter((child) => !child.matches(NOT_TEXT));
     if (items.length < 3) return false;
     const cards = items.filter((item) => item.querySelector('a[href]') && item.querySelector('img, picture') && textLength(item) < 300);
     return cards.length >= 0.8 * items.length;
@@ -824,8 +827,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
 
   /** Those of `elements` that share a class with another of them: a series (posts, teasers, cards). */
   function series(elements: Element[]): Element[] {
-    const classes = (el: Element) => (el.getAttribute('class') || '').split(/\s+/).filter(Boolean);
-    return elements.filter((el) => elements.some((peer) => peer !== el && classes(el).some((name) => classes(peer).includes(name))));
+    return elements.filter((el) => elements.some((peer) => peer !== el && classesOf(el).some((name) => classesOf(peer).includes(name))));
   }
 
   /** A reply to the page's post (a thread's answers, readers' comments), left to the rules for those. */
@@ -960,11 +962,14 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     if (entries.length < 4) return false;
     const pickedText = normalText(picked);
     // A post in an <article> of its own, its teasers beside it, is no archive.
-    const start = pickedText.slice(0, 60);
+    const start = opening(picked);
     if (articles.some((el) => !entries.includes(el) && normalText(el).includes(start))) return false;
-    const inPick = entries.filter((el) => pickedText.includes(normalText(el).slice(0, 60))).length;
+    const inPick = entries.filter((el) => pickedText.includes(opening(el))).length;
     return inPick <= 1 && entries.reduce((sum, el) => sum + textLength(el), 0) > textLength(picked);
   }
+
+  /** The start of the element's text: enough to find the block again in a copy (Readability's pick). */
+  const opening = (el: Element) => normalText(el).slice(0, 60);
 
   /** The text of the data tables in `root`: outermost tables with a header cell and at least five rows. */
   function dataTableText(root: Element): number {
@@ -977,7 +982,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     const pickedText = normalText(picked);
     const BLOCKS = 'p, li, dd, td, blockquote, pre, div';
     return Array.from(content.querySelectorAll(BLOCKS)).filter(
-      (el) => !el.querySelector(BLOCKS) && proseLength(el) >= 80 && !isTeaser(el) && !pickedText.includes(normalText(el).slice(0, 60)),
+      (el) => !el.querySelector(BLOCKS) && proseLength(el) >= 80 && !isTeaser(el) && !pickedText.includes(opening(el)),
     ).length;
   }
 
