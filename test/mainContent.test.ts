@@ -1958,6 +1958,27 @@ PAGES['/archive/recipes'] = sitePage(
   { withSidebar: false, head: '<meta property="og:type" content="article">' },
 );
 
+// 27. A Blogger post: its sidebar's "Blog Archive" widget lists every year and month
+// of the blog, each a link and a count, and holds more than a third of the page's text.
+
+const ARCHIVE_YEARS = [2024, 2023, 2022, 2021, 2020, 2019];
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const archiveEntry = (label: string, href: string, count: number, inner = '') =>
+  `<li class="archivedate collapsed"><a class="toggle" href="javascript:void(0)"><span class="zippy">►&nbsp;</span></a><a class="post-count-link" href="${href}">${label}</a> <span class="post-count" dir="ltr">(${count})</span>${inner}</li>`;
+const blogArchive = `<div class="widget BlogArchive" id="BlogArchive1"><h2>Blog Archive</h2><div class="widget-content"><div id="ArchiveList"><ul class="hierarchy">${ARCHIVE_YEARS.map(
+  (year) => archiveEntry(String(year), `/${year}/`, 31, `<ul class="hierarchy">${MONTHS.map((month, i) => archiveEntry(month, `/${year}/${i + 1}/`, 3)).join('')}</ul>`),
+).join('')}</ul></div></div></div>`;
+
+PAGES['/blogger/post'] = sitePage(
+  'Northwind Garden: Growing tomatoes from seed',
+  `<div class="main-outer"><div class="main section" id="main"><div class="widget Blog" id="Blog1"><div class="blog-posts hfeed">
+    <h2 class="date-header"><span>Monday, March 3, 2025</span></h2>
+    <div class="post-outer"><div class="post hentry"><h3 class="post-title entry-title">Growing tomatoes from seed</h3>
+      <div class="post-body entry-content">${[...GARDEN, ...GARDEN_MORE].map((p) => `${p}<br><br>`).join('')}</div></div></div></div></div></div></div>
+  <div class="sidebar section" id="sidebar">${blogArchive}</div>`,
+  { withSidebar: false },
+);
+
 // ---------------------------------------------------------------------------
 // The tests.
 // ---------------------------------------------------------------------------
@@ -2457,6 +2478,12 @@ describe('front pages', () => {
 describe('archives', () => {
   it("keeps a category archive's entries, not only its introduction, when the page calls itself an article, in both engines", async () => {
     await expectInBothEngines('/archive/recipes', { kept: [RECIPES_INTRO, ...RECIPES.flat()], dropped: FURNITURE });
+  });
+});
+
+describe('blogs', () => {
+  it("drops a sidebar's blog archive that holds a third of the page's text, all of it links and counts, in both engines", async () => {
+    await expectInBothEngines('/blogger/post', { kept: [...GARDEN, ...GARDEN_MORE], dropped: [...FURNITURE, 'Blog Archive', link('2019'), link('November'), '(31)'] });
   });
 });
 

@@ -299,9 +299,11 @@ export function mainContentSelector(Readability: any): MainContentSelector {
   }
 
   /**
-   * Removes page furniture from `root`. An element holding a third of the text or
-   * the page's h1 stays, whatever its name says: a wrapper called "content-sidebar-wrap"
-   * is not a sidebar, and undoing such a removal is cheaper than trusting names.
+   * Removes page furniture from `root`. An element holding a third of the text and of the
+   * prose, or the page's h1, stays, whatever its name says: a wrapper called
+   * "content-sidebar-wrap" is not a sidebar, and undoing such a removal is cheaper than
+   * trusting names. A third of the text alone is not enough: a blog's archive of every
+   * month, or its recent posts with their tags, is links (WCXB's dev pages +1.5 page-F1).
    */
   function removeFurniture(root: Element): void {
     removeHidden(root);
@@ -311,8 +313,8 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     // Before the boilerplate lines below, which would take such a heading ("You may also like") alone.
     removeSectionsHeaded(root, ELSEWHERE_HEADING);
     const title = titleHeading(root);
-    const guarded = (el: Element) => holds(el, title) || textLength(el) >= total / 3;
     const prose = proseLength(root);
+    const guarded = (el: Element) => holds(el, title) || (textLength(el) >= total / 3 && proseLength(el) >= prose / 3);
     for (const el of Array.from(root.querySelectorAll(FURNITURE_TAGS))) {
       if (root.contains(el) && !holds(el, title) && (isPageLandmark(el) || !guarded(el))) el.remove();
     }
