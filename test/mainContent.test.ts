@@ -1918,6 +1918,18 @@ PAGES['/news/read-more'] = sitePage(
   { withSidebar: false, head: '<meta property="og:type" content="article">' },
 );
 
+// 24b. An article with ad slots between its paragraphs: each a small "Advert" label over
+// the ad server's script, and a gallery plug-in's notice for readers without scripts.
+
+PAGES['/news/adverts'] = sitePage(
+  'Growing tomatoes from seed – Northwind Journal',
+  `<article class="post"><h1>Growing tomatoes from seed</h1>${GARDEN.map(
+    (p, i) => `<p>${p}</p>${i % 2 ? '<div class="x7Qp" style="clear:both"><center><span style="font-size:0.7em;color:#AAA;">Advert</span><br><script>/* ad server */</script></center></div>' : ''}`,
+  ).join('')}
+    <div class="slideshow-window"><p>This slideshow requires JavaScript.</p></div><p style="font-size: 75%">Advertisement (gone after <a href="/register">registration</a>)</p>${GARDEN_MORE.map((p) => `<p>${p}</p>`).join('')}</article>`,
+  { withSidebar: false, head: '<meta property="og:type" content="article">' },
+);
+
 // 25. A front page built around one story: a featured story's h1 above it, its own
 // headline an h2, and a row of teaser stories (each an <article> of the same class) below.
 
@@ -2466,6 +2478,12 @@ describe('paragraphs made of one link', () => {
 
   it("drops an article's \"Read more\" line made of one link, in both engines", async () => {
     await expectInBothEngines('/news/read-more', { kept: [...GARDEN, ...GARDEN_MORE], dropped: [...FURNITURE, READ_MORE] });
+  });
+});
+
+describe('ad slots', () => {
+  it('drops the "Advert" labels of ad slots and a gallery\'s "requires JavaScript" notice, in both engines', async () => {
+    await expectInBothEngines('/news/adverts', { kept: [...GARDEN, ...GARDEN_MORE], dropped: [...FURNITURE, 'Advert', 'slideshow', 'registration'] });
   });
 });
 
