@@ -1930,6 +1930,24 @@ PAGES['/news/adverts'] = sitePage(
   { withSidebar: false, head: '<meta property="og:type" content="article">' },
 );
 
+// 24c. An article whose body ends in a grid of other stories, each a linked photo, a kicker
+// and a headline, with no name that says so: a tabloid's cards, whose text is no link (an
+// empty link laid over the card takes the click), so they pass for prose.
+
+const MORE_STORIES = [
+  ['GREEN FINGERS', 'Allotment holders win the fight to keep their plots beside the canal'],
+  ['CHILL WARNING', 'Frost expected in the north by the end of the week, forecasters say'],
+  ['BUMPER CROP', 'Village show crowns a giant marrow after a summer of record rain'],
+  ['SEED SWAP', 'Library lends out heritage seeds to gardeners who return some next year'],
+];
+
+PAGES['/news/story-cards'] = sitePage(
+  'Growing tomatoes from seed – Northwind Daily',
+  `<article class="post"><h1>Growing tomatoes from seed</h1><div class="post-body">${[...GARDEN, ...GARDEN_MORE].map((p) => `<p>${p}</p>`).join('')}
+    <div class="x-row">${MORE_STORIES.map(([kicker, headline]) => `<div class="x-cell"><a href="/s/${slug(headline!)}"><img src="/img/${slug(kicker!)}.jpg" alt=""></a><h3>${kicker}</h3><span>${headline}</span><a class="x-anchor" href="/s/${slug(headline!)}"></a></div>`).join('')}</div></div></article>`,
+  { withSidebar: false, head: '<meta property="og:type" content="article">' },
+);
+
 // 25. A front page built around one story: a featured story's h1 above it, its own
 // headline an h2, and a row of teaser stories (each an <article> of the same class) below.
 
@@ -2484,6 +2502,12 @@ describe('paragraphs made of one link', () => {
 describe('ad slots', () => {
   it('drops the "Advert" labels of ad slots and a gallery\'s "requires JavaScript" notice, in both engines', async () => {
     await expectInBothEngines('/news/adverts', { kept: [...GARDEN, ...GARDEN_MORE], dropped: [...FURNITURE, 'Advert', 'slideshow', 'registration'] });
+  });
+});
+
+describe('grids of other stories', () => {
+  it("drops a grid of other stories' cards at the end of an article's body, in both engines", async () => {
+    await expectInBothEngines('/news/story-cards', { kept: [...GARDEN, ...GARDEN_MORE], dropped: [...FURNITURE, ...MORE_STORIES.flat()] });
   });
 });
 
