@@ -1380,6 +1380,22 @@ PAGES['/service/voices'] = sitePage(
   { head: '<meta property="og:type" content="article">' },
 );
 
+// A design studio's service page with a ticker between its sections: "Book Now *" twenty
+// times over, each in a span of its own, that a script scrolls across the screen.
+
+const PACKAGING = [
+  'We design cosmetic packaging that tells your brand story on the shelf, from the first sketch to print-ready files for your manufacturer.',
+  'Every project starts with a look at your market and your competitors, so that the box, the label and the bottle work together and stand out.',
+];
+
+PAGES['/service/ticker'] = sitePage(
+  'Cosmetic packaging design – Northwind Studio',
+  `<main><h1>Cosmetic packaging design</h1><p>${PACKAGING[0]}</p>
+    <div class="booknow"><div class="ticker">${'<span>Book Now <span class="star">*</span></span>'.repeat(20)}</div></div>
+    <h2>How we work</h2><p>${PACKAGING[1]}</p></main>`,
+  { withSidebar: false },
+);
+
 // A shop that hides its <main> (and footer) with its styles until its scripts run
 // (anti-flicker); they did not. Beside its mega menu, the main region is under half of
 // the page's text, so the rule for a page hidden whole did not keep it.
@@ -2530,6 +2546,10 @@ describe('blogs', () => {
 });
 
 describe('service pages', () => {
+  it('drops a ticker that says one phrase over and over, in both engines', async () => {
+    await expectInBothEngines('/service/ticker', { kept: ['Cosmetic packaging design', ...PACKAGING, 'How we work'], dropped: [...FURNITURE, 'Book Now'] });
+  });
+
   it('keeps reviews in a block whose name Readability first judges unlikely, not only the short introduction', async () => {
     expectContent(await markdownOf('/service/voices'), { kept: ['fair and reasonable price', ...VOICES.flat()], dropped: FURNITURE });
   });

@@ -326,9 +326,10 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     for (const el of Array.from(root.querySelectorAll('a[role="button"], a[class]'))) if (isCallToAction(el)) el.remove();
     for (const el of Array.from(root.querySelectorAll('ul, ol, form, fieldset, p, div, section, span, a, button, label, h2, h3, h4, h5, h6'))) {
       if (!root.contains(el) || holds(el, title)) continue;
-      // A block of short links goes whatever its share of the text, unless it holds a share of the prose.
+      // A block of short links goes whatever its share of the text, unless it holds a share of the prose;
+      // a ticker goes whatever its share.
       const links = (isMenu(el) || isLinkCloud(el)) && proseLength(el) < prose / 3;
-      if (links || (!guarded(el) && (isControlPanel(el) || isBoilerplate(el)))) el.remove();
+      if (links || isMarquee(el) || (!guarded(el) && (isControlPanel(el) || isBoilerplate(el)))) el.remove();
     }
   }
 
@@ -415,6 +416,20 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     const total = textLength(el);
     // The spaces, commas and dots between the links count as text: 80% is all links.
     return links >= 8 && linkedLength(el) >= 0.8 * total && total / links < 25;
+  }
+
+  /**
+   * A ticker: one short phrase said over and over by four or more children ("Book now * Book
+   * now * ..."), which a script scrolls across the screen, or a swatch's label on each colour.
+   * Never a table's row: a comparison repeats "Yes" by design.
+   */
+  function isMarquee(el: Element): boolean {
+    const children = Array.from(el.children).filter((child) => !child.matches(NOT_TEXT));
+    if (children.length < 4 || el.closest('table')) return false;
+    const phrase = normalText(children[0]!);
+    if (phrase.length === 0 || phrase.length > 40 || !children.every((child) => normalText(child) === phrase)) return false;
+    // Nothing else in the element: its text is the phrase, said once per child.
+    return textLength(el) <= children.length * (phrase.length + 1);
   }
 
   /** Filters, sorting and reply boxes: a form made of choices or a text area. */
