@@ -1396,6 +1396,24 @@ PAGES['/service/ticker'] = sitePage(
   { withSidebar: false },
 );
 
+// A readers' list of books: beside each book, a widget for rating it (Goodreads' "Rate this
+// book", "Clear rating" and five star links).
+
+const BOOKS = [
+  ['Pride and Prejudice', 'by Jane Austen', '4.29 avg rating — 4,512,334 ratings'],
+  ['Jane Eyre', 'by Charlotte Brontë', '4.15 avg rating — 2,101,553 ratings'],
+  ['Middlemarch', 'by George Eliot', '4.01 avg rating — 183,226 ratings'],
+  ['Persuasion', 'by Jane Austen', '4.15 avg rating — 701,998 ratings'],
+];
+const rateWidget = `<div class="wtrRating"><div class="uitext">Rate this book</div><div class="clearRating uitext">Clear rating</div><div class="stars">${[1, 2, 3, 4, 5].map((n) => `<a class="star off" href="#">${n} of 5 stars</a>`).join('')}</div></div>`;
+
+PAGES['/list/books'] = sitePage(
+  'Best novels of the nineteenth century – Northwind Readers',
+  `<main><h1>Best novels of the nineteenth century</h1><p>Our readers voted for the novels of the 1800s they return to most.</p>
+    <table class="tableList">${BOOKS.map(([title, author, ratings], i) => `<tr><td class="number">${i + 1}</td><td><a class="bookTitle" href="/book/${slug(title!)}">${title}</a><br><span class="authorName">${author}</span><br><span class="minirating">${ratings}</span>${rateWidget}</td></tr>`).join('')}</table></main>`,
+  { withSidebar: false },
+);
+
 // A shop that hides its <main> (and footer) with its styles until its scripts run
 // (anti-flicker); they did not. Beside its mega menu, the main region is under half of
 // the page's text, so the rule for a page hidden whole did not keep it.
@@ -2558,6 +2576,10 @@ describe('service pages', () => {
 describe('list articles', () => {
   it("keeps a list article's table of linked names, not only its introduction", async () => {
     expectContent(await markdownOf('/list/laureates'), { kept: ['outstanding contributions', ...LAUREATES.flat().flatMap((cell) => cell.split('; '))], dropped: FURNITURE });
+  });
+
+  it("drops the rating widget beside each item of a readers' list, in both engines", async () => {
+    await expectInBothEngines('/list/books', { kept: BOOKS.flat(), dropped: [...FURNITURE, 'Rate this book', 'Clear rating', 'of 5 stars'] });
   });
 
   it('keeps the lists of links of an A-Z index, which are most of its text, in both engines', async () => {
