@@ -120,6 +120,9 @@ export function mainContentSelector(Readability: any): MainContentSelector {
   /** Elements whose text is code, never shown to a reader. */
   const NOT_TEXT = 'script, style, template';
 
+  /** The element's children but its scripts, styles and templates: the blocks a reader could be shown. */
+  const textChildren = (el: Element) => Array.from(el.children).filter((child) => !child.matches(NOT_TEXT));
+
   /** Text a reader could be shown: the live page's scripts and styles can outweigh it a hundredfold. */
   function readableLength(el: Element): number {
     if (el.matches(NOT_TEXT)) return 0;
@@ -424,7 +427,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
    * Never a table's row: a comparison repeats "Yes" by design.
    */
   function isMarquee(el: Element): boolean {
-    const children = Array.from(el.children).filter((child) => !child.matches(NOT_TEXT));
+    const children = textChildren(el);
     if (children.length < 4 || el.closest('table')) return false;
     const phrase = normalText(children[0]!);
     if (phrase.length === 0 || phrase.length > 40 || !children.every((child) => normalText(child) === phrase)) return false;
@@ -724,7 +727,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
 
   /** A block of three or more cards, each an image, a link and a short text: other products, other posts. */
   function isCardGrid(el: Element): boolean {
-    const items = Array.from(el.children).filter((child) => !child.matches(NOT_TEXT));
+    const items = textChildren(el);
     if (items.length < 3) return false;
     const cards = items.filter((item) => item.querySelector('a[href]') && item.querySelector('img, picture') && textLength(item) < 300);
     return cards.length >= 0.8 * items.length;
