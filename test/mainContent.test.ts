@@ -1505,10 +1505,12 @@ PAGES['/shop/unstyled'] = sitePage(
 );
 
 // A meal plan that gives the same lunch in both of its weeks (said again, away from where
-// it was first said: content). Copies go: a promotion shown above and below the plan, a
+// it was first said: content), and the same dinner with its portions (a run of two lines
+// said again in the same flow of paragraphs: content too). Copies go: a promotion shown above and below the plan, a
 // carousel's slides in a desktop and then a mobile version, a card's text twice in a row.
 
 const SAME_LUNCH = 'Monday: red lentil soup with cumin, a squeeze of lemon and a thick slice of rye bread.';
+const SAME_DINNER = ['Friday: slow-cooked bean chili with a spoon of soured cream and chopped coriander.', 'Portions: one cup of chili, two tablespoons of cream, a handful of coriander leaves.'];
 const WEEK_ONE = ['Tuesday: chickpea salad with cucumber, mint and feta, dressed with olive oil and vinegar.', 'Wednesday: baked sweet potato filled with black beans, salsa and a spoon of yoghurt.'];
 const WEEK_TWO = ['Tuesday: barley and mushroom risotto with thyme, finished with grated hard cheese.', 'Wednesday: a wrap of roasted peppers, hummus and spinach, with an apple on the side.'];
 const SLIDES = [
@@ -1524,8 +1526,8 @@ PAGES['/plan/weeks'] = sitePage(
   `<main><article class="post"><h1>Two weeks of packed lunches</h1>
     <p>Packed lunches are cheaper and healthier than a sandwich bought on the way in, as long as you plan them. Here is the plan we follow, with one shopping trip a week and a little cooking on Sunday.</p>
     ${promotion}
-    <h2>Week one</h2>${[SAME_LUNCH, ...WEEK_ONE].map((line) => `<p>${line}</p>`).join('')}
-    <h2>Week two</h2>${[SAME_LUNCH, ...WEEK_TWO].map((line) => `<p>${line}</p>`).join('')}
+    <h2>Week one</h2>${[SAME_LUNCH, ...WEEK_ONE, ...SAME_DINNER].map((line) => `<p>${line}</p>`).join('')}
+    <h2>Week two</h2>${[SAME_LUNCH, ...WEEK_TWO, ...SAME_DINNER].map((line) => `<p>${line}</p>`).join('')}
     ${promotion}
     <div class="slides">${['desktop', 'mobile'].map((v) => SLIDES.map(([title, text]) => `<section class="slide ${v}"><div class="slide-headline">${title}</div><p>${text}</p></section>`).join('')).join('')}</div>
     <div class="card"><p class="card-desktop">${CARD_TEXT}</p><p class="card-mobile">${CARD_TEXT}</p></div>
@@ -2512,13 +2514,13 @@ describe('style sheets that did not load', () => {
 });
 
 describe('repeated text', () => {
-  it('keeps a line said again in another part of the page, and drops copies of slides and cards, in both engines', async () => {
+  it('keeps a line or a run of lines said again in another part of the page, and drops copies of slides and cards, in both engines', async () => {
     const inNode = markdownInNode('/plan/weeks');
     for (const md of [await markdownOf('/plan/weeks'), inNode]) {
       expectContent(md, { kept: [SAME_LUNCH, ...WEEK_ONE, ...WEEK_TWO, ...SLIDES.flat(), CARD_TEXT, PROMOTION], dropped: FURNITURE });
       const times = (text: string) => plain(md).split(text).length - 1;
-      const counts = { lunch: times(SAME_LUNCH), slides: SLIDES.map(([, text]) => times(text!)), card: times(CARD_TEXT), promotion: times(PROMOTION) };
-      expect(counts).toEqual({ lunch: 2, slides: [1, 1], card: 1, promotion: 1 });
+      const counts = { lunch: times(SAME_LUNCH), dinner: SAME_DINNER.map(times), slides: SLIDES.map(([, text]) => times(text!)), card: times(CARD_TEXT), promotion: times(PROMOTION) };
+      expect(counts).toEqual({ lunch: 2, dinner: [2, 2], slides: [1, 1], card: 1, promotion: 1 });
     }
   });
 });

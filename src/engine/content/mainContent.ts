@@ -575,11 +575,15 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     // and mobile text), or quoted. One line said again on its own, away from where it was first
     // said (the same meal in each week of a plan), is content: measured over HTTP, WCXB's dev
     // pages +0.37 page-F1 and the 181 pages +0.10 (no page of those lost more than 0.03).
+    // So is a run said again in the same flow of paragraphs as its original (a plan's meals,
+    // each with its portions, in every week): a second version of a section sits in a block of
+    // its own, a slide's copy in another slide.
     const isRepeat = (i: number) => blocks[i]?.original !== undefined;
     blocks.forEach(({ el, original }, i) => {
       if (!original) return;
       const besideOriginal = blocks[i - 1]?.el === original;
-      if (besideOriginal || isRepeat(i - 1) || isRepeat(i + 1) || el.closest('blockquote') || inLargerCopy(el, original)) el.remove();
+      const inRun = el.parentElement !== original.parentElement && (isRepeat(i - 1) || isRepeat(i + 1));
+      if (besideOriginal || inRun || el.closest('blockquote') || inLargerCopy(el, original)) el.remove();
     });
   }
 
