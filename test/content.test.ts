@@ -84,6 +84,8 @@ const PAGES: Record<string, { type: string; body: Buffer | string }> = {
         )
         .join('')}<div class="picks">
           <a href="/books/6"><span><div class="clamp">Thorns and roses</div></span></a>
+          <a href="/deals/1"><output class="image-container"><img src="/img/d.png" alt="Crystal controller"></output></a>
+          <a href="/deals/2"><center>Free delivery</center></a>
           <a href="/wallets/matte"><img src="/img/w.png" alt=""><b><div>New edition</div></b></a>
           <a aria-label="Maker" href="/makers/1">
             <picture>
@@ -267,6 +269,9 @@ describe.each(['browser', 'http'] as const)('engine %s', (name) => {
       // emphasis around a block, are pushed into the block too.
       expect(links).toContainEqual({ text: 'Thorns and roses', url: `${base}/books/6` });
       expect(links).toContainEqual({ text: 'New edition', url: `${base}/wallets/matte` });
+      // And around the other elements turndown writes as blocks (an image in an <output>, IGN's).
+      expect(links).toContainEqual({ text: 'Crystal controller', url: `${base}/deals/1` });
+      expect(links).toContainEqual({ text: 'Free delivery', url: `${base}/deals/2` });
       // Elements that write nothing (<source>, hidden inputs) leave no run of spaces that
       // would indent the next line into a code block.
       const codeBlocks: string[] = [];

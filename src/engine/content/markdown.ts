@@ -43,9 +43,13 @@ export function markdownConverter(TurndownService: any, gfm: any): (root: Elemen
     }
   }
 
-  /** Elements that start a block of their own: a link cannot span them in Markdown. */
+  /**
+   * Elements that start a block of their own: a link cannot span them in Markdown. Every
+   * element turndown writes as a block is here (IGN wraps each article image in an <output>).
+   */
   const BLOCK_ELEMENTS =
-    'address, article, aside, blockquote, dd, details, dialog, div, dl, dt, fieldset, figcaption, figure, footer, form, h1, h2, h3, h4, h5, h6, header, hgroup, hr, li, main, nav, ol, p, pre, section, summary, table, ul';
+    'address, article, aside, audio, blockquote, canvas, center, dd, details, dialog, dir, div, dl, dt, fieldset, figcaption, figure, footer, form, ' +
+    'h1, h2, h3, h4, h5, h6, header, hgroup, hr, li, main, menu, nav, noframes, noscript, ol, output, p, pre, section, summary, table, ul';
 
   /**
    * A card is often one link around a picture, a heading and a line of text. Markdown
