@@ -468,6 +468,9 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     return Array.from(el.children).reduce((sum, child) => sum + (isList(child) ? textLength(child) : 0), 0);
   }
 
+  /** A link's text that is an address. */
+  const SHOWN_ADDRESS = /^(https?:\/\/|www\.)\S+$/i;
+
   /** What Readability keeps around an article that is not its text. */
   function cleanArticle(root: Element, says: PageKind): void {
     remove(root, 'figcaption');
@@ -475,9 +478,13 @@ export function mainContentSelector(Readability: any): MainContentSelector {
       const names = `${el.getAttribute('class') || ''} ${el.getAttribute('id') || ''}`;
       if (/(^|[\s_-])(caption|credit|byline)s?($|[\s_-])/i.test(names) && root.contains(el)) el.remove();
     }
+    // A link that shows its own address ("Source: https://...", a booking page written out) is
+    // text the author wrote for the reader to see, not a menu's or a teaser's link.
     const linkDensity = (el: Element) => {
       const total = textLength(el);
-      return total === 0 ? 0 : linkedLength(el) / total;
+      let linked = 0;
+      for (const a of Array.from(el.querySelectorAll('a'))) if (!SHOWN_ADDRESS.test(normalText(a))) linked += textLength(a);
+      return total === 0 ? 0 : linked / total;
     };
     // Lists and blocks made of links are related-article lists, tags and share bars.
     // Headings are left alone: a heading made of a link is an entry's title on an index page.
