@@ -1963,6 +1963,20 @@ PAGES['/news/read-more'] = sitePage(
   { withSidebar: false, head: '<meta property="og:type" content="article">' },
 );
 
+// 24a. An article whose body sits in a wrapper named like a sidebar ("sidebar-content", beside
+// the site's real sidebar), its title above it, and a republishing tool: a text area holding the whole article
+// again as HTML, more text than the article itself.
+
+const REPUBLISH_NOTE = 'Republish our articles for free, online or in print, under a Creative Commons license.';
+const articleHtml = [...GARDEN, ...GARDEN_MORE].map((p) => `<p class="body-text">${p}</p>`).join('');
+
+PAGES['/news/republish'] = sitePage(
+  'Growing tomatoes from seed – Northwind Journal',
+  `<article class="post"><header class="hero"><h1>Growing tomatoes from seed</h1></header><div class="sidebar-layout"><div class="sidebar-content">${articleHtml}</div>
+    <div class="republish"><p>${REPUBLISH_NOTE}</p><textarea readonly rows="5">${articleHtml.replace(/&/g, '&amp;').replace(/</g, '&lt;').repeat(2)}</textarea></div></div></article>`,
+  { head: '<meta property="og:type" content="article">' },
+);
+
 // 24b. An article with ad slots between its paragraphs: each a small "Advert" label over
 // the ad server's script, and a gallery plug-in's notice for readers without scripts.
 
@@ -2531,6 +2545,12 @@ describe('repeated text', () => {
       const counts = { lunch: times(SAME_LUNCH), dinner: SAME_DINNER.map(times), slides: SLIDES.map(([, text]) => times(text!)), card: times(CARD_TEXT), promotion: times(PROMOTION) };
       expect(counts).toEqual({ lunch: 2, dinner: [2, 2], slides: [1, 1], card: 1, promotion: 1 });
     }
+  });
+});
+
+describe('text areas', () => {
+  it("keeps an article beside a text area holding its copy as HTML, in both engines", async () => {
+    await expectInBothEngines('/news/republish', { kept: [...GARDEN, ...GARDEN_MORE], dropped: FURNITURE });
   });
 });
 

@@ -876,6 +876,10 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     el.matches('[itemprop~="comment"], [itemtype*="Comment"], [itemtype*="Answer"]') || words(el).some((word) => /^(repl(y|ies)|comments?|answers?)$/i.test(word));
 
   function select(doc: Document, page: Document): MainContent {
+    // A text area's text is a form field's value (a republishing tool's copy of the whole article as
+    // HTML, a reply's draft), never written out (markdown.ts): in the shares of the text it would
+    // outweigh the article itself. The element stays, for the rules that know a reply box by it.
+    for (const field of Array.from(doc.querySelectorAll('textarea'))) field.textContent = '';
     const content = region(doc);
     const untouched = content.cloneNode(true) as Element;
     removeFurniture(content);
