@@ -103,10 +103,13 @@ export function mainContentSelector(Readability: any): MainContentSelector {
   const normalText = (node: Node) => (node.textContent || '').replace(/\s+/g, ' ').trim();
   const textLength = (node: Node) => normalText(node).length;
 
-  /** The text inside links. */
-  function linkedLength(el: Element): number {
+  /** The text inside links; inside only the links whose text `counts` accepts, when given. */
+  function linkedLength(el: Element, counts: (text: string) => boolean = () => true): number {
     let linked = 0;
-    for (const a of Array.from(el.querySelectorAll('a'))) linked += textLength(a);
+    for (const a of Array.from(el.querySelectorAll('a'))) {
+      const text = normalText(a);
+      if (counts(text)) linked += text.length;
+    }
     return linked;
   }
 
@@ -485,9 +488,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     // text the author wrote for the reader to see, not a menu's or a teaser's link.
     const linkDensity = (el: Element) => {
       const total = textLength(el);
-      let linked = 0;
-      for (const a of Array.from(el.querySelectorAll('a'))) if (!SHOWN_ADDRESS.test(normalText(a))) linked += textLength(a);
-      return total === 0 ? 0 : linked / total;
+      return total === 0 ? 0 : linkedLength(el, (text) => !SHOWN_ADDRESS.test(text)) / total;
     };
     // Lists and blocks made of links are related-article lists, tags and share bars.
     // Headings are left alone: a heading made of a link is an entry's title on an index page.
