@@ -1022,12 +1022,14 @@ PAGES['/comments'] = sitePage(
 );
 
 // A thread on a forum whose software does not say its name: only its address, the
-// canonical link's /forum/ path, tells that the replies in "#comments" are the thread.
+// canonical link's /forum/ path or a site named for being a forum, tells that the replies
+// in "#comments" are the thread (though the page may call itself an article).
 
 const BOARD_QUESTION =
   'I want to start tomatoes from seed this year but my only window faces north. Is a windowsill enough, or should I buy a grow light before I sow anything?';
 
-PAGES['/forum/board'] = sitePage(
+function boardPage(canonical: string): string {
+  return sitePage(
   'Windowsill or grow light for tomato seedlings? – Northwind Community',
   `<main id="primary" class="site-main">
     <div class="topic">
@@ -1045,8 +1047,11 @@ PAGES['/forum/board'] = sitePage(
       </ul>
     </section>
   </main>`,
-  { head: '<link rel="canonical" href="https://www.northwind.example/forum/windowsill-or-grow-light">' },
-);
+  { head: `<link rel="canonical" href="${canonical}"><meta property="og:type" content="article">` },
+  );
+}
+PAGES['/forum/board'] = boardPage('https://www.northwind.example/forum/windowsill-or-grow-light');
+PAGES['/forum/named-host'] = boardPage('https://www.growersforum.example/seed-starting/4821-windowsill-or-grow-light.html');
 
 // 9. Boilerplate inside the article container, a teaser before the body, and a body split over sibling divs.
 
@@ -2134,6 +2139,14 @@ describe('forum threads: the posts are the content', () => {
 
   it("keeps the replies of a thread in a \"comments\" section when the page's address is a forum's", async () => {
     const md = await markdownOf('/forum/board');
+    expectContent(md, {
+      kept: [BOARD_QUESTION, ...COMMENTS.map((c) => c.body)],
+      dropped: FURNITURE,
+    });
+  });
+
+  it('keeps the replies of a thread in a "comments" section on a site named for being a forum', async () => {
+    const md = await markdownOf('/forum/named-host');
     expectContent(md, {
       kept: [BOARD_QUESTION, ...COMMENTS.map((c) => c.body)],
       dropped: FURNITURE,

@@ -659,6 +659,8 @@ export function mainContentSelector(Readability: any): MainContentSelector {
    * "/topic/" or "/community/" alone name a news topic or a blog as often.
    */
   const FORUM_HOST = /^(forums?|community|discuss|discussions?|bbs|boards?|answers)\./i;
+  /** A site named for being a forum (physicsforums.com, warriorforum.com, avsforum.com), whatever its threads' paths. */
+  const FORUM_NAME = /(^|\.)[a-z0-9-]*forums?\.[a-z]{2,}(\.[a-z]{2})?$/i;
   const THREAD_PATH =
     /\/(threads?|forums?|boards)\/|\/thread-\d|(showthread|viewtopic|showtopic)(\.php)?\b|\/t\/[^/]+\/\d+|\/topic\/\d+|\/questions\/\d+\/|\/r\/[^/]+\/comments\//i;
 
@@ -678,7 +680,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     if (/discourse|vbulletin|xenforo|phpbb|invision|mybb|simple machines|nodebb|flarum|vanilla/i.test(generator)) return true;
     if (page.documentElement.id === 'XF' || page.body?.id === 'phpbb') return true;
     const address = declaredAddress(page);
-    if (address && (FORUM_HOST.test(address.hostname) || THREAD_PATH.test(address.pathname + address.search))) return true;
+    if (address && (FORUM_HOST.test(address.hostname) || FORUM_NAME.test(address.hostname) || THREAD_PATH.test(address.pathname + address.search))) return true;
     return page.querySelector('#question, .question') !== null && page.querySelector('#answers, .answer') !== null;
   }
 
