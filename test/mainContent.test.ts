@@ -1982,6 +1982,22 @@ PAGES['/news/republish'] = sitePage(
   { head: '<meta property="og:type" content="article">' },
 );
 
+// 24c. A guide whose sections are each named for the table of contents that lists them
+// ("toc-para", as a state government's CMS does), the table itself above them.
+
+const TOC_ENTRIES = ['Watering and mulching', 'Picking the fruit'];
+
+PAGES['/guide/toc-sections'] = sitePage(
+  'Growing tomatoes from seed – Northwind Guides',
+  `<div class="guide"><h1>Growing tomatoes from seed</h1>${GARDEN.slice(0, 4)
+    .map((p) => `<p>${p}</p>`)
+    .join('')}
+    <div class="toc"><h2>On this page</h2><ul>${TOC_ENTRIES.map((t, i) => `<li><a href="#section-${i}">${t}</a></li>`).join('')}</ul></div>
+    ${TOC_ENTRIES.map(
+      (t, i) => `<section id="section-${i}" class="toc-para"><h2>${t}</h2><div class="body"><p>${GARDEN_MORE[i]}</p><p>${GARDEN[4 + i]}</p></div></section>`,
+    ).join('')}</div>`,
+);
+
 // 24b. An article with ad slots between its paragraphs: each a small "Advert" label over
 // the ad server's script, and a gallery plug-in's notice for readers without scripts.
 
@@ -2574,6 +2590,12 @@ describe('paragraphs made of one link', () => {
 
   it("drops an article's \"Read more\" line made of one link, and keeps a line whose link shows its address and a sentence around its links, in both engines", async () => {
     await expectInBothEngines('/news/read-more', { kept: [DEALS_LEDE, ...GARDEN, ...GARDEN_MORE, CHART_LINE], dropped: [...FURNITURE, READ_MORE] });
+  });
+});
+
+describe('sections named for the table of contents', () => {
+  it('keeps the sections a table of contents lists, though named "toc-para", and drops the table', async () => {
+    await expectInBothEngines('/guide/toc-sections', { kept: [...GARDEN, ...GARDEN_MORE], dropped: [...FURNITURE, 'On this page'] });
   });
 });
 

@@ -56,9 +56,10 @@ export function mainContentSelector(Readability: any): MainContentSelector {
   /**
    * Names of navigation and of filter panels, which a block of prose can carry too: a tab
    * panel named "lm_navSource", a menu page's "menu-content", a category page's buying
-   * guide in a "facet-row-container". Such a block is kept (see isProse).
+   * guide in a "facet-row-container", a guide's section named for the table of contents
+   * that lists it ("toc-para"). Such a block is kept (see isProse).
    */
-  const PROSE_CAN_CARRY_NAMES = /^(menu|navbar|nav|navigation|toolbar|filters?|facets?)$/i;
+  const PROSE_CAN_CARRY_NAMES = /^(menu|navbar|nav|navigation|toolbar|filters?|facets?|toc)$/i;
 
   /**
    * Prose, not links: 300 characters outside links, and links a fifth of the text at
