@@ -1948,6 +1948,14 @@ const READ_MORE = 'Read more: How to choose a cordless drill for your first work
 const CHART_ADDRESS = 'https://seeds.example.org/charts/tomato-germination-by-soil-temperature';
 const CHART_LINE = `Germination chart – ${CHART_ADDRESS}`;
 // A lede that is mostly its links, with a sentence around them.
+// A list of links the author introduces with a sentence ending in a colon is what the text
+// recommends; a list under a short "Related:" label is other stories.
+const PICKS = [
+  'Northwind 24-cell seed tray with a clear humidity dome',
+  'Heated propagator with a thermostat for the windowsill',
+  'Full-spectrum LED grow bar on an adjustable stand',
+];
+const RELATED_STORIES = ['Ten chillies to grow on a windowsill', 'How to build a cold frame from old windows', 'Why your courgettes rot at the tip'];
 const DEALS = ['cherry tomato seeds from $3 at Northwind Seeds', 'a heated propagator for $25', 'grow lights from $40'];
 const DEALS_LEDE = `This week’s best deals include ${DEALS[0]}. You’ll also find ${DEALS[1]} and ${DEALS[2]}. All that and more is below.`;
 
@@ -1963,8 +1971,10 @@ PAGES['/news/read-more'] = sitePage(
   `<article class="post"><h1>Growing tomatoes from seed</h1>
     <p>This week’s best deals include <a href="/d/seeds">${DEALS[0]}</a>. You’ll also find <a href="/d/propagator">${DEALS[1]}</a> and <a href="/d/lights">${DEALS[2]}</a>. All that and more is below.</p>
     ${GARDEN.map((p) => `<p>${p}</p>`).join('')}
+    <h4>Our gardening editor's picks for starting seeds indoors:</h4><ul>${PICKS.map((t, i) => `<li><a href="/d/pick-${i}">${t}</a></li>`).join('')}</ul>
     <p><a href="/p/cordless-drills">${READ_MORE}</a></p>${GARDEN_MORE.map((p) => `<p>${p}</p>`).join('')}
-    <p>Germination chart – <a href="${CHART_ADDRESS}">${CHART_ADDRESS}</a></p></article>`,
+    <p>Germination chart – <a href="${CHART_ADDRESS}">${CHART_ADDRESS}</a></p>
+    <p>Related:</p><ul>${RELATED_STORIES.map((t, i) => `<li><a href="/p/related-${i}">${t}</a></li>`).join('')}</ul></article>`,
   { withSidebar: false, head: '<meta property="og:type" content="article">' },
 );
 
@@ -2588,8 +2598,11 @@ describe('paragraphs made of one link', () => {
     await expectInBothEngines('/roundup/projects', { kept: [...ROUNDUP_INTRO, ...PROJECTS], dropped: FURNITURE });
   });
 
-  it("drops an article's \"Read more\" line made of one link, and keeps a line whose link shows its address and a sentence around its links, in both engines", async () => {
-    await expectInBothEngines('/news/read-more', { kept: [DEALS_LEDE, ...GARDEN, ...GARDEN_MORE, CHART_LINE], dropped: [...FURNITURE, READ_MORE] });
+  it("drops an article's \"Read more\" line made of one link and its related stories, and keeps a line whose link shows its address, a sentence around its links and a list it introduces, in both engines", async () => {
+    await expectInBothEngines('/news/read-more', {
+      kept: [DEALS_LEDE, ...GARDEN, ...GARDEN_MORE, CHART_LINE, ...PICKS],
+      dropped: [...FURNITURE, READ_MORE, 'Related:', ...RELATED_STORIES],
+    });
   });
 });
 
