@@ -2008,6 +2008,20 @@ PAGES['/guide/toc-sections'] = sitePage(
     ).join('')}</div>`,
 );
 
+// 24a'. A guide whose section headings a page builder names for their place in a block
+// ("et_pb_module_header", "hero__header") or for their layout ("media-heading"): headings, not the page's header.
+
+const MODULE_HEADINGS = ['Sowing indoors in early spring', 'Pricking out the seedlings', 'Hardening off before planting'];
+/** A heading named for its layout (Bootstrap's "media-heading", Tailwind's "scroll-mt-20"). */
+const LAYOUT_HEADING = 'Watering through the summer';
+
+PAGES['/guide/module-headings'] = sitePage(
+  'Growing tomatoes from seed – Northwind Guides',
+  `<div class="guide"><h1 class="hero__header">Growing tomatoes from seed</h1>${MODULE_HEADINGS.map(
+    (h, i) => `<div class="et_pb_module"><h4 class="et_pb_module_header" id="module-header-${i}">${h}</h4><div class="et_pb_text"><p>${GARDEN[2 * i]}</p><p>${GARDEN[2 * i + 1]}</p></div></div>`,
+  ).join('')}<h2 class="media-heading scroll-mt-20" id="watering">${LAYOUT_HEADING}</h2><p>${GARDEN[6]}</p></div>`,
+);
+
 // 24b. An article with ad slots between its paragraphs: each a small "Advert" label over
 // the ad server's script, and a gallery plug-in's notice for readers without scripts.
 
@@ -2609,6 +2623,18 @@ describe('paragraphs made of one link', () => {
 describe('sections named for the table of contents', () => {
   it('keeps the sections a table of contents lists, though named "toc-para", and drops the table', async () => {
     await expectInBothEngines('/guide/toc-sections', { kept: [...GARDEN, ...GARDEN_MORE], dropped: [...FURNITURE, 'On this page'] });
+  });
+});
+
+describe('headings named for a header', () => {
+  it("keeps headings named for their place in a block ('et_pb_module_header') or their layout ('scroll-mt-20'), in both engines", async () => {
+    await expectInBothEngines('/guide/module-headings', { kept: [...MODULE_HEADINGS, LAYOUT_HEADING, ...GARDEN.slice(0, 7)], dropped: FURNITURE });
+  });
+
+  it("keeps those headings' ids in the HTML, for the links to them", () => {
+    const options = { onlyMainContent: true, includeTags: [], excludeTags: [], wantHtml: true, wantMarkdown: false, wantLinks: false };
+    const { html } = extractInNode(PAGES['/guide/module-headings']!, server.at('/guide/module-headings'), options).result;
+    expect(html).toContain('id="module-header-1"');
   });
 });
 
