@@ -129,11 +129,16 @@ export function mainContentSelector(Readability: any): MainContentSelector {
   /** The element's children but its scripts, styles and templates: the blocks a reader could be shown. */
   const textChildren = (el: Element) => Array.from(el.children).filter((child) => !child.matches(NOT_TEXT));
 
-  /** Text a reader could be shown: the live page's scripts and styles can outweigh it a hundredfold. */
+  /**
+   * Text a reader could be shown: the live page's scripts and styles can outweigh it a hundredfold,
+   * and a text area's value (a republishing tool's copy of the whole article as HTML) is a form
+   * field's, not the page's (see select). Counted, that copy made its hidden dialog more than half
+   * of the page, which is kept as the page hidden whole until its scripts run (see markHidden).
+   */
   function readableLength(el: Element): number {
     if (el.matches(NOT_TEXT)) return 0;
     let code = 0;
-    for (const inner of Array.from(el.querySelectorAll(NOT_TEXT))) code += textLength(inner);
+    for (const inner of Array.from(el.querySelectorAll(`${NOT_TEXT}, textarea`))) code += textLength(inner);
     return textLength(el) - code;
   }
 
@@ -144,6 +149,9 @@ export function mainContentSelector(Readability: any): MainContentSelector {
    */
   const CLOAKED = '[v-cloak], [x-cloak], [ng-cloak], [data-ng-cloak], .ng-cloak';
 
+  /** A dialog, modal or not. */
+  const DIALOG = 'dialog, [role="dialog"], [role="alertdialog"], [aria-modal="true"]';
+
   /** The element's computed `display`; undefined without a layout engine (the Node DOM). */
   const displayOf = (el: Element) => el.ownerDocument.defaultView?.getComputedStyle?.(el).display;
 
@@ -153,6 +161,8 @@ export function mainContentSelector(Readability: any): MainContentSelector {
    * also shows elsewhere (a variant for another screen size) is not such a panel.
    */
   function isCollapsedPanel(el: Element, visibleText: () => string): boolean {
+    // A dialog opens over the page, a panel within it: the button before a hidden dialog opens a tool, not a section.
+    if (el.matches(DIALOG)) return false;
     // Past the <style> a CSS-in-JS library (emotion) renders before each element on the server; the
     // title's own <style> is no text either.
     let toggle = el.previousElementSibling;
