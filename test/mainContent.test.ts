@@ -831,6 +831,36 @@ PAGES['/docs/sphinx'] = sitePage(
   { withSidebar: false },
 );
 
+// A docs page styled with CSS Modules (Next.js): every class ends in a hash of five characters
+// ("mdx-table_root__adKqa"), which read as camelCase words can name furniture ("ad Kqa").
+
+const PROVISIONER_NOTES = [
+  'Provisioners are a last resort: most images can be built ahead of time, and most settings passed as user data when the instance starts.',
+  'A provisioner that fails marks its resource as tainted, so the next plan replaces the resource rather than trying the script again on it.',
+  'Creation-time provisioners run once, when the resource is created; destroy-time provisioners run just before the resource is destroyed.',
+  'Scripts run over SSH on Linux and over WinRM on Windows, with the credentials and the address that the connection block gives.',
+  'Keep secrets out of the scripts themselves: pass them as sensitive variables, which the plan output masks and the logs never show.',
+];
+
+const ARGUMENT_ROWS = [
+  ['type', 'Specifies the type of connection for sending and receiving data from the remote resource.'],
+  ['host', 'Specifies the address of the resource to connect to, required unless the provider sets it.'],
+  ['timeout', 'Specifies how long to wait for the connection to become available before it fails.'],
+];
+
+PAGES['/docs/css-modules'] = sitePage(
+  'Provisioners | Acme Docs',
+  `<main class="layout_main__Hk2Qz"><article class="mdx-content_root__M6qPe"><h1 class="mdx-headings_heading__tGfxC">Provisioners</h1>
+    <p class="mdx-p_p__ZTJEA">Provisioners run scripts on a resource after it is created, to bootstrap it or to hand it over to configuration management.</p>
+${PROVISIONER_NOTES.map((p) => `<p class="mdx-p_p__ZTJEA">${p}</p>`).join('')}
+    <p class="mdx-p_p__ZTJEA">The following table describes the arguments you can use in the connection block:</p>
+    <div class="mdx-table_root__adKqa"><div class="mdx-table_tableWrapper__81O9J"><table><thead><tr><th>Argument</th><th>Description</th></tr></thead><tbody>${ARGUMENT_ROWS.map(
+      ([name, text]) => `<tr><td><code>${name}</code></td><td>${text}</td></tr>`,
+    ).join('')}</tbody></table></div></div>
+    <p class="mdx-p_p__ZTJEA">Each provisioner connects with these settings unless it declares a connection block of its own.</p></article></main>`,
+  { withSidebar: false },
+);
+
 PAGES['/docs/docusaurus'] = sitePage(
   'Deploying with Docker | Acme Docs',
   `<div class="main-wrapper mainWrapper_z2l0"><div class="docsWrapper_hBAB"><div class="docRoot_UBD9">
@@ -2654,6 +2684,12 @@ describe('paragraphs made of one link', () => {
 describe('sections named for the table of contents', () => {
   it('keeps the sections a table of contents lists, though named "toc-para", and drops the table', async () => {
     await expectInBothEngines('/guide/toc-sections', { kept: [...GARDEN, ...GARDEN_MORE], dropped: [...FURNITURE, 'On this page'] });
+  });
+});
+
+describe('CSS Modules', () => {
+  it("keeps a table whose wrapper's class ends in a CSS Modules hash that reads 'ad' ('mdx-table_root__adKqa'), in both engines", async () => {
+    await expectInBothEngines('/docs/css-modules', { kept: ARGUMENT_ROWS.flat(), dropped: FURNITURE });
   });
 });
 

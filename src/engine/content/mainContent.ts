@@ -83,10 +83,18 @@ export function mainContentSelector(Readability: any): MainContentSelector {
   // Not "cmp" (consent management platform): Adobe Experience Manager prefixes every component with it.
   const ALWAYS_FURNITURE_NAMES = /^(cookies?|consent|gdpr|onetrust|newsletter|popup|modal|announcement)$/i;
 
+  /**
+   * The hash CSS Modules append to a class ("mdx-table_root__adKqa", "sidebar_nav__81O9J"):
+   * five characters that mean nothing, though split as camelCase they read "ad Kqa". Only
+   * a hash with a capital or a digit: "card__title" is a BEM element, a word.
+   */
+  const CSS_MODULE_HASH = /__[A-Za-z0-9_-]{5}(?=\s|$)/g;
+
   function words(el: Element): string[] {
     const names = `${el.getAttribute('class') || ''} ${el.getAttribute('id') || ''}`;
     // Split on separators and camelCase: "cookieBanner site_nav" -> cookie banner site nav.
     return names
+      .replace(CSS_MODULE_HASH, (hash) => (/[A-Z0-9]/.test(hash) ? '' : hash))
       .replace(/([a-z])([A-Z])/g, '$1 $2')
       .split(/[^A-Za-z0-9]+/)
       .filter(Boolean);
