@@ -1083,6 +1083,20 @@ function boardPage(canonical: string): string {
 PAGES['/forum/board'] = boardPage('https://www.northwind.example/forum/windowsill-or-grow-light');
 PAGES['/forum/named-host'] = boardPage('https://www.growersforum.example/seed-starting/4821-windowsill-or-grow-light.html');
 
+// 8b. A blog on Movable Type's classic templates: the comments sit unwrapped beside the post,
+// a "comments-head" and one "comments-body" each, with no section around them.
+
+PAGES['/comments/movable-type'] = sitePage(
+  'Growing tomatoes from seed – A gardener\'s weblog',
+  `<div id="content"><div class="blog"><h2 class="date">March 3, 2025</h2><div class="blogbody">
+    <h3 class="title">Growing tomatoes from seed</h3>${GARDEN.map((p) => `<p>${p}</p>`).join('')}
+    <span class="posted">Posted by Ann at March 3, 2025 08:01 AM<br></span></div>
+    <div class="comments-head"><a name="comments"></a>Comments</div>${COMMENTS.map(
+      (c) => `<div class="comments-body"><p>${c.body}</p><span class="comments-post">Posted by: <a href="mailto:reader@example.com">${c.who}</a> at March 4, 2025 05:48 PM</span></div>`,
+    ).join('')}</div></div>`,
+  { withSidebar: false },
+);
+
 // 9. Boilerplate inside the article container, a teaser before the body, and a body split over sibling divs.
 
 const TEASER = 'Start tomatoes indoors, pot them on deep, harden them off slowly: our six-step guide to a bumper crop.';
@@ -2496,6 +2510,10 @@ describe('comment sections', () => {
       kept: GARDEN,
       dropped: [...FURNITURE, '3 thoughts on', 'Leave a Reply', 'Your email address will not be published', ...COMMENTS.map((c) => c.body), 'Geoff Lindqvist'],
     });
+  });
+
+  it("drops the unwrapped comments of Movable Type's classic templates, in both engines", async () => {
+    await expectInBothEngines('/comments/movable-type', { kept: GARDEN, dropped: [...FURNITURE, ...COMMENTS.map((c) => c.body), 'Geoff Lindqvist'] });
   });
 });
 

@@ -699,9 +699,13 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     return /article/i.test(page.querySelector('meta[property="og:type"]')?.getAttribute('content') || '');
   }
 
-  /** A blog's comment section, by the names blog engines and comment services give it. */
+  /**
+   * A blog's comment section, by the names blog engines and comment services give it. Movable
+   * Type's classic templates leave the comments unwrapped: a "comments-head" and one
+   * "comments-body" each, beside the post.
+   */
   const COMMENT_SECTIONS =
-    '#comments, #respond, #disqus_thread, .comments-area, .comment-respond, .commentlist, .comment-list, #commentlist, .comments-section, #comment-section, .comments-container';
+    '#comments, #respond, #disqus_thread, .comments-area, .comment-respond, .commentlist, .comment-list, #commentlist, .comments-section, #comment-section, .comments-container, .comments-head, .comments-body';
 
   /** Words naming who wrote a post, and words naming what a forum adds about them. */
   const POSTER = /^(user|member|author|poster)s?$/i;
