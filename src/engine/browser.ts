@@ -6,7 +6,7 @@
  */
 import os from 'node:os';
 import type { Browser, BrowserContext, Page, Target } from 'puppeteer';
-import { launchWithoutSysNice, lowerPriority } from './priority.js';
+import { launchNiced, lowerPriority } from './priority.js';
 import { EnvironmentError } from '../api/errors.js';
 import { VIEWPORT } from '../api/types.js';
 import { userAgentHeader } from './userAgent.js';
@@ -79,7 +79,7 @@ export async function launchBrowser(settings: BrowserSettings = {}): Promise<Bro
     // Puppeteer's own flags but one: it turns popup blocking off, and a page must not open windows by itself.
     const chromiumArgs = puppeteer.defaultArgs({ headless: true, userDataDir: profile.dir, args }).filter((arg) => arg !== '--disable-popup-blocking');
     // A lower priority must hold on Chromium's threads (priority.ts).
-    const command = settings.browserNice ? launchWithoutSysNice(executablePath, chromiumArgs) : { executablePath, args: chromiumArgs };
+    const command = settings.browserNice ? launchNiced(executablePath, chromiumArgs, settings.browserNice) : { executablePath, args: chromiumArgs };
     const browser = await puppeteer.launch({
       executablePath: command.executablePath,
       args: command.args,

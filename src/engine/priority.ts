@@ -45,9 +45,23 @@ function holdsSysNice(): boolean {
  * priority again (see above): through setpriv, dropping CAP_SYS_NICE, when this
  * process holds it and setpriv is there; else the command as it is.
  */
-export function launchWithoutSysNice(executablePath: string, args: string[]): { executablePath: string; args: string[] } {
+function launchWithoutSysNice(executablePath: string, args: string[]): { executablePath: string; args: string[] } {
   if (os.platform() !== 'linux' || !holdsSysNice() || !existsSync(SETPRIV)) return { executablePath, args };
   return { executablePath: SETPRIV, args: ['--inh-caps=-sys_nice', '--bounding-set=-sys_nice', '--', executablePath, ...args] };
+}
+
+const NICE = '/usr/bin/nice';
+
+/**
+ * The command that starts `executablePath` with `args` at `nice` from its first instruction,
+ * through coreutils' nice, and unable to raise its priority again (launchWithoutSysNice).
+ * Renicing after the launch (lowerPriority) left a window: a browser started while a test or
+ * a job looked ran its main thread at the server's priority until the launch returned.
+ */
+export function launchNiced(executablePath: string, args: string[], nice: number): { executablePath: string; args: string[] } {
+  const command = launchWithoutSysNice(executablePath, args);
+  if (os.platform() !== 'linux' || !existsSync(NICE)) return command;
+  return { executablePath: NICE, args: ['-n', String(nice), command.executablePath, ...command.args] };
 }
 
 
