@@ -5,6 +5,7 @@
  * navigating an open one.
  */
 import os from 'node:os';
+import type { ChildProcess } from 'node:child_process';
 import type { Browser, BrowserContext, Page, Target } from 'puppeteer';
 import { launchNiced, lowerPriority } from './priority.js';
 import { EnvironmentError } from '../api/errors.js';
@@ -98,7 +99,7 @@ export async function launchBrowser(settings: BrowserSettings = {}): Promise<Bro
     const child = browser.process();
     if (settings.browserNice && child?.pid !== undefined) lowerPriority(child.pid, settings.browserNice);
     if (child && child.exitCode === null && child.signalCode === null) {
-      profile.setKill(() => child.kill('SIGKILL'));
+      profile.setKill(() => killProcessGroup(child));
       child.once('exit', () => void profile.release());
     } else {
       await profile.release();
@@ -287,4 +288,19 @@ function closeWindowsOpenedByPages(context: BrowserContext): void {
 /** A sensible number of tabs for this machine: renderers are CPU-bound. */
 export function defaultConcurrency(): number {
   return Math.max(2, Math.min(16, os.availableParallelism() * 4));
+}
+
+/**
+ * Kills a browser and every process it started, at once: Puppeteer starts Chromium as the
+ * leader of its own process group. Killing the browser alone left its zygotes and utility
+ * processes alive for a moment after, writing into the profile folder being removed, which
+ * they recreated (CI caught one left behind after a second Ctrl-C).
+ */
+function killProcessGroup(child: ChildProcess): void {
+  try {
+    if (process.platform !== 'win32' && child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+    else child.kill('SIGKILL');
+  } catch {
+    child.kill('SIGKILL'); // no such group (already gone, or not a group leader): the browser alone
+  }
 }
