@@ -1097,6 +1097,34 @@ PAGES['/comments/movable-type'] = sitePage(
   { withSidebar: false },
 );
 
+// A municipal site built of divisions alone, as many were before HTML5: no <header>, <main> or
+// <footer>, and nothing says the news item is an article. Its footer is a division named for it,
+// "rodape" in Portuguese, and a "site-footer-bottom" below it.
+
+const BREAK_IN = [
+  'The home care team of the Amizade district found two of its five cars broken into this morning, their batteries gone and their doors dented.',
+  'A police report was filed, and officers came to look at the damage. Patients booked for this morning are being called to choose a new time.',
+  'The health department expects visits to run as usual again from this afternoon, with cars borrowed from the transport department.',
+];
+const CITY_FOOTER = [
+  'City of Riverton - Walter Marquardt Street, 1111 - Barra do Rio - PO Box 421 - Phone (047) 2106-8000 - Open Monday to Friday, 8 am to 5 pm',
+  'Copyright 2025 City of Riverton. The content of this site may be reproduced when its source is credited; photographs belong to their authors.',
+];
+
+PAGES['/news/footer-division'] = html(
+  `<div class="container" id="conteudo"><div class="row">
+    <div class="col-md-3"><div class="well"><blockquote class="titulo">Categories</blockquote><ul>${['Health', 'Transport', 'Schools', 'Tourism', 'Water']
+      .map((c) => `<li><a href="/news?cat=${c}">${c}</a></li>`)
+      .join('')}</ul></div></div>
+    <div class="col-md-9"><p class="titulo">Home care team reports two cars broken into</p>
+      <small class="text-muted"><b>05/10/2025</b> - Category: <a href="/news?cat=Health">Health</a></small>
+      ${BREAK_IN.map((p) => `<p>${p}</p>`).join('')}</div>
+  </div></div>
+  <div class="rodape"><div class="container"><div class="row"><div style="text-align: center;">${CITY_FOOTER[0]}</div></div></div></div>
+  <div class="site-footer-bottom"><p>${CITY_FOOTER[1]}</p></div>`,
+  { title: 'Home care team reports two cars broken into - City of Riverton' },
+);
+
 // 9. Boilerplate inside the article container, a teaser before the body, and a body split over sibling divs.
 
 const TEASER = 'Start tomatoes indoors, pot them on deep, harden them off slowly: our six-step guide to a bumper crop.';
@@ -2514,6 +2542,12 @@ describe('comment sections', () => {
 
   it("drops the unwrapped comments of Movable Type's classic templates, in both engines", async () => {
     await expectInBothEngines('/comments/movable-type', { kept: GARDEN, dropped: [...FURNITURE, ...COMMENTS.map((c) => c.body), 'Geoff Lindqvist'] });
+  });
+});
+
+describe('a page footer built of divisions', () => {
+  it("drops a division named for the page's footer (rodape, site-footer-bottom) and keeps the news item", async () => {
+    await expectInBothEngines('/news/footer-division', { kept: BREAK_IN, dropped: CITY_FOOTER });
   });
 });
 

@@ -90,14 +90,34 @@ export function mainContentSelector(Readability: any): MainContentSelector {
    */
   const CSS_MODULE_HASH = /__[A-Za-z0-9_-]{5}(?=\s|$)/g;
 
-  function words(el: Element): string[] {
-    const names = `${el.getAttribute('class') || ''} ${el.getAttribute('id') || ''}`;
+  const words = (el: Element) => nameWords(`${el.getAttribute('class') || ''} ${el.getAttribute('id') || ''}`);
+
+  function nameWords(names: string): string[] {
     // Split on separators and camelCase: "cookieBanner site_nav" -> cookie banner site nav.
     return names
       .replace(CSS_MODULE_HASH, (hash) => (/[A-Z0-9]/.test(hash) ? '' : hash))
       .replace(/([a-z])([A-Z])/g, '$1 $2')
       .split(/[^A-Za-z0-9]+/)
       .filter(Boolean);
+  }
+
+  /**
+   * A page's own footer built of divisions, named for what it is ("footer", "site-footer",
+   * "globalfooter", "page-layout__footer", Portuguese "rodape"). Only a class or id made of
+   * nothing but page and layout words: a card's, a post's or a section's footer
+   * ("card__footer", "article-footer", "PageSection_footerContent") holds a byline, tags or
+   * a closing paragraph. The same rule for headers measured negative (a hero's "page-header").
+   */
+  const PAGE_FOOTER_WORD = /^(site|page|global|main)?(footer|rodape)$/i;
+  const PAGE_LAYOUT_WORD = /^(site|page|global|main|layout|app|wrapper|container|area|outer|inner|bottom)$/i;
+
+  function isNamedPageFooter(el: Element): boolean {
+    if (el.parentElement?.closest('article')) return false;
+    // The id attribute, not el.id: a form's el.id is its input named "id", when it has one.
+    return [...classesOf(el), el.getAttribute('id') || ''].some((name) => {
+      const parts = nameWords(name);
+      return parts.some((part) => PAGE_FOOTER_WORD.test(part)) && parts.every((part) => PAGE_FOOTER_WORD.test(part) || PAGE_LAYOUT_WORD.test(part));
+    });
   }
 
   /** The element's classes, as written in its class attribute. */
@@ -349,6 +369,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
       if (!root.contains(el) || guarded(el) || el.querySelector(EMBEDDED_POST)) continue;
       const names = words(el).filter((word) => FURNITURE_NAMES.test(word));
       if (names.length > 0 && !(names.every((word) => PROSE_CAN_CARRY_NAMES.test(word)) && isProse(el))) el.remove();
+      else if (isNamedPageFooter(el)) el.remove();
     }
     for (const el of Array.from(root.querySelectorAll('a[role="button"], a[class]'))) if (isCallToAction(el)) el.remove();
     for (const el of Array.from(root.querySelectorAll('ul, ol, form, fieldset, p, div, section, span, a, button, label, h2, h3, h4, h5, h6'))) {
