@@ -1125,6 +1125,21 @@ PAGES['/news/footer-division'] = html(
   { title: 'Home care team reports two cars broken into - City of Riverton' },
 );
 
+// A bio under the byline, which the page asks search engines to leave out of their snippets
+// (Google's data-nosnippet), as Valnet's sites (XDA, How-To Geek) mark theirs.
+
+const NOSNIPPET_BIO =
+  'Anna is an experienced journalist and author who has been covering gardening for the past ten years, with a focus on vegetables and soil. She has written for sites like Garden Weekly and Allotment Monthly.';
+
+PAGES['/news/nosnippet-bio'] = sitePage(
+  "Growing tomatoes from seed – A gardener's weblog",
+  `<main><article><div class="article-header"><h1>Growing tomatoes from seed</h1>
+      <div class="article-meta"><div class="w-author" data-nosnippet>By <a class="article-author" href="/author/anna/">Anna Reyes</a></div>
+        <div class="article-date"><time datetime="2025-03-03T09:00:00Z">Published March 3, 2025</time></div></div>
+      <div class="with-excerpt" data-nosnippet>${NOSNIPPET_BIO}</div></div>
+    <div class="article-body">${GARDEN.map((p) => `<p>${p}</p>`).join('')}</div></article></main>`,
+);
+
 // 9. Boilerplate inside the article container, a teaser before the body, and a body split over sibling divs.
 
 const TEASER = 'Start tomatoes indoors, pot them on deep, harden them off slowly: our six-step guide to a bumper crop.';
@@ -2548,6 +2563,12 @@ describe('comment sections', () => {
 describe('a page footer built of divisions', () => {
   it("drops a division named for the page's footer (rodape, site-footer-bottom) and keeps the news item", async () => {
     await expectInBothEngines('/news/footer-division', { kept: BREAK_IN, dropped: CITY_FOOTER });
+  });
+});
+
+describe('what the page keeps out of search snippets', () => {
+  it('drops the bio under the byline that the page marks data-nosnippet, and keeps the post', async () => {
+    await expectInBothEngines('/news/nosnippet-bio', { kept: GARDEN, dropped: [...FURNITURE, NOSNIPPET_BIO] });
   });
 });
 

@@ -371,6 +371,9 @@ export function mainContentSelector(Readability: any): MainContentSelector {
       if (names.length > 0 && !(names.every((word) => PROSE_CAN_CARRY_NAMES.test(word)) && isProse(el))) el.remove();
       else if (isNamedPageFooter(el)) el.remove();
     }
+    // What the page asks search engines to leave out of their snippets (Google's data-nosnippet): an
+    // author's bio, a date line, a teaser box. Guarded, as a page may mark a whole paywalled story so.
+    for (const el of Array.from(root.querySelectorAll('[data-nosnippet]'))) if (root.contains(el) && !guarded(el)) el.remove();
     for (const el of Array.from(root.querySelectorAll('a[role="button"], a[class]'))) if (isCallToAction(el)) el.remove();
     for (const el of Array.from(root.querySelectorAll('ul, ol, form, fieldset, p, div, section, span, a, button, label, h2, h3, h4, h5, h6'))) {
       if (!root.contains(el) || holds(el, title)) continue;
