@@ -1670,6 +1670,13 @@ const XF_POSTS = [
   ['Poltergust', 'Mar 28, 2025', 'Only sleeping: feed it twice a day at room temperature and it comes back within three days.'],
 ];
 
+// Under the thread, XenForo lists other threads under "Similar threads".
+const XF_SIMILAR = [
+  ['Starter smells of nail polish remover after a week away', 'CrumbCoat', 'Feb 2, 2025'],
+  ['How often do you feed a rye starter kept in the fridge?', 'Levain Lad', 'Jan 14, 2025'],
+  ['Reviving a dried starter from flakes sent by post', 'Miche', 'Dec 9, 2024'],
+];
+
 PAGES['/forum/xenforo'] = sitePage(
   'Is my starter dead? | Bakers Forum',
   `<main class="p-body-main"><h1 class="p-title-value">Is my starter dead?</h1>
@@ -1686,6 +1693,12 @@ PAGES['/forum/xenforo'] = sitePage(
           <aside class="message-signature"><div class="bbWrapper">Bake bread, not excuses.</div></aside></div>
       </article>`,
     ).join('\n    ')}
+    <div class="block"><div class="block-container"><h3 class="block-header">Similar threads</h3><div class="block-body"><div class="structItemContainer">${XF_SIMILAR.map(
+      ([title, user, date], i) => `<div class="structItem structItem--thread"><div class="structItem-cell structItem-cell--main">
+        <div class="structItem-title"><a href="/threads/${i}/">${title}</a></div>
+        <div class="structItem-minor"><ul class="structItem-parts"><li><span class="username">${user}</span></li><li class="structItem-startDate"><a href="/threads/${i}/"><time>${date}</time></a></li><li><a href="/forums/sourdough.8/">Sourdough</a></li></ul></div></div>
+        <div class="structItem-cell structItem-cell--meta"><dl class="pairs pairs--justified"><dt>Replies</dt><dd>${i + 4}</dd></dl><dl class="pairs pairs--justified"><dt>Views</dt><dd>${i + 2}K</dd></dl></div></div>`,
+    ).join('')}</div></div></div></div>
   </main>`,
   {
     head: `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', '@type': 'DiscussionForumPosting', headline: 'Is my starter dead?' })}</script>`,
@@ -2322,6 +2335,12 @@ describe('forum threads: what the forum adds about each author', () => {
       kept: XF_POSTS.flat(),
       dropped: [...FURNITURE, 'Joined', '13,539', 'Kneadham-on-Sea', 'Dough Whisperer', 'Bake bread, not excuses.', '#1', '#2', 'Reply', 'Quote', 'Report'],
     });
+  });
+});
+
+describe('forum threads: other threads listed under the thread', () => {
+  it('drops the "Similar threads" XenForo lists under a thread, with their starters and counts', async () => {
+    await expectInBothEngines('/forum/xenforo', { kept: XF_POSTS.flat(), dropped: ['Similar threads', ...XF_SIMILAR.flat()] });
   });
 });
 

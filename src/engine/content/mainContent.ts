@@ -800,7 +800,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
 
   /** Headings that open a block of other things to look at: never this page's own content. */
   const ELSEWHERE_HEADING =
-    /^(.{0,20}\b)?(you (may|might) also (like|enjoy|love|be interested in)|related (products?|items?|articles?|posts?|stories|content|reading|searches)|(customers|people|shoppers) who (viewed|bought)|(customers|people) (also )?(viewed|bought|liked)|recently viewed|frequently bought together|complete the look|shop the look|similar (products?|items?)|more (from this (seller|brand|shop)|like this|products)|recommended (for you|products|items)|trending now|popular (products|items)|explore (more|related))\b/i;
+    /^(.{0,20}\b)?(you (may|might) also (like|enjoy|love|be interested in)|related (products?|items?|articles?|posts?|stories|content|reading|searches)|(customers|people|shoppers) who (viewed|bought)|(customers|people) (also )?(viewed|bought|liked)|recently viewed|frequently bought together|complete the look|shop the look|similar (products?|items?|threads|topics|questions|discussions|posts|articles|stories)|related (threads|topics|questions|discussions)|suggested (topics|threads)|more topics from|more (from this (seller|brand|shop)|like this|products)|recommended (for you|products|items)|trending now|popular (products|items)|explore (more|related))\b/i;
 
   /** Headings of what customers say of a product, on its page. */
   const REVIEWS_HEADING =
