@@ -921,6 +921,24 @@ PAGES['/index/blog'] = sitePage(
   </div></div></main>`,
 );
 
+// A news site's latest stories: under each title, who wrote it and how long ago, and how long it takes to read.
+
+const LATEST = [
+  ['Robotics startup raises a second round to build warehouse arms', 'Maya Chen', '5 hours ago', '4 min read'],
+  ['The city that replaced its buses with on-demand vans, one year on', 'Tom Okafor', '13 hours ago', '9 min read'],
+  ['Why chip makers are moving their packaging plants to Malaysia', 'Ines Duarte', '2 days ago', '6 min read'],
+  ['A satellite start-up wants to map every field in Europe each week', 'Sam Rivers', '3 days ago', '5 min read'],
+];
+
+PAGES['/index/latest'] = sitePage(
+  'Latest stories – Northwind Tech',
+  `<main class="site-main"><h1>Latest stories</h1>
+    <ul class="story-list">${LATEST.map(
+      ([title, author, when, read]) =>
+        `<li class="story-card"><h3><a href="/story/${slug(title!)}">${title}</a></h3><div class="story-meta"><span class="author">${author}</span> <time>${when}</time></div><span class="reading-time">${read}</span></li>`,
+    ).join('')}</ul></main>`,
+);
+
 const DOCS_LANDING = [
   ['Getting started', 'Install the CLI and run your first job.'],
   ['Concepts', 'Jobs, pages, formats and how they fit together.'],
@@ -2588,6 +2606,12 @@ describe('a page footer built of divisions', () => {
 describe('what the page keeps out of search snippets', () => {
   it('drops the bio under the byline that the page marks data-nosnippet, and keeps the post', async () => {
     await expectInBothEngines('/news/nosnippet-bio', { kept: GARDEN, dropped: [...FURNITURE, NOSNIPPET_BIO] });
+  });
+});
+
+describe('when each item of a listing was posted', () => {
+  it("keeps each story's title and drops its lines of how long ago and how long to read", async () => {
+    await expectInBothEngines('/index/latest', { kept: LATEST.map(([title]) => title!), dropped: [...FURNITURE, ...LATEST.flatMap(([, author, when, read]) => [`${author} ${when}`, read!])] });
   });
 });
 

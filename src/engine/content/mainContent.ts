@@ -499,9 +499,16 @@ export function mainContentSelector(Readability: any): MainContentSelector {
   const BOILERPLATE =
     /^((book|buy|shop|order) now|shop all|(learn|read|see|view|show|load|find out|discover) more|(view|more) details|add to (cart|bag|basket|wishlist|list)|get started|view (all|in list)|see all|continue reading|click here|quick view|(select|choose) options|was this (page|article|answer|post|information) (helpful|useful)\??.*|edit this page.*|share( this)?( article| post| page| story)?:?|leave a (reply|comment).*|not the answer you're looking for\?.*|your answer|(subscribe|sign up) (to|for) (our|the) newsletter.*|related (posts|articles|stories)|you may also like|(last )?updated( on)?:? .{0,40}|thanks for your feedback!?|free (shipping|delivery) on (all )?orders.{0,30}|((sign in|log in) )?(or )?(sign in|log in|register) to (comment|reply|post).{0,20}|(copyright )?(©|\(c\)|copyright) ?\d{4}.{0,150}|.{0,150}\ball rights reserved\b.{0,60}|powered by [^.]{0,40}|(add to )?compare|reply( with quote)?|quote|report( post| this)?|close|loading( \.\.\.|\.\.\.|…)?|click to expand\.{0,3}|toggle caption|sponsored|advert(isement)?( \(.{0,40}\))?|(story|article) continues below( (the )?(advertisement|ad))?|this slideshow requires javascript\.?|rate this (book|recipe|article|post|product|page|item|story)|clear rating|(\d of \d stars ?){3,}|more info|view options|calculate shipping|((you need to|please) )?(enable|turn on) javascript.{0,80}|javascript is (disabled|required).{0,80}|[\d,.]+\s*[km]?\s*(likes?|replies|views|posts|votes|reactions))\s*[›»→>]?$/i;
 
+  /**
+   * The line of when, by whom and how much under an item or post ("5 hours ago", "Anthony Ha
+   * 13 hours ago", "1 point by rbanffy 0 minutes ago | hide | past | discuss", "4 min read"):
+   * short, and always relative to the day the page was fetched.
+   */
+  const WHEN_LINE = /^(.{0,40}\s)?\d+\s*(seconds?|mins?|minutes?|hours?|days?|weeks?|months?|years?)\s+ago\b.{0,30}$|^\d+\s*min(ute)?s?\s+read$/i;
+
   function isBoilerplate(el: Element): boolean {
     const text = normalText(el);
-    return text.length > 0 && text.length < 120 && BOILERPLATE.test(text);
+    return text.length > 0 && ((text.length < 120 && BOILERPLATE.test(text)) || (text.length <= 50 && WHEN_LINE.test(text)));
   }
 
   function remove(root: ParentNode, selector: string): void {
