@@ -1711,6 +1711,7 @@ PAGES['/forum/xenforo'] = sitePage(
           <aside class="message-signature"><div class="bbWrapper">Bake bread, not excuses.</div></aside></div>
       </article>`,
     ).join('\n    ')}
+    <div class="block-outer"><div class="block-outer-opposite"><a href="/login/" class="button--link button">You must log in or register to reply here.</a></div></div>
     <div class="block"><div class="block-container"><h3 class="block-header">Similar threads</h3><div class="block-body"><div class="structItemContainer">${XF_SIMILAR.map(
       ([title, user, date], i) => `<div class="structItem structItem--thread"><div class="structItem-cell structItem-cell--main">
         <div class="structItem-title"><a href="/threads/${i}/">${title}</a></div>
@@ -2357,8 +2358,11 @@ describe('forum threads: what the forum adds about each author', () => {
 });
 
 describe('forum threads: other threads listed under the thread', () => {
-  it('drops the "Similar threads" XenForo lists under a thread, with their starters and counts', async () => {
-    await expectInBothEngines('/forum/xenforo', { kept: XF_POSTS.flat(), dropped: ['Similar threads', ...XF_SIMILAR.flat()] });
+  it('drops the "Similar threads" XenForo lists under a thread, with their starters and counts, and its note on replying', async () => {
+    await expectInBothEngines('/forum/xenforo', {
+      kept: XF_POSTS.flat(),
+      dropped: ['Similar threads', ...XF_SIMILAR.flat(), 'You must log in or register to reply here.'],
+    });
   });
 });
 
