@@ -732,6 +732,15 @@ PAGES['/category/guide'] = PAGES['/category']!.replace(
   `<div class="facet-row-container"><h2>How to choose a running shoe</h2>${BUYING_GUIDE.map((p) => `<p>${p}</p>`).join('')}</div></main>`,
 );
 
+// The same grid under a search results bar outside the filters' form: a skip link, the count
+// of results and the sort order are the page's controls, whatever their markup.
+PAGES['/category/results'] = PAGES['/category']!.replace(
+  '<div class="product-grid-container"',
+  `<div class="results-meta"><a class="skip-link" href="#product-grid">Skip to search results</a>
+    <div class="results-meta__row"><p class="results-meta__count">Showing 1 – 12 of 311 results</p><div class="results-meta__order"><span>Sort by: Best match</span></div></div></div>
+  <div class="product-grid-container"`,
+);
+
 // 5. Documentation pages: prose, code blocks, admonitions and tables; none of the doc site's navigation.
 
 const MKDOCS_CODE = ['from acme import Client', '', 'client = Client(api_key="sk_test_123")', 'job = client.jobs.create(url="https://example.com", retries=3)', 'print(job.status)'];
@@ -1156,6 +1165,19 @@ PAGES['/news/nosnippet-bio'] = sitePage(
         <div class="article-date"><time datetime="2025-03-03T09:00:00Z">Published March 3, 2025</time></div></div>
       <div class="with-excerpt" data-nosnippet>${NOSNIPPET_BIO}</div></div>
     <div class="article-body">${GARDEN.map((p) => `<p>${p}</p>`).join('')}</div></article></main>`,
+);
+
+// An article's signposts: the label before the author's name, the heading of its table of
+// contents, a link back to the top and the heading over the next story.
+PAGES['/news/signposts'] = sitePage(
+  "Growing tomatoes from seed – A gardener's weblog",
+  `<main><article><h1>Growing tomatoes from seed</h1>
+    <p><span>Written by</span></p><p><a href="/author/anna/">Anna Reyes</a> · March 3, 2025</p>
+    <div class="post-contents"><h2>Table of contents</h2><ol><li><a href="#sowing">Sowing</a></li><li><a href="#planting">Planting out</a></li></ol></div>
+    <h2 id="sowing">Sowing</h2>${GARDEN.slice(0, 3).map((p) => `<p>${p}</p>`).join('')}
+    <h2 id="planting">Planting out</h2>${GARDEN.slice(3).map((p) => `<p>${p}</p>`).join('')}
+    <p class="post-end"><a href="#top">Back to top</a></p>
+    <div class="post-next"><h3>Read next</h3><p><a href="/pruning/">Pruning cordon tomatoes</a></p></div></article></main>`,
 );
 
 // 9. Boilerplate inside the article container, a teaser before the body, and a body split over sibling divs.
@@ -2491,6 +2513,13 @@ describe('category pages', () => {
   it("keeps a buying guide in a block named like the filters, and still drops the filters, in both engines", async () => {
     await expectInBothEngines('/category/guide', { kept: [...CATEGORY_ITEMS.map(([name]) => name!), 'How to choose a running shoe', ...BUYING_GUIDE], dropped: [...FURNITURE, 'Filter by:', 'Black (8)', 'UK 5 (10)', 'Sort by:'] });
   });
+
+  it('drops a results bar outside the filters: skip link, count of results and sort order, in both engines', async () => {
+    await expectInBothEngines('/category/results', {
+      kept: [...CATEGORY_ITEMS.map(([name]) => name!), ...CATEGORY_ITEMS.map(([, price]) => price!)],
+      dropped: [...FURNITURE, 'Skip to search results', '311 results', 'Best match'],
+    });
+  });
 });
 
 describe('documentation pages', () => {
@@ -2610,6 +2639,10 @@ describe('a page footer built of divisions', () => {
 describe('what the page keeps out of search snippets', () => {
   it('drops the bio under the byline that the page marks data-nosnippet, and keeps the post', async () => {
     await expectInBothEngines('/news/nosnippet-bio', { kept: GARDEN, dropped: [...FURNITURE, NOSNIPPET_BIO] });
+  });
+
+  it("drops an article's signposts ('Written by', 'Table of contents', 'Back to top', 'Read next'), keeping the author and the headings, in both engines", async () => {
+    await expectInBothEngines('/news/signposts', { kept: [...GARDEN, 'Anna Reyes', '## Sowing', '## Planting out'], dropped: [...FURNITURE, 'Written by', 'Table of contents', 'Back to top', 'Read next'] });
   });
 });
 
