@@ -216,6 +216,22 @@ const PHPBB_POSTS = [
   { id: 1004, user: 'beatrix_w', date: 'Tue Mar 04, 2025 9:12 am', body: 'Only if a neighbour moves onto the same channel. Run a site survey every few months, and switch to 1 or 11 if channel 6 gets crowded.' },
 ];
 
+// The same thread in FluxBB: each post's author block lists the member's counts and dates
+// ("Registered: 2016-07-02", "Posts: 710"), and an edited post says so under its text.
+PAGES['/forum/fluxbb'] = sitePage(
+  'Router drops Wi-Fi every night at 3am / Home Networking',
+  `<div id="brdmain">${PHPBB_POSTS.map(
+    (p, i) => `
+    <div id="p${p.id}" class="blockpost ${i % 2 ? 'roweven' : 'rowodd'}"><h2><span><span class="conr">#${i + 1}</span> <a href="viewtopic.php?pid=${p.id}#p${p.id}">2025-03-0${3 + (i >> 1)} 19:41:00</a></span></h2>
+      <div class="box"><div class="inbox"><div class="postbody">
+        <div class="postleft"><dl><dt><strong>${p.user}</strong></dt><dd class="usertitle"><strong>Member</strong></dd><dd><span>Registered: 2016-07-0${i + 1}</span></dd><dd><span>Posts: ${(p.id % 97) * 13}</span></dd></dl></div>
+        <div class="postright"><h3>${i === 0 ? '' : 'Re: '}Router drops Wi-Fi every night at 3am</h3>
+          <div class="postmsg"><p>${p.body}</p>${i === 2 ? `<p class="postedit"><em>Last edited by ${p.user} (2025-03-04 06:55:12)</em></p>` : ''}</div></div>
+      </div></div></div></div>`,
+  ).join('')}</div>`,
+  { withSidebar: false },
+);
+
 PAGES['/forum/phpbb'] = sitePage(
   'Router drops Wi-Fi every night at 3am - Home Networking Forum',
   `<div id="page-body" class="page-body" role="main">
@@ -733,8 +749,9 @@ PAGES['/category/guide'] = PAGES['/category']!.replace(
 );
 
 // The same grid under a search results bar outside the filters' form: a skip link, the count
-// of results and the sort order are the page's controls, whatever their markup.
-PAGES['/category/results'] = PAGES['/category']!.replace(
+// of results and the sort order are the page's controls, whatever their markup; each card
+// carries a "Best Seller" badge.
+PAGES['/category/results'] = PAGES['/category']!.replaceAll('<div class="card__information">', '<div class="card__information"><span class="card__badge">Best Seller</span>').replace(
   '<div class="product-grid-container"',
   `<div class="results-meta"><a class="skip-link" href="#product-grid">Skip to search results</a>
     <div class="results-meta__row"><p class="results-meta__count">Showing 1 – 12 of 311 results</p><div class="results-meta__order"><span>Sort by: Best match</span></div></div></div>
@@ -2344,6 +2361,10 @@ describe('forum threads: the posts are the content', () => {
     });
   });
 
+  it("keeps FluxBB's posts without the members' counts and dates or the 'Last edited' line, in both engines", async () => {
+    await expectInBothEngines('/forum/fluxbb', { kept: PHPBB_POSTS.map((p) => p.body), dropped: [...FURNITURE, 'Registered:', 'Posts:', 'Last edited'] });
+  });
+
 
   it("keeps the replies of a thread in a \"comments\" section when the page's address is a forum's", async () => {
     const md = await markdownOf('/forum/board');
@@ -2514,10 +2535,10 @@ describe('category pages', () => {
     await expectInBothEngines('/category/guide', { kept: [...CATEGORY_ITEMS.map(([name]) => name!), 'How to choose a running shoe', ...BUYING_GUIDE], dropped: [...FURNITURE, 'Filter by:', 'Black (8)', 'UK 5 (10)', 'Sort by:'] });
   });
 
-  it('drops a results bar outside the filters: skip link, count of results and sort order, in both engines', async () => {
+  it('drops a results bar outside the filters (skip link, count of results, sort order) and the cards\' badges, in both engines', async () => {
     await expectInBothEngines('/category/results', {
       kept: [...CATEGORY_ITEMS.map(([name]) => name!), ...CATEGORY_ITEMS.map(([, price]) => price!)],
-      dropped: [...FURNITURE, 'Skip to search results', '311 results', 'Best match'],
+      dropped: [...FURNITURE, 'Skip to search results', '311 results', 'Best match', 'Best Seller'],
     });
   });
 });
