@@ -629,12 +629,20 @@ const SPEAKER_STORY = [
   'Built from recycled aluminium and fabric that shrugs off splashes, it has a battery that plays for fourteen hours and charges again from any USB-C cable in your house.',
 ];
 
-/** A brand's product page tells its product's story in sections of its own, outside the block it names the description. */
+/** The small print under a brand's feature sections and at the foot of its page. */
+const SPEAKER_DISCLAIMERS = [
+  'Battery life measured at half volume with Wi-Fi off in a laboratory setting; actual results may vary depending on settings and use.',
+  'Images simulated for illustrative purposes only. Colour and model availability may vary depending on country or retailer.',
+  'Requires an internet connection and a Northwind account. Features may change with later software updates.',
+];
+
+/** A brand's product page tells its product's story in sections of its own, outside the block it names the description, each with its small print. */
 PAGES['/product/story'] = sitePage(
   'Room Speaker One – Northwind Audio',
   `<main id="main" role="main">
     <div class="product-hero"><h1>Room Speaker One</h1><p class="price">$249.00</p><p class="product-description">The speaker that tunes itself to your room. Wi-Fi and Bluetooth, 14 hours of battery, made from recycled aluminium and fabric.</p><button>Add to cart</button></div>
-    ${SPEAKER_STORY.map((p, i) => `<section class="feature-block feature-${i}"><h2>Feature ${i + 1}</h2><p>${p}</p></section>`).join('')}
+    ${SPEAKER_STORY.map((p, i) => `<section class="feature-block feature-${i}"><h2>Feature ${i + 1}</h2><p>${p}</p><p class="feature-block__disclaimer">*${SPEAKER_DISCLAIMERS[i]}</p></section>`).join('')}
+    <div class="common-bottom-disclaimer"><ol>${SPEAKER_DISCLAIMERS.map((p) => `<li>${p}</li>`).join('')}</ol></div>
   </main>`,
   {
     head: `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org/', '@type': 'Product', name: 'Room Speaker One' })}</script>`,
@@ -2493,8 +2501,8 @@ describe('product pages', () => {
     });
   });
 
-  it("keeps a brand's product story told outside the block it names the description", async () => {
-    expectContent(await markdownOf('/product/story'), { kept: ['Room Speaker One', '$249.00', ...SPEAKER_STORY], dropped: FURNITURE });
+  it("keeps a brand's product story told outside the block it names the description, without its small print", async () => {
+    await expectInBothEngines('/product/story', { kept: ['Room Speaker One', '$249.00', ...SPEAKER_STORY], dropped: [...FURNITURE, ...SPEAKER_DISCLAIMERS] });
   });
 
   it('returns no content, with a warning, from a product page whose scripts did not build it, rather than its site footer', async () => {
