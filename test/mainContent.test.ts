@@ -1537,6 +1537,25 @@ PAGES['/service/voices'] = sitePage(
   { head: '<meta property="og:type" content="article">' },
 );
 
+// A company-formation service lists what each package includes; a term with a dashed
+// underline shows its definition in a tooltip (role="tooltip") when the reader points at it.
+
+const FORMATION = [
+  ['Articles of organization', 'The document that outlines basic details about your company once it is filed with the state.'],
+  ['Operating agreement', 'A contract among the owners that sets out how the company is run and how its profits are shared.'],
+  ['Registered agent service', 'Someone who receives legal papers for your company during business hours, at an address in the state.'],
+];
+
+PAGES['/service/tooltips'] = sitePage(
+  'Start your LLC – Northwind Filings',
+  `<main><h1>Start your LLC</h1>
+    <p>We file your paperwork with the state and send you everything you need to open a bank account, usually within ten business days of your order.</p>
+    <h2>What the Basic package includes</h2>
+    <ul>${FORMATION.map(([term, definition], i) => `<li><img src="/checkmark.svg" alt="Checkmark icon" width="18" height="18"><span class="relative inline-block"><button class="peer underline" aria-describedby="tip-${i}"><div>${term}</div></button><div id="tip-${i}" role="tooltip" class="absolute opacity-0">${definition}</div></span></li>`).join('')}</ul>
+  </main>`,
+  { withSidebar: false },
+);
+
 // A design studio's service page with a ticker between its sections: "Book Now *" twenty
 // times over, each in a span of its own, that a script scrolls across the screen.
 
@@ -2776,6 +2795,13 @@ describe('service / marketing pages', () => {
       ],
       // A button's label leads elsewhere; it tells the reader nothing. Nor does a copyright line a page builder put in the main region.
       dropped: [...FURNITURE, 'Learn more', '2025 Ledgerly Ltd', 'Powered by Northwind Cloud'],
+    });
+  });
+
+  it("drops the definitions a package's tooltips show on hover, in both engines", async () => {
+    await expectInBothEngines('/service/tooltips', {
+      kept: ['Start your LLC', 'We file your paperwork with the state'],
+      dropped: [...FURNITURE, ...FORMATION.map(([, definition]) => definition!)],
     });
   });
 });

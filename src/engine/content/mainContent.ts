@@ -36,9 +36,9 @@ export function mainContentSelector(Readability: any): MainContentSelector {
   /** A heading's id, kept aside while Readability reads the page. */
   const ANCHOR = 'data-webjobs-anchor';
 
-  /** Page furniture by element and role: never the content, whatever the page. */
+  /** Page furniture by element and role: never the content, whatever the page. A tooltip is what a term or an icon shows on hover (a definition, a delivery note). */
   const FURNITURE_TAGS =
-    'nav, aside, footer, dialog, header:not(:has(h1)):not(article header), form[role="search"], [role="navigation"], [role="banner"], [role="contentinfo"], [role="complementary"], [role="search"], [role="dialog"], [role="alertdialog"], [role="menu"], [role="menubar"], [role="toolbar"]';
+    'nav, aside, footer, dialog, header:not(:has(h1)):not(article header), form[role="search"], [role="navigation"], [role="banner"], [role="contentinfo"], [role="complementary"], [role="search"], [role="dialog"], [role="alertdialog"], [role="menu"], [role="menubar"], [role="toolbar"], [role="tooltip"]';
 
   /** Page furniture by class or id, as whole words of the name (cookie-banner, shareBar, site_nav, a feature's small print "benefit__disclaimer"). */
   const FURNITURE_NAMES = new RegExp(
