@@ -1556,6 +1556,28 @@ PAGES['/service/tooltips'] = sitePage(
   { withSidebar: false },
 );
 
+// A consultancy's page offers its ebook for a form: the fields' labels name boxes that
+// write nothing; the two formats to choose from are radio buttons, whose labels are the choices.
+
+const EBOOK = [
+  'Most companies treat payroll, benefits and compliance as three projects. This guide shows how the firms we work with run them as one, with a single calendar and a single owner.',
+  'It covers the questions to ask before you change providers, the numbers to track each quarter, and a checklist for your first ninety days.',
+];
+const EBOOK_FIELDS = ['First Name*', 'Last Name*', 'Work Email*', 'Number of Employees*'];
+
+PAGES['/service/ebook-form'] = sitePage(
+  'The one-calendar HR guide – Northwind Advisory',
+  `<main><h1>The one-calendar HR guide</h1>${EBOOK.map((p) => `<p>${p}</p>`).join('')}
+    <p>Fill out the form to get a copy of our ebook.</p>
+    <form class="gform" method="post" action="/ebook">
+      ${EBOOK_FIELDS.map((label, i) => `<div class="gfield"><label class="gfield_label" for="input_${i}">${label}</label><div class="ginput_container"><input id="input_${i}" name="input_${i}" type="text"></div></div>`).join('')}
+      <fieldset class="gfield"><legend>Format</legend><input type="radio" id="format_pdf" name="format" value="pdf"><label for="format_pdf">PDF for print</label><input type="radio" id="format_epub" name="format" value="epub"><label for="format_epub">EPUB for e-readers</label></fieldset>
+      <input type="submit" value="Send me the guide">
+    </form>
+  </main>`,
+  { withSidebar: false },
+);
+
 // A design studio's service page with a ticker between its sections: "Book Now *" twenty
 // times over, each in a span of its own, that a script scrolls across the screen.
 
@@ -2795,6 +2817,13 @@ describe('service / marketing pages', () => {
       ],
       // A button's label leads elsewhere; it tells the reader nothing. Nor does a copyright line a page builder put in the main region.
       dropped: [...FURNITURE, 'Learn more', '2025 Ledgerly Ltd', 'Powered by Northwind Cloud'],
+    });
+  });
+
+  it("drops the labels of a form's fields, not the choices of its radio buttons, in both engines", async () => {
+    await expectInBothEngines('/service/ebook-form', {
+      kept: ['The one-calendar HR guide', ...EBOOK, 'PDF for print', 'EPUB for e-readers'],
+      dropped: [...FURNITURE, ...EBOOK_FIELDS],
     });
   });
 

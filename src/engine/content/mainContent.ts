@@ -381,7 +381,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
       // a ticker goes whatever its share.
       const links = (isMenu(el) || isLinkCloud(el)) && proseLength(el) < prose / 3;
       if (links) removeWithLabel(el, { anyLabel: false });
-      else if (isMarquee(el) || (!guarded(el) && (isControlPanel(el) || isBoilerplate(el)))) el.remove();
+      else if (isMarquee(el) || (!guarded(el) && (isControlPanel(el) || isFieldLabel(el) || isBoilerplate(el)))) el.remove();
     }
   }
 
@@ -488,6 +488,18 @@ export function mainContentSelector(Readability: any): MainContentSelector {
   function isControlPanel(el: Element): boolean {
     if (el.tagName !== 'FORM' && el.tagName !== 'FIELDSET') return false;
     return el.querySelector('textarea') !== null || el.querySelectorAll('input[type="checkbox"], input[type="radio"]').length >= 5;
+  }
+
+  /**
+   * The label of a form's field ("First Name*", "Email address", "Password"): it names a box
+   * that writes nothing, and reads as a stray line without it. Not the label of a choice (a
+   * radio button's, a checkbox's), which is the choice itself: a colour, a plan, an answer.
+   */
+  function isFieldLabel(el: Element): boolean {
+    if (el.tagName !== 'LABEL') return false;
+    const id = el.getAttribute('for');
+    const control = el.querySelector('input, select, textarea') ?? (id ? el.ownerDocument.getElementById(id) : null);
+    return !control?.matches('input[type="radio"], input[type="checkbox"]');
   }
 
   /**
