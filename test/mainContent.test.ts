@@ -1194,6 +1194,12 @@ PAGES['/news/nosnippet-bio'] = sitePage(
 
 // An article's signposts: the label before the author's name, the heading of its table of
 // contents, a link back to the top and the heading over the next story.
+/** The blog's most read posts this week, in a block named "trending" under the post. */
+const TRENDING = [
+  ['Pruning cordon tomatoes', 'Pinch out the side shoots every week and your plants will put their strength into fruit.'],
+  ['Saving your own seed', 'Ferment the pulp for three days, rinse, and dry the seed on a plate for next spring.'],
+];
+
 PAGES['/news/signposts'] = sitePage(
   "Growing tomatoes from seed – A gardener's weblog",
   `<main><article><h1>Growing tomatoes from seed</h1>
@@ -1202,7 +1208,8 @@ PAGES['/news/signposts'] = sitePage(
     <h2 id="sowing">Sowing</h2>${GARDEN.slice(0, 3).map((p) => `<p>${p}</p>`).join('')}
     <h2 id="planting">Planting out</h2>${GARDEN.slice(3).map((p) => `<p>${p}</p>`).join('')}
     <p class="post-end"><a href="#top">Back to top</a></p>
-    <div class="post-next"><h3>Read next</h3><p><a href="/pruning/">Pruning cordon tomatoes</a></p></div></article></main>`,
+    <div class="post-next"><h3>Read next</h3><p><a href="/pruning/">Pruning cordon tomatoes</a></p></div></article>
+    <section class="trending-articles"><h2>What gardeners are reading</h2>${TRENDING.map(([title, excerpt]) => `<div class="card"><h3><a href="/${slug(title!)}/">${title}</a></h3><p>${excerpt}</p></div>`).join('')}</section></main>`,
 );
 
 // 9. Boilerplate inside the article container, a teaser before the body, and a body split over sibling divs.
@@ -2711,8 +2718,8 @@ describe('what the page keeps out of search snippets', () => {
     await expectInBothEngines('/news/nosnippet-bio', { kept: GARDEN, dropped: [...FURNITURE, NOSNIPPET_BIO] });
   });
 
-  it("drops an article's signposts ('Written by', 'Table of contents', 'Back to top', 'Read next'), keeping the author and the headings, in both engines", async () => {
-    await expectInBothEngines('/news/signposts', { kept: [...GARDEN, 'Anna Reyes', '## Sowing', '## Planting out'], dropped: [...FURNITURE, 'Written by', 'Table of contents', 'Back to top', 'Read next'] });
+  it("drops an article's signposts ('Written by', 'Table of contents', 'Back to top', 'Read next') and the block of trending posts under it, keeping the author and the headings, in both engines", async () => {
+    await expectInBothEngines('/news/signposts', { kept: [...GARDEN, 'Anna Reyes', '## Sowing', '## Planting out'], dropped: [...FURNITURE, 'Written by', 'Table of contents', 'Back to top', 'Read next', ...TRENDING.flat()] });
   });
 });
 

@@ -49,7 +49,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
         'recommendations', 'advert', 'advertisement', 'ads?', 'adsbygoogle', 'sponsored', 'popup', 'modal',
         'skip', 'skiplink', 'menu', 'navbar', 'nav', 'navigation', 'masthead', 'pagination', 'pager',
         'toc', 'feedback', 'outbrain', 'taboola', 'toolbar', 'banner', 'filters?', 'facets?', 'sort',
-        'refinements?', 'bio', 'authorbox', 'disclaimers?',
+        'refinements?', 'bio', 'authorbox', 'disclaimers?', 'trending',
       ].join('|') +
       ')$',
     'i',
