@@ -893,8 +893,8 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     }
   }
 
-  /** Names of the blocks that hold a product's description and specifications (product-description, productDescription, tech-specs). */
-  const DESCRIPTION_NAMES = /^(desc|descr|description|productdesc|productdescription|specs?|specifications?|techspecs)s?$/i;
+  /** Names of the blocks that hold a product's description, specifications and details (product-description, productDescription, tech-specs, productDetails: materials, care). */
+  const DESCRIPTION_NAMES = /^(desc|descr|description|productdesc|productdescription|specs?|specifications?|techspecs|details|productdetails)s?$/i;
 
   /**
    * A product page's own text: its title, price, description and specifications, without the buy box
