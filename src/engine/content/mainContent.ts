@@ -40,7 +40,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
   const FURNITURE_TAGS =
     'nav, aside, footer, dialog, header:not(:has(h1)):not(article header), form[role="search"], [role="navigation"], [role="banner"], [role="contentinfo"], [role="complementary"], [role="search"], [role="dialog"], [role="alertdialog"], [role="menu"], [role="menubar"], [role="toolbar"], [role="tooltip"]';
 
-  /** Page furniture by class or id, as whole words of the name (cookie-banner, shareBar, site_nav, a feature's small print "benefit__disclaimer"). */
+  /** Page furniture by class or id, as whole words of the name (cookie-banner, shareBar, site_nav, a feature's small print "benefit__disclaimer", a block of "trending-posts"). */
   const FURNITURE_NAMES = new RegExp(
     '^(' +
       [
@@ -491,9 +491,10 @@ export function mainContentSelector(Readability: any): MainContentSelector {
   }
 
   /**
-   * The label of a form's field ("First Name*", "Email address", "Password"): it names a box
-   * that writes nothing, and reads as a stray line without it. Not the label of a choice (a
-   * radio button's, a checkbox's), which is the choice itself: a colour, a plan, an answer.
+   * The label of a form's field ("First Name*", "Email address", "Password"), or a label that
+   * names no control at all: it names a box that writes nothing, and reads as a stray line
+   * without it. Not the label of a choice (a radio button's, a checkbox's), which is the
+   * choice itself: a colour, a plan, an answer.
    */
   function isFieldLabel(el: Element): boolean {
     if (el.tagName !== 'LABEL') return false;
