@@ -1198,6 +1198,9 @@ PAGES['/news/nosnippet-bio'] = sitePage(
 
 // An article's signposts: the label before the author's name, the heading of its table of
 // contents, a link back to the top and the heading over the next story.
+/** A block the page marks "nocontent", Google's class for what is not the page's content. */
+const NOT_CONTENT = 'Spotted a mistake in this post? Write to the editors and we will put it right within a day.';
+
 /** The blog's most read posts this week, in a block named "trending" under the post. */
 const TRENDING = [
   ['Pruning cordon tomatoes', 'Pinch out the side shoots every week and your plants will put their strength into fruit.'],
@@ -1213,6 +1216,7 @@ PAGES['/news/signposts'] = sitePage(
     <h2 id="planting">Planting out</h2>${GARDEN.slice(3).map((p) => `<p>${p}</p>`).join('')}
     <p class="post-end"><a href="#top">Back to top</a></p>
     <div class="post-next"><h3>Read next</h3><p><a href="/pruning/">Pruning cordon tomatoes</a></p></div></article>
+    <div class="page-meta nocontent"><p>${NOT_CONTENT}</p></div>
     <section class="trending-articles"><h2>What gardeners are reading</h2>${TRENDING.map(([title, excerpt]) => `<div class="card"><h3><a href="/${slug(title!)}/">${title}</a></h3><p>${excerpt}</p></div>`).join('')}</section></main>`,
 );
 
@@ -2722,8 +2726,8 @@ describe('what the page keeps out of search snippets', () => {
     await expectInBothEngines('/news/nosnippet-bio', { kept: GARDEN, dropped: [...FURNITURE, NOSNIPPET_BIO] });
   });
 
-  it("drops an article's signposts ('Written by', 'Table of contents', 'Back to top', 'Read next') and the block of trending posts under it, keeping the author and the headings, in both engines", async () => {
-    await expectInBothEngines('/news/signposts', { kept: [...GARDEN, 'Anna Reyes', '## Sowing', '## Planting out'], dropped: [...FURNITURE, 'Written by', 'Table of contents', 'Back to top', 'Read next', ...TRENDING.flat()] });
+  it("drops an article's signposts ('Written by', 'Table of contents', 'Back to top', 'Read next'), a block marked nocontent and the block of trending posts under it, keeping the author and the headings, in both engines", async () => {
+    await expectInBothEngines('/news/signposts', { kept: [...GARDEN, 'Anna Reyes', '## Sowing', '## Planting out'], dropped: [...FURNITURE, 'Written by', 'Table of contents', 'Back to top', 'Read next', ...TRENDING.flat(), NOT_CONTENT] });
   });
 });
 

@@ -40,7 +40,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
   const FURNITURE_TAGS =
     'nav, aside, footer, dialog, header:not(:has(h1)):not(article header), form[role="search"], [role="navigation"], [role="banner"], [role="contentinfo"], [role="complementary"], [role="search"], [role="dialog"], [role="alertdialog"], [role="menu"], [role="menubar"], [role="toolbar"], [role="tooltip"]';
 
-  /** Page furniture by class or id, as whole words of the name (cookie-banner, shareBar, site_nav, a feature's small print "benefit__disclaimer", a block of "trending-posts"). */
+  /** Page furniture by class or id, as whole words of the name (cookie-banner, shareBar, site_nav, a feature's small print "benefit__disclaimer", a block of "trending-posts", and "nocontent", Google's class for what a page says is not its content). */
   const FURNITURE_NAMES = new RegExp(
     '^(' +
       [
@@ -49,7 +49,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
         'recommendations', 'advert', 'advertisement', 'ads?', 'adsbygoogle', 'sponsored', 'popup', 'modal',
         'skip', 'skiplink', 'menu', 'navbar', 'nav', 'navigation', 'masthead', 'pagination', 'pager',
         'toc', 'feedback', 'outbrain', 'taboola', 'toolbar', 'banner', 'filters?', 'facets?', 'sort',
-        'refinements?', 'bio', 'authorbox', 'disclaimers?', 'trending',
+        'refinements?', 'bio', 'authorbox', 'disclaimers?', 'trending', 'nocontent',
       ].join('|') +
       ')$',
     'i',
