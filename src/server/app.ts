@@ -21,6 +21,7 @@ import type { ApiKey, KeyRing } from './keys.js';
 import type { Admission } from './admission.js';
 import type { AllowList } from './ssrf.js';
 import { SERVER_DEFAULTS } from './defaults.js';
+import { drainRefusedBody } from './refusedBody.js';
 
 export interface AppOptions {
   backend: JobBackend;
@@ -77,6 +78,9 @@ export function buildApp(options: AppOptions): FastifyInstance {
     const { bearer } = req.routeOptions.config;
     const key = typeof presented === 'string' ? presented : bearer ? bearerToken(req.headers.authorization) : undefined;
     req.apiKey = gate.authenticate(key, bearer ? 'the x-api-key header or the Authorization header as Bearer KEY' : 'the x-api-key header');
+  });
+  app.addHook('onSend', async (req, reply) => {
+    if (reply.statusCode === 413) await drainRefusedBody(req.raw);
   });
   app.addHook('onResponse', async (req, reply) => {
     log(`${req.method} ${req.url} ${reply.statusCode} ${Math.round(reply.elapsedTime)}ms${req.apiKey ? ` key=${req.apiKey.id}` : ''}`);
