@@ -5,7 +5,8 @@
  * that has since moved on fails with "Execution context was destroyed". The scrape
  * follows such redirects, bounded, and reads the page they land on.
  */
-import type { HTTPRequest, HTTPResponse, Page } from 'puppeteer';
+import type { CDPSession, Frame, HTTPRequest, HTTPResponse, Page } from 'puppeteer';
+import { PageError } from '../api/errors.js';
 
 export type LoadedEvent = 'load' | 'domcontentloaded';
 
@@ -16,9 +17,20 @@ export interface FailedNavigation {
   errorText: string;
 }
 
+/**
+ * Orders to stop a tab: one caught between two documents is refused by Chromium
+ * ("Not attached to an active page") or left unanswered, about half of those sent
+ * into a chain of 0-second refreshes (measured in Chromium 156). Once the next
+ * document is in, an order is taken.
+ */
+const STOP_ATTEMPTS = 10;
+const STOP_ATTEMPT_MS = 1_000;
+
 export class MainFrameWatch {
   /** Navigation requests of the main frame so far (each redirect hop counts). */
   navigations = 0;
+  /** Documents the main frame has committed to so far. */
+  commits = 0;
   /** The last main-frame document response. */
   response: HTTPResponse | null = null;
   /** Set when the last navigation failed; cleared by the next one. */
@@ -35,6 +47,7 @@ export class MainFrameWatch {
     page.on('request', this.onRequest);
     page.on('response', this.onResponse);
     page.on('requestfailed', this.onRequestFailed);
+    page.on('framenavigated', this.onFrameNavigated);
     page.on(loadedEvent, this.onLoaded);
   }
 
@@ -53,6 +66,12 @@ export class MainFrameWatch {
   private readonly onRequestFailed = (request: HTTPRequest): void => {
     if (!this.isMain(request)) return;
     this.failure = { url: request.url(), errorText: request.failure()?.errorText ?? 'net::ERR_FAILED' };
+    this.notify();
+  };
+
+  private readonly onFrameNavigated = (frame: Frame): void => {
+    if (frame !== this.page.mainFrame()) return;
+    this.commits++;
     this.notify();
   };
 
@@ -85,6 +104,27 @@ export class MainFrameWatch {
     });
   }
 
+  /**
+   * Stops the page loading: a navigation under way is dropped (the page it left
+   * stays) and what it scheduled (a refresh) does not happen. The protocol's
+   * Page.stopLoading does cancel a pending refresh; the page's own window.stop()
+   * did not (measured in Chromium 156). An order Chromium refuses is sent again
+   * once the next document is in.
+   */
+  async holdStill(signal?: AbortSignal): Promise<void> {
+    const session = await this.page.createCDPSession();
+    try {
+      for (let attempt = 1; attempt <= STOP_ATTEMPTS && !signal?.aborted; attempt++) {
+        const commits = this.commits;
+        if (await orderStop(session)) return;
+        await this.until(() => this.commits > commits, STOP_ATTEMPT_MS, signal);
+      }
+      throw new PageError(`${this.page.url()} kept navigating by itself and could not be held still to be read`);
+    } finally {
+      void session.detach().catch(() => undefined);
+    }
+  }
+
   private notify(): void {
     for (const check of [...this.waiters]) check();
   }
@@ -93,9 +133,23 @@ export class MainFrameWatch {
     this.page.off('request', this.onRequest);
     this.page.off('response', this.onResponse);
     this.page.off('requestfailed', this.onRequestFailed);
+    this.page.off('framenavigated', this.onFrameNavigated);
     this.page.off(this.loadedEvent, this.onLoaded);
     for (const check of this.waiters) this.waiters.delete(check);
   }
+}
+
+/** One order to stop loading; false when Chromium refuses it or leaves it unanswered. */
+function orderStop(session: CDPSession): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const unanswered = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), STOP_ATTEMPT_MS);
+  });
+  const answered = session.send('Page.stopLoading').then(
+    () => true,
+    () => false,
+  );
+  return Promise.race([answered, unanswered]).finally(() => clearTimeout(timer));
 }
 
 /**

@@ -291,6 +291,8 @@ async function navigate(page: Page, watch: MainFrameWatch, url: string, options:
 
 /** Redirects a page makes by itself after load (meta refresh, script) that a scrape follows. */
 const MAX_REDIRECTS_AFTER_LOAD = 5;
+/** Times a page that moved on while held (a navigation already committing) is held again. */
+const HOLD_ROUNDS = 2;
 /** A meta refresh due within this long is a redirect, not a page that reloads itself now and then. */
 const REFRESH_FOLLOW_MS = 3_000;
 
@@ -321,20 +323,6 @@ async function followRedirectsAfterLoad(page: Page, watch: MainFrameWatch, seen:
     if (!watch.settled) return rested;
   }
   return rested;
-}
-
-/**
- * Stops the page loading: a navigation under way is dropped (the page it left stays)
- * and what it scheduled (a refresh) does not happen. The protocol's Page.stopLoading does cancel
- * a pending refresh; the page's own window.stop() did not (measured in Chromium 156).
- */
-async function holdStill(page: Page): Promise<void> {
-  const session = await page.createCDPSession();
-  try {
-    await session.send('Page.stopLoading');
-  } finally {
-    await session.detach().catch(() => undefined);
-  }
 }
 
 async function extractContent(page: Page, options: InPageOptions): Promise<InPageResult> {
@@ -512,7 +500,6 @@ async function scrapeInTab(page: Page, url: string, options: PageOptions, run: T
     const { complete } = await navigate(page, watch, url, options, run);
     let rested = watch.navigations;
     let waited = false;
-    let held = false;
     for (let round = 0; ; round++) {
       rested = await followRedirectsAfterLoad(page, watch, rested, deadline, run);
       const response = checkLanded(page, url, watch.response, settings);
@@ -524,9 +511,8 @@ async function scrapeInTab(page: Page, url: string, options: PageOptions, run: T
         throw new PageError(`${url} is not a web page (content type ${contentType.split(';')[0]}); it cannot be rendered as a page`);
       }
       // Past the bound and still going (an endless chain of refreshes): the page is held where it is, and read there.
-      if (round >= MAX_REDIRECTS_AFTER_LOAD && !held) {
-        held = true;
-        await holdStill(page);
+      if (round >= MAX_REDIRECTS_AFTER_LOAD) {
+        await watch.holdStill(signal);
         rested = watch.navigations;
       }
       await settle(page, deadline);
@@ -539,8 +525,9 @@ async function scrapeInTab(page: Page, url: string, options: PageOptions, run: T
       try {
         result = await extractFrom(page, options);
       } catch (err) {
-        // The page navigated while it was being read: read the page it went to.
-        if (moving && isContextGone(err)) continue;
+        // The page navigated while it was being read: read the page it went to. Past the bound, a
+        // navigation already committing when the page was held has landed: hold it there again.
+        if (isContextGone(err) && round < MAX_REDIRECTS_AFTER_LOAD + HOLD_ROUNDS) continue;
         throw err;
       }
       return { ...pageData(page, url, response, result, options, { captcha, complete }), ...(await asServedAndSeen(page, response, options)) };
