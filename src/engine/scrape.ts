@@ -325,6 +325,11 @@ async function followRedirectsAfterLoad(page: Page, watch: MainFrameWatch, seen:
   return rested;
 }
 
+/** The page's document has no element at all (its loading was stopped before the first arrived). */
+function isEmptyDocument(page: Page): Promise<boolean> {
+  return page.evaluate(() => document.documentElement === null).catch(() => false);
+}
+
 async function extractContent(page: Page, options: InPageOptions): Promise<InPageResult> {
   try {
     return (await page.evaluate(extractionScript(options))) as InPageResult;
@@ -500,6 +505,7 @@ async function scrapeInTab(page: Page, url: string, options: PageOptions, run: T
     const { complete } = await navigate(page, watch, url, options, run);
     let rested = watch.navigations;
     let waited = false;
+    let captcha: string | undefined;
     for (let round = 0; ; round++) {
       rested = await followRedirectsAfterLoad(page, watch, rested, deadline, run);
       const response = checkLanded(page, url, watch.response, settings);
@@ -513,21 +519,29 @@ async function scrapeInTab(page: Page, url: string, options: PageOptions, run: T
       // Past the bound and still going (an endless chain of refreshes): the page is held where it is, and read there.
       if (round >= MAX_REDIRECTS_AFTER_LOAD) {
         await watch.holdStill(signal);
+        // Stopped after a new document came in but before its first element: nothing to read, and nothing
+        // more will come. It is loaded again and held anew.
+        if (round < MAX_REDIRECTS_AFTER_LOAD + HOLD_ROUNDS && (await isEmptyDocument(page))) {
+          await page.reload({ waitUntil: WAIT_UNTIL[options.waitUntil], timeout: Math.max(1, deadline - Date.now()) }).catch(() => undefined);
+          continue;
+        }
         rested = watch.navigations;
       }
       await settle(page, deadline);
       if (!waited && options.waitFor > 0) await delay(options.waitFor, undefined, { signal });
       waited = true;
-      const moving = round < MAX_REDIRECTS_AFTER_LOAD;
-      if (moving && watch.navigations !== rested) continue;
-      const captcha = await passCaptcha(page, url, run.solver, deadline, signal);
+      // Past the bound, a page that moved on all the same (a navigation already committing when it was held) is held again.
+      const mayMove = round < MAX_REDIRECTS_AFTER_LOAD + HOLD_ROUNDS;
+      if (mayMove && watch.navigations !== rested) continue;
+      const commits = watch.commits;
       let result: InPageResult;
       try {
+        captcha = (await passCaptcha(page, url, run.solver, deadline, signal)) ?? captcha;
         result = await extractFrom(page, options);
       } catch (err) {
-        // The page navigated while it was being read: read the page it went to. Past the bound, a
-        // navigation already committing when the page was held has landed: hold it there again.
-        if (isContextGone(err) && round < MAX_REDIRECTS_AFTER_LOAD + HOLD_ROUNDS) continue;
+        // The page navigated while it was being read (its document went, or a new one came in under the
+        // read and failed it): read the page it went to.
+        if (mayMove && (isContextGone(err) || watch.commits !== commits)) continue;
         throw err;
       }
       return { ...pageData(page, url, response, result, options, { captcha, complete }), ...(await asServedAndSeen(page, response, options)) };

@@ -62,7 +62,8 @@ export function extractInPage(
     if (!meta.description && meta['og:description']) meta.description = meta['og:description'];
     meta.title ??= '';
     meta.description ??= '';
-    const lang = doc.documentElement.getAttribute('lang');
+    // A document stopped before its first element has none.
+    const lang = doc.documentElement?.getAttribute('lang');
     if (lang) meta.language = lang;
     const icon = doc.querySelector('link[rel~="icon"]') as HTMLLinkElement | null;
     if (icon?.href) meta['link:icon'] = icon.href;
