@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempHome } from './helpers/cli.js';
 import { articleText, html, sendHtml, startFixtureServer, type FixtureServer } from './helpers/fixtureServer.js';
 import { startPostgres, type TestPostgres } from './helpers/postgres.js';
+import { MAX_ATTEMPTS } from '../src/pg/connect.js';
 import { MIGRATIONS } from '../src/pg/migrations.js';
 import { startServe, type ServeProcess } from './helpers/serve.js';
 import { ownerOfPort, startWorker, type WorkerProcess } from './helpers/worker.js';
@@ -146,6 +147,59 @@ async function allPages(node: ServeProcess, path: string, batchSize: number): Pr
 
 const workerPids = () => workers.filter((w) => w.child.exitCode === null && w.child.signalCode === null).map((w) => w.child.pid!);
 const workerOf = (pid: number) => workers.find((w) => w.child.pid === pid)!;
+
+/** The doomed page and scrape job: their held paths on the site, in the order doomedState reads them. */
+const DOOMED = ['/held/doomed', '/held/doomedScrape'];
+const doomedLoads = () => DOOMED.map((path) => arrivals.get(path.slice(1))?.count ?? 0);
+
+/** Deliveries begun so far of the doomed batch page and of the doomed scrape job, and whether both ended. */
+async function doomedState(db: pgClient.Client, batchId: string, scrapeId: string): Promise<{ begun: number[]; ended: boolean }> {
+  const { rows } = await db.query<{ page: number; job: number; ended: boolean }>(
+    `SELECT p.attempt AS page, j.attempt AS job, p.entry IS NOT NULL AND j.status NOT IN ('pending', 'running') AS ended
+     FROM webjobs_pages p, webjobs_jobs j WHERE p.job_id = $1 AND p.idx = 1 AND j.id = $2`,
+    [batchId, scrapeId],
+  );
+  return { begun: [rows[0]!.page, rows[0]!.job], ended: rows[0]!.ended };
+}
+
+const doomedLoaded = () => doomedLoads().reduce((a, b) => a + b, 0);
+
+/** Waits until a doomed page is loaded again (more than `seen` loads in all), or both ended; true when they ended. */
+async function untilDoomedEvent(db: pgClient.Client, batchId: string, scrapeId: string, seen: number): Promise<boolean> {
+  for (;;) {
+    if (doomedLoaded() > seen) return false;
+    if ((await doomedState(db, batchId, scrapeId)).ended) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * Kills every live worker loading a doomed page, all at once, and returns how many. The workers are paused first
+ * (their Chromium runs on) and the kill is made only if every delivery begun has loaded its page, the one past the
+ * last attempt excepted (it records the failure and loads nothing): a worker killed between its begin and its
+ * request would end an attempt that loaded nothing, and the test would wait for a load that never comes. That
+ * happens when a worker slowed past its lease (a loaded machine) lets the page go to another worker, which may be
+ * the one about to die; paused, no worker can begin one meanwhile. Else none dies now: the next load is waited for.
+ */
+async function killDoomedHolders(db: pgClient.Client, batchId: string, scrapeId: string): Promise<number> {
+  const live = workers.filter((w) => workerPids().includes(w.child.pid!));
+  await Promise.all(live.map((w) => w.pause()));
+  let killed: WorkerProcess[] = [];
+  try {
+    const { begun } = await doomedState(db, batchId, scrapeId);
+    const loads = doomedLoads();
+    if (begun.some((n, i) => Math.min(n, MAX_ATTEMPTS) !== loads[i])) return 0;
+    // Every request of theirs still open, not only the last ones: a holder slowed past its lease leaves its request
+    // open while the next attempt runs elsewhere. A request whose worker died and whose close is not yet seen has no live owner.
+    const open = DOOMED.flatMap((path) => heldRequests.get(path) ?? []).filter((r) => r.open);
+    const holders = new Set(open.flatMap((r) => ownerOfPort(r.port, workerPids()) ?? []));
+    killed = live.filter((w) => holders.has(w.child.pid!));
+    await Promise.all(killed.map((w) => w.kill()));
+    return killed.length;
+  } finally {
+    for (const w of live) if (!killed.includes(w)) w.resume();
+  }
+}
 
 /** The processes that started; if one did not, the others are stopped (nothing outlives the file) and its error thrown. */
 function started<T>(results: PromiseSettledResult<T>[], stop: (t: T) => Promise<unknown>): T[] {
@@ -324,21 +378,19 @@ describe('webjobs serve --database and webjobs worker', () => {
     // The batch's other page first: a worker takes queue jobs several at a time, so the one loading the doomed page
     // may be loading this one too, and the kills below would take it with them.
     await untilScraped(nodes[0]!, batch.json.jobId, 1);
-    for (let attempt = 1; attempt <= 3; attempt++) {
-      // Each delivery: the worker loading the page dies (with its Chromium), as a page that crashes its machine would make it.
-      await Promise.all([untilArrived('held/doomed', attempt), untilArrived('held/doomedScrape', attempt)]);
-      // Whoever loads either page now: the workers behind every request of theirs still open, not only the last
-      // ones (a holder slowed past its lease by the machine's load leaves its request open while another worker
-      // takes the next attempt). A request whose worker died and whose close is not yet seen has no live owner.
-      const open = ['/held/doomed', '/held/doomedScrape'].flatMap((path) => heldRequests.get(path)!).filter((r) => r.open);
-      const holders = new Set(open.flatMap((r) => ownerOfPort(r.port, workerPids()) ?? []));
-      expect(holders.size).toBeGreaterThan(0);
-      // The holders die together, before any replacement starts. Killed one by one with a start in between, a
-      // second holder lived on while the first's page waited out its lease, was reaped and queued again: it could
-      // take that page's next attempt, its own kill then ended two attempts at once, and the next round looked
-      // for the holder of that page's last request among the live workers, and found none.
-      await Promise.all([...holders].map((holder) => workerOf(holder).kill()));
-      for (let i = 0; i < holders.size; i++) workers.push(await startTestWorker());
+    // Each delivery: the worker loading the page dies (with its Chromium), as a page that crashes its machine would make it.
+    // The holders die together, before any replacement starts: killed one by one, a second holder could take the
+    // first one's page's next attempt, and its own kill then ended two attempts at once.
+    const db = new pgClient.Client({ connectionString: pg.url });
+    await db.connect();
+    try {
+      for (let seen = 0; ; ) {
+        if (await untilDoomedEvent(db, batch.json.jobId, scrape.json.jobId, seen)) break;
+        seen = doomedLoaded();
+        for (let i = await killDoomedHolders(db, batch.json.jobId, scrape.json.jobId); i > 0; i--) workers.push(await startTestWorker());
+      }
+    } finally {
+      await db.end();
     }
     const lost = /given up after 3 attempts; the last ended because its worker stopped renewing its lease/;
     expect(await untilFinal(nodes[1]!, '/scrape/batch', batch.json.jobId)).toBe('completed');

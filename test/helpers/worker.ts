@@ -12,6 +12,12 @@ export interface WorkerProcess {
   stop(): Promise<number | null>;
   /** SIGKILL of the worker and of the Chromium it started, as a machine dying would. */
   kill(): Promise<void>;
+  /**
+   * SIGSTOP of the worker alone (its Chromium runs on), resolved once it is stopped: it can begin no page until
+   * resume(), while what its browser was already asked to load still arrives.
+   */
+  pause(): Promise<void>;
+  resume(): void;
 }
 
 export function startWorker(database: string, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<WorkerProcess> {
@@ -34,11 +40,36 @@ export function startWorker(database: string, args: string[] = [], env: NodeJS.P
             return exited;
           },
           kill: () => killTree(child, exited),
+          pause: () => pause(child),
+          resume: () => signal(child, 'SIGCONT'),
         });
       }
     });
     void exited.then((code) => reject(new Error(`webjobs worker exited with ${code} before it was ready:\n${stderr}`)));
   });
+}
+
+async function pause(child: ChildProcess): Promise<void> {
+  signal(child, 'SIGSTOP');
+  // The signal is delivered when the kernel next schedules the process; until then it may still run.
+  while (child.exitCode === null && child.signalCode === null && processState(child.pid!) !== 'T') await new Promise((r) => setTimeout(r, 5));
+}
+
+function signal(child: ChildProcess, name: NodeJS.Signals): void {
+  try {
+    process.kill(child.pid!, name);
+  } catch {
+    // already gone
+  }
+}
+
+/** The state letter of /proc/PID/stat ('T': stopped); undefined once the process is gone. */
+function processState(pid: number): string | undefined {
+  try {
+    return /^\d+ \(.*\) (\S)/s.exec(readFileSync(`/proc/${pid}/stat`, 'utf8'))?.[1];
+  } catch {
+    return undefined;
+  }
 }
 
 /** The pid of the process (of those given) that owns, or whose descendant owns, the local TCP port. */
@@ -50,13 +81,24 @@ export function ownerOfPort(port: number, candidates: readonly number[]): number
   return undefined;
 }
 
+/**
+ * What a file descriptor points at; '' for one closed since the directory was read. A busy process (Chromium's
+ * network service) closes descriptors all the time: one gone must not hide the process's other sockets.
+ */
+function fdTarget(pid: number, fd: string): string {
+  try {
+    return readlinkSync(`/proc/${pid}/fd/${fd}`, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
 function socketPorts(pid: number): number[] {
   // /proc/PID/net/tcp lists the namespace's sockets; the process's own are its fds' inodes.
   try {
     const inodes = new Set<string>();
     for (const fd of readdirSync(`/proc/${pid}/fd`)) {
-      const link = readlinkSync(`/proc/${pid}/fd/${fd}`, 'utf8');
-      const m = /^socket:\[(\d+)\]$/.exec(link);
+      const m = /^socket:\[(\d+)\]$/.exec(fdTarget(pid, fd));
       if (m) inodes.add(m[1]!);
     }
     const ports: number[] = [];
