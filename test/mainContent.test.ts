@@ -1871,6 +1871,15 @@ PAGES['/product/plain-blocks/undeclared'] = sitePage(
   { withSidebar: false },
 );
 
+// The same page with neither a declaration nor a buy button (a snapshot without its scripts): its h1 is named as the product's title.
+PAGES['/product/plain-blocks/named-title'] = sitePage(
+  'Motorcycle Chain 520 Gold, 104 Links – Northwind Parts',
+  plainBlocks('')
+    .replace('<h1>', '<h1 class="product-title">')
+    .replace(/<form class="x-buy".*?<\/form>/, ''),
+  { withSidebar: false },
+);
+
 PAGES['/product/plain-blocks'] = sitePage(
   'Motorcycle Chain 520 Gold, 104 Links – Northwind Parts',
   plainBlocks(''),
@@ -2543,7 +2552,7 @@ describe('product pages', () => {
     });
   });
 
-  it.each(['/product/plain-blocks', '/product/plain-blocks/microdata', '/product/plain-blocks/undeclared'])('drops a grid of other products, reviews and a terms dialog from a product page by their headings and roles alone (%s)', async (path) => {
+  it.each(['/product/plain-blocks', '/product/plain-blocks/microdata', '/product/plain-blocks/undeclared', '/product/plain-blocks/named-title'])('drops a grid of other products, reviews and a terms dialog from a product page by their headings and roles alone (%s)', async (path) => {
     expectContent(await markdownOf(path), {
       kept: ['Motorcycle Chain 520 Gold, 104 Links', '$163.12', 'An X-ring chain for road bikes up to 750 cc'],
       dropped: [...FURNITURE, 'People who viewed', ...ALSO_VIEWED.flat(), 'Ratings and reviews', 'runs quiet', 'rivet link', 'Terms of sale', 'These terms govern'],
