@@ -915,7 +915,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
   const DESCRIPTION_NAMES = /^(desc|descr|description|productdesc|productdescription|specs?|specifications?|techspecs|details|productdetails)s?$/i;
 
   /**
-   * A product page's own text: its title, price, description and specifications, without the buy box
+   * A product page's own text: its title, price, description, specifications and details, without the buy box
    * around them (variants, quantities, delivery, returns, payment plans, seller badges,
    * "Loading..."). Only when the page names its description blocks and they hold most
    * of the region's paragraphs: a brand's long product story told outside them keeps
