@@ -29,7 +29,11 @@ const STOP_ATTEMPT_MS = 1_000;
 export class MainFrameWatch {
   /** Navigation requests of the main frame so far (each redirect hop counts). */
   navigations = 0;
-  /** Documents the main frame has committed to so far. */
+  /**
+   * Navigations the main frame has committed so far: each new document, and also each
+   * same-document one (pushState, a fragment), which Puppeteer reports alike. Its uses
+   * tolerate those: at worst one more stop order or one more read.
+   */
   commits = 0;
   /** The last main-frame document response. */
   response: HTTPResponse | null = null;

@@ -291,7 +291,7 @@ async function navigate(page: Page, watch: MainFrameWatch, url: string, options:
 
 /** Redirects a page makes by itself after load (meta refresh, script) that a scrape follows. */
 const MAX_REDIRECTS_AFTER_LOAD = 5;
-/** Times a page that moved on while held (a navigation already committing) is held again. */
+/** Times a page that moved on while held (a navigation already committing), or was held empty, is held again. */
 const HOLD_ROUNDS = 2;
 /** A meta refresh due within this long is a redirect, not a page that reloads itself now and then. */
 const REFRESH_FOLLOW_MS = 3_000;
@@ -516,12 +516,14 @@ async function scrapeInTab(page: Page, url: string, options: PageOptions, run: T
       if (!RENDERABLE.test(contentType)) {
         throw new PageError(`${url} is not a web page (content type ${contentType.split(';')[0]}); it cannot be rendered as a page`);
       }
+      // Past the bound, a page that moved on all the same (a navigation already committing when it was held) is held again.
+      const mayMove = round < MAX_REDIRECTS_AFTER_LOAD + HOLD_ROUNDS;
       // Past the bound and still going (an endless chain of refreshes): the page is held where it is, and read there.
       if (round >= MAX_REDIRECTS_AFTER_LOAD) {
         await watch.holdStill(signal);
         // Stopped after a new document came in but before its first element: nothing to read, and nothing
         // more will come. It is loaded again and held anew.
-        if (round < MAX_REDIRECTS_AFTER_LOAD + HOLD_ROUNDS && (await isEmptyDocument(page))) {
+        if (mayMove && (await isEmptyDocument(page))) {
           await page.reload({ waitUntil: WAIT_UNTIL[options.waitUntil], timeout: Math.max(1, deadline - Date.now()) }).catch(() => undefined);
           continue;
         }
@@ -530,8 +532,6 @@ async function scrapeInTab(page: Page, url: string, options: PageOptions, run: T
       await settle(page, deadline);
       if (!waited && options.waitFor > 0) await delay(options.waitFor, undefined, { signal });
       waited = true;
-      // Past the bound, a page that moved on all the same (a navigation already committing when it was held) is held again.
-      const mayMove = round < MAX_REDIRECTS_AFTER_LOAD + HOLD_ROUNDS;
       if (mayMove && watch.navigations !== rested) continue;
       const commits = watch.commits;
       let result: InPageResult;
