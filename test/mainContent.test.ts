@@ -770,6 +770,47 @@ PAGES['/category/results'] = PAGES['/category']!.replaceAll('<div class="card__i
   <div class="product-grid-container"`,
 );
 
+// The same category page with its buying guide after the main region, outside it, as shop themes
+// place their SEO text: the guide is the category's own prose. A short promotion beside it is not.
+const GUIDE_AFTER_MAIN = [
+  'A running shoe should suit the ground you run on most. Road shoes have smooth, light soles for pavement and park paths, while trail shoes add deep lugs, a rock plate and a tougher upper for mud, roots and loose stones.',
+  'Cushioning is the next choice. More foam protects tired legs on long, slow runs and on recovery days; a firmer, lower shoe gives a faster and more direct feel for intervals, tempo runs and race day.',
+  'Fit matters more than any feature. Have your feet measured late in the day, when they are largest, wear the socks you run in, and leave a thumb’s width of room in front of your longest toe.',
+];
+const PROMOTION_AFTER_MAIN = 'Free exchanges on every pair this month.';
+PAGES['/category/guide-after-main'] = PAGES['/category']!.replace(
+  '</main>',
+  `</main>
+  <div class="shopify-section collection-seo"><div class="page-width rte"><h2>Choosing your next running shoe</h2>${GUIDE_AFTER_MAIN.map((p) => `<p>${p}</p>`).join('')}</div></div>
+  <div class="shopify-section promo-strip"><p>${PROMOTION_AFTER_MAIN}</p></div>`,
+);
+
+// An article with a block of the company's prose after its main region: on a page with no grid of
+// items, what follows the main region is the site's, not the article's.
+const ABOUT_AFTER_MAIN =
+  'Northwind is an independent shop founded in 2009 by two former teachers. We sell everyday goods that are made to last, repair what we sell, and publish guides on caring for tools, textiles and kitchenware. Our team of twelve works from a converted warehouse, and every order is packed by hand in recycled boxes. We pay every member of staff a living wage and give one percent of our sales to local repair cafés. Visit our workshop on Saturdays to see repairs in progress.';
+PAGES['/article/about-after-main'] = sitePage(
+  'How to season a cast iron skillet – Northwind',
+  `<main id="main" class="site-main"><article class="post"><h1 class="entry-title">How to season a cast iron skillet</h1>
+    <div class="entry-content">
+      <p>Seasoning is a thin layer of polymerised oil that protects cast iron from rust and keeps food from sticking. A new skillet usually comes pre-seasoned, but the layer builds up with every use.</p>
+      <p>Wash the pan with hot water, dry it on the hob, then rub a few drops of neutral oil over every surface. Wipe off as much as you can: too much oil turns sticky instead of hard.</p>
+      <p>Bake the pan upside down at 230 °C for an hour and let it cool in the oven. Repeat three or four times for a deep, even finish that will last for years.</p>
+    </div></article></main>
+  <div class="about-company"><div class="wrap"><h2>About Northwind</h2><p>${ABOUT_AFTER_MAIN}</p></div></div>`,
+  { withSidebar: false },
+);
+
+// The same category page whose theme wraps the grid and its page links in a block named for the
+// pagination (infinite scroll), under a long introduction: the name does not make the products furniture.
+PAGES['/category/pagination-wrapper'] = PAGES['/category']!.replace(
+  '<div class="collection-hero__description rte">',
+  `<div class="collection-hero__description rte">${[...GUIDE_AFTER_MAIN, ...BUYING_GUIDE].map((p) => `<p>${p}</p>`).join('')}`,
+).replace('<div class="product-grid-container" id="ProductGridContainer">', '<div class="pagination-container" data-infinite-scroll>');
+
+// The same page whose grid's block is named for its carousel's controls ("nav-arrows"): no navigation.
+PAGES['/category/carousel-controls'] = PAGES['/category/pagination-wrapper']!.replace('<div class="pagination-container" data-infinite-scroll>', '<div class="product-carousel carousel--nav-arrows">');
+
 // 5. Documentation pages: prose, code blocks, admonitions and tables; none of the doc site's navigation.
 
 const MKDOCS_CODE = ['from acme import Client', '', 'client = Client(api_key="sk_test_123")', 'job = client.jobs.create(url="https://example.com", retries=3)', 'print(job.status)'];
@@ -2602,6 +2643,30 @@ describe('category pages', () => {
       ],
       dropped: [...FURNITURE, 'Filter by:', 'Black (8)', 'Navy (4)', 'UK 5 (10)', 'The highest price is', 'Sort by:', 'Price, low to high', 'Next page', 'Add to compare', 'Loading...'],
     });
+  });
+
+  // Text only a screen reader reads ("Regular price" before each price, "Collection:" before the title) is no part of what a reader sees.
+  it('drops the text only screen readers read, in both engines', async () => {
+    await expectInBothEngines('/category', { kept: ["Women's Running Shoes", ...CATEGORY_ITEMS.map(([, price]) => price!)], dropped: ['Regular price', 'Collection:'] });
+  });
+
+  it('keeps the buying guide a category page puts after its main region, not a promotion beside it, in both engines', async () => {
+    await expectInBothEngines('/category/guide-after-main', {
+      kept: [...CATEGORY_ITEMS.map(([name]) => name!), 'Choosing your next running shoe', ...GUIDE_AFTER_MAIN],
+      dropped: [...FURNITURE, PROMOTION_AFTER_MAIN, 'Filter by:'],
+    });
+  });
+
+  it("leaves out the prose after an article's main region, in both engines", async () => {
+    await expectInBothEngines('/article/about-after-main', { kept: ['Bake the pan upside down at 230 °C'], dropped: ['About Northwind', ABOUT_AFTER_MAIN.slice(0, 80)] });
+  });
+
+  it("keeps the products of a grid whose block is named for its carousel's arrows, in both engines", async () => {
+    await expectInBothEngines('/category/carousel-controls', { kept: CATEGORY_ITEMS.map(([name]) => name!), dropped: [...FURNITURE, 'Next page'] });
+  });
+
+  it('keeps the products of a grid wrapped in a block named for the pagination, in both engines', async () => {
+    await expectInBothEngines('/category/pagination-wrapper', { kept: [...GUIDE_AFTER_MAIN, ...BUYING_GUIDE, ...CATEGORY_ITEMS.map(([name]) => name!)], dropped: [...FURNITURE, 'Next page'] });
   });
 
   it("keeps a buying guide in a block named like the filters, and still drops the filters, in both engines", async () => {
