@@ -811,6 +811,23 @@ PAGES['/category/pagination-wrapper'] = PAGES['/category']!.replace(
 // The same page whose grid's block is named for its carousel's controls ("nav-arrows"): no navigation.
 PAGES['/category/carousel-controls'] = PAGES['/category/pagination-wrapper']!.replace('<div class="pagination-container" data-infinite-scroll>', '<div class="product-carousel carousel--nav-arrows">');
 
+// Cards whose brand, name and list price are spans the style sheet shows as blocks, with no space
+// between them in the markup; an introduction whose first letter is a floated drop cap.
+const BLOCK_SPAN_CARDS: Array<[string, string, string]> = [
+  ['Merrell', 'Moab 3 Mid Waterproof', '$32.67'], ['Oboz', 'Sawtooth X Mid', '$64.74'], ['Keen', 'Targhee IV', '$50.95'],
+  ['Salomon', 'X Ultra 5', '$99.45'], ['Lowa', 'Renegade GTX', '$58.93'], ['Hoka', 'Kaha 3 GTX', '$74.07'],
+];
+PAGES['/category/block-spans'] = sitePage(
+  'Hiking Boots – Northwind',
+  `<main id="main"><h1>Hiking Boots</h1>
+    <p class="intro"><span class="dropcap">T</span>hese boots were tested on wet limestone, scree and long days of forest tracks by our own staff.</p>
+    <ul class="tiles">${BLOCK_SPAN_CARDS.map(
+      ([brand, name, price]) =>
+        `<li class="tile"><a href="/product/${slug(name)}"><img src="/img/${slug(name)}.jpg" alt=""><span class="tile__brand">${brand}</span><span class="tile__name">${name}</span></a><span class="tile__price">${price}</span><span class="tile__msrp">MSRP</span></li>`,
+    ).join('')}</ul></main>`,
+  { withSidebar: false, head: '<style>.tile__brand, .tile__name, .tile__msrp { display: block } .dropcap { float: left; font-size: 3em }</style>' },
+);
+
 // 5. Documentation pages: prose, code blocks, admonitions and tables; none of the doc site's navigation.
 
 const MKDOCS_CODE = ['from acme import Client', '', 'client = Client(api_key="sk_test_123")', 'job = client.jobs.create(url="https://example.com", retries=3)', 'print(job.status)'];
@@ -2663,6 +2680,14 @@ describe('category pages', () => {
 
   it("keeps the products of a grid whose block is named for its carousel's arrows, in both engines", async () => {
     await expectInBothEngines('/category/carousel-controls', { kept: CATEGORY_ITEMS.map(([name]) => name!), dropped: [...FURNITURE, 'Next page'] });
+  });
+
+  it('keeps apart the words of inline elements the page shows as blocks, not a drop cap from its word', async () => {
+    const md = await markdownOf('/category/block-spans');
+    expectContent(md, {
+      kept: ['These boots were tested', ...BLOCK_SPAN_CARDS.flatMap(([brand, name, price]) => [`${brand} ${name}`, `${price} MSRP`])],
+      dropped: ['MerrellMoab', '$32.67MSRP'],
+    });
   });
 
   it('keeps the products of a grid wrapped in a block named for the pagination, in both engines', async () => {

@@ -33,6 +33,8 @@ export interface MainContentSelector {
 export function mainContentSelector(Readability: any): MainContentSelector {
   const HIDDEN = 'data-webjobs-hidden';
   const LEVEL = 'data-webjobs-level';
+  /** An inline element the page shows as a block (see separateBlocks). */
+  const BLOCK = 'data-webjobs-block';
   /** A heading's id, kept aside while Readability reads the page. */
   const ANCHOR = 'data-webjobs-anchor';
 
@@ -262,6 +264,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
 
   function markHidden(doc: Document): () => void {
     const marked: Element[] = [];
+    const blocks: Element[] = [];
     if (!doc.body) return () => undefined;
     const total = readableLength(doc.body);
     const visibleText = lazyVisibleText(doc.body);
@@ -290,14 +293,40 @@ export function mainContentSelector(Readability: any): MainContentSelector {
           if (readableLength(el) < total / 2 && !isSoleMain(el)) marked.push(el);
           return NodeFilter.FILTER_REJECT;
         }
+        if (INLINE_TAGS.test(el.tagName) && showsAsBlock(el)) blocks.push(el);
         return NodeFilter.FILTER_ACCEPT;
       },
     });
     while (walker.nextNode());
     for (const el of marked) el.setAttribute(HIDDEN, '');
+    for (const el of blocks) el.setAttribute(BLOCK, '');
     return () => {
       for (const el of marked) el.removeAttribute(HIDDEN);
+      for (const el of blocks) el.removeAttribute(BLOCK);
     };
+  }
+
+  /** Tags a browser shows inline unless the page's styles say otherwise. */
+  const INLINE_TAGS = /^(SPAN|A|B|STRONG|EM|I|SMALL|LABEL|TIME|ABBR|CITE|DFN|MARK|Q|S|U|DEL|INS|BDI)$/;
+  const BLOCK_DISPLAY = /^(block|flex|grid|list-item|table)$/;
+
+  /** Shown as a block of its own: not floated, as a drop cap is (its display is "block" too, and it begins a word). */
+  function showsAsBlock(el: Element): boolean {
+    const style = el.ownerDocument.defaultView?.getComputedStyle?.(el);
+    return !!style && BLOCK_DISPLAY.test(style.display) && (style.float === 'none' || !style.float) && style.position !== 'absolute';
+  }
+
+  /**
+   * An element the page shows as a block though its tag is inline (a card's brand and name in two
+   * spans, each on its own line) is set apart by spaces: its words do not run into its neighbour's
+   * ("MerrellMoab 3", "$32.67MSRP"), which the Markdown would join, as it knows only the tags.
+   */
+  function separateBlocks(doc: Document): void {
+    for (const el of Array.from(doc.querySelectorAll(`[${BLOCK}]`))) {
+      el.removeAttribute(BLOCK);
+      el.before(' ');
+      el.after(' ');
+    }
   }
 
   /**
@@ -1127,6 +1156,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     // HTML, a reply's draft), never written out (markdown.ts): in the shares of the text it would
     // outweigh the article itself. The element stays, for the rules that know a reply box by it.
     for (const field of Array.from(doc.querySelectorAll('textarea'))) field.textContent = '';
+    separateBlocks(doc);
     const content = region(doc);
     const untouched = content.cloneNode(true) as Element;
     removeFurniture(content);
