@@ -828,6 +828,28 @@ PAGES['/category/block-spans'] = sitePage(
   { withSidebar: false, head: '<style>.tile__brand, .tile__name, .tile__msrp { display: block } .dropcap { float: left; font-size: 3em }</style>' },
 );
 
+// A news site's topic page: each teaser's summary is a second link to the story, hidden from screen
+// readers (aria-hidden) as the title already leads there, and shown on screen; each rating's count too.
+// An icon font's word ("arrow_drop_down") is drawn as a glyph.
+const ARIA_TEASERS: Array<[string, string]> = [
+  ['Beats Solo 4 gains new colours', 'Walmart now has the Beats Solo 4 in retailer-exclusive colourways that were not offered before.'],
+  ['Hands on with AirPods Pro 3', 'Live translation and heart rate monitoring are the two features we tried first, on a week of commutes.'],
+  ['New firmware for AirPods Max', 'Apple has released a firmware update for the USB-C model, without notes on what it changes.'],
+  ['Apple drops the Lightning headphone adapter', 'The short adapter that let an iPhone use wired headphones has left the store after eight years.'],
+  ['Sonos Ace against AirPods Max, compared', 'Both cost about the same; we compared their sound, comfort, battery life and how well they travel.'],
+  ['Beats Studio Pro review: better than it looks', 'Active noise cancelling and spatial audio come to Beats, with longer battery life than Apple’s own.'],
+];
+PAGES['/index/aria-hidden'] = sitePage(
+  'Headphones – Northwind News',
+  `<main id="main"><h1>Headphones</h1>
+    <button class="sort-toggle">Newest <span class="material-icons" aria-hidden="true">arrow_drop_down</span></button>
+    ${ARIA_TEASERS.map(
+      ([title, summary], i) => `<article class="river-article"><h2><a href="/story/${slug(title)}">${title}</a></h2>
+      <p class="river-desc"><a href="/story/${slug(title)}" aria-hidden="true" tabindex="-1">${summary}</a></p>
+      <div class="rating"><span class="stars" aria-label="4.${i} out of 5 stars"></span><span aria-hidden="true">(1,33${i})</span></div></article>`,
+    ).join('')}</main>`,
+);
+
 // 5. Documentation pages: prose, code blocks, admonitions and tables; none of the doc site's navigation.
 
 const MKDOCS_CODE = ['from acme import Client', '', 'client = Client(api_key="sk_test_123")', 'job = client.jobs.create(url="https://example.com", retries=3)', 'print(job.status)'];
@@ -2966,6 +2988,12 @@ describe('buttons', () => {
 describe('mega menus', () => {
   it('drops a mega menu of unlinked labels inside a <nav>, though it outweighs the post', async () => {
     expectContent(await markdownOf('/mega-menu'), { kept: GARDEN, dropped: MEGA_MENU });
+  });
+});
+
+describe('text hidden from screen readers only', () => {
+  it('keeps what aria-hidden hides from screen readers but shows on screen, not an icon font\'s word, in both engines', async () => {
+    await expectInBothEngines('/index/aria-hidden', { kept: [...ARIA_TEASERS.flat(), '(1,330)', '(1,332)'], dropped: [...FURNITURE, 'arrow_drop_down'] });
   });
 });
 

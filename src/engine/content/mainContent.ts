@@ -188,6 +188,21 @@ export function mainContentSelector(Readability: any): MainContentSelector {
    */
   const CLOAKED = '[v-cloak], [x-cloak], [ng-cloak], [data-ng-cloak], .ng-cloak';
 
+  /**
+   * A word an icon font draws as a glyph ("arrow_drop_down", "search", "local_offer"): Material's
+   * icon classes, or a lone lowercase word hidden from screen readers. Other text hidden from screen
+   * readers (aria-hidden) shows on screen all the same, and is content: the count beside a rating,
+   * a teaser's summary linked a second time. Measured on WCXB's dev pages: +2.74 page-F1 (collection
+   * 0.723 -> 0.741) once aria-hidden no longer hid; the same without the ligatures' exception, which
+   * keeps icon words out of the text.
+   */
+  const ICON_FONT_CLASS = /(^|\s)(google-)?material-(icons|symbols)/;
+
+  function isIconLigature(el: Element): boolean {
+    if (ICON_FONT_CLASS.test(el.getAttribute('class') || '')) return true;
+    return el.getAttribute('aria-hidden') === 'true' && /^[a-z][a-z0-9_]*$/.test(normalText(el));
+  }
+
   /** A dialog, modal or not. */
   const DIALOG = 'dialog, [role="dialog"], [role="alertdialog"], [aria-modal="true"]';
 
@@ -276,7 +291,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
         if (el.tagName === 'DETAILS' || el.getAttribute('role') === 'tabpanel') return NodeFilter.FILTER_REJECT;
         // A part of a page React streamed, hidden until its scripts move it into place: inPage.ts does that.
         if (el.matches('div[hidden][id^="S:"]')) return NodeFilter.FILTER_REJECT;
-        const cloaked = el.getAttribute('aria-hidden') === 'true' || el.matches(CLOAKED);
+        const cloaked = el.matches(CLOAKED) || isIconLigature(el);
         const shown = !cloaked && !hiddenByClass(el) && el.checkVisibility({ visibilityProperty: true });
         if (!cloaked && !shown) {
           const display = displayOf(el);
