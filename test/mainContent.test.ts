@@ -828,6 +828,12 @@ PAGES['/category/block-spans'] = sitePage(
   { withSidebar: false, head: '<style>.tile__brand, .tile__name, .tile__msrp { display: block } .dropcap { float: left; font-size: 3em }</style>' },
 );
 
+// The same category page with its guide in the main region and, on each card's picture, a "View
+// details" label the card shows on hover: the label is a line of boilerplate, the picture is not.
+PAGES['/category/hover-label'] = PAGES['/category/guide-after-main']!
+  .replace('</main>', '').replace('<div class="shopify-section promo-strip">', '</main><div class="shopify-section promo-strip">')
+  .replaceAll('<div class="card__media"><img', '<div class="card__media"><div class="card__hover"><span>View details</span></div><img');
+
 // A news site's topic page: each teaser's summary is a second link to the story, hidden from screen
 // readers (aria-hidden) as the title already leads there, and shown on screen; each rating's count too.
 // An icon font's word ("arrow_drop_down") is drawn as a glyph.
@@ -2702,6 +2708,12 @@ describe('category pages', () => {
 
   it("keeps the products of a grid whose block is named for its carousel's arrows, in both engines", async () => {
     await expectInBothEngines('/category/carousel-controls', { kept: CATEGORY_ITEMS.map(([name]) => name!), dropped: [...FURNITURE, 'Next page'] });
+  });
+
+  it('keeps the pictures of cards with a hover label, and drops the label', async () => {
+    const md = await markdownOf('/category/hover-label');
+    expectContent(md, { kept: [...CATEGORY_ITEMS.map(([name]) => name!), ...GUIDE_AFTER_MAIN], dropped: [...FURNITURE, 'View details'] });
+    for (const [name] of CATEGORY_ITEMS) expect(md).toContain(`![${name}](`);
   });
 
   it('keeps apart the words of inline elements the page shows as blocks, not a drop cap from its word', async () => {

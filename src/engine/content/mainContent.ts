@@ -662,6 +662,8 @@ export function mainContentSelector(Readability: any): MainContentSelector {
   const WHEN_LINE = /^(.{0,40}\s)?\d+\s*(seconds?|mins?|minutes?|hours?|days?|weeks?|months?|years?)\s+ago\b.{0,30}$|^\d+\s*min(ute)?s?\s+read$/i;
 
   function isBoilerplate(el: Element): boolean {
+    // A block that holds an image is more than its label: a card's picture with "View details" laid over it.
+    if (el.querySelector('img, picture, video')) return false;
     const text = normalText(el);
     return text.length > 0 && ((text.length < 120 && BOILERPLATE.test(text)) || (text.length <= 50 && WHEN_LINE.test(text)));
   }
