@@ -2081,6 +2081,19 @@ PAGES['/hidden/cloak'] = sitePage(
   { withSidebar: false },
 );
 
+// The same framework's FAQ, its answers shown at a click (v-show) and cloaked until its scripts run:
+// an accordion's panels, content.
+const TOGGLED_FAQ: Array<[string, string]> = [
+  ['How long do the beans keep?', 'Cooked beans keep for four days in a closed box in the fridge, and for three months in the freezer. Cool them quickly, in a shallow dish, and reheat only the portion you will eat, until it steams all the way through.'],
+  ['Can I use tinned beans?', 'Yes: two drained tins of haricot or cannellini beans replace the dried ones. Skip the soaking and the first hour of cooking, and add them to the sauce for the last twenty minutes so that they take up its smoke.'],
+];
+PAGES['/hidden/cloak-faq'] = PAGES['/hidden/cloak']!.replace(
+  '</main>',
+  `<section class="faq"><h2>Questions</h2>${TOGGLED_FAQ.map(
+    ([q, a], i) => `<div class="faq-item"><button type="button" @click="open[${i}] = !open[${i}]">${q}</button><div class="answer" v-cloak v-show="open[${i}]"><p>${a}</p></div></div>`,
+  ).join('')}</section></main>`,
+);
+
 /** React and styled-components wrap parts of a page in `display: contents` boxes, which have no box of their own. */
 PAGES['/hidden/display-contents'] = sitePage(
   'Smoky beans on toast – Northwind Kitchen',
@@ -3218,6 +3231,10 @@ describe('hidden content', () => {
 
   it('drops what Vue or Alpine keep cloaked until their scripts render it', async () => {
     expectContent(await markdownOf('/hidden/cloak'), { kept: RECIPE, dropped: [...CLOAKED, ...FURNITURE] });
+  });
+
+  it("keeps an FAQ's answers that a script framework shows at a click and cloaks until it runs, in both engines", async () => {
+    await expectInBothEngines('/hidden/cloak-faq', { kept: [...RECIPE, ...TOGGLED_FAQ.map(([, answer]) => answer)], dropped: [...CLOAKED, ...FURNITURE] });
   });
 });
 

@@ -189,6 +189,14 @@ export function mainContentSelector(Readability: any): MainContentSelector {
   const CLOAKED = '[v-cloak], [x-cloak], [ng-cloak], [data-ng-cloak], .ng-cloak';
 
   /**
+   * What such a framework shows and hides at a click (Vue's v-show, Alpine's x-show, AngularJS's
+   * ng-show): cloaked too until the scripts run, but rendered. Under the title that toggles it, such
+   * a block of prose is an accordion's panel (an FAQ's answer), content; a toast ("Added to your
+   * bag") is not.
+   */
+  const TOGGLED = '[v-show], [x-show], [ng-show], [data-ng-show]';
+
+  /**
    * A word an icon font draws as a glyph ("arrow_drop_down", "search", "local_offer"): Material's
    * icon classes, or a lone lowercase word hidden from screen readers. Other text hidden from screen
    * readers (aria-hidden) shows on screen all the same, and is content: the count beside a rating,
@@ -215,6 +223,11 @@ export function mainContentSelector(Readability: any): MainContentSelector {
    * also shows elsewhere (a variant for another screen size) is not such a panel.
    */
   function isCollapsedPanel(el: Element, visibleText: () => string): boolean {
+    return isPanel(el) && !visibleText().includes(longestLine(el).slice(0, 80));
+  }
+
+  /** A block of prose under the short title that toggles it: an accordion's panel, open or not. */
+  function isPanel(el: Element): boolean {
     // A dialog opens over the page, a panel within it: the button before a hidden dialog opens a tool, not a section.
     if (el.matches(DIALOG)) return false;
     // Past the <style> a CSS-in-JS library (emotion) renders before each element on the server; the
@@ -223,8 +236,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     while (toggle?.matches(NOT_TEXT)) toggle = toggle.previousElementSibling;
     if (!toggle || !toggle.checkVisibility({ visibilityProperty: true }) || readableLength(toggle) === 0 || readableLength(toggle) > 150) return false;
     const total = textLength(el);
-    if (paragraphProse(el, () => true) < 200 || linkedLength(el) > 0.3 * total) return false;
-    return !visibleText().includes(longestLine(el).slice(0, 80));
+    return paragraphProse(el, () => true) >= 200 && linkedLength(el) <= 0.3 * total;
   }
 
   /** The longest text node under `el`, whitespace collapsed: a run that reads the same in textContent and innerText. */
@@ -291,7 +303,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
         if (el.tagName === 'DETAILS' || el.getAttribute('role') === 'tabpanel') return NodeFilter.FILTER_REJECT;
         // A part of a page React streamed, hidden until its scripts move it into place: inPage.ts does that.
         if (el.matches('div[hidden][id^="S:"]')) return NodeFilter.FILTER_REJECT;
-        const cloaked = el.matches(CLOAKED) || isIconLigature(el);
+        const cloaked = (el.matches(CLOAKED) && !(el.matches(TOGGLED) && isPanel(el))) || isIconLigature(el);
         const shown = !cloaked && !hiddenByClass(el) && el.checkVisibility({ visibilityProperty: true });
         if (!cloaked && !shown) {
           const display = displayOf(el);
