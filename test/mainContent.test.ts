@@ -834,6 +834,13 @@ PAGES['/category/hover-label'] = PAGES['/category/guide-after-main']!
   .replace('</main>', '').replace('<div class="shopify-section promo-strip">', '</main><div class="shopify-section promo-strip">')
   .replaceAll('<div class="card__media"><img', '<div class="card__media"><div class="card__hover"><span>View details</span></div><img');
 
+// The same category page whose cards a theme names for a property of the product ("subscription-eligible"):
+// a word of furniture on a card of the grid names the product, not a block of the page.
+PAGES['/category/card-named-like-furniture'] = PAGES['/category/guide-after-main']!.replaceAll(
+  'class="card-wrapper product-card-wrapper underline-links-hover"',
+  'class="card-wrapper product-card-wrapper subscription-eligible"',
+);
+
 // A news site's topic page: each teaser's summary is a second link to the story, hidden from screen
 // readers (aria-hidden) as the title already leads there, and shown on screen; each rating's count too.
 // An icon font's word ("arrow_drop_down") is drawn as a glyph.
@@ -2721,6 +2728,10 @@ describe('category pages', () => {
 
   it("keeps the products of a grid whose block is named for its carousel's arrows, in both engines", async () => {
     await expectInBothEngines('/category/carousel-controls', { kept: CATEGORY_ITEMS.map(([name]) => name!), dropped: [...FURNITURE, 'Next page'] });
+  });
+
+  it('keeps the cards of a grid whose names hold a word of furniture, in both engines', async () => {
+    await expectInBothEngines('/category/card-named-like-furniture', { kept: [...CATEGORY_ITEMS.map(([name]) => name!), ...CATEGORY_ITEMS.map(([, price]) => price!)], dropped: FURNITURE });
   });
 
   it('keeps the pictures of cards with a hover label, and drops the label', async () => {

@@ -423,12 +423,17 @@ export function mainContentSelector(Readability: any): MainContentSelector {
    * length of text (a shop's cards list each product's features).
    */
   function holdsGrid(el: Element, { priced = false } = {}): boolean {
-    const isCard = (item: Element) =>
-      item.querySelector('a[href]') !== null && item.querySelector('img, picture') !== null && (!priced || PRICE.test(normalText(item)));
-    return Array.from(el.querySelectorAll('ul, ol, div, section')).some((block) => {
-      const items = textChildren(block);
-      return items.length >= MIN_GRID_ITEMS && items.filter(isCard).length >= 0.8 * items.length;
-    });
+    const card = (item: Element) => isCard(item) && (!priced || PRICE.test(normalText(item)));
+    return Array.from(el.querySelectorAll('ul, ol, div, section')).some((block) => isGrid(block, card));
+  }
+
+  /** A card: a link and an image. */
+  const isCard = (item: Element) => item.querySelector('a[href]') !== null && item.querySelector('img, picture') !== null;
+
+  /** Whether `block`'s items are a grid: six or more, nearly all of them cards. */
+  function isGrid(block: Element, card: (item: Element) => boolean = isCard): boolean {
+    const items = textChildren(block);
+    return items.length >= MIN_GRID_ITEMS && items.filter(card).length >= 0.8 * items.length;
   }
 
   /** Paragraph prose a block after the main region needs to be the page's own text. */
@@ -476,7 +481,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     for (const el of Array.from(root.querySelectorAll('[class], [id]'))) {
       if (!root.contains(el) || guarded(el) || el.querySelector(EMBEDDED_POST)) continue;
       const names = furnitureWords(el);
-      if (names.length > 0 && !carriesContent(el, names)) el.remove();
+      if (names.length > 0 && !carriesContent(el, names) && !inGridCard(el)) el.remove();
       else if (isNamedPageFooter(el)) el.remove();
     }
     // What the page asks search engines to leave out of their snippets (Google's data-nosnippet): an
@@ -511,6 +516,21 @@ export function mainContentSelector(Readability: any): MainContentSelector {
   }
 
   const CAROUSEL_CONTROLS = /^(btns?|buttons?|arrows?|dots)$/i;
+
+  /**
+   * Whether `el` is a card of a grid, or a part of one up to two levels down: a word of furniture in
+   * its name says what the product is ("subscription-eligible"), not what the block is. A grid of
+   * other products goes by its own name ("related-products") before its cards are reached.
+   */
+  function inGridCard(el: Element): boolean {
+    let item: Element | null = el;
+    for (let depth = 0; item && depth < 3; depth++, item = item.parentElement) {
+      const block = item.parentElement;
+      if (!block || !isCard(item)) return false;
+      if (isGrid(block)) return true;
+    }
+    return false;
+  }
 
   /** Whether a block named like furniture (`names`) carries content all the same: prose, or a grid of products. */
   function carriesContent(el: Element, names: string[]): boolean {
