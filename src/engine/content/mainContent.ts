@@ -518,9 +518,10 @@ export function mainContentSelector(Readability: any): MainContentSelector {
   const CAROUSEL_CONTROLS = /^(btns?|buttons?|arrows?|dots)$/i;
 
   /**
-   * Whether `el` is a card of a grid, or a part of one up to two levels down: a word of furniture in
-   * its name says what the product is ("subscription-eligible"), not what the block is. A grid of
-   * other products goes by its own name ("related-products") before its cards are reached.
+   * Whether `el` is a card (a link and an image) that is an item of a grid, or sits inside one up to
+   * two levels down (a theme's card wrapper in each list item): a word of furniture in its name says
+   * what the product is ("subscription-eligible"), not what the block is. A grid of other products
+   * goes by its own name ("related-products") before its cards are reached.
    */
   function inGridCard(el: Element): boolean {
     let item: Element | null = el;
