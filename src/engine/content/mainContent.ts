@@ -430,10 +430,10 @@ export function mainContentSelector(Readability: any): MainContentSelector {
   /** A card: a link and an image. */
   const isCard = (item: Element) => item.querySelector('a[href]') !== null && item.querySelector('img, picture') !== null;
 
-  /** Whether `block`'s items are a grid: six or more, nearly all of them cards. */
-  function isGrid(block: Element, card: (item: Element) => boolean = isCard): boolean {
+  /** Whether `block`'s items are a grid: `minItems` or more (six unless said), nearly all of them cards. */
+  function isGrid(block: Element, card: (item: Element) => boolean = isCard, minItems = MIN_GRID_ITEMS): boolean {
     const items = textChildren(block);
-    return items.length >= MIN_GRID_ITEMS && items.filter(card).length >= 0.8 * items.length;
+    return items.length >= minItems && items.filter(card).length >= 0.8 * items.length;
   }
 
   /** Paragraph prose a block after the main region needs to be the page's own text. */
@@ -1070,10 +1070,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
 
   /** A block of three or more cards, each an image, a link and a short text: other products, other posts. */
   function isCardGrid(el: Element): boolean {
-    const items = textChildren(el);
-    if (items.length < 3) return false;
-    const cards = items.filter((item) => item.querySelector('a[href]') && item.querySelector('img, picture') && textLength(item) < 300);
-    return cards.length >= 0.8 * items.length;
+    return isGrid(el, (item) => isCard(item) && textLength(item) < 300, 3);
   }
 
   /** Grids of other products on a product's page (also viewed, also bought), of other stories in an article. */
