@@ -841,6 +841,32 @@ PAGES['/category/card-named-like-furniture'] = PAGES['/category/guide-after-main
   'class="card-wrapper product-card-wrapper subscription-eligible"',
 );
 
+// Each card says its name twice and its price twice, as Shopify's Dawn theme writes them: a copy of
+// the name for a card without a picture (its styles hide it when there is one) and the price as
+// regular and as sale price (its styles show the one that applies). Without those styles (over HTTP,
+// or a page whose sheets did not load) a reader would see each twice. Also a row of two listings that
+// passes for one card: its listings share the words "Brand New", which are not a repeat.
+PAGES['/category/repeated-names'] = PAGES['/category']!
+  .replace(
+    /<div class="card__media">(<img [^>]*alt="([^"]*)"[^>]*>)<\/div><\/div>/g,
+    (_all, img: string, name: string) =>
+      `<div class="card__media">${img}</div><div class="card__content"><h3 class="card__heading"><a href="/products/${slug(name)}" class="full-unstyled-link">${name}</a></h3></div></div>`,
+  )
+  .replace(
+    /<span class="price-item price-item--regular">([^<]*)<\/span><\/div>/g,
+    (_all, price: string) => `<span class="price-item price-item--regular">${price}</span></div><div class="price__sale"><span class="price-item price-item--sale">${price}</span></div>`,
+  )
+  .replace(
+    '</main>',
+    `<section class="recently-listed"><h2>Recently listed</h2><div class="rows">${[0, 1, 2]
+      .map(
+        (row) => `<div class="row">${[0, 1]
+          .map((col) => `<div class="listing"><a href="/listing/${row}-${col}"><img src="/img/listing-${row}-${col}.jpg" alt=""></a><h3><a href="/listing/${row}-${col}">Vintage trail shoe ${row * 2 + col + 1}</a></h3><span class="condition">Brand New</span></div>`)
+          .join('')}</div>`,
+      )
+      .join('')}</div></section></main>`,
+  );
+
 // A news site's topic page: each teaser's summary is a second link to the story, hidden from screen
 // readers (aria-hidden) as the title already leads there, and shown on screen; each rating's count too.
 // An icon font's word ("arrow_drop_down") is drawn as a glyph.
@@ -2732,6 +2758,18 @@ describe('category pages', () => {
 
   it('keeps the cards of a grid whose names hold a word of furniture, in both engines', async () => {
     await expectInBothEngines('/category/card-named-like-furniture', { kept: [...CATEGORY_ITEMS.map(([name]) => name!), ...CATEGORY_ITEMS.map(([, price]) => price!)], dropped: FURNITURE });
+  });
+
+  it("says each card's name and price once where the page says them twice, in both engines", async () => {
+    for (const md of [await markdownOf('/category/repeated-names'), markdownInNode('/category/repeated-names')]) {
+      for (const [name, price] of CATEGORY_ITEMS) {
+        // The name as a link's text, not as its picture's alt text.
+        const named = md.match(new RegExp(`(?<!!)\\[${name}\\]\\(`, 'g')) ?? [];
+        expect(named, `${name} in:\n${md}`).toHaveLength(1);
+        expect(md.split(price!).length - 1, `${price} in:\n${md}`).toBe(1);
+      }
+      expect(md.split('Brand New').length - 1).toBe(6);
+    }
   });
 
   it('keeps the pictures of cards with a hover label, and drops the label', async () => {

@@ -903,6 +903,42 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     });
   }
 
+  /**
+   * A card of a grid says each thing once to the eye: its name under its picture, and again in a
+   * block its theme shows only without a picture or on hover; its price as regular and as sale
+   * price, one of them shown by the theme's styles. In each card, an element that reads the same
+   * as one before it (and is not inside it) goes. Measured on WCXB's dev pages: +0.75 page-F1 (three
+   * collections and listings +0.23 to +0.29; one collection whose truth keeps each card three times
+   * -0.12). Before the choice of content, it also moved that choice on other pages (-0.5 on those).
+   */
+  function removeCardRepeats(root: Element): void {
+    for (const block of Array.from(root.querySelectorAll('ul, ol, div, section'))) {
+      if (!root.contains(block) || !isGrid(block, isCard, 3)) continue;
+      for (const card of textChildren(block)) if (isCard(card) && linksToOne(card)) removeRepeatsIn(card);
+    }
+  }
+
+  /**
+   * Whether every link of the card goes to one place. A row of listings can pass for one card,
+   * and its listings' shared words ("Brand New", "Free shipping") are not repeats.
+   */
+  function linksToOne(card: Element): boolean {
+    const targets = new Set(Array.from(card.querySelectorAll('a[href]'), (a) => (a.getAttribute('href') || '').split(/[?#]/)[0]));
+    return targets.size === 1;
+  }
+
+  function removeRepeatsIn(card: Element): void {
+    const first = new Map<string, Element>();
+    for (const el of Array.from(card.querySelectorAll('*'))) {
+      if (!card.contains(el)) continue;
+      const text = normalText(el);
+      if (!text) continue;
+      const original = first.get(text);
+      if (!original) first.set(text, el);
+      else if (!original.contains(el)) el.remove();
+    }
+  }
+
   /** Whether `el` and `original` sit in blocks that read the same and hold more than them. */
   function inLargerCopy(el: Element, original: Element): boolean {
     const own = textLength(el);
@@ -1231,6 +1267,8 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     const says: PageKind = declaresArticle(page, jsonLd) ? 'article' : isThread || isProduct ? 'other' : 'nothing';
     const chosen = essentials ?? articleOrRegion(doc, content, says);
     addProductDescription(jsonLd, chosen);
+    // After the choice: the repeats count in the shares of text that choose between the candidates.
+    removeCardRepeats(chosen);
     return neverSilentlyEmpty(chosen, untouched);
   }
 
