@@ -2224,6 +2224,32 @@ PAGES['/news/ticker'] = sitePage(
   },
 );
 
+// A magazine's "best of the year" article: its JSON-LD declares the article and the products it
+// reviews, and each product's section is a block named for its review ("…-review"). Those blocks are
+// the article, not customers' reviews as on a product's page.
+const BEST_OF = [
+  ['Most Trusted Appliance Brand', 'Northwind Home', 'This year we award Northwind Home as the most reliable appliance brand: years of our own testing, readers\' letters and the repair shops we asked all point the same way.'],
+  ['Best Dishwasher', 'Harbor 800 Series', 'The Harbor 800 cleaned every load in our lab, baked-on lasagne included, and stayed quieter than a conversation while it did so.'],
+  ['Best Induction Range', 'Summit Bespoke Induction', 'Water boiled in under two minutes, and the oven held its temperature within four degrees through a whole afternoon of baking.'],
+];
+PAGES['/news/best-of-products'] = sitePage(
+  'The best home appliances of the year – Northwind Reviewed',
+  `<main><div class="post"><h1>The best home appliances of the year</h1>
+    <p>Buying a new large appliance brings on both excitement and dread. Every year we test the latest releases in our labs, and here are the ones that topped our lists.</p>
+    <p>Whether you are looking for a new refrigerator, dishwasher, range, washer or dryer, one of them stands out. Our testers spent eleven months with each machine before we made up our minds, and we paid for every one of them ourselves.</p>
+    ${BEST_OF.map(([award, name, text]) => `<div class="c-product-widget" id="${slug(name!)}-review"><div class="c-product-widget__product"><div class="c-product-widget__text-container"><div class="classification-label">${award}</div><div class="c-product-widget__name">${name}</div><div class="c-product-widget__content"><p>${text}</p></div></div></div></div>`).join('')}</div></main>`,
+  {
+    withSidebar: false,
+    head: `<script type="application/ld+json">${JSON.stringify({
+      '@context': 'https://schema.org',
+      '@graph': [
+        { '@type': 'NewsArticle', headline: 'The best home appliances of the year' },
+        { '@type': 'ItemList', itemListElement: BEST_OF.map(([, name], i) => ({ '@type': 'ListItem', position: i + 1, item: { '@type': 'Product', name, review: { '@type': 'Review', author: 'Northwind Reviewed' } } })) },
+      ],
+    })}</script>`,
+  },
+);
+
 // 19. Posts quoted from social networks inside an article, in the markup their embed code
 // leaves (the script that would turn them into cards is not loaded).
 
@@ -3312,6 +3338,10 @@ describe('what points elsewhere', () => {
 
   it('keeps the article, not the ticker of other stories above it, whose excerpts end in "..."', async () => {
     expectContent(await markdownOf('/news/ticker'), { kept: STORY, dropped: TICKER });
+  });
+
+  it("keeps each product's section of an article that reviews products, though its block is named for a review, in both engines", async () => {
+    await expectInBothEngines('/news/best-of-products', { kept: ['Every year we test the latest releases', 'Our testers spent eleven months', ...BEST_OF.flat()] });
   });
 
   it('drops a "You may also like" section of plain items, heading and all', async () => {

@@ -1026,6 +1026,15 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     return page.querySelector('#question, .question') !== null && page.querySelector('#answers, .answer') !== null;
   }
 
+  /**
+   * Whether the page is an article that reviews products: its JSON-LD says it is an article (not
+   * Open Graph alone, which WordPress sets on a shop's product pages too), and it is not one
+   * product's page. It declares the products it reviews, and its blocks named for a review are
+   * its own text: a magazine's "best appliances of the year" lost each product's section. Measured
+   * on WCXB's dev pages: +0.78 page-F1, that page 0.19 -> 0.97, no other page moved by 0.002.
+   */
+  const reviewsProducts = (jsonLd: string[], isProduct: boolean) => !isProduct && declares(jsonLd, ARTICLE_TYPES);
+
   /** Customers' reviews of a product: what others say of it, not the product's title, price, description and specifications. */
   function removeReviews(root: Element): void {
     removeNamed(root, (names) => names.some((w) => /^(reviews?|ratings?)$/i.test(w)));
@@ -1255,9 +1264,9 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     // A shop's product page that declares nothing (no JSON-LD, Open Graph or microdata) is known by its one buy button,
     // or by the name of its title.
     const sells = sellsOneThing(page) || namesProductTitle(page);
-    if (declares(jsonLd, PRODUCT_TYPES) || sells) removeReviews(content);
-    let essentials: Element | null = null;
     const isProduct = declaresOneProduct(page, jsonLd) || sells;
+    if ((declares(jsonLd, PRODUCT_TYPES) || sells) && !reviewsProducts(jsonLd, isProduct)) removeReviews(content);
+    let essentials: Element | null = null;
     if (isProduct) {
       removeCardGrids(content);
       removeSectionsHeaded(content, REVIEWS_HEADING);
