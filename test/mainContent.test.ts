@@ -2008,6 +2008,31 @@ PAGES['/product/plain-blocks'] = sitePage(
   },
 );
 
+// A shop built with styled-components: no <footer>, no <main>; its footer is a division named
+// "Footer-styled__Footer-sc-…", the Footer component of Footer.styled.js, with prose of its own.
+const SOCK_DESCRIPTION = [
+  'These quarters are engineered for comfort: higher than an ankle sock, lower than a calf sock, and just right for a great many shoes.',
+  'A honeycomb arch support cradles the middle of the foot, and a seamless toe leaves no ridge across the toes after a long day.',
+  'Stay-up technology gives the cuff the right tension and elasticity to keep it where you want it: tight, but not too tight, through a whole day on your feet.',
+  'Midweight cushioning runs under the heel and the ball of the foot, where shoes rub most, and thins out over the top so that they still fit in trainers.',
+  'Every pair is knitted from long-staple cotton with a touch of elastane, washes warm without shrinking, and comes with our promise to replace a pair that wears through.',
+];
+const STYLED_FOOTER = [
+  'The Northwind Customer Happiness Team is your go-to when you need a recommendation, a return, or just a reason to smile. Seriously, reach out.',
+  'Notice to Consumers: Northwind may collect identifiers, commercial information and internet activity as described in our privacy policy, for the purposes it lists.',
+];
+PAGES['/product/styled-footer'] = html(
+  `<div id="__next"><div class="Header-styled__Header-sc-a1b2c3d4-0 kXyZab"><a href="/">Northwind</a></div>
+    <div class="ProductPage-styled__Layout-sc-e5f6a7b8-0 gHiJkl"><h1>Men's Quarter Socks</h1><p class="Price-styled__Price-sc-c9d0e1f2-0">€17</p>
+      ${SOCK_DESCRIPTION.map((p) => `<p>${p}</p>`).join('')}</div>
+    <div data-track-region="footer" class="Footer-styled__Footer-sc-d11cfc8d-0 hVXgzm"><div class="Footer-styled__LowerGrid-sc-d11cfc8d-1 eNLSmY">
+      ${STYLED_FOOTER.map((p) => `<p class="Footer-styled__Body-sc-d11cfc8d-6 dPprAR">${p}</p>`).join('')}</div></div></div>`,
+  {
+    title: "Men's Quarter Socks – Northwind",
+    head: `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org/', '@type': 'Product', name: "Men's Quarter Socks" })}</script>`,
+  },
+);
+
 // 13f. A forum that renders its thread by script and keeps a copy in <noscript> for
 // crawlers, beside a site header with text of its own (Discourse behind a custom header);
 // and a page whose <noscript> holds only a stylesheet, far longer than its text.
@@ -2939,6 +2964,10 @@ describe('comment sections', () => {
 describe('a page footer built of divisions', () => {
   it("drops a division named for the page's footer (rodape, site-footer-bottom) and keeps the news item", async () => {
     await expectInBothEngines('/news/footer-division', { kept: BREAK_IN, dropped: CITY_FOOTER });
+  });
+
+  it('drops a footer division named by styled-components (Footer-styled__Footer-sc-…), in both engines', async () => {
+    await expectInBothEngines('/product/styled-footer', { kept: ["Men's Quarter Socks", ...SOCK_DESCRIPTION], dropped: STYLED_FOOTER });
   });
 });
 

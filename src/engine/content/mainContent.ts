@@ -101,12 +101,19 @@ export function mainContentSelector(Readability: any): MainContentSelector {
    */
   const CSS_MODULE_HASH = /__[A-Za-z0-9_-]{5}(?=\s|$)/g;
 
+  /**
+   * What styled-components adds to a component's name in its class: "Footer-styled__Footer-sc-d11cfc8d-0"
+   * is the Footer component of Footer.styled.js, and says "footer" as "site-footer" does.
+   */
+  const STYLED_COMPONENT = /-styled__|-sc-[a-z0-9]+-\d+(?=\s|$)/g;
+
   const words = (el: Element) => nameWords(`${el.getAttribute('class') || ''} ${el.getAttribute('id') || ''}`);
 
   function nameWords(names: string): string[] {
     // Split on separators and camelCase: "cookieBanner site_nav" -> cookie banner site nav.
     return names
       .replace(CSS_MODULE_HASH, (hash) => (/[A-Z0-9]/.test(hash) ? '' : hash))
+      .replace(STYLED_COMPONENT, ' ')
       .replace(/([a-z])([A-Z])/g, '$1 $2')
       .split(/[^A-Za-z0-9]+/)
       .filter(Boolean);
