@@ -2033,6 +2033,22 @@ PAGES['/product/styled-footer'] = html(
   },
 );
 
+// A product whose materials, care and measurements sit in a block named as the modal that shows
+// them at a click ("product-details-modal"), as a tab's panel would be; beside it a sign-up popup.
+const DETAILS_IN_MODAL = ['Materials and care', 'Material: Particleboard, fiberboard, acrylic paint, honeycomb paper filling (100% recycled)', 'Care: Wipe clean using a damp cloth and a mild cleaner.', 'Measurements', 'Width: 30 3/8 inches', 'Depth: 15 3/8 inches'];
+PAGES['/product/details-modal'] = sitePage(
+  'Shelf unit, white – Northwind Home',
+  `<main><div class="pip-product"><h1>Shelf unit, white</h1><p class="pip-price">$79.99</p>
+    <p class="pip-summary">Standing or lying, against a wall or as a room divider: this shelf unit works in any room, and its open compartments take boxes and baskets of every size.</p>
+    <button class="pip-details-button">Product details</button>
+    <div class="pipf-product-details-modal"><h2>${DETAILS_IN_MODAL[0]}</h2><p>${DETAILS_IN_MODAL[1]}</p><p>${DETAILS_IN_MODAL[2]}</p><h2>${DETAILS_IN_MODAL[3]}</h2><ul><li>${DETAILS_IN_MODAL[4]}</li><li>${DETAILS_IN_MODAL[5]}</li></ul></div>
+    <div class="signup-popup"><p>Join our club for 10% off your first order</p></div></div></main>`,
+  {
+    withSidebar: false,
+    head: `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org/', '@type': 'Product', name: 'Shelf unit, white' })}</script>`,
+  },
+);
+
 // 13f. A forum that renders its thread by script and keeps a copy in <noscript> for
 // crawlers, beside a site header with text of its own (Discourse behind a custom header);
 // and a page whose <noscript> holds only a stylesheet, far longer than its text.
@@ -2771,6 +2787,10 @@ describe('product pages', () => {
       kept: ['$64.00', JSONLD_DESCRIPTION],
       dropped: [...FURNITURE, 'Free shipping on orders over $75'],
     });
+  });
+
+  it("keeps a product's details in a block named as their modal, and drops a sign-up popup, in both engines", async () => {
+    await expectInBothEngines('/product/details-modal', { kept: ['Shelf unit, white', 'this shelf unit works in any room', ...DETAILS_IN_MODAL], dropped: ['Join our club for 10% off'] });
   });
 });
 
