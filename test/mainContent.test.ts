@@ -2033,6 +2033,34 @@ PAGES['/product/styled-footer'] = html(
   },
 );
 
+// A product's page whose story is in unnamed blocks, beside its offers: Readability's pick is the content
+// when it keeps the product's details (here there are none named), not when it drops them (a features list).
+const MOUSE_STORY = [
+  'Shaped for a right hand that rests on it all day, this mouse tilts your wrist to a natural angle, so the strain you feel after an afternoon of work never builds up.',
+  'The scroll wheel spins freely through a long document in one flick and clicks back into steps when you need precision, line by line, cell by cell.',
+  'Six buttons put back, forward, copy and paste under your thumb, and the battery lasts four months on a charge; a minute of charging gives a full day of use.',
+  'Connect it to three computers at once over Bluetooth or its receiver and move between them with the button under the wheel, even copying text from one to the other.',
+  'Its shell is made from recycled plastic, and its packaging from paper grown in responsibly managed forests, printed with inks that wash out when it is recycled.',
+];
+const MOUSE_OFFERS = ['$40.00 off', 'In stock. Ready to ship', 'Special offers (2)', 'FREE Desk Mat with purchase of any two Ergo products', 'Free standard shipping on orders of $29 and above', 'Free returns within 30 days of your purchase'];
+const MOUSE_FEATURES = ['Vertical design at a 57° angle', 'Quiet clicks, 90% less noise', 'Tracks on any surface, even glass', 'Pairs with three devices', 'USB-C quick charging'];
+function mousePage({ offers = MOUSE_OFFERS, features = '' } = {}): string {
+  return sitePage(
+    'Ergo Vertical Mouse – Northwind',
+    `<main><div class="pdp-hero"><div class="pdp-gallery"><img src="/img/mouse.jpg" alt="Mouse" width="400" height="400"></div>
+      <div class="pdp-buy"><h1>Ergo Vertical Mouse</h1><div class="pdp-price"><span>$79.99</span> <s>$119.99</s></div>
+        <ul class="pdp-offers">${offers.map((offer) => `<li>${offer}</li>`).join('')}</ul><button>Add to cart</button></div></div>
+      ${features}
+      <div class="pdp-story">${MOUSE_STORY.map((p) => `<p>${p}</p>`).join('')}</div></main>`,
+    {
+      withSidebar: false,
+      head: `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org/', '@type': 'Product', name: 'Ergo Vertical Mouse' })}</script>`,
+    },
+  );
+}
+PAGES['/product/offers'] = mousePage();
+PAGES['/product/features'] = mousePage({ offers: [], features: `<div class="pdp-features"><ul>${MOUSE_FEATURES.map((f) => `<li>${f}</li>`).join('')}</ul></div>` });
+
 // A product whose materials, care and measurements sit in a block named as the modal that shows
 // them at a click ("product-details-modal"), as a tab's panel would be; beside it a sign-up popup.
 const DETAILS_IN_MODAL = ['Materials and care', 'Material: Particleboard, fiberboard, acrylic paint, honeycomb paper filling (100% recycled)', 'Care: Wipe clean using a damp cloth and a mild cleaner.', 'Measurements', 'Width: 30 3/8 inches', 'Depth: 15 3/8 inches'];
@@ -2791,6 +2819,11 @@ describe('product pages', () => {
 
   it("keeps a product's details in a block named as their modal, and drops a sign-up popup, in both engines", async () => {
     await expectInBothEngines('/product/details-modal', { kept: ['Shelf unit, white', 'this shelf unit works in any room', ...DETAILS_IN_MODAL], dropped: ['Join our club for 10% off'] });
+  });
+
+  it("keeps a product's title, price and story without the offers beside its price, as long as no block of the product's details would go with them, in both engines", async () => {
+    await expectInBothEngines('/product/offers', { kept: ['Ergo Vertical Mouse', '$79.99', ...MOUSE_STORY], dropped: [...FURNITURE, ...MOUSE_OFFERS] });
+    await expectInBothEngines('/product/features', { kept: ['Ergo Vertical Mouse', ...MOUSE_STORY, ...MOUSE_FEATURES], dropped: FURNITURE });
   });
 });
 
