@@ -2040,7 +2040,6 @@ const MOUSE_STORY = [
   'The scroll wheel spins freely through a long document in one flick and clicks back into steps when you need precision, line by line, cell by cell.',
   'Six buttons put back, forward, copy and paste under your thumb, and the battery lasts four months on a charge; a minute of charging gives a full day of use.',
   'Connect it to three computers at once over Bluetooth or its receiver and move between them with the button under the wheel, even copying text from one to the other.',
-  'Its shell is made from recycled plastic, and its packaging from paper grown in responsibly managed forests, printed with inks that wash out when it is recycled.',
 ];
 const MOUSE_OFFERS = ['$40.00 off', 'In stock. Ready to ship', 'Special offers (2)', 'FREE Desk Mat with purchase of any two Ergo products', 'Free standard shipping on orders of $29 and above', 'Free returns within 30 days of your purchase'];
 const MOUSE_FEATURES = ['Vertical design at a 57° angle', 'Quiet clicks, 90% less noise', 'Tracks on any surface, even glass', 'Pairs with three devices', 'USB-C quick charging'];
