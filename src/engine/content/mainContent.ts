@@ -1393,7 +1393,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
       if (share >= 0.9 && ofText >= 0.25) return true;
       // A product's page whose pick kept every block named for the product's details: what the pick left out
       // is the buy box and the shop around it, and half of the prose will do (see keepsProductDetails).
-      if (says === 'product') return keepsProductDetails(picked, content) && share >= 0.5 && ofText >= 0.25;
+      if (says === 'product') return share >= 0.5 && ofText >= 0.25 && keepsProductDetails(picked, content);
       // An article that does not say it is one: three quarters of the prose and half of the text. Measured on
       // WCXB's dev pages, where this pick won 1.7 page-F1 more than it lost (three quarters of the text: 0.8).
       // Not on a thread, where Readability drops the posters' names.
