@@ -2740,6 +2740,35 @@ describe('pages that carry their content in <noscript>', () => {
   });
 });
 
+// A shop that puts its own notices and searches above a product's name, beside the gallery: the product's
+// page starts at its name. Another tells the product's story above its buy column, and keeps it.
+const LAMP_ABOVE_NAME = ['Spend $50 and get 10% off your next order', 'Trending searches', 'floor lamp', 'lampshade', 'ceiling light'];
+const LAMP_FEATURES = ['Solid brass, turned by hand', 'Takes an E27 bulb up to 60 W', 'Braided cotton cable, 1.8 m'];
+const LAMP_STORY = [
+  'Every lamp starts as a length of brass tube that our turners cut, shape and polish by hand in the Sheffield workshop, one at a time, over most of a day.',
+  'The hinged arm holds its angle without a spring: two friction joints, tightened by hand, let you point the light at a page or a keyboard and leave it there.',
+  'Its weighted base keeps the lamp steady at full reach, and a felt underside protects the desk; the braided cotton cable runs inside the arm, out of sight.',
+  'Brass darkens as it ages, and a lamp that has stood on a desk for ten years wears the marks of the hands that moved it; a cloth brings the shine back.',
+];
+function lampPage({ storyFirst = false } = {}): string {
+  const story = `<div class="lamp-story">${LAMP_STORY.map((p) => `<p>${p}</p>`).join('')}</div>`;
+  return sitePage(
+    'Brass Desk Lamp – Northwind',
+    `<main>${storyFirst ? story : ''}<div class="promo-strip"><p>${LAMP_ABOVE_NAME[0]}</p></div>
+      <div class="gallery"><img src="/img/lamp.jpg" alt="Lamp" width="600" height="600"></div>
+      <div class="trending"><p>${LAMP_ABOVE_NAME[1]}</p><ul>${LAMP_ABOVE_NAME.slice(2).map((q) => `<li><a href="/s?q=${encodeURIComponent(q)}">${q}</a></li>`).join('')}</ul></div>
+      <div class="lamp-info"><h1>Brass Desk Lamp</h1><div class="lamp-price">$129.00</div>
+        <div class="lamp-features"><ul>${LAMP_FEATURES.map((f) => `<li>${f}</li>`).join('')}</ul></div>
+        <button>Add to cart</button></div></main>`,
+    {
+      withSidebar: false,
+      head: `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org/', '@type': 'Product', name: 'Brass Desk Lamp' })}</script>`,
+    },
+  );
+}
+PAGES['/product/above-name'] = lampPage();
+PAGES['/product/story-above-name'] = lampPage({ storyFirst: true });
+
 describe('product pages', () => {
   it('keeps price and description of a Shopify product, without cart, upsells or newsletter', async () => {
     const md = await markdownOf('/product/shopify');
@@ -2823,6 +2852,14 @@ describe('product pages', () => {
   it("keeps a product's title, price and story without the offers beside its price, as long as no block of the product's details would go with them, in both engines", async () => {
     await expectInBothEngines('/product/offers', { kept: ['Ergo Vertical Mouse', '$79.99', ...MOUSE_STORY], dropped: [...FURNITURE, ...MOUSE_OFFERS] });
     await expectInBothEngines('/product/features', { kept: ['Ergo Vertical Mouse', ...MOUSE_STORY, ...MOUSE_FEATURES], dropped: FURNITURE });
+  });
+
+  it("starts a product's page at its name, without the shop's notices and searches above it, unless the product's story is told there, in both engines", async () => {
+    await expectInBothEngines('/product/above-name', { kept: ['Brass Desk Lamp', '$129.00', ...LAMP_FEATURES], dropped: [...FURNITURE, ...LAMP_ABOVE_NAME] });
+    await expectInBothEngines('/product/story-above-name', { kept: ['Brass Desk Lamp', '$129.00', ...LAMP_FEATURES, ...LAMP_STORY] });
+    // Kept by the rule, not restored by the fallback for content cut short.
+    const { metadata } = await scrapeUrl(pool, server.at('/product/story-above-name'), { timeout: 20_000 });
+    expect(metadata.warning).toBeUndefined();
   });
 });
 

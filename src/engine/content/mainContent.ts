@@ -1144,6 +1144,28 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     }
   }
 
+  /** A paragraph or two of prose: less, above a product's name, is a notice rather than its story. */
+  const STORY_ABOVE_TITLE = 400;
+
+  /**
+   * A product's page starts at its name: what a shop puts above its title heading, beside the gallery, is its own
+   * (promotions, searches, breadcrumbs, a sticky bar, a summary of the reviews). Images stay: the gallery is the
+   * product's. Unless the product's story is told there, above the buy column, with more prose than below it.
+   * Measured on WCXB's dev pages: +0.81 page-F1 (product 0.733 -> 0.740, 30 pages gained up to +0.18, one lost
+   * 0.08, no other type changed); without the exception, a shop whose description opens its page lost 0.64.
+   */
+  function startAtTitle(content: Element): void {
+    const title = titleHeading(content);
+    if (!title) return;
+    const above: Element[] = [];
+    for (let el: Element = title; el !== content && el.parentElement; el = el.parentElement) {
+      for (let sibling = el.previousElementSibling; sibling; sibling = sibling.previousElementSibling) above.push(sibling);
+    }
+    const storyAbove = above.reduce((sum, el) => sum + paragraphProse(el, () => true), 0);
+    if (storyAbove >= STORY_ABOVE_TITLE && storyAbove > paragraphProse(content, () => true) - storyAbove) return;
+    for (const el of above) if (textLength(el) > 0) el.remove();
+  }
+
   /** Names of the blocks that hold a product's description, specifications and details (product-description, productDescription, tech-specs, productDetails: materials, care). */
   const DESCRIPTION_NAMES = /^(desc|descr|description|productdesc|productdescription|specs?|specifications?|techspecs|details|productdetails)s?$/i;
 
@@ -1286,6 +1308,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     if ((declares(jsonLd, PRODUCT_TYPES) || sells) && !reviewsProducts(jsonLd, isProduct)) removeReviews(content);
     let essentials: Element | null = null;
     if (isProduct) {
+      startAtTitle(content);
       removeCardGrids(content);
       removeSectionsHeaded(content, REVIEWS_HEADING);
       // Open Graph's "product" alone is not enough: shops put it on their category pages too.
