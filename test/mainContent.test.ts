@@ -1867,6 +1867,24 @@ PAGES['/plan/weeks'] = sitePage(
   { withSidebar: false, head: '<meta property="og:type" content="article">' },
 );
 
+// A mug's description said twice (beside its price, and again in a details panel), with its short
+// lines: the copy goes with its short lines. Two gift sets, items of one kind, each end with the same
+// note and the same short line: the second note goes as a copy right after its original, the short line
+// stays with each set.
+const MUG_DESCRIPTION = 'Make each cup of tea or coffee feel special with a wheel-thrown mug in a white speckle finish, glazed clear inside.';
+const MUG_LINES = ['Handmade stoneware.', 'Size: approx. 9.5 x 13 x 7 cm', 'Volume: approx. 350 ml'];
+const GIFT_NOTE = 'Every set comes boxed in recycled card with a handwritten note, ready to give on the day.';
+const GIFT_LINE = 'Ships within two days.';
+const mugText = () => [MUG_DESCRIPTION, ...MUG_LINES].map((line) => `<p>${line}</p>`).join('');
+PAGES['/shop/mug'] = sitePage(
+  'White Speckle Mug – Northwind Ceramics',
+  `<main><div class="product-info"><h1>White Speckle Mug</h1><p class="price">$60.00</p><div class="excerpt">${mugText()}</div></div>
+    <details class="accordion" open><summary>Details</summary><div class="panel">${mugText()}</div></details>
+    <h2>Gift sets</h2>
+    ${[['The morning set', 'Two mugs and a jug'], ['The evening set', 'Two cups and a teapot']].map(([name, holds]) => `<div class="gift-set"><h3>${name}</h3><p>${holds}</p><p>${GIFT_NOTE}</p><p>${GIFT_LINE}</p></div>`).join('')}</main>`,
+  { withSidebar: false },
+);
+
 // 13. A services page made of four "banner" sections, a name the furniture rules read
 // as an advertising banner. The rules remove them all; the page must not come back empty.
 
@@ -3251,6 +3269,14 @@ describe('repeated text', () => {
       const times = (text: string) => plain(md).split(text).length - 1;
       const counts = { lunch: times(SAME_LUNCH), dinner: SAME_DINNER.map(times), slides: SLIDES.map(([, text]) => times(text!)), card: times(CARD_TEXT), promotion: times(PROMOTION) };
       expect(counts).toEqual({ lunch: 2, dinner: [2, 2], slides: [1, 1], card: 1, promotion: 1 });
+    }
+  });
+
+  it("drops the short lines of a copied section with it, and keeps those each of a kind's items repeats, in both engines", async () => {
+    for (const md of [await markdownOf('/shop/mug'), markdownInNode('/shop/mug')]) {
+      expectContent(md, { kept: ['White Speckle Mug', '$60.00', MUG_DESCRIPTION, ...MUG_LINES, 'The morning set', 'The evening set'], dropped: FURNITURE });
+      const times = (text: string) => plain(md).split(text).length - 1;
+      expect({ description: times(MUG_DESCRIPTION), lines: MUG_LINES.map(times), giftLine: times(GIFT_LINE) }).toEqual({ description: 1, lines: [1, 1, 1], giftLine: 2 });
     }
   });
 });
