@@ -891,8 +891,8 @@ export function mainContentSelector(Readability: any): MainContentSelector {
   /** A block said again with fewer characters (a label, a price, a step) is content, unless it is part of a copy of a section (see copiedLines). */
   const COPIED_BLOCK = 60;
 
-  /** A block of text, and the block that said the same before it. */
-  type Said = { el: Element; original: Element | undefined };
+  /** A block of text, the block that said the same before it, and whether it is shorter than COPIED_BLOCK. */
+  type Said = { el: Element; original: Element | undefined; short: boolean };
 
   /**
    * Responsive pages often carry the same block twice (a desktop and a mobile
@@ -907,10 +907,10 @@ export function mainContentSelector(Readability: any): MainContentSelector {
       if (el.querySelector(BLOCKS) || el.closest('table')) continue;
       const text = normalText(el);
       if (!text) continue;
-      said.push({ el, original: first.get(text) });
+      said.push({ el, original: first.get(text), short: text.length < COPIED_BLOCK });
       if (!first.has(text)) first.set(text, el);
     }
-    const copies = copiedBlocks(said.filter(({ el }) => normalText(el).length >= COPIED_BLOCK));
+    const copies = copiedBlocks(said.filter(({ short }) => !short));
     for (const el of copiedLines(said, copies)) copies.add(el);
     for (const el of copies) el.remove();
   }
@@ -949,19 +949,22 @@ export function mainContentSelector(Readability: any): MainContentSelector {
    */
   function copiedLines(said: Said[], copies: Set<Element>): Element[] {
     const at = new Map(said.map(({ el }, i) => [el, i]));
+    // Where the original of the block at `i` stands, and so where a copy at `i + offset` has its own original.
+    const originalAt = (i: number) => at.get(said[i]!.original!)!;
     const lines: Element[] = [];
-    for (let start = 0; start < said.length; start++) {
-      if (!said[start]!.original) continue;
+    let start = 0;
+    while (start < said.length) {
       let end = start;
       while (end < said.length && said[end]!.original) end++;
-      const copied = Array.from({ length: end - start }, (_, k) => start + k).filter((i) => copies.has(said[i]!.el));
+      // said[start..end) is a run of blocks said again (empty when said[start] is said first).
+      const copied = [];
+      for (let i = start; i < end; i++) if (copies.has(said[i]!.el)) copied.push(i);
       for (let i = start; i < end; i++) {
-        const { el, original } = said[i]!;
-        if (copies.has(el) || !original) continue;
-        const inPlace = copied.some((c) => said[(at.get(said[c]!.original!) ?? -Infinity) + i - c]?.el === original);
-        if (inPlace && !ofItemsOfAKind(el, original)) lines.push(el);
+        const { el, original, short } = said[i]!;
+        const inPlace = copied.some((c) => said[originalAt(c) + (i - c)]?.el === original);
+        if (short && inPlace && !ofItemsOfAKind(el, original!)) lines.push(el);
       }
-      start = end;
+      start = Math.max(end, start + 1);
     }
     return lines;
   }
