@@ -961,8 +961,9 @@ export function mainContentSelector(Readability: any): MainContentSelector {
       for (let i = start; i < end; i++) if (copies.has(said[i]!.el)) copied.push(i);
       for (let i = start; i < end; i++) {
         const { el, original, short } = said[i]!;
+        if (!short) continue;
         const inPlace = copied.some((c) => said[originalAt(c) + (i - c)]?.el === original);
-        if (short && inPlace && !ofItemsOfAKind(el, original!)) lines.push(el);
+        if (inPlace && !ofItemsOfAKind(el, original!)) lines.push(el);
       }
       start = Math.max(end, start + 1);
     }
@@ -1215,7 +1216,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     const title = titleHeading(content);
     if (!title) return;
     const above: Element[] = [];
-    for (let el: Element = title; el !== content && el.parentElement; el = el.parentElement) {
+    for (const el of [title, ...ancestors(title, content)]) {
       for (let sibling = el.previousElementSibling; sibling; sibling = sibling.previousElementSibling) above.push(sibling);
     }
     const storyAbove = above.reduce((sum, el) => sum + paragraphProse(el, () => true), 0);
