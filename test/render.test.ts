@@ -116,6 +116,14 @@ beforeAll(async () => {
       const hop = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('n') ?? 0);
       sendHtml(res, html(`<p>Hop ${hop}</p>`, { head: `<meta http-equiv="refresh" content="0; url=/loop?n=${hop + 1}">` }));
     },
+    // The same loop, but each document's body comes 300 ms after its headers: a page held
+    // between those two moments has a document with nothing in it.
+    '/slow-loop': (req, res) => {
+      const hop = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('n') ?? 0);
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.flushHeaders();
+      setTimeout(() => res.end(html(`<p>Hop ${hop}</p>`, { head: `<meta http-equiv="refresh" content="0; url=/slow-loop?n=${hop + 1}">` })), 300);
+    },
     '/body-500': (_req, res) => sendHtml(res, html(`<article><h1>Server trouble</h1>${articleText('errors')}</article>`), 500),
   });
   pool = new BrowserPool();
@@ -213,6 +221,16 @@ describe('a page that refreshes itself for ever', () => {
     // eight scrapes hit that moment (before the fix, one of the first three failed or hung).
     for (let i = 0; i < 8; i++) {
       const data = await scrapeUrl(pool, site.at('/loop'), { onlyMainContent: false });
+      expect(data.markdown).toMatch(/^Hop \d+$/m);
+      expect(data.markdown).toContain(`Hop ${new URL(data.metadata.url).searchParams.get('n')}`);
+    }
+  });
+
+  it('is read with its content when each document is slow to come', { timeout: 300_000 }, async () => {
+    // Before the page was told to cancel its own navigations, the stop order nearly always landed
+    // between a document's headers and its body, and the scrape read an empty page.
+    for (let i = 0; i < 4; i++) {
+      const data = await scrapeUrl(pool, site.at('/slow-loop'), { onlyMainContent: false });
       expect(data.markdown).toMatch(/^Hop \d+$/m);
       expect(data.markdown).toContain(`Hop ${new URL(data.metadata.url).searchParams.get('n')}`);
     }

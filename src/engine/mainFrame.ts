@@ -25,6 +25,12 @@ export interface FailedNavigation {
  */
 const STOP_ATTEMPTS = 10;
 const STOP_ATTEMPT_MS = 1_000;
+/** How long a held page's document may take to finish loading before it is stopped where it stands. */
+const HOLD_LOAD_MS = 10_000;
+/** The isolated world the hold runs in: the page's own scripts neither see it nor undo it. */
+const HOLD_WORLD = 'webjobs-hold';
+/** Cancels the navigations a document starts itself (the Navigation API's navigate event; Chromium 102 and later). */
+const CANCEL_NAVIGATIONS = `globalThis.navigation?.addEventListener('navigate', (event) => { if (event.cancelable) event.preventDefault(); })`;
 
 export class MainFrameWatch {
   /** Navigation requests of the main frame so far (each redirect hop counts). */
@@ -109,15 +115,21 @@ export class MainFrameWatch {
   }
 
   /**
-   * Stops the page loading: a navigation under way is dropped (the page it left
-   * stays) and what it scheduled (a refresh) does not happen. The protocol's
-   * Page.stopLoading does cancel a pending refresh; the page's own window.stop()
-   * did not (measured in Chromium 156). An order Chromium refuses is sent again
-   * once the next document is in.
+   * Holds the page on the document it is on. First the documents the page loads
+   * from now on, and the one it is on, cancel every navigation they start by
+   * themselves (a refresh, a script setting `location`), in a world of our own the
+   * page's scripts cannot see: a navigation already under way lands, loads in full
+   * and stays. Then the page stops loading: what is left (a document that has not
+   * loaded within `ms`, or a refresh a browser without the Navigation API schedules)
+   * is dropped. The protocol's Page.stopLoading does cancel a pending refresh; the
+   * page's own window.stop() did not (measured in Chromium 156). An order Chromium
+   * refuses is sent again once the next document is in.
    */
-  async holdStill(signal?: AbortSignal): Promise<void> {
+  async holdStill(ms: number, signal?: AbortSignal): Promise<void> {
     const session = await this.page.createCDPSession();
     try {
+      await cancelNavigationsByPage(session);
+      await this.until(() => this.settled, Math.min(ms, HOLD_LOAD_MS), signal);
       for (let attempt = 1; attempt <= STOP_ATTEMPTS && !signal?.aborted; attempt++) {
         const commits = this.commits;
         if (await orderStop(session)) return;
@@ -125,6 +137,8 @@ export class MainFrameWatch {
       }
       throw new PageError(`${this.page.url()} kept navigating by itself and could not be held still to be read`);
     } finally {
+      // Documents loaded later (the next scrape in this tab) no longer cancel anything; the one held keeps
+      // cancelling what it starts itself, which does not stop a navigation the next scrape orders.
       void session.detach().catch(() => undefined);
     }
   }
@@ -140,6 +154,23 @@ export class MainFrameWatch {
     this.page.off('framenavigated', this.onFrameNavigated);
     this.page.off(this.loadedEvent, this.onLoaded);
     for (const check of this.waiters) this.waiters.delete(check);
+  }
+}
+
+/**
+ * The documents the page loads from now on (for as long as `session` is attached),
+ * and the one it is on, cancel the navigations they start themselves. Registered for
+ * new documents first: a document that comes in while the current one is being told
+ * has been told already.
+ */
+async function cancelNavigationsByPage(session: CDPSession): Promise<void> {
+  await session.send('Page.addScriptToEvaluateOnNewDocument', { source: CANCEL_NAVIGATIONS, worldName: HOLD_WORLD });
+  try {
+    const { frameTree } = await session.send('Page.getFrameTree');
+    const { executionContextId } = await session.send('Page.createIsolatedWorld', { frameId: frameTree.frame.id, worldName: HOLD_WORLD });
+    await session.send('Runtime.evaluate', { expression: CANCEL_NAVIGATIONS, contextId: executionContextId });
+  } catch {
+    // The document went while being told: the one that replaced it was told on arrival.
   }
 }
 

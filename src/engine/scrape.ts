@@ -520,7 +520,7 @@ async function scrapeInTab(page: Page, url: string, options: PageOptions, run: T
       const mayMove = round < MAX_REDIRECTS_AFTER_LOAD + HOLD_ROUNDS;
       // Past the bound and still going (an endless chain of refreshes): the page is held where it is, and read there.
       if (round >= MAX_REDIRECTS_AFTER_LOAD) {
-        await watch.holdStill(signal);
+        await watch.holdStill(deadline - Date.now(), signal);
         // Stopped after a new document came in but before its first element: nothing to read, and nothing
         // more will come. It is loaded again and held anew.
         if (mayMove && (await isEmptyDocument(page))) {
