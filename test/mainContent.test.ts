@@ -576,6 +576,24 @@ PAGES['/product/jsonld'] = sitePage(
   },
 );
 
+const KETTLE_FEATURES = ['Copper-clad base', 'Whistles at a gentle pitch', 'Walnut handle that stays cool'];
+
+/** The kettle's description shown as a list and a paragraph, which its JSON-LD says as one run of text. */
+PAGES['/product/jsonld-shown'] = sitePage(
+  'Whistling Stovetop Kettle – Northwind Kitchen',
+  `<main id="MainContent" role="main">
+    <div class="product-single__meta">
+      <h1 class="product-single__title">Whistling Stovetop Kettle</h1>
+      <div class="product__price"><span class="price-item">$64.00</span></div>
+      <div class="product-single__description rte"><ul>${KETTLE_FEATURES.map((f) => `<li>${f}</li>`).join('')}</ul><p>${JSONLD_DESCRIPTION}</p></div>
+    </div>
+  </main>`,
+  {
+    head: `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org/', '@type': 'Product', name: 'Whistling Stovetop Kettle', description: `${KETTLE_FEATURES.join(' ')} ${JSONLD_DESCRIPTION}` })}</script>`,
+    withSidebar: false,
+  },
+);
+
 const BLENDER_DESCRIPTION = [
   'A 1400-watt blender with a 2-litre jar that crushes ice to snow in seconds and turns frozen fruit into a smooth drink without a spoon of water.',
   'Five programmes pulse, pause and blend on their own for smoothies, frozen drinks, dips, soups and nut butters, and stop when the work is done.',
@@ -2861,6 +2879,13 @@ describe('product pages', () => {
       kept: ['$64.00', JSONLD_DESCRIPTION],
       dropped: [...FURNITURE, 'Free shipping on orders over $75'],
     });
+  });
+
+  it('says a description the page shows once, though its JSON-LD runs the items of its list together, in both engines', async () => {
+    for (const md of [await markdownOf('/product/jsonld-shown'), markdownInNode('/product/jsonld-shown')]) {
+      expectContent(md, { kept: ['$64.00', ...KETTLE_FEATURES, JSONLD_DESCRIPTION] });
+      expect(plain(md).split(oneLine(JSONLD_DESCRIPTION)).length - 1).toBe(1);
+    }
   });
 
   it("keeps a product's details in a block named as their modal, and drops a sign-up popup, in both engines", async () => {

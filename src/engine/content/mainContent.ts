@@ -1569,7 +1569,9 @@ export function mainContentSelector(Readability: any): MainContentSelector {
    * tab filled by script, or is cut short): when the content lacks it, it is added.
    */
   function addProductDescription(jsonLd: string[], root: Element): void {
-    const seen = (root.textContent || '').replace(/\s+/g, ' ');
+    // Letters and digits only: in the page's text, the items of a list run together ("Low FatNo Added Salt").
+    const squash = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+    const seen = squash(root.textContent || '');
     for (const text of jsonLd) {
       let data: unknown;
       try {
@@ -1582,7 +1584,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
         const type = item?.['@type'];
         if (!(type === 'Product' || (Array.isArray(type) && type.includes('Product')))) continue;
         const description = typeof item.description === 'string' ? item.description.replace(/\s+/g, ' ').trim() : '';
-        if (description.length < 40 || seen.includes(description.slice(0, 60))) continue;
+        if (description.length < 40 || seen.includes(squash(description).slice(0, 50))) continue;
         const p = root.ownerDocument.createElement('p');
         p.textContent = description;
         root.appendChild(p);
