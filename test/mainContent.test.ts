@@ -594,6 +594,30 @@ PAGES['/product/jsonld-shown'] = sitePage(
   },
 );
 
+const MILK_PAN = [
+  'A 1.5 litre milk pan in cream enamel over carbon steel, with a pouring lip on both sides and a beech handle.',
+  'It warms milk for two cups without scorching, works on gas, electric and induction, and goes in the dishwasher.',
+  'Enamelled in a family workshop in Slovenia since 1894; each pan is fired three times at 820 degrees.',
+  'The enamel is free of lead and cadmium and does not take on the smell or taste of what was cooked in it, so the same pan serves for custard in the morning and for a sauce at night.',
+  'Care: let the pan cool before washing it, use wooden or silicone spoons, and never heat it empty. A chip in the enamel at the rim is cosmetic and does not affect the pan.',
+  'Dimensions: 14 cm across and 9 cm deep, 640 grams. Comes with a printed care card, in a box of recycled card without any plastic.',
+];
+
+/**
+ * A shop that shows its product once its scripts have run: the whole product block is display:none
+ * (read without scripts, or before they ran), and only the site's header and footer show.
+ */
+PAGES['/product/shown-by-script'] = sitePage(
+  'Enamel Milk Pan – Northwind Kitchen',
+  `<div class="product-grouping-wrapper defer-block" style="display: none">
+    <h1 id="name">Enamel Milk Pan</h1>
+    <p class="product-price">$38.00</p>
+    <section class="add-to-cart-container" style="display: none">Added to your cart</section>
+    <div class="product-overview">${MILK_PAN.map((p) => `<p>${p}</p>`).join('')}</div>
+  </div>`,
+  { withSidebar: false },
+);
+
 const BLENDER_DESCRIPTION = [
   'A 1400-watt blender with a 2-litre jar that crushes ice to snow in seconds and turns frozen fruit into a smooth drink without a spoon of water.',
   'Five programmes pulse, pause and blend on their own for smoothies, frozen drinks, dips, soups and nut butters, and stop when the work is done.',
@@ -2204,6 +2228,13 @@ PAGES['/hidden/variants'] = html(
   { title: 'Smoky beans on toast' },
 );
 
+// The same without a title heading in its variants: nothing says which block is the page.
+PAGES['/hidden/variants-untitled'] = html(
+  `<style>.variant { display: none } @media (min-width: 5000px) { .variant--wide { display: block } } @media (max-width: 100px) { .variant--narrow { display: block } }</style>
+  ${['wide', 'narrow', 'tiny'].map((v) => `<div class="variant variant--${v}"><h2>Smoky beans on toast</h2>${RECIPE.map((p) => `<p>${p}</p>`).join('')}</div>`).join('')}`,
+  { title: 'Smoky beans on toast' },
+);
+
 // 16. Template parts a script framework keeps hidden until it renders them (Vue's v-cloak,
 // Alpine's x-cloak): without their style sheet (scripts and CSS off, as a page saved
 // from a site) they show, though no reader ever sees them like that.
@@ -2888,6 +2919,12 @@ describe('product pages', () => {
     }
   });
 
+  it('keeps a product that the page hides until its scripts show it, title and all, without what it hides inside it, in both engines', async () => {
+    await expectInBothEngines('/product/shown-by-script', { kept: ['Enamel Milk Pan', '$38.00', ...MILK_PAN], dropped: [...FURNITURE, 'Added to your cart'] });
+    const { metadata } = await scrapeUrl(pool, server.at('/product/shown-by-script'), { timeout: 20_000 });
+    expect(metadata.warning).toBeUndefined();
+  });
+
   it("keeps a product's details in a block named as their modal, and drops a sign-up popup, in both engines", async () => {
     await expectInBothEngines('/product/details-modal', { kept: ['Shelf unit, white', 'this shelf unit works in any room', ...DETAILS_IN_MODAL], dropped: ['Join our club for 10% off'] });
   });
@@ -3532,9 +3569,16 @@ describe('class names that mean something else', () => {
 
 describe('never silently empty, when everything is hidden', () => {
   it('returns the hidden content once, with a warning, when every responsive variant is hidden at this viewport', async () => {
-    const { markdown = '', metadata } = await scrapeUrl(pool, server.at('/hidden/variants'), { timeout: 20_000 });
+    const { markdown = '', metadata } = await scrapeUrl(pool, server.at('/hidden/variants-untitled'), { timeout: 20_000 });
     expectContent(markdown, { kept: RECIPE });
     expect(markdown.split(RECIPE[0]!).length - 1).toBe(1);
     expect(metadata.warning).toMatch(/hidden blocks kept/);
+  });
+
+  it("returns the variant that holds the page's title heading when every responsive variant is hidden at this viewport", async () => {
+    const { markdown = '', metadata } = await scrapeUrl(pool, server.at('/hidden/variants'), { timeout: 20_000 });
+    expectContent(markdown, { kept: ['Smoky beans on toast', ...RECIPE] });
+    expect(markdown.split(RECIPE[0]!).length - 1).toBe(1);
+    expect(metadata.warning).toBeUndefined();
   });
 });
