@@ -618,6 +618,41 @@ PAGES['/product/shown-by-script'] = sitePage(
   { withSidebar: false },
 );
 
+const CARD_SPECS = ['Core Clock', '732 MHz', 'Effective Memory Clock', '7000 MHz'];
+const DRYER_FEATURES = ['Moist ceramic heat comes from pure ceramic coils.', 'Cool shot function.'];
+
+/** A shop's tabs without roles: panes of one class, all but the open one display:none (Newegg's "tab-pane"). */
+PAGES['/product/tab-panes'] = sitePage(
+  'Graphics Card 12GB – Northwind Computers',
+  `<main id="main"><div class="product-wrap">
+    <h1 class="product-title">Graphics Card 12GB</h1>
+    <p class="product-price">$1,499.99</p>
+    <div class="tab-box">
+      <div class="tab-nav"><span>Overview</span><span>Specs</span></div>
+      <div class="tab-pane"><p>Built around two chips with a gigantic 12GB of memory, this card drives next-generation 5K and multi-monitor gaming, and its aluminium case keeps it cool and quiet.</p></div>
+      <div class="tab-pane" style="display:none"><table class="table-horizontal"><caption>Chipset</caption><tbody><tr><th>Core Clock</th><td>732 MHz</td></tr><tr><th>Effective Memory Clock</th><td>7000 MHz</td></tr></tbody></table></div>
+    </div>
+  </div></main>`,
+  { withSidebar: false },
+);
+
+/** The same without a tab's name: blocks of one class, the open one saying so ("content active"), the others hidden by the page's style sheet. */
+PAGES['/product/open-content'] = sitePage(
+  'Salon Hair Dryer – Northwind Beauty',
+  `<style>.content-wrapper .content { display: none } .content-wrapper .content.active { display: block }</style>
+  <main id="main"><div class="product-wrap">
+    <h1 class="product-title">Salon Hair Dryer</h1>
+    <p class="product-price">$89.00</p>
+    <section class="product-tabs"><div class="tabs"><div class="tab active"><h5>Description</h5></div><div class="tab"><h5>Features</h5></div></div>
+      <div class="content-wrapper">
+        <div class="content active"><p>A professional blow dryer with a powerful 2000 watts for fast drying, and ceramic heating that is kind to your hair, with a narrow nozzle for styling.</p></div>
+        <div class="content"><ul>${DRYER_FEATURES.map((f) => `<li>${f}</li>`).join('')}</ul></div>
+      </div>
+    </section>
+  </div></main>`,
+  { withSidebar: false },
+);
+
 const BLENDER_DESCRIPTION = [
   'A 1400-watt blender with a 2-litre jar that crushes ice to snow in seconds and turns frozen fruit into a smooth drink without a spoon of water.',
   'Five programmes pulse, pause and blend on their own for smoothies, frozen drinks, dips, soups and nut butters, and stop when the work is done.',
@@ -2865,6 +2900,11 @@ describe('product pages', () => {
   it('keeps the hidden Specifications tab of a WooCommerce product: product data one click away', async () => {
     const md = await markdownOf('/product/woocommerce-tabs');
     expectContent(md, { kept: ['Weight', '2.4 kg', 'Handle length', '17.5 cm'] });
+  });
+
+  it('keeps the closed tabs of a shop whose tabs have no roles: a pane named as one, or one beside the open one', async () => {
+    await expectInBothEngines('/product/tab-panes', { kept: ['Graphics Card 12GB', 'Built around two chips', ...CARD_SPECS], dropped: FURNITURE });
+    expectContent(await markdownOf('/product/open-content'), { kept: ['Salon Hair Dryer', 'A professional blow dryer', ...DRYER_FEATURES], dropped: FURNITURE });
   });
 
   it("keeps title, price and description of a product and drops its customers' reviews", async () => {
