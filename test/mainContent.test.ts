@@ -1891,7 +1891,8 @@ PAGES['/sheet/hidden-banner'] = sitePage(
 // A shop's category page whose style sheet did not load (blocked, or a copy of the page
 // read offline): the bar of shipping notices atop its products is hidden by a utility
 // class ("hide") that only that sheet defines. Chromium shows it; it is still hidden. A
-// note a script showed (jQuery's show(): an inline display, the class left) is shown.
+// note a script showed (jQuery's show(): an inline display, the class left) is shown. Amazon's
+// "aok-hidden" hides the data it leaves for its scripts.
 
 const COUNTRIES = ['Austria', 'Belgium', 'Canada', 'Denmark', 'Finland'];
 const NOTICES = COUNTRIES.map((country) => `Free standard shipping to ${country} on orders of 65 euros or more. For more information on shipping rates and timelines, please visit our international page.`);
@@ -1903,11 +1904,15 @@ const SETS = [
   ['Sip and smile duo', 'A lip tint and a matching balm in a gift box', '€35.95'],
 ];
 
+/** What Amazon leaves for its scripts in a block its utility class hides: the buy box's data. */
+const BUYBOX_DATA = '{"desktop_buybox_group_1":[{"displayPrice":"EUR 15.49","priceAmount":15.49,"currencySymbol":"EUR"}]}';
+
 PAGES['/shop/unstyled'] = sitePage(
   'Skincare sets – Northwind Beauty',
   `<main id="main"><h1>Skincare sets</h1>
     <div id="promoBar" class="promo-bar hide"><div class="promo-bar__carousel">${NOTICES.map((n) => `<div class="promo-bar__slide"><p>${n}</p></div>`).join('')}</div></div>
     <p>4 items</p><p class="stock-note hide" style="display: block">${STOCK_NOTE}</p>
+    <div class="a-section aok-hidden buying-options-data">${BUYBOX_DATA}</div>
     <ul class="product-grid">${SETS.map(([name, blurb, price]) => `<li class="product-card"><h3><a href="/products/${slug(name!)}">${name}</a></h3><p>${blurb}</p><p>${price}</p></li>`).join('')}</ul>
   </main>`,
   { head: '<link rel="stylesheet" href="/assets/theme.css">' },
@@ -3359,7 +3364,7 @@ describe("a page's own style sheet", () => {
 
 describe('style sheets that did not load', () => {
   it('keeps a block a utility class hides hidden, in both engines, though the sheet defining the class is missing', async () => {
-    await expectInBothEngines('/shop/unstyled', { kept: ['Skincare sets', STOCK_NOTE, ...SETS.flat()], dropped: [...FURNITURE, ...NOTICES.map((n) => n.slice(0, 50))] });
+    await expectInBothEngines('/shop/unstyled', { kept: ['Skincare sets', STOCK_NOTE, ...SETS.flat()], dropped: [...FURNITURE, ...NOTICES.map((n) => n.slice(0, 50)), 'desktop_buybox_group_1'] });
   });
 });
 

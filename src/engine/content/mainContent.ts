@@ -292,8 +292,8 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     return () => (text ??= (body.innerText ?? '').replace(/\s+/g, ' '));
   }
 
-  /** Utility classes that hide an element at every screen size (Bootstrap, Tailwind, Bulma, Foundation, WordPress). */
-  const HIDING_CLASSES = /^(d-none|hidden|is-hidden|hide|invisible|display-none|u-hidden|visually-hidden-focusable-never)$/i;
+  /** Utility classes that hide an element at every screen size (Bootstrap, Tailwind, Bulma, Foundation, WordPress, Amazon's aok-hidden). */
+  const HIDING_CLASSES = /^(d-none|hidden|is-hidden|hide|invisible|display-none|u-hidden|visually-hidden-focusable-never|aok-hidden)$/i;
   /** A class that shows the element again at some screen size: "d-none d-md-block", "hidden md:block". */
   const SHOWING_CLASSES = /^(d-(sm|md|lg|xl|xxl)-(?!none)[a-z-]+|(sm|md|lg|xl|2xl):(?!hidden)[a-z-]+|is-(block|flex|inline)[a-z-]*)$/i;
 
