@@ -653,6 +653,25 @@ PAGES['/product/open-content'] = sitePage(
   { withSidebar: false },
 );
 
+const BISCUIT_FACTS = ['Product code: ALD-00601', 'UPC: 722325006016', 'Package quantity: 148 g', 'Dimensions: 9.7 x 12.4 x 6.6 cm'];
+const WALLETS = [
+  ['Slim wallet', 'Aluminium', '2.5 oz'],
+  ['Carbon wallet', 'Carbon fibre', '1.8 oz'],
+];
+
+/** A shop that lists a product's facts in its buy box and again under "Details", beside a comparison whose labels each item says again. */
+PAGES['/product/facts-twice'] = sitePage(
+  'Almond Thins – Northwind Pantry',
+  `<main id="main"><div class="product-page">
+    <div class="buy-box"><h1 class="product-title">Almond Thins</h1><p class="product-price">$6.49</p>
+      <ul class="facts">${BISCUIT_FACTS.map((f) => `<li>${f}</li>`).join('')}</ul></div>
+    <section class="overview"><h2>Product overview</h2><p>Crisp almond thins baked in small batches from a family recipe, with no added fat, salt or preservatives: good alone, with cheese or crumbled over ice cream.</p></section>
+    <section class="compare"><h2>Compare</h2>${WALLETS.map(([name, material, weight]) => `<div class="compare-col"><h3>${name}</h3><p>MATERIAL</p><p>${material}</p><p>WEIGHT</p><p>${weight}</p></div>`).join('')}</section>
+    <section class="details"><h2>Details</h2><ul class="spec-list">${BISCUIT_FACTS.map((f) => `<li>${f}</li>`).join('')}</ul></section>
+  </div></main>`,
+  { head: `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org/', '@type': 'Product', name: 'Almond Thins' })}</script>`, withSidebar: false },
+);
+
 const BLENDER_DESCRIPTION = [
   'A 1400-watt blender with a 2-litre jar that crushes ice to snow in seconds and turns frozen fruit into a smooth drink without a spoon of water.',
   'Five programmes pulse, pause and blend on their own for smoothies, frozen drinks, dips, soups and nut butters, and stop when the work is done.',
@@ -2910,6 +2929,14 @@ describe('product pages', () => {
   it('keeps the closed tabs of a shop whose tabs have no roles: a pane named as one, or one beside the open one', async () => {
     await expectInBothEngines('/product/tab-panes', { kept: ['Graphics Card 12GB', 'Built around two chips', ...CARD_SPECS], dropped: FURNITURE });
     expectContent(await markdownOf('/product/open-content'), { kept: ['Salon Hair Dryer', 'A professional blow dryer', ...DRYER_FEATURES], dropped: FURNITURE });
+  });
+
+  it("says a product's facts once where the page lists them twice, and keeps each label of a comparison, in both engines", async () => {
+    for (const md of [await markdownOf('/product/facts-twice'), markdownInNode('/product/facts-twice')]) {
+      expectContent(md, { kept: ['Almond Thins', 'Crisp almond thins', ...BISCUIT_FACTS, ...WALLETS.flat()], dropped: FURNITURE });
+      for (const fact of BISCUIT_FACTS) expect(plain(md).split(fact).length - 1, fact).toBe(1);
+      expect(plain(md).split('MATERIAL').length - 1).toBe(2);
+    }
   });
 
   it("keeps title, price and description of a product and drops its customers' reviews", async () => {
