@@ -267,7 +267,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     const named = words(el).some((word) => TAB_PANEL_NAMES.test(word));
     const sameClasses = classes.slice().sort().join(' ');
     return textChildren(el.parentElement ?? el).some((sibling) => {
-      if (sibling === el || sibling.tagName !== el.tagName || hiddenByClass(sibling) || !sibling.checkVisibility({ visibilityProperty: true })) return false;
+      if (sibling === el || sibling.tagName !== el.tagName || !isShown(sibling)) return false;
       const own = classesOf(sibling);
       const open = own.some((name) => OPEN_PANEL.test(name));
       return (named || open) && own.filter((name) => !OPEN_PANEL.test(name)).sort().join(' ') === sameClasses;
@@ -311,6 +311,9 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     return display === undefined || display.toLowerCase() === 'none';
   }
 
+  /** Shown by its classes and its style (in the Node DOM, by its own markup alone: see nodeDom.ts). */
+  const isShown = (el: Element) => !hiddenByClass(el) && el.checkVisibility({ visibilityProperty: true });
+
   /** The ids of the panels that a disclosure's toggle opens and closes (aria-expanded and aria-controls). */
   function disclosedIds(doc: Document): Set<string> {
     const ids = new Set<string>();
@@ -344,7 +347,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
         // A part of a page React streamed, hidden until its scripts move it into place: inPage.ts does that.
         if (el.matches('div[hidden][id^="S:"]')) return NodeFilter.FILTER_REJECT;
         const cloaked = (el.matches(CLOAKED) && !(el.matches(TOGGLED) && isPanel(el))) || isIconLigature(el);
-        const shown = !cloaked && !hiddenByClass(el) && (inRevealed(el) ? displayOf(el) !== 'none' : el.checkVisibility({ visibilityProperty: true }));
+        const shown = !cloaked && (inRevealed(el) ? !hiddenByClass(el) && displayOf(el) !== 'none' : isShown(el));
         if (!shown && holds(el, title) && readableLength(el) > visibleText().length) {
           revealed.push(el);
           return NodeFilter.FILTER_ACCEPT;
@@ -388,7 +391,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
    */
   function hiddenPageTitle(doc: Document): Element | null {
     const h1s = Array.from(doc.body.querySelectorAll('h1'));
-    const shows = (h1: Element) => [h1, ...ancestors(h1, doc.body)].every((el) => !hiddenByClass(el) && el.checkVisibility({ visibilityProperty: true }));
+    const shows = (h1: Element) => [h1, ...ancestors(h1, doc.body)].every(isShown);
     if (h1s.length === 0 || h1s.some(shows)) return null;
     return h1s.find((h1) => namesPage(h1, doc)) ?? null;
   }
@@ -945,15 +948,23 @@ export function mainContentSelector(Readability: any): MainContentSelector {
   /** A block said again with fewer characters (a label, a price, a step) is content, unless it is part of a copy of a section (see copiedLines). */
   const COPIED_BLOCK = 60;
 
-  /** A block of text, the block that said the same before it, and whether it is shorter than COPIED_BLOCK. */
-  type Said = { el: Element; original: Element | undefined; short: boolean };
+  /** A block of text, the block that said the same before it and where that one stands, and whether it is shorter than COPIED_BLOCK. */
+  type Said = { el: Element; original: Element | undefined; originalAt: number | undefined; short: boolean };
 
   /**
    * Responsive pages often carry the same block twice (a desktop and a mobile
    * version) and carousels repeat their slides: a copy of a block already seen goes.
    */
-  function removeRepeats(root: Element, { copiedRuns = false } = {}): void {
-    const first = new Map<string, Element>();
+  function removeRepeats(root: Element): void {
+    const said = saidBlocks(root);
+    const copies = copiedBlocks(said.filter(({ short }) => !short));
+    for (const el of copiedLines(said, copies)) copies.add(el);
+    for (const el of copies) el.remove();
+  }
+
+  /** The blocks of text under `root`, in order, each with the block that said it first, if another did. */
+  function saidBlocks(root: Element): Said[] {
+    const first = new Map<string, number>();
     const BLOCKS = 'p, li, h1, h2, h3, h4, h5, h6, dd, blockquote, pre';
     const said: Said[] = [];
     for (const el of Array.from(root.querySelectorAll(BLOCKS))) {
@@ -961,13 +972,11 @@ export function mainContentSelector(Readability: any): MainContentSelector {
       if (el.querySelector(BLOCKS) || el.closest('table')) continue;
       const text = normalText(el);
       if (!text) continue;
-      said.push({ el, original: first.get(text), short: text.length < COPIED_BLOCK });
-      if (!first.has(text)) first.set(text, el);
+      const originalAt = first.get(text);
+      said.push({ el, original: originalAt === undefined ? undefined : said[originalAt]!.el, originalAt, short: text.length < COPIED_BLOCK });
+      if (originalAt === undefined) first.set(text, said.length - 1);
     }
-    const copies = copiedBlocks(said.filter(({ short }) => !short));
-    for (const el of copiedLines(said, copies)) copies.add(el);
-    if (copiedRuns) for (const el of copiedShortRuns(said)) copies.add(el);
-    for (const el of copies) el.remove();
+    return said;
   }
 
   /** Short blocks said again in the same order as their originals, this many in a row, are a copy of them. */
@@ -982,13 +991,11 @@ export function mainContentSelector(Readability: any): MainContentSelector {
    * 0.31 more (a listing whose two lists of the same links its truth keeps: -0.41).
    */
   function copiedShortRuns(said: Said[]): Element[] {
-    const at = new Map(said.map(({ el }, i) => [el, i]));
-    const originalAt = (i: number) => (said[i]?.original ? at.get(said[i]!.original!) : undefined);
     const runs: Element[] = [];
     let start = 0;
     while (start < said.length) {
       let end = start + 1;
-      while (originalAt(start) !== undefined && end < said.length && originalAt(end) === originalAt(end - 1)! + 1) end++;
+      while (said[start]!.originalAt !== undefined && end < said.length && said[end]!.originalAt === said[end - 1]!.originalAt! + 1) end++;
       const { el, original } = said[start]!;
       if (original && end - start >= COPIED_RUN && el.parentElement !== original.parentElement) {
         for (let i = start; i < end; i++) if (said[i]!.short && !ofItemsOfAKind(said[i]!.el, said[i]!.original!)) runs.push(said[i]!.el);
@@ -1031,9 +1038,6 @@ export function mainContentSelector(Readability: any): MainContentSelector {
    * words (-0.03).
    */
   function copiedLines(said: Said[], copies: Set<Element>): Element[] {
-    const at = new Map(said.map(({ el }, i) => [el, i]));
-    // Where the original of the block at `i` stands, and so where a copy at `i + offset` has its own original.
-    const originalAt = (i: number) => at.get(said[i]!.original!)!;
     const lines: Element[] = [];
     let start = 0;
     while (start < said.length) {
@@ -1045,7 +1049,8 @@ export function mainContentSelector(Readability: any): MainContentSelector {
       for (let i = start; i < end; i++) {
         const { el, original, short } = said[i]!;
         if (!short) continue;
-        const inPlace = copied.some((c) => said[originalAt(c) + (i - c)]?.el === original);
+        // Where the copy at `c` has its original, the block at `i` has its own original `i - c` further on.
+        const inPlace = copied.some((c) => said[said[c]!.originalAt! + (i - c)]?.el === original);
         if (inPlace && !ofItemsOfAKind(el, original!)) lines.push(el);
       }
       start = Math.max(end, start + 1);
@@ -1450,7 +1455,7 @@ export function mainContentSelector(Readability: any): MainContentSelector {
     let essentials: Element | null = null;
     if (isProduct) {
       startAtTitle(content);
-      removeRepeats(content, { copiedRuns: true });
+      for (const el of copiedShortRuns(saidBlocks(content))) el.remove();
       removeCardGrids(content);
       removeSectionsHeaded(content, REVIEWS_HEADING);
       // Open Graph's "product" alone is not enough: shops put it on their category pages too.
