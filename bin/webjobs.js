@@ -1,5 +1,12 @@
 #!/usr/bin/env node
 // Loads the compiled CLI; run `npm run build` after changing src/.
+// Node.js 22.12 or newer: Node 20 reached its end of life in April 2026, and dependencies
+// (jsdom, fastify's cookie) refuse it. Said in one line rather than as a crash deep inside one.
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < 22 || (major === 22 && minor < 12)) {
+  process.stderr.write(`webjobs: needs Node.js 22.12 or newer (this is ${process.version}); see https://nodejs.org\n`);
+  process.exit(1);
+}
 import('../dist/cli/main.js').then(
   ({ main }) => main(process.argv),
   (err) => {

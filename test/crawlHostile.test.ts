@@ -5,7 +5,7 @@
  */
 import type http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gzipBomb, stream } from '../src/bench/hostileSites.js';
+import { gzipBomb, stream } from '../bench/hostileSites.js';
 import { runCli, tempHome } from './helpers/cli.js';
 import { articleText, html, sendHtml, startFixtureServer, type FixtureServer } from './helpers/fixtureServer.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { readerText, splitCells } from '../src/bench/readerText.js';
-import { sampleByType, wcxbPageType, type BenchPage } from '../src/bench/sets.js';
-import { meanOf, pageF1, scorePage, shingles, snippetRate, summarise, tokenize, wordScore, wordTokens } from '../src/bench/score.js';
+import { readerText, splitCells } from '../bench/readerText.js';
+import { sampleByType, wcxbPageType, type BenchPage } from '../bench/sets.js';
+import { meanOf, pageF1, scorePage, shingles, snippetRate, summarise, tokenize, wordScore, wordTokens } from '../bench/score.js';
 
 describe('tokenize', () => {
   it('keeps case and splits on non-word characters, Unicode letters included', () => {

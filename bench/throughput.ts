@@ -40,10 +40,10 @@ import { listenOnLoopback, type LoopbackServer } from './loopback.js';
 import { benchMapAndCache } from './mapCache.js';
 import { treeRss } from './procTree.js';
 import { articlePage } from './site.js';
-import type { EngineName } from '../api/types.js';
+import type { EngineName } from '../src/api/types.js';
 
 const SELF = fileURLToPath(import.meta.url);
-const BIN = fileURLToPath(new URL('../../bin/webjobs.js', import.meta.url));
+import { BIN } from './paths.js';
 const CHROMIUM = process.env.WEBJOBS_CHROME ?? '/usr/bin/chromium';
 
 // ---------------------------------------------------------------- the site
@@ -102,9 +102,9 @@ function concurrency(defaultValue: number): number {
 
 /** A webjobs batch with `engine`; every page must have its Markdown (a script-rendered page, its script's text). */
 async function runWebjobs(urls: string[], engine: EngineName = 'browser'): Promise<ChildResult> {
-  const { LocalBackend } = await import('../local/localBackend.js');
-  const { FileJobStore } = await import('../store/fileStore.js');
-  const { defaultConcurrency } = await import('../engine/browser.js');
+  const { LocalBackend } = await import('../src/local/localBackend.js');
+  const { FileJobStore } = await import('../src/store/fileStore.js');
+  const { defaultConcurrency } = await import('../src/engine/browser.js');
   const home = mkdtempSync(path.join(os.tmpdir(), 'webjobs-bench-'));
   const backend = new LocalBackend({ store: new FileJobStore(home) });
   try {
@@ -138,7 +138,7 @@ async function runWebjobs(urls: string[], engine: EngineName = 'browser'): Promi
 }
 
 async function runFloor(urls: string[]): Promise<ChildResult> {
-  const { launchBrowser, defaultConcurrency } = await import('../engine/browser.js');
+  const { launchBrowser, defaultConcurrency } = await import('../src/engine/browser.js');
   const started = Date.now();
   const browser = await launchBrowser({ env: { ...process.env, WEBJOBS_CHROME: CHROMIUM } });
   try {
@@ -164,7 +164,7 @@ async function runCrawlee(urls: string[]): Promise<ChildResult> {
   process.env.CRAWLEE_STORAGE_DIR = storage;
   const { PuppeteerCrawler, Configuration } = await import('@crawlee/puppeteer');
   const puppeteer = (await import('puppeteer')).default;
-  const { launchArgs } = await import('../engine/browser.js');
+  const { launchArgs } = await import('../src/engine/browser.js');
   let done = 0;
   const started = Date.now();
   const crawler = new PuppeteerCrawler(

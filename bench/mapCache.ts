@@ -13,12 +13,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { listenOnLoopback, type LoopbackServer } from './loopback.js';
 import { articlePage } from './site.js';
 
-const BIN = fileURLToPath(new URL('../../bin/webjobs.js', import.meta.url));
+import { BIN } from './paths.js';
 const MAP_URLS = 2_000;
 
 /** A site whose 2,000 pages are listed by its sitemaps; pages are small article pages. */

@@ -15,11 +15,10 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { listenOnLoopback } from './loopback.js';
 import { rssOf, treeRss } from './procTree.js';
 
-const BIN = fileURLToPath(new URL('../../bin/webjobs.js', import.meta.url));
+import { BIN } from './paths.js';
 const PAGES = Number(process.env.WEBJOBS_BENCH_PAGES) || 2000;
 
 function page(n: number): string {

@@ -5,22 +5,21 @@
  * the same visibility substitute and noscript handling), one page at a time on
  * one thread. Prints Node CPU per page (parse included), pages that threw, and F1.
  *
- *   npm run build && node dist/bench/nodeDom.js   (WEBJOBS_BENCH_DATA as for bench:quality)
+ *   npm run build:bench && node .bench-build/bench/nodeDom.js   (WEBJOBS_BENCH_DATA as for bench:quality)
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { JSDOM } from 'jsdom';
-import { extractInPage, type InPageOptions } from '../engine/content/inPage.js';
-import { extractInNode, nodeLibraries } from '../engine/content/inNode.js';
-import { isShownWithoutLayout, noscriptAsText } from '../engine/content/nodeDom.js';
+import { extractInPage, type InPageOptions } from '../src/engine/content/inPage.js';
+import { extractInNode, nodeLibraries } from '../src/engine/content/inNode.js';
+import { isShownWithoutLayout, noscriptAsText } from '../src/engine/content/nodeDom.js';
 import { readerText } from './readerText.js';
 import { scorePage, summarise, type PageScore } from './score.js';
 import { loadArticles } from './sets.js';
 
 const OPTIONS: InPageOptions = { onlyMainContent: true, includeTags: [], excludeTags: [], wantHtml: false, wantMarkdown: true, wantLinks: true };
-const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+import { REPO_ROOT } from './paths.js';
 
 function withJsdom(html: string, url: string): string {
   const { window } = new JSDOM(html, { url });

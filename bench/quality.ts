@@ -31,7 +31,6 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { gunzipSync } from 'node:zlib';
 import type { PeerJob, PeerMessage } from './peerWorker.js';
@@ -49,10 +48,10 @@ import {
   type BenchSet,
   type SetName,
 } from './sets.js';
-import { LIMITS } from '../api/limits.js';
-import { ENGINES, type EngineName, type ScrapeOptions } from '../api/types.js';
-import { LocalBackend } from '../local/localBackend.js';
-import { FileJobStore } from '../store/fileStore.js';
+import { LIMITS } from '../src/api/limits.js';
+import { ENGINES, type EngineName, type ScrapeOptions } from '../src/api/types.js';
+import { LocalBackend } from '../src/local/localBackend.js';
+import { FileJobStore } from '../src/store/fileStore.js';
 
 /** No scripts, and nothing from any host but the one serving the page: no request leaves 127.0.0.1. */
 const CSP = "default-src 'self' data: 'unsafe-inline'; script-src 'none'";
@@ -64,7 +63,7 @@ function benchEngine(value: string | undefined): EngineName {
   if (!ENGINES.includes(value as EngineName)) throw new Error(`WEBJOBS_BENCH_ENGINE: unknown engine ${value} (known: ${ENGINES.join(', ')})`);
   return value as EngineName;
 }
-const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+import { REPO_ROOT } from './paths.js';
 
 export interface FetchedPage {
   id: string;
