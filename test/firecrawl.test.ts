@@ -14,7 +14,13 @@ import { startFakeAnthropic, toolUse, type FakeAnthropic } from './helpers/fakeA
 import { articleText, html, sendHtml, startFixtureServer, type FixtureServer } from './helpers/fixtureServer.js';
 import { pngSize } from './helpers/png.js';
 import { startServe, type ServeProcess } from './helpers/serve.js';
+import { WebSocket as UndiciWebSocket } from 'undici';
 import { VIEWPORT } from '../src/api/types.js';
+
+// Node 22's own WebSocket calls onerror again, without end, when close() is called from onerror while it is still
+// connecting, which the SDK's watcher does when the upgrade is refused (Maximum call stack size exceeded); undici 7's,
+// which Node 24 ships, does not. The SDK takes the global class: on Node 22 it gets undici's.
+if (Number(process.versions.node.split('.')[0]) === 22) Object.assign(globalThis, { WebSocket: UndiciWebSocket });
 
 const KEYS = { scale: 'fc-scale-key-0123456789', free: 'fc-free-key-0123456789', busy: 'fc-busy-key-0123456789' };
 const MAX_JOBS_PER_KEY = 2;
@@ -504,6 +510,21 @@ describe('auth, plans and limits in the Firecrawl envelope', () => {
 });
 
 describe('stopping serve', () => {
+  it("tells a watch why it ends: an error message, then a close frame 'going away'", async () => {
+    const home = tempHome();
+    const options = { args: ['--allow-host', new URL(site.url).host, '--quiet'], env: { WEBJOBS_HOME: home, WEBJOBS_API_KEYS: `${KEYS.scale}:scale` } };
+    const own = await startServe(options);
+    const started = await new Firecrawl({ apiKey: KEYS.scale, apiUrl: own.url }).startCrawl(site.at('/hang?told'), { limit: 1, scrapeOptions: { timeout: 20_000 } });
+    // This runtime's own WebSocket (on Node 22 the one set above), as a client without the SDK's polling fallback.
+    const socket = new globalThis.WebSocket(`${own.url.replace('http', 'ws')}/v2/crawl/${started.id}`, KEYS.scale);
+    const messages: string[] = [];
+    const closed = new Promise<number>((resolve) => socket.addEventListener('close', (event) => resolve(event.code)));
+    await new Promise<void>((resolve) => socket.addEventListener('message', (event) => (messages.push(String(event.data)), resolve())));
+    expect(await own.stop()).toBe(0);
+    expect(await closed).toBe(1001);
+    expect(JSON.parse(messages.at(-1)!)).toEqual({ type: 'error', error: 'webjobs serve is shutting down; the job was stopped with it' });
+  });
+
   it('closes open watches at once: the watched job is failed by the shutdown, not waited for', async () => {
     const home = tempHome();
     const options = { args: ['--allow-host', new URL(site.url).host, '--quiet'], env: { WEBJOBS_HOME: home, WEBJOBS_API_KEYS: `${KEYS.scale}:scale` } };

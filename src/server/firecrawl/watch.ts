@@ -3,7 +3,7 @@
  * (the API key as its subprotocol) that sends a `catchup` with the job's status
  * so far, a `document` for each page as it finishes, and a final `catchup`
  * whose status ends the watch. The v2 SDK's `watcher()` opens it whenever a
- * WebSocket class exists (Node 22's, or undici's on Node 20).
+ * WebSocket class exists (Node's own since Node 22).
  *
  * Server frames only (text and close) are written here, as RFC 6455 has them;
  * what the client sends is never read beyond noticing that it went away.
@@ -54,25 +54,39 @@ export interface WatchOptions {
  * Answers WebSocket upgrades of `server` at Firecrawl's watch paths; any other
  * upgrade is refused with 404. The function returned closes every open watch:
  * the HTTP server's close would otherwise wait for them, that is for their jobs.
+ * A watch past its handshake is told why first (an `error` message, then a close
+ * frame 1001 "going away"): a client whose WebSocket reports no error when the
+ * connection just drops (Node 22's and 24's own) would otherwise poll a server
+ * that is gone.
  */
 export function serveWatches(server: Server, options: WatchOptions): () => void {
   const open = new Set<Duplex>();
+  const watching = new WeakSet<Duplex>();
   server.on('upgrade', (req: IncomingMessage, socket: Duplex) => {
     open.add(socket);
     socket.on('close', () => open.delete(socket));
     socket.on('error', () => socket.destroy());
-    void watch(req, socket, options).catch((err: unknown) => {
+    void watch(req, socket, options, () => watching.add(socket)).catch((err: unknown) => {
       if (err instanceof WebjobsError) return refuse(socket, err.httpStatus, err.message);
       options.log(`internal error on WebSocket ${req.url}: ${(err as Error).stack ?? String(err)}`);
       socket.destroy();
     });
   });
   return () => {
-    for (const socket of open) socket.destroy();
+    for (const socket of open) {
+      if (!watching.has(socket) || socket.writableEnded) {
+        socket.destroy();
+        continue;
+      }
+      socket.write(frame(0x1, Buffer.from(JSON.stringify({ type: 'error', error: 'webjobs serve is shutting down; the job was stopped with it' }))));
+      socket.end(frame(0x8, Buffer.from([0x03, 0xe9])));
+      // A client that does not answer the close frame is not waited for.
+      setTimeout(() => socket.destroy(), 1000).unref();
+    }
   };
 }
 
-async function watch(req: IncomingMessage, socket: Duplex, { backend, gate, log, files }: WatchOptions): Promise<void> {
+async function watch(req: IncomingMessage, socket: Duplex, { backend, gate, log, files }: WatchOptions, upgraded: () => void): Promise<void> {
   const match = WATCH_PATH.exec(req.url ?? '');
   const accept = req.headers['sec-websocket-key'];
   if (!match || req.headers.upgrade?.toLowerCase() !== 'websocket' || typeof accept !== 'string') {
@@ -88,6 +102,7 @@ async function watch(req: IncomingMessage, socket: Duplex, { backend, gate, log,
       `Sec-WebSocket-Accept: ${createHash('sha1').update(accept + WEBSOCKET_GUID).digest('base64')}\r\n` +
       `Sec-WebSocket-Protocol: ${protocol}\r\n\r\n`,
   );
+  upgraded();
   let open = true;
   socket.on('close', () => (open = false));
   socket.on('data', () => undefined);
