@@ -198,7 +198,8 @@ export class BrowserEngine implements Engine {
     const egress = this.pool(proxy).egressProxy();
     if (!egress) return proxy;
     const { url } = await egress;
-    return { server: url, url, label: proxy?.label ?? url };
+    // Named by the user's proxy alone: the egress proxy's own port is nobody's business.
+    return { server: url, url, label: proxy?.label ?? '' };
   }
 
   async close(): Promise<void> {

@@ -13,7 +13,7 @@ import { validateJobId, validateMapRequest, validateRequest } from '../api/valid
 import type { ApiKey, KeyRing } from './keys.js';
 import type { Admission } from './admission.js';
 import { checkKindAllowed, checkRequestAllowed } from './plans.js';
-import { literalRefusal, type AllowList } from './ssrf.js';
+import { literalRefusal, type AllowList } from '../engine/ssrf.js';
 
 export interface GateOptions {
   backend: JobBackend;
