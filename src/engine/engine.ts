@@ -49,6 +49,8 @@ export interface Engine {
   scrape(url: string, scrapeOptions?: ScrapeOptions, sessionOptions?: SessionOptions, signal?: AbortSignal, access?: SiteAccess): Promise<PageData>;
   /** A plain HTTP GET outside the browser, through the session's proxy when it has one. */
   fetch(url: string, options: FetchOptions): Promise<Response>;
+  /** Why the address guard (serve, mcp) refuses `url`, by what its host resolves to; undefined when it may be fetched. */
+  addressRefusal?(url: string): Promise<string | undefined>;
   close(): Promise<void>;
 }
 
@@ -153,6 +155,10 @@ export class BrowserEngine implements Engine {
       throw new PageError(`${url} needs a browser (${reason}), and none could be started: ${err.message}`);
     }
 
+  }
+
+  async addressRefusal(url: string): Promise<string | undefined> {
+    return this.settings.requestGuard?.(url);
   }
 
   /**
