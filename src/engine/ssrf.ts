@@ -14,6 +14,7 @@
  */
 import { promises as dns } from 'node:dns';
 import net from 'node:net';
+import { UsageError } from '../api/errors.js';
 import type { RequestGuard } from './browser.js';
 import { bareHost, type EgressGuard } from './egress.js';
 
@@ -122,12 +123,31 @@ function refusal(action: string, host: string, address?: string): string {
  * Names that resolve to such addresses are caught by the guard when fetched.
  */
 export function literalRefusal(rawUrl: string, allow: AllowList = new Set()): string | undefined {
+  // Not a URL: the request's validation says so.
+  if (!URL.canParse(rawUrl)) return undefined;
   const url = new URL(rawUrl);
   if (allowed(url, allow)) return undefined;
   const host = hostOf(url).toLowerCase();
   if (host === 'localhost' || host.endsWith('.localhost')) return refusal(`fetch ${rawUrl}`, host);
   if (net.isIP(host) && blockedAddress(host)) return refusal(`fetch ${rawUrl}`, host, host);
   return undefined;
+}
+
+/**
+ * Refuses (UsageError) the URLs of a request that literalRefusal refuses, naming
+ * the first three: the quick answer at a job's start, before anything is fetched.
+ */
+export function refusePrivateUrls(urls: readonly string[], allow: AllowList = new Set()): void {
+  const refusals = urls.map((url) => literalRefusal(url, allow)).filter((r): r is string => r !== undefined);
+  if (refusals.length > 0) {
+    const more = refusals.length > 3 ? ` (and ${refusals.length - 3} more)` : '';
+    throw new UsageError(`${refusals.slice(0, 3).join('; ')}${more}`);
+  }
+}
+
+/** host or host:port exceptions as given (--allow-host, repeatable or comma-separated), compared in lower case. */
+export function allowList(hosts: readonly string[] = []): AllowList {
+  return new Set(hosts.map((h) => h.toLowerCase()));
 }
 
 /** Schemes that never leave the browser. */
