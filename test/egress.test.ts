@@ -15,7 +15,7 @@ import tls from 'node:tls';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEgressProxy, EGRESS_ERROR_HEADER, type EgressProxy } from '../src/engine/egress.js';
-import { createEgressGuard } from '../src/server/ssrf.js';
+import { createEgressGuard } from '../src/engine/ssrf.js';
 
 let site: http.Server;
 let sitePort: number;
@@ -206,7 +206,7 @@ function throughChildEgress(upstream: string, url: string, env: NodeJS.ProcessEn
   const dist = (file: string) => JSON.stringify(fileURLToPath(new URL(`../dist/${file}`, import.meta.url)));
   const script = `
     const { startEgressProxy } = await import(${dist('engine/egress.js')});
-    const { createEgressGuard } = await import(${dist('server/ssrf.js')});
+    const { createEgressGuard } = await import(${dist('engine/ssrf.js')});
     const lookup = async (host) => (host === 'pinned.test' || host === 'rebind.test' ? ['127.0.0.1'] : []);
     const guard = createEgressGuard({ allow: new Set(['pinned.test:${sitePort}']), lookup });
     const proxy = await startEgressProxy(guard, { server: ${JSON.stringify(upstream)}, url: ${JSON.stringify(upstream)}, label: ${JSON.stringify(upstream)} });

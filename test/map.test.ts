@@ -134,7 +134,8 @@ describe('webjobs map', () => {
   it('fails with exit 1 when robots.txt answers 5xx, and refuses bad input with exit 2', async () => {
     const failed = await runCli(['map', down.url], { env });
     expect(failed.code).toBe(1);
-    expect(failed.stderr).toMatch(/^webjobs: .*robots\.txt answered HTTP 503/);
+    // One line, not a stack.
+    expect(failed.stderr).toMatch(/^webjobs: http:\/\/\S+\/robots\.txt answered HTTP 503, so nothing on \S+ is crawled \(RFC 9309\)\n$/);
     expect(failed.stdout).toBe('');
     const bad = await runCli(['map', 'example.com'], { env });
     expect(bad.code).toBe(2);

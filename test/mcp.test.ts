@@ -23,6 +23,8 @@ import { descendants, startServe, type ServeProcess } from './helpers/serve.js';
 const KEY = 'mcp-test-key-0123456789';
 const home = tempHome();
 let site: FixtureServer;
+/** Another server on 127.0.0.1, playing this machine's private network: guarded sessions must never reach it. */
+let internal: FixtureServer;
 let llm: FakeAnthropic;
 
 /** Requests to /slow/* wait until released; `arrived` resolves when the first of a name comes in. */
@@ -93,9 +95,22 @@ const structured = (result: CallToolResult): any => result.structuredContent;
 
 let local: Session;
 
+/**
+ * The fixture site is on 127.0.0.1 too: sessions that read it lift the address guard for its host:port
+ * (and port 1, where a test meets a port Chromium refuses), not for the rest of 127.0.0.1.
+ */
+const allowSite = () => ['--allow-host', `${new URL(site.url).host},127.0.0.1:1`];
+
 beforeAll(async () => {
   llm = await startFakeAnthropic();
+  internal = await startFixtureServer({ '/secret': (_req, res) => sendHtml(res, html(`<h1>Internal secret</h1>${articleText('secrets', 3)}`)) });
   site = await startFixtureServer({
+    '/to-internal': (_req, res) => {
+      res.writeHead(302, { location: internal.at('/secret') });
+      res.end();
+    },
+    '/embeds-internal': (_req, res) =>
+      sendHtml(res, html(`<main><h1>Embeds</h1>${articleText('embeds', 3)}<iframe src="${internal.at('/secret')}"></iframe></main>`)),
     '/long': (_req, res) => sendHtml(res, html(`<article><h1>The long river</h1>${longParagraphs}</article>`, { title: 'The long river' })),
     '/product': (_req, res) =>
       sendHtml(res, html(`<main><h1>Aurora Teapot</h1><p>A cast-iron teapot. Price: 49.90 EUR</p>${articleText('teapots', 3)}</main>`, { title: 'Aurora Teapot' })),
@@ -115,13 +130,14 @@ beforeAll(async () => {
     if (page) return sendHtml(res, html(`<main><h1>Page ${page[1]}</h1>${articleText(`topic ${page[1]}`, 3)}</main>`, { title: `Page ${page[1]}` }));
     sendHtml(res, html('<h1>Not found</h1>'), 404);
   });
-  local = await connect();
+  local = await connect(allowSite());
 });
 
 afterAll(async () => {
   releaseSlow();
   for (const session of sessions) await session.client.close().catch(() => undefined);
   await site?.close();
+  await internal?.close();
   await llm?.close();
 });
 
@@ -270,7 +286,8 @@ describe('webjobs mcp (local)', () => {
     expect(nobody).toMatchObject({ isError: true, content: [{ text: expect.stringContaining('No job with id 3f2b6c1e-8d4a-4b7e-9c1a-2e5f7a9b0c3d') }] });
     const refused = await call(local, 'scrape', { url: 'http://127.0.0.1:1/closed' });
     expect(refused).toMatchObject({ isError: true, structuredContent: { kind: 'scrape', status: 'failed' } });
-    expect(textOf(refused)).toMatch(/^scrape job [0-9a-f-]{36} failed: .*ERR_UNSAFE_PORT/);
+    // Read over HTTP through the address guard's egress proxy, as in serve: "bad port" (fetch's own list); Chromium says ERR_UNSAFE_PORT.
+    expect(textOf(refused)).toMatch(/^scrape job [0-9a-f-]{36} failed: .*(ERR_UNSAFE_PORT|bad port)/);
     const notAnId = await call(local, 'job_result', { jobId: 'latest' });
     expect(textOf(notAnId)).toBe('"latest" is not a job id (job ids look like 3f2b6c1e-8d4a-4b7e-9c1a-2e5f7a9b0c3d)');
     const noTool = await call(local, 'screenshot', {});
@@ -335,7 +352,7 @@ describe('webjobs mcp: the client goes away', () => {
   it('stdin closing cancels the running jobs, closes the browser, and the server exits 0', async () => {
     // Its own TMPDIR: the browser's profile folder goes there, and must be gone after.
     const tmp = mkdtempSync(path.join(os.tmpdir(), 'webjobs-mcp-'));
-    const child = spawn(process.execPath, [BIN, 'mcp'], { env: env({ TMPDIR: tmp }), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'mcp', ...allowSite()], { env: env({ TMPDIR: tmp }), stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     const waiting = new Map<number, (message: { result?: unknown }) => void>();
     child.stdout.on('data', (chunk) => {
@@ -385,6 +402,53 @@ describe('webjobs mcp on the command line', () => {
     expect(named).toEqual((await local.client.listTools()).tools.map((t) => t.name));
     const bad = await runCli(['mcp', '--remote', 'ftp://jobs.example.com'], { env: env() });
     expect(bad).toMatchObject({ code: 2, stdout: '', stderr: 'webjobs: --remote: "ftp://jobs.example.com" must use http or https\n' });
+  });
+});
+
+describe('webjobs mcp: private addresses', () => {
+  it('refuses loopback, private and metadata URLs by default, written as addresses or names, before any job; the server goes on', async () => {
+    const guarded = await connect();
+    const port = new URL(internal.url).port;
+    const asked = llm.requests.length;
+    for (const url of [internal.at('/secret'), `http://localhost:${port}/secret`, `http://[::ffff:7f00:1]:${port}/secret`, `http://[::127.0.0.1]:${port}/secret`]) {
+      const result = await call(guarded, 'scrape', { url });
+      expect([url, result.isError]).toEqual([url, true]);
+      expect(textOf(result)).toMatch(/^refused to fetch http:\/\/\S+\/secret: .* is a loopback, private, link-local or metadata address, which this service does not fetch$/);
+    }
+    for (const [tool, args] of [
+      ['batch_scrape', { urls: [site.at('/p41'), internal.at('/secret')] }],
+      ['crawl', { url: internal.at('/secret') }],
+      ['map', { url: internal.url }],
+      ['extract', { urls: [internal.at('/secret')], prompt: 'the secret' }],
+    ] as const) {
+      const result = await call(guarded, tool, args);
+      expect([tool, result.isError, textOf(result)]).toEqual([tool, true, expect.stringContaining(`refused to fetch ${internal.url}`)]);
+    }
+    expect(internal.requests).toEqual([]);
+    expect(site.requests).not.toContain('GET /p41');
+    expect(llm.requests).toHaveLength(asked);
+  });
+
+  it('an allowed page that redirects to a private address, or loads one, does not reach it', async () => {
+    const session = await connect(allowSite());
+    const redirected = await call(session, 'scrape', { url: site.at('/to-internal') });
+    expect(redirected.isError).toBe(true);
+    expect(textOf(redirected)).toMatch(new RegExp(`failed: refused to fetch ${internal.at('/secret')}: .* is a loopback, private, link-local or metadata address`));
+    const embeds = await call(session, 'scrape', { url: site.at('/embeds-internal'), scrapeOptions: { engine: 'browser' } });
+    expect(embeds.isError).toBeFalsy();
+    expect(textOf(embeds)).toContain('# Embeds');
+    expect(internal.requests).toEqual([]);
+  });
+
+  it('--allow-host host:port and --allow-private lift the guard; neither goes with --remote', async () => {
+    for (const args of [['--allow-host', `${new URL(site.url).host},${new URL(internal.url).host}`], ['--allow-private']]) {
+      const session = await connect(args);
+      const result = await call(session, 'scrape', { url: internal.at('/secret') });
+      expect([args, result.isError]).toEqual([args, undefined]);
+      expect(textOf(result)).toContain('# Internal secret');
+    }
+    const both = await runCli(['mcp', '--remote', 'http://127.0.0.1:9', '--allow-private'], { env: env() });
+    expect(both).toMatchObject({ code: 2, stdout: '', stderr: expect.stringMatching(/^webjobs: --allow-private and --allow-host lift the guard of jobs run here; with --remote the service applies its own\n$/) });
   });
 });
 

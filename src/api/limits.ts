@@ -27,6 +27,8 @@ export const LIMITS = {
   maxCookies: 300,
   maxCookieLength: 4096,
   maxUserAgentLength: 512,
+  /** An extract schema's objects and arrays within each other: ajv compiles by recursion, and ~2,000 levels overflow its stack. */
+  maxSchemaDepth: 100,
   /** map (a webjobs extension): URLs returned by default and at most, and link levels read at most. */
   /** scrapeOptions.maxAge (a webjobs extension): a cached page may be reused up to a year old. */
   maxMaxAgeMs: 365 * 24 * 3600 * 1000,

@@ -400,6 +400,25 @@ function optString(obj: Obj, key: string): string | undefined {
   return value;
 }
 
+/** Whether objects and arrays in `value` nest deeper than `max` levels; walked without recursion, stopping at the first too deep. */
+export function nestedDeeperThan(value: unknown, max: number): boolean {
+  const stack: { node: unknown; depth: number }[] = [{ node: value, depth: 1 }];
+  while (stack.length > 0) {
+    const { node, depth } = stack.pop()!;
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth > max) return true;
+    for (const child of Object.values(node)) if (typeof child === 'object' && child !== null) stack.push({ node: child, depth: depth + 1 });
+  }
+  return false;
+}
+
+/** Refuses a schema too deep to compile, before ajv meets it (a stack overflow there would be our 500). */
+export function checkSchemaDepth(schema: unknown, label: string): void {
+  if (nestedDeeperThan(schema, LIMITS.maxSchemaDepth)) {
+    throw new LimitError(`${label} nests objects and arrays more than ${LIMITS.maxSchemaDepth} levels deep, the limit`);
+  }
+}
+
 /** Shape only; whether `schema` is valid JSON Schema is checked by the extract engine with ajv. */
 export function validateExtractRequest(value: unknown): ExtractRequest {
   const obj = requestObject(value);
@@ -407,6 +426,7 @@ export function validateExtractRequest(value: unknown): ExtractRequest {
   const prompt = optString(obj, 'prompt');
   const schema = obj.schema;
   if (schema !== undefined && !isObject(schema)) throw new UsageError('request.schema must be a JSON Schema object');
+  if (schema !== undefined) checkSchemaDepth(schema, 'request.schema');
   if (prompt === undefined && schema === undefined) throw new UsageError('extract needs a schema, a prompt, or both');
   return {
     urls: validateUrlList(obj.urls, 'urls', LIMITS.maxExtractUrls),

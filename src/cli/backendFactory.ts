@@ -1,5 +1,6 @@
 /** The one place that decides which back end a command talks to. */
 import type { JobBackend } from '../api/backend.js';
+import type { BrowserSettings } from '../engine/browser.js';
 
 export interface BackendChoice {
   remote?: string;
@@ -15,7 +16,8 @@ export async function createBackend(choice: BackendChoice = {}, env: NodeJS.Proc
   return createLocalBackend(env);
 }
 
-export async function createLocalBackend(env: NodeJS.ProcessEnv = process.env) {
+/** `guards`: the address guard of the browser and of plain fetches (webjobs mcp); none by default, the CLI runs as its user. */
+export async function createLocalBackend(env: NodeJS.ProcessEnv = process.env, guards?: Pick<BrowserSettings, 'requestGuard' | 'egressGuard'>) {
   const [{ LocalBackend }, { FileJobStore }, { FilePageCache }, { JobFiles }, { webjobsHome }] = await Promise.all([
     import('../local/localBackend.js'),
     import('../store/fileStore.js'),
@@ -24,7 +26,10 @@ export async function createLocalBackend(env: NodeJS.ProcessEnv = process.env) {
     import('../store/paths.js'),
   ]);
   const home = webjobsHome(env);
-  return new LocalBackend({ store: new FileJobStore(home), pageCache: new FilePageCache(home), files: new JobFiles(home), env });
+  const createEngine = guards
+    ? async () => new (await import('../engine/engine.js')).BrowserEngine({ env, ...guards })
+    : undefined;
+  return new LocalBackend({ store: new FileJobStore(home), pageCache: new FilePageCache(home), files: new JobFiles(home), env, createEngine });
 }
 
 /** Runs `fn` with a back end and closes it however `fn` ends, so browsers and sockets never outlive a command. */

@@ -49,6 +49,8 @@ export interface Engine {
   scrape(url: string, scrapeOptions?: ScrapeOptions, sessionOptions?: SessionOptions, signal?: AbortSignal, access?: SiteAccess): Promise<PageData>;
   /** A plain HTTP GET outside the browser, through the session's proxy when it has one. */
   fetch(url: string, options: FetchOptions): Promise<Response>;
+  /** Why the address guard (serve, mcp) refuses `url`, by what its host resolves to; undefined when it may be fetched. */
+  addressRefusal?(url: string): Promise<string | undefined>;
   close(): Promise<void>;
 }
 
@@ -155,6 +157,10 @@ export class BrowserEngine implements Engine {
 
   }
 
+  async addressRefusal(url: string): Promise<string | undefined> {
+    return this.settings.requestGuard?.(url);
+  }
+
   /**
    * Follows redirects itself, so that the request guard (against SSRF, in `serve`)
    * sees every hop, as it does for the browser's requests.
@@ -198,7 +204,8 @@ export class BrowserEngine implements Engine {
     const egress = this.pool(proxy).egressProxy();
     if (!egress) return proxy;
     const { url } = await egress;
-    return { server: url, url, label: proxy?.label ?? url };
+    // Named by the user's proxy alone: the egress proxy's own port is nobody's business.
+    return { server: url, url, label: proxy?.label ?? '' };
   }
 
   async close(): Promise<void> {

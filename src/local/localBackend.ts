@@ -306,6 +306,9 @@ export class LocalBackend implements JobBackend {
   async map(request: MapRequest, signal?: AbortSignal): Promise<MapResult> {
     const validated = validateMapRequest(request);
     const [engine, { mapSite }] = await Promise.all([this.getEngine(), import('../engine/crawl/map.js')]);
+    // Answered at once, so a refused start URL is the request's fault (400), as at the other routes' start.
+    const refused = await engine.addressRefusal?.(validated.url);
+    if (refused) throw new UsageError(refused);
     return mapSite(validated, (url, init) => engine.fetch(url, init), signal);
   }
 

@@ -20,6 +20,8 @@ export interface McpOptions {
   backend: JobBackend;
   limits: RequestLimits;
   version: string;
+  /** The address guard's quick refusal of a job's URLs (local jobs, unless --allow-private); none with --remote. */
+  refuseUrls?: (urls: readonly string[]) => void;
   stdin?: Readable;
   stdout?: Writable;
 }
@@ -84,6 +86,7 @@ export async function serveMcp(options: McpOptions): Promise<void> {
       backend,
       signal: AbortSignal.any([extra.signal, session.signal]),
       jobs,
+      refuseUrls: options.refuseUrls ?? (() => undefined),
       progress: (progress, total, message) => {
         if (progressToken === undefined || extra.signal.aborted) return;
         void extra

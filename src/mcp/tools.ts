@@ -7,6 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { JobBackend, JobProgress } from '../api/backend.js';
 import { LIMITS } from '../api/limits.js';
 import { UsageError } from '../api/errors.js';
+import { requestUrls } from '../api/redact.js';
 import { mapRequestSchema, objectSchema, requestSchema, type JsonSchema } from '../api/requestSchema.js';
 import { isFinal, type JobKind, type JobRequestByKind } from '../api/types.js';
 import { validateJobId, validateMapRequest, type RequestLimits } from '../api/validate.js';
@@ -21,6 +22,8 @@ export interface ToolContext {
   progress(done: number, total: number | undefined, message: string): void;
   /** Jobs this session started, so that the session's end can cancel those still running. */
   jobs: Map<string, JobKind>;
+  /** Throws (UsageError) when the address guard refuses one of these URLs outright; jobs on a service are its to refuse. */
+  refuseUrls(urls: readonly string[]): void;
 }
 
 export interface Tool {
@@ -62,6 +65,7 @@ function started(kind: JobKind, jobId: string): CallToolResult {
 async function runJob<K extends JobKind>(kind: K, args: Record<string, unknown>, ctx: ToolContext): Promise<CallToolResult> {
   const { wait = true, ...request } = args as Record<string, unknown> & { wait?: boolean };
   const jobRequest = request as unknown as JobRequestByKind[K];
+  ctx.refuseUrls(requestUrls(jobRequest));
   const { jobId } = await ctx.backend.start(kind, jobRequest);
   ctx.jobs.set(jobId, kind);
   const cancel = () => void ctx.backend.cancel(jobId, kind).catch(() => undefined);
@@ -161,7 +165,9 @@ function mapTool(): Tool {
     annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
     run: async (args, ctx) => {
       if (!ctx.backend.map) throw new UsageError('this back end cannot map sites');
-      const { links } = await ctx.backend.map(validateMapRequest(args), ctx.signal);
+      const request = validateMapRequest(args);
+      ctx.refuseUrls([request.url]);
+      const { links } = await ctx.backend.map(request, ctx.signal);
       const shown: typeof links = [];
       let length = 0;
       for (const link of links) {

@@ -13,7 +13,7 @@ import { validateJobId, validateMapRequest, validateRequest } from '../api/valid
 import type { ApiKey, KeyRing } from './keys.js';
 import type { Admission } from './admission.js';
 import { checkKindAllowed, checkRequestAllowed } from './plans.js';
-import { literalRefusal, type AllowList } from './ssrf.js';
+import { refusePrivateUrls, type AllowList } from '../engine/ssrf.js';
 
 export interface GateOptions {
   backend: JobBackend;
@@ -78,11 +78,6 @@ export class JobGate {
 
   /** Refuses loopback, private, link-local and metadata URLs, unless the server allows them. */
   refusePrivateUrls(urls: readonly string[]): void {
-    if (this.options.allowPrivate) return;
-    const refusals = urls.map((url) => literalRefusal(url, this.options.allowHosts)).filter((r): r is string => r !== undefined);
-    if (refusals.length > 0) {
-      const more = refusals.length > 3 ? ` (and ${refusals.length - 3} more)` : '';
-      throw new UsageError(`${refusals.slice(0, 3).join('; ')}${more}`);
-    }
+    if (!this.options.allowPrivate) refusePrivateUrls(urls, this.options.allowHosts);
   }
 }

@@ -20,7 +20,7 @@ import { loadKeys } from './keys.js';
 import { FileAdmission, PgAdmission, type Admission } from './admission.js';
 import { JobOwners } from './owners.js';
 import { recoverJobs } from './recovery.js';
-import { createGuards } from './ssrf.js';
+import { createGuards } from '../engine/ssrf.js';
 
 export interface ServeOptions {
   host: string;

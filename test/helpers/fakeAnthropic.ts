@@ -3,6 +3,8 @@
  * from a queue of canned replies that each test sets. It records every request it
  * receives and checks the shape webjobs must send (a tool, forced by tool_choice);
  * tests read `requests` to check the page text and the tool's input_schema.
+ * Besides the API's answers, it can answer as the API does not: a tool call with
+ * malformed input, or a gateway's page instead of a message (rawAnswer).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -22,7 +24,11 @@ export interface Usage {
 export type Reply =
   | { kind: 'tool'; input: unknown; usage?: Usage; delayMs?: number }
   | { kind: 'text'; text: string; usage?: Usage }
-  | { kind: 'error'; status: number; type: string; message: string };
+  | { kind: 'error'; status: number; type: string; message: string }
+  /** A message with these content blocks as they are, e.g. a tool_use whose input is a string. */
+  | { kind: 'content'; content: unknown[] }
+  /** Not the API's answer at all: what a gateway or a captive proxy on the way sends, with its own content type. */
+  | { kind: 'raw'; status: number; contentType: string; body: string };
 
 /** A reply, or a function of the request for replies that depend on what was sent. */
 export type QueuedReply = Reply | ((request: ReceivedRequest) => Reply);
@@ -34,6 +40,9 @@ export const toolUse = (input: unknown, usage: Usage = { input_tokens: 100, outp
   ...(delayMs !== undefined ? { delayMs } : {}),
 });
 export const textOnly = (text: string): Reply => ({ kind: 'text', text });
+/** A tool call whose input is not an object: JSON the model wrote as a string (cut short at max_tokens, say). */
+export const toolUseWithInput = (input: unknown): Reply => ({ kind: 'content', content: [{ type: 'tool_use', id: 'toolu_fake_malformed', name: 'extract_data', input }] });
+export const rawAnswer = (body: string, contentType = 'text/html; charset=utf-8', status = 200): Reply => ({ kind: 'raw', status, contentType, body });
 export const apiError = (status: number, type: string, message: string): Reply => ({ kind: 'error', status, type, message });
 export const overloaded = (): Reply => apiError(529, 'overloaded_error', 'Overloaded');
 export const rateLimited = (): Reply => apiError(429, 'rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit');
@@ -70,9 +79,15 @@ function send(res: http.ServerResponse, body: ReceivedRequest['body'], reply: Re
     res.end(JSON.stringify({ type: 'error', error: { type: reply.type, message: reply.message } }));
     return;
   }
+  if (reply.kind === 'raw') {
+    res.writeHead(reply.status, { 'content-type': reply.contentType });
+    res.end(reply.body);
+    return;
+  }
   const content =
     reply.kind === 'tool'
       ? [{ type: 'tool_use', id: `toolu_fake_${++counter}`, name: body?.tool_choice?.name ?? body?.tools?.[0]?.name, input: reply.input }]
+      : reply.kind === 'content' ? reply.content
       : [{ type: 'text', text: reply.text }];
   res.writeHead(200, { 'content-type': 'application/json', 'request-id': `req_fake_${++counter}` });
   res.end(
@@ -82,9 +97,9 @@ function send(res: http.ServerResponse, body: ReceivedRequest['body'], reply: Re
       role: 'assistant',
       model: body?.model,
       content,
-      stop_reason: reply.kind === 'tool' ? 'tool_use' : 'end_turn',
+      stop_reason: reply.kind === 'text' ? 'end_turn' : 'tool_use',
       stop_sequence: null,
-      usage: reply.usage ?? { input_tokens: 10, output_tokens: 5 },
+      usage: ('usage' in reply ? reply.usage : undefined) ?? { input_tokens: 10, output_tokens: 5 },
     }),
   );
 }

@@ -4,11 +4,15 @@ import { Command } from 'commander';
 import { LIMITS } from '../../api/limits.js';
 import { LOCAL_LIMITS, SERVICE_LIMITS } from '../../api/validate.js';
 import { RESULT_CHARS } from '../../mcp/results.js';
-import { createBackend } from '../backendFactory.js';
+import { UsageError } from '../../api/errors.js';
+import { createBackend, createLocalBackend } from '../backendFactory.js';
+import { parseList } from '../options.js';
 
 interface McpFlags {
   remote?: string;
   apiKey?: string;
+  allowPrivate?: boolean;
+  allowHost?: string[];
 }
 
 // Built when help is shown: toLocaleString loads ICU's data (~15 ms), which no other command should pay at start.
@@ -21,11 +25,17 @@ Batch and crawl send progress notifications; a cancelled call cancels its job.
 When the client closes stdin, jobs still running are cancelled, the browser closes and
 the server exits. Crawl maxPages: at most ${LIMITS.maxLocalCrawlPages} here, ${LIMITS.maxCrawlPages} with --remote.
 
+Pages the agent reads can ask it to fetch anything: URLs whose host is or resolves to a
+loopback, private, link-local or cloud-metadata address (http://169.254.169.254/, an
+intranet service) are refused, as by serve, unless --allow-private or --allow-host
+(host or host:port; with --remote the service applies its own).
+
 Client configuration (e.g. Claude Desktop, Cursor, VS Code):
   {"mcpServers": {"webjobs": {"command": "webjobs", "args": ["mcp"]}}}
 
 Examples:
   $ webjobs mcp
+  $ webjobs mcp --allow-host wiki.intranet.example,127.0.0.1:8080
   $ webjobs mcp --remote https://jobs.example.com --api-key "$KEY"
   $ npx @modelcontextprotocol/inspector webjobs mcp`;
 
@@ -35,14 +45,29 @@ export function mcpCommand(): Command {
     .description('Run an MCP (Model Context Protocol) server on stdin/stdout whose tools scrape, batch scrape, crawl and extract.')
     .option('--remote <url>', 'run jobs on a webjobs service at this URL instead of locally (env: WEBJOBS_REMOTE)')
     .option('--api-key <key>', 'API key for --remote (env: WEBJOBS_API_KEY)')
+    .option('--allow-private', 'also fetch loopback, private, link-local and metadata addresses')
+    .option('--allow-host <hosts>', 'host or host:port allowed although private (comma-separated, repeatable)', parseList)
     .addHelpText('after', help)
     .action(async (flags: McpFlags, cmd: Command) => {
       // stdout is the protocol's: a library that logs with console.log (pdf.js warns that way) must not break it.
       globalThis.console = new Console({ stdout: process.stderr, stderr: process.stderr });
-      const backend = await createBackend(flags);
       const remote = Boolean(flags.remote ?? process.env.WEBJOBS_REMOTE);
+      if (remote && (flags.allowPrivate || flags.allowHost)) {
+        throw new UsageError('--allow-private and --allow-host lift the guard of jobs run here; with --remote the service applies its own');
+      }
       const { serveMcp } = await import('../../mcp/server.js');
-      await serveMcp({ backend, limits: remote ? SERVICE_LIMITS : LOCAL_LIMITS, version: cmd.parent?.version() ?? '0.0.0' });
+      const version = cmd.parent?.version() ?? '0.0.0';
+      if (remote) {
+        await serveMcp({ backend: await createBackend(flags), limits: SERVICE_LIMITS, version });
+      } else {
+        // As serve: the agent's pages must not turn it against this machine's network.
+        const { allowList, createGuards, refusePrivateUrls } = await import('../../engine/ssrf.js');
+        const allow = allowList(flags.allowHost);
+        const guarded = !flags.allowPrivate;
+        const backend = await createLocalBackend(process.env, guarded ? createGuards({ allow }) : undefined);
+        const refuseUrls = guarded ? (urls: readonly string[]) => refusePrivateUrls(urls, allow) : undefined;
+        await serveMcp({ backend, limits: LOCAL_LIMITS, version, refuseUrls });
+      }
       // A job's leftovers (a timer, a socket) must not keep a server whose client is gone alive.
       process.exit(0);
     });

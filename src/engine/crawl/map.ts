@@ -8,7 +8,7 @@
  * robots.txt, and only links to pages (not images or archives).
  */
 import { parseHTML } from 'linkedom';
-import { PageError } from '../../api/errors.js';
+import { JobFailedError, PageError } from '../../api/errors.js';
 import { LIMITS } from '../../api/limits.js';
 import type { MapLink, MapRequest, MapResult } from '../../api/types.js';
 import { fetchText, type PlainFetch } from './fetchText.js';
@@ -161,7 +161,7 @@ class SiteMap {
 
   async run(): Promise<MapResult> {
     const robots = await this.robots.for(this.request.url);
-    if (robots.unavailable) throw new PageError(robots.unavailable);
+    if (robots.unavailable) throw new JobFailedError(robots.unavailable);
     await this.walkLinks(this.request.depth ?? LIMITS.defaultMapDepth);
     if (!this.request.ignoreSitemap && !this.full) {
       await this.readSitemaps([...robots.sitemaps, new URL('/sitemap.xml', this.request.url).href]);

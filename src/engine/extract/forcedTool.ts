@@ -6,7 +6,7 @@
  * the unvalidated input.
  */
 import type { MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages/messages.js';
-import { LlmError, type LlmClient } from './llm.js';
+import { excerpt, LlmError, type LlmClient } from './llm.js';
 
 /** First answer plus two corrections: most fixable mistakes are fixed by the second. */
 export const MAX_ATTEMPTS = 3;
@@ -26,14 +26,22 @@ export interface ForcedToolRequest<T> {
 export async function askWithTool<T>(llm: LlmClient, request: ForcedToolRequest<T>, signal?: AbortSignal): Promise<T> {
   const messages: MessageParam[] = [{ role: 'user', content: request.content }];
   let problems: string[] = [];
+  let answer: unknown;
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     const { toolUse, assistant } = await llm.callTool({ system: request.system, messages, tool: request.tool }, signal);
     if (!toolUse) {
+      answer = textOf(assistant);
       problems = [`the model answered without calling the ${request.tool.name} tool`];
       messages.push(assistant, { role: 'user', content: `Call the ${request.tool.name} tool with your answer.` });
       continue;
     }
-    problems = request.check(toolUse.input);
+    answer = toolUse.input;
+    // A tool input is a JSON object; a string (JSON the model wrote as text, cut short) or null is not,
+    // and the API would refuse it sent back in the conversation: nothing to correct, the call failed.
+    if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) {
+      throw new LlmError(`${request.what} could not be read: the model called ${request.tool.name} with something that is not a JSON object: ${excerpt(answer)}`);
+    }
+    problems = request.check(answer);
     if (problems.length === 0) return request.accept(toolUse.input);
     messages.push(assistant, {
       role: 'user',
@@ -49,5 +57,13 @@ export async function askWithTool<T>(llm: LlmClient, request: ForcedToolRequest<
       ],
     });
   }
-  throw new LlmError(`${request.what} did not match the schema after ${MAX_ATTEMPTS} attempts: ${problems.slice(0, 10).join('; ')}`);
+  throw new LlmError(
+    `${request.what} did not match the schema after ${MAX_ATTEMPTS} attempts: ${problems.slice(0, 10).join('; ')}; the model's last answer: ${excerpt(answer)}`,
+  );
+}
+
+/** The text blocks of an assistant turn: what a model that did not call the tool said instead. */
+function textOf(assistant: MessageParam): string {
+  if (typeof assistant.content === 'string') return assistant.content;
+  return assistant.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
 }

@@ -6,7 +6,7 @@
  * API's own message, which ends up in the job's `error`.
  */
 import Anthropic, { APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
-import type { MessageParam, Tool, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages/messages.js';
+import type { Message, MessageParam, Tool, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages/messages.js';
 import { ConfigError } from '../../api/errors.js';
 import { DEFAULT_MODEL } from './defaults.js';
 
@@ -86,6 +86,27 @@ export function describeApiError(err: unknown, settings: LlmSettings): string {
   return (err as Error).message ?? String(err);
 }
 
+/** Characters of a reply quoted in an error: enough to recognise it, not a page of it. */
+const EXCERPT_CHARS = 200;
+
+/** What the API or the model returned, in one line of at most EXCERPT_CHARS, control characters escaped, for an error message. */
+export function excerpt(value: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  const line = text.replace(/\s+/g, ' ').replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return line.length > EXCERPT_CHARS ? `${line.slice(0, EXCERPT_CHARS)}… (${line.length} characters)` : line;
+}
+
+/** A Messages API answer as far as webjobs reads it: content blocks that are objects with a type. */
+function isMessage(value: unknown): value is Message {
+  const content = (value as Message | null)?.content;
+  return typeof value === 'object' && value !== null && Array.isArray(content) && content.every((b) => typeof b === 'object' && b !== null && typeof b.type === 'string');
+}
+
 export class LlmClient {
   private readonly client: Anthropic;
   readonly usage: Usage = { inputTokens: 0, outputTokens: 0 };
@@ -106,8 +127,9 @@ export class LlmClient {
    * block and the assistant turn, so the caller can reply with a tool_result.
    */
   async callTool(call: ToolCall, signal?: AbortSignal): Promise<{ toolUse: ToolUseBlock | undefined; assistant: MessageParam }> {
+    let message: unknown;
     try {
-      const message = await this.client.messages.create(
+      message = await this.client.messages.create(
         {
           model: this.settings.model,
           max_tokens: MAX_OUTPUT_TOKENS,
@@ -118,13 +140,15 @@ export class LlmClient {
         },
         { signal },
       );
-      this.usage.inputTokens += message.usage?.input_tokens ?? 0;
-      this.usage.outputTokens += message.usage?.output_tokens ?? 0;
-      const toolUse = message.content.find((b): b is ToolUseBlock => b.type === 'tool_use' && b.name === call.tool.name);
-      return { toolUse, assistant: { role: 'assistant', content: message.content as MessageParam['content'] } };
     } catch (err) {
       if (err instanceof APIUserAbortError || signal?.aborted) throw signal?.reason ?? err;
       throw new LlmError(describeApiError(err, this.settings));
     }
+    // A gateway's page, or JSON of another shape: the SDK hands either over as it came.
+    if (!isMessage(message)) throw new LlmError(`the Anthropic API answered with something that is not a message: ${excerpt(message)}`);
+    this.usage.inputTokens += message.usage?.input_tokens ?? 0;
+    this.usage.outputTokens += message.usage?.output_tokens ?? 0;
+    const toolUse = message.content.find((b): b is ToolUseBlock => b.type === 'tool_use' && b.name === call.tool.name);
+    return { toolUse, assistant: { role: 'assistant', content: message.content as MessageParam['content'] } };
   }
 }

@@ -11,6 +11,7 @@ import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { UsageError } from '../../api/errors.js';
+import { checkSchemaDepth } from '../../api/validate.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -73,6 +74,7 @@ export function checkSchema(schema: unknown, label = 'schema'): CheckedSchema {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
     throw new UsageError(`${label} must be a JSON Schema object, e.g. {"type":"object","properties":{"title":{"type":"string"}}}`);
   }
+  checkSchemaDepth(schema, label);
   const obj = schema as JsonSchema;
   const ajv = ajvFor(obj);
   if (!ajv.validateSchema(obj)) {

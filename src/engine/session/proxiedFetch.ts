@@ -30,6 +30,6 @@ export async function proxiedFetch(
     return (await undici.fetch(url, { ...init, dispatcher: dispatcherFor(proxy, undici) })) as unknown as Response;
   } catch (err) {
     const cause = (err as { cause?: Error }).cause?.message ?? (err as Error).message;
-    throw new PageError(`could not fetch ${url} through the proxy ${proxy.label}: ${cause}`);
+    throw new PageError(`could not fetch ${url}${proxy.label ? ` through the proxy ${proxy.label}` : ''}: ${cause}`);
   }
 }

@@ -17,7 +17,7 @@ export interface ProxyConfig {
   password?: string;
   /** The full URL, credentials included, for plain HTTP fetches. */
   url: string;
-  /** Safe to show: the proxy without its credentials. */
+  /** Safe to show: the proxy without its credentials; empty for webjobs' own egress proxy, which is never named. */
   label: string;
 }
 

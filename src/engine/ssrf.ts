@@ -14,8 +14,9 @@
  */
 import { promises as dns } from 'node:dns';
 import net from 'node:net';
-import type { RequestGuard } from '../engine/browser.js';
-import { bareHost, type EgressGuard } from '../engine/egress.js';
+import { UsageError } from '../api/errors.js';
+import type { RequestGuard } from './browser.js';
+import { bareHost, type EgressGuard } from './egress.js';
 
 const BLOCKED = new net.BlockList();
 for (const [network, prefix] of [
@@ -44,17 +45,33 @@ for (const [network, prefix] of [
   BLOCKED.addSubnet(network, prefix, 'ipv6');
 }
 
-/** IPv6 forms that carry an IPv4 address: mapped (::ffff:a.b.c.d), NAT64 (64:ff9b::/96), 6to4 (2002::/16). */
-function embeddedIpv4(address: string): string | undefined {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return mapped[1];
-  const groups = expandIpv6(address);
-  if (!groups) return undefined;
-  const toV4 = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
-  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) return toV4(groups[6]!, groups[7]!);
-  if (groups[0] === 0x64 && groups[1] === 0xff9b && groups.slice(2, 6).every((g) => g === 0)) return toV4(groups[6]!, groups[7]!);
-  if (groups[0] === 0x2002) return toV4(groups[1]!, groups[2]!);
-  return undefined;
+// The local-use NAT64 prefix (RFC 8215) translates to addresses of the operator's own network,
+// with the IPv4 address at any of RFC 6052's positions: refused whole.
+BLOCKED.addSubnet('64:ff9b:1::', 48, 'ipv6');
+
+const toV4 = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+const zero = (groups: number[], from: number, to: number) => groups.slice(from, to).every((g) => g === 0);
+
+/**
+ * The IPv4 addresses an IPv6 address carries, in whichever of its forms (dotted or
+ * hex, as the URL parser writes it: [::127.0.0.1] becomes [::7f00:1]):
+ * IPv4-compatible ::a.b.c.d, IPv4-mapped ::ffff:a.b.c.d, IPv4-translated
+ * ::ffff:0:a.b.c.d, NAT64 64:ff9b::a.b.c.d, 6to4 2002:AABB:CCDD::, Teredo
+ * 2001:0:SERVER:flags:port:CLIENT (the client's address inverted), and ISATAP's
+ * interface identifier ::0:5efe:a.b.c.d under any prefix.
+ */
+export function embeddedIpv4(address: string): string[] {
+  const g = expandIpv6(address);
+  if (!g) return [];
+  const found: string[] = [];
+  if (zero(g, 0, 6)) found.push(toV4(g[6]!, g[7]!)); // compatible (and :: and ::1)
+  if (zero(g, 0, 5) && g[5] === 0xffff) found.push(toV4(g[6]!, g[7]!)); // mapped
+  if (zero(g, 0, 4) && g[4] === 0xffff && g[5] === 0) found.push(toV4(g[6]!, g[7]!)); // translated (SIIT)
+  if (g[0] === 0x64 && g[1] === 0xff9b && zero(g, 2, 6)) found.push(toV4(g[6]!, g[7]!)); // NAT64
+  if (g[0] === 0x2002) found.push(toV4(g[1]!, g[2]!)); // 6to4
+  if (g[0] === 0x2001 && g[1] === 0) found.push(toV4(g[2]!, g[3]!), toV4(g[6]! ^ 0xffff, g[7]! ^ 0xffff)); // Teredo: server, client
+  if ((g[4]! & 0xfcff) === 0 && g[5] === 0x5efe) found.push(toV4(g[6]!, g[7]!)); // ISATAP
+  return found;
 }
 
 function expandIpv6(address: string): number[] | undefined {
@@ -73,13 +90,12 @@ function expandIpv6(address: string): number[] | undefined {
   return groups.length === 8 && groups.every((g) => Number.isInteger(g) && g >= 0 && g <= 0xffff) ? groups : undefined;
 }
 
-/** Names an address the server must not fetch (loopback, private, link-local, metadata), else undefined. */
+/** Whether `address` is one the server must not fetch (loopback, private, link-local, metadata), or an IPv6 form of one. */
 export function blockedAddress(address: string): boolean {
   const family = net.isIP(address);
   if (family === 4) return BLOCKED.check(address, 'ipv4');
   if (family !== 6) return false;
-  const v4 = embeddedIpv4(address);
-  if (v4 !== undefined && BLOCKED.check(v4, 'ipv4')) return true;
+  if (embeddedIpv4(address).some((v4) => BLOCKED.check(v4, 'ipv4'))) return true;
   return BLOCKED.check(address, 'ipv6');
 }
 
@@ -96,7 +112,9 @@ function allowed(url: URL, allow: AllowList): boolean {
 
 /** `action`: what was refused, e.g. "fetch http://…" or "connect to host:port". */
 function refusal(action: string, host: string, address?: string): string {
-  const shown = address === undefined || host === address ? host : `${host} (${address})`;
+  const carried = address === undefined ? undefined : embeddedIpv4(address).find((v4) => BLOCKED.check(v4, 'ipv4'));
+  const named = address === undefined || host === address ? host : `${host} (${address})`;
+  const shown = carried === undefined ? named : `${named}, which carries ${carried},`;
   return `refused to ${action}: ${shown} is a loopback, private, link-local or metadata address, which this service does not fetch`;
 }
 
@@ -105,12 +123,31 @@ function refusal(action: string, host: string, address?: string): string {
  * Names that resolve to such addresses are caught by the guard when fetched.
  */
 export function literalRefusal(rawUrl: string, allow: AllowList = new Set()): string | undefined {
+  // Not a URL: the request's validation says so.
+  if (!URL.canParse(rawUrl)) return undefined;
   const url = new URL(rawUrl);
   if (allowed(url, allow)) return undefined;
   const host = hostOf(url).toLowerCase();
   if (host === 'localhost' || host.endsWith('.localhost')) return refusal(`fetch ${rawUrl}`, host);
   if (net.isIP(host) && blockedAddress(host)) return refusal(`fetch ${rawUrl}`, host, host);
   return undefined;
+}
+
+/**
+ * Refuses (UsageError) the URLs of a request that literalRefusal refuses, naming
+ * the first three: the quick answer at a job's start, before anything is fetched.
+ */
+export function refusePrivateUrls(urls: readonly string[], allow: AllowList = new Set()): void {
+  const refusals = urls.map((url) => literalRefusal(url, allow)).filter((r): r is string => r !== undefined);
+  if (refusals.length > 0) {
+    const more = refusals.length > 3 ? ` (and ${refusals.length - 3} more)` : '';
+    throw new UsageError(`${refusals.slice(0, 3).join('; ')}${more}`);
+  }
+}
+
+/** host or host:port exceptions as given (--allow-host, repeatable or comma-separated), compared in lower case. */
+export function allowList(hosts: readonly string[] = []): AllowList {
+  return new Set(hosts.map((h) => h.toLowerCase()));
 }
 
 /** Schemes that never leave the browser. */
