@@ -15,6 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempHome } from './helpers/cli.js';
 import { articleText, html, sendHtml, startFixtureServer, type FixtureServer } from './helpers/fixtureServer.js';
 import { closedPort, startClosingProxy, startProxy, startSocksProxy, type TestProxy } from './helpers/proxyServer.js';
+import { startServe } from './helpers/serve.js';
+import { serveClient } from './helpers/serveClient.js';
 
 const PAGE = html(`<article><h1>Through the proxy</h1>${articleText('proxies in the field')}</article>`, { title: 'Proxied' });
 let site: FixtureServer;
@@ -145,6 +147,36 @@ describe('a proxy that fails fails the page at once, naming the proxy without it
       expect(code, engine).toBe(1);
       expect(stderr, engine).toContain(`proxy http://127.0.0.1:${authProxy.port} refused the credentials (HTTP 407)`);
       expect(stderr, engine).not.toMatch(/wrong-password|timed out/);
+    }
+  });
+});
+
+describe('webjobs serve, whose egress proxy chains to the user\'s', () => {
+  it('reads pages through the Squid-like proxy with both engines; a proxy that hangs up fails them at once', async () => {
+    const closing = await startClosingProxy();
+    const server = await startServe({
+      args: ['--allow-host', new URL(site.url).host, '--quiet'],
+      env: { WEBJOBS_HOME: tempHome(), WEBJOBS_API_KEYS: 'proxy-key-0123456789:scale', WEBJOBS_PROXY_URL: squid.url,
+        WEBJOBS_PROXY_URL_DE: `http://bob:hunter2@127.0.0.1:${closing.port}` },
+    });
+    const api = serveClient(() => server.url, 'proxy-key-0123456789');
+    try {
+      for (const engine of ['http', 'browser']) {
+        const url = site.at(`/articles/5?serve=${engine}`);
+        const job = await api.start('scrape', { url, scrapeOptions: { engine }, sessionOptions: { useProxy: true } });
+        expect(await api.waitFinal(job), engine).toBe('completed');
+        expect(squid.forwarded, engine).toContain(url);
+        const failing = await api.start('scrape', { url, scrapeOptions: { engine, timeout: 40_000 }, sessionOptions: { useProxy: true, proxyCountry: 'DE' } });
+        expect(await api.waitFinal(failing), engine).toBe('failed');
+        const { error } = (await api.call('GET', failing)).body as { error: string };
+        expect(error, engine).toContain(`http://127.0.0.1:${closing.port}`);
+        expect(error, engine).not.toMatch(/hunter2|timed out/);
+      }
+      expect(squid.denied).toEqual([]);
+      expect(closing.connections).toBeLessThan(20);
+    } finally {
+      await server.stop();
+      await closing.close();
     }
   });
 });
