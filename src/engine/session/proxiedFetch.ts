@@ -61,8 +61,9 @@ function dispatcherFor(proxy: ProxyConfig, undici: Undici): Dispatcher {
 }
 
 /** Why a request through the proxy failed, the proxy named without its credentials. */
-function describeProxyFailure(err: Error & { cause?: Error & { code?: string } }, url: string, proxy: ProxyConfig): string {
-  const cause = err.cause ?? err;
+function describeProxyFailure(err: unknown, url: string, proxy: ProxyConfig): string {
+  type Failure = Error & { code?: string; cause?: unknown };
+  const cause = ((err as Failure).cause ?? err) as Failure;
   if (cause instanceof ProxyError) return cause.message;
   if (cause.name === 'TimeoutError') return `could not fetch ${url} through the proxy ${proxy.label}: ${cause.message}`;
   if (sendsAbsoluteForm(proxy, new URL(url).protocol)) {
@@ -90,7 +91,7 @@ export async function proxiedFetch(
     response = (await undici.fetch(url, { ...init, dispatcher: dispatcherFor(proxy, undici) })) as unknown as Response;
   } catch (err) {
     if (options.signal?.aborted) throw err;
-    throw new PageError(describeProxyFailure(err as Error, url, proxy));
+    throw new PageError(describeProxyFailure(err, url, proxy));
   }
   if (response.status === 407 && sendsAbsoluteForm(proxy, new URL(url).protocol)) {
     // The proxy's answer, not the site's.
