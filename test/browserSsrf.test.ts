@@ -284,8 +284,9 @@ describe("with the user's proxy (useProxy)", () => {
     expect(refused.paths.slice(pathsBefore)).toEqual([]);
     expect(refused.connections - before).toBe(0);
     expect(userProxy.forwarded.filter((target) => target.includes(String(refused.port)))).toEqual([]);
-    // The page itself came through the user's proxy, which saw webjobs' credentials, not a 407.
-    expect(userProxy.forwarded).toContain(new URL(site.url).host);
+    // The page itself came through the user's proxy (in absolute form: it is Squid-like, CONNECT to 443 only),
+    // which saw webjobs' credentials, not a 407.
+    expect(userProxy.forwarded).toContain(site.at('/websocket-v4'));
     expect(userProxy.refused).toBe(0);
   });
 });

@@ -12,13 +12,15 @@
  *
  * With an upstream proxy (useProxy), connections are chained through it (CONNECT
  * for http:// and https:// upstreams, SOCKS5 for socks5://), after the same check
- * of the name; the upstream then resolves the name in its own network.
+ * of the name; the upstream then resolves the name in its own network. Plain
+ * http:// requests go to an http:// upstream in absolute form instead, as browsers
+ * send them: proxies such as Squid tunnel CONNECT only to port 443.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
-import tls from 'node:tls';
 import type { ProxyConfig } from './session/proxy.js';
+import { authorityOf, connected, dialProxy, proxyAuthorization, refusalOf, sendsAbsoluteForm, tunnelThrough } from './session/proxyDial.js';
 
 /** Where a connection to host:port may go: the checked addresses to dial, or why it may not. */
 export type EgressDecision = { addresses: string[] } | { refusal: string };
@@ -32,8 +34,6 @@ export const EGRESS_ERROR_HEADER = 'x-webjobs-egress-error';
 
 /** Recent reasons kept for tunnels, whose failure Chromium reports only as ERR_TUNNEL_CONNECTION_FAILED. */
 const MAX_FAILURES_KEPT = 256;
-
-const CONNECT_TIMEOUT_MS = 15_000;
 
 export interface EgressProxy {
   /** http://127.0.0.1:PORT, for Chromium's --proxy-server and Node's own fetches. */
@@ -84,107 +84,6 @@ async function dialDirect(addresses: string[], port: number): Promise<net.Socket
   throw last;
 }
 
-function connected<S extends net.Socket>(socket: S, event: 'connect' | 'secureConnect' = 'connect'): Promise<S> {
-  return new Promise((resolve, reject) => {
-    const fail = (err: Error) => {
-      socket.destroy();
-      reject(err);
-    };
-    socket.setTimeout(CONNECT_TIMEOUT_MS, () => fail(new Error('connection timed out')));
-    socket.once('error', fail);
-    socket.once(event, () => {
-      socket.setTimeout(0);
-      socket.off('error', fail);
-      resolve(socket);
-    });
-  });
-}
-
-/** Reads from `socket` until `complete` says how many bytes form the answer; unread bytes are put back. */
-function readAnswer(socket: net.Socket, complete: (data: Buffer) => number | undefined): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    let data = Buffer.alloc(0);
-    const cleanup = () => {
-      socket.off('data', onData);
-      socket.off('error', onError);
-      socket.off('close', onClose);
-    };
-    const onData = (chunk: Buffer) => {
-      data = Buffer.concat([data, chunk]);
-      const length = complete(data);
-      if (length === undefined) return;
-      cleanup();
-      socket.pause();
-      if (data.length > length) socket.unshift(data.subarray(length));
-      resolve(data.subarray(0, length));
-    };
-    const onError = (err: Error) => {
-      cleanup();
-      reject(err);
-    };
-    const onClose = () => onError(new Error('the proxy closed the connection'));
-    socket.on('data', onData);
-    socket.once('error', onError);
-    socket.once('close', onClose);
-    // Paused by the previous answer of a handshake, if there was one.
-    socket.resume();
-  });
-}
-
-async function dialHttpUpstream(upstream: ProxyConfig, host: string, port: number): Promise<net.Socket> {
-  const proxy = new URL(upstream.server);
-  const secure = proxy.protocol === 'https:';
-  const proxyPort = Number(proxy.port || (secure ? 443 : 80));
-  const proxyHost = proxy.hostname.replace(/^\[|\]$/g, '');
-  const socket = secure
-    ? await connected(tls.connect({ host: proxyHost, port: proxyPort, servername: net.isIP(proxyHost) ? undefined : proxyHost }), 'secureConnect')
-    : await connected(net.connect({ host: proxyHost, port: proxyPort }));
-  const authority = authorityOf(host, port);
-  const credentials = upstream.username ? `${upstream.username}:${upstream.password ?? ''}` : undefined;
-  socket.write(
-    `CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n` +
-      (credentials ? `Proxy-Authorization: Basic ${Buffer.from(credentials).toString('base64')}\r\n` : '') +
-      '\r\n',
-  );
-  const head = await readAnswer(socket, (data) => {
-    const end = data.indexOf('\r\n\r\n');
-    return end < 0 ? undefined : end + 4;
-  });
-  const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(head.toString('latin1'))?.[1]);
-  if (status !== 200) {
-    socket.destroy();
-    throw new Error(`the proxy ${upstream.label} answered ${status || 'something that is not HTTP'} to CONNECT ${authority}`);
-  }
-  return socket;
-}
-
-async function dialSocksUpstream(upstream: ProxyConfig, host: string, port: number): Promise<net.Socket> {
-  const proxy = new URL(upstream.server);
-  const socket = await connected(net.connect({ host: proxy.hostname.replace(/^\[|\]$/g, ''), port: Number(proxy.port || 1080) }));
-  const exact = (n: number) => (data: Buffer) => (data.length >= n ? n : undefined);
-  socket.write(Buffer.from([5, 1, 0]));
-  const greeting = await readAnswer(socket, exact(2));
-  if (greeting[0] !== 5 || greeting[1] !== 0) {
-    socket.destroy();
-    throw new Error(`the SOCKS5 proxy ${upstream.label} asks for an authentication webjobs does not speak`);
-  }
-  const name = Buffer.from(host);
-  socket.write(Buffer.concat([Buffer.from([5, 1, 0, 3, name.length]), name, Buffer.from([port >> 8, port & 255])]));
-  const reply = await readAnswer(socket, (data) => {
-    if (data.length < 5) return undefined;
-    const addressLength = data[3] === 1 ? 4 : data[3] === 4 ? 16 : data[4]! + 1;
-    const length = 4 + addressLength + 2;
-    return data.length >= length ? length : undefined;
-  });
-  if (reply[1] !== 0) {
-    socket.destroy();
-    throw new Error(`the SOCKS5 proxy ${upstream.label} could not connect to ${host}:${port} (code ${reply[1]})`);
-  }
-  return socket;
-}
-
-const authorityOf = (host: string, port: number) => (net.isIPv6(host) ? `[${host}]:${port}` : `${host}:${port}`);
-
 /** A failed connection, worded like the browser's own errors. */
 function describeDialError(err: NodeJS.ErrnoException, target: string, upstream: ProxyConfig | undefined): string {
   if (upstream) return err.message;
@@ -207,14 +106,18 @@ interface Refused {
   reason: string;
 }
 
-/** Opens a connection to host:port, if the guard allows it: to a checked address, or through the upstream. */
-async function open(guard: EgressGuard, upstream: ProxyConfig | undefined, host: string, port: number): Promise<net.Socket | Refused> {
+/**
+ * Opens a connection for host:port, if the guard allows it: to a checked address,
+ * through a tunnel of the upstream, or (`toProxy`, a plain http:// request the
+ * upstream takes in absolute form) to the upstream itself.
+ */
+async function open(guard: EgressGuard, upstream: ProxyConfig | undefined, host: string, port: number, toProxy: boolean): Promise<net.Socket | Refused> {
   const target = authorityOf(host, port);
   const decision = await guard(host, port).catch((err: Error) => ({ refusal: `refused to connect to ${target}: ${err.message}` }));
   if ('refusal' in decision) return { status: 403, reason: decision.refusal };
   try {
     if (!upstream) return await dialDirect(decision.addresses, port);
-    return upstream.server.startsWith('socks5:') ? await dialSocksUpstream(upstream, host, port) : await dialHttpUpstream(upstream, host, port);
+    return toProxy ? await dialProxy(upstream) : await tunnelThrough(upstream, host, port);
   } catch (err) {
     return { status: 502, reason: describeDialError(err as NodeJS.ErrnoException, target, upstream) };
   }
@@ -223,15 +126,19 @@ async function open(guard: EgressGuard, upstream: ProxyConfig | undefined, host:
 /** Opens connections and remembers why the last one to each host:port did not open. */
 class Dialer {
   private readonly failures = new Map<string, string>();
+  /** The upstream that takes plain http:// requests in absolute form (an http:// proxy), if any. */
+  readonly absoluteVia: ProxyConfig | undefined;
 
   constructor(
     private readonly guard: EgressGuard,
     private readonly upstream: ProxyConfig | undefined,
-  ) {}
+  ) {
+    this.absoluteVia = upstream && sendsAbsoluteForm(upstream, 'http:') ? upstream : undefined;
+  }
 
-  async open(host: string, port: number): Promise<net.Socket | Refused> {
+  async open(host: string, port: number, toProxy = false): Promise<net.Socket | Refused> {
     const key = authorityOf(host.toLowerCase(), port);
-    const opened = await open(this.guard, this.upstream, host, port);
+    const opened = await open(this.guard, this.upstream, host, port, toProxy);
     this.failures.delete(key);
     if (opened instanceof net.Socket) return opened;
     if (this.failures.size >= MAX_FAILURES_KEPT) this.failures.delete(this.failures.keys().next().value!);
@@ -284,7 +191,10 @@ async function forwardRequest(dialer: Dialer, req: http.IncomingMessage, res: ht
     return;
   }
   const host = bareHost(target.hostname);
-  const socket = await dialer.open(host, Number(target.port || 80));
+  // Through an http:// proxy, the request goes to it as it came here, in absolute form (proxies
+  // such as Squid tunnel CONNECT only to port 443); else to the site, directly or through a tunnel.
+  const via = dialer.absoluteVia;
+  const socket = await dialer.open(host, Number(target.port || 80), via !== undefined);
   if (!(socket instanceof net.Socket)) {
     res.writeHead(socket.status, { 'content-type': 'text/plain', [EGRESS_ERROR_HEADER]: headerSafe(socket.reason) }).end(socket.reason);
     return;
@@ -295,11 +205,20 @@ async function forwardRequest(dialer: Dialer, req: http.IncomingMessage, res: ht
     socket.destroy(); // the browser left while we were connecting
     return;
   }
-  const headers = [...forwardedHeaders(req.rawHeaders), 'connection', 'close'];
+  const authorization = via && proxyAuthorization(via);
+  const headers = [...forwardedHeaders(req.rawHeaders), 'connection', 'close', ...(authorization ? ['proxy-authorization', authorization] : [])];
+  const path = via ? target.href : `${target.pathname}${target.search}`;
   // Resumed: a tunnel through an upstream proxy comes paused after its handshake.
-  const outgoing = http.request({ method: req.method, path: `${target.pathname}${target.search}`, headers, createConnection: () => socket.resume() });
+  const outgoing = http.request({ method: req.method, path, headers, createConnection: () => socket.resume() });
   outgoing.on('response', (answer) => {
     answer.on('error', () => res.destroy());
+    if (via && answer.statusCode === 407) {
+      // The upstream's own refusal: said as ours, so that Chromium never asks this proxy for credentials.
+      answer.resume();
+      const reason = refusalOf(via, 407, target.href);
+      res.writeHead(502, { 'content-type': 'text/plain', [EGRESS_ERROR_HEADER]: headerSafe(reason) }).end(reason);
+      return;
+    }
     res.writeHead(answer.statusCode ?? 502, answer.statusMessage, forwardedHeaders(answer.rawHeaders));
     answer.pipe(res);
   });
@@ -309,7 +228,7 @@ async function forwardRequest(dialer: Dialer, req: http.IncomingMessage, res: ht
       return;
     }
     // Marked as ours, so that the scrape fails saying why instead of reading this answer as the page.
-    const reason = describeDialError(err, target.host, undefined);
+    const reason = via ? `the proxy ${via.label} gave no answer for ${target.href}: ${err.message}` : describeDialError(err, target.host, undefined);
     res.writeHead(502, { 'content-type': 'text/plain', [EGRESS_ERROR_HEADER]: headerSafe(reason) }).end(reason);
   });
   req.on('error', () => outgoing.destroy());

@@ -67,7 +67,8 @@ export function describeNavigationError(err: unknown, url: string, timeoutMs: nu
   }
   const code = /net::(ERR_[A-Z_]+)/.exec(message)?.[1];
   if (code) {
-    const via = proxyLabel && /PROXY|TUNNEL|AUTH/.test(code) ? ` through the proxy ${proxyLabel}` : '';
+    // Through a proxy, Chromium's connection is to the proxy: a connection that ends empty is the proxy's.
+    const via = proxyLabel && /PROXY|TUNNEL|AUTH|EMPTY_RESPONSE|CONNECTION_(CLOSED|RESET)/.test(code) ? ` through the proxy ${proxyLabel}` : '';
     return `${NET_ERRORS[code] ?? code} (${code}) for ${url}${via}`;
   }
   if (/Target closed|Session closed|crashed|detached/i.test(message)) return `the browser tab crashed while loading ${url}`;
