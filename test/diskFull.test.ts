@@ -6,7 +6,6 @@
  * restart on the still full disk lists every job, and the CLI says it in one line.
  */
 import { execFileSync } from 'node:child_process';
-import { once } from 'node:events';
 import { promises as fs, statfsSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import path from 'node:path';
@@ -49,7 +48,8 @@ async function leftovers(): Promise<string[]> {
 let site: FixtureServer;
 let server: ServeProcess;
 let release: (() => void) | undefined;
-const heldAsked = { promise: undefined as Promise<void> | undefined, resolve: () => undefined as void };
+/** Called when /held is asked for. */
+let heldAsked: () => void = () => undefined;
 
 beforeAll(async () => {
   if (cannotMount) return;
@@ -58,7 +58,7 @@ beforeAll(async () => {
     '/small': (_req, res) => sendHtml(res, html(`<article><h1>Small</h1>${articleText('small', 2)}</article>`, { title: 'Small' })),
     '/big': (_req, res) => sendHtml(res, html(`<article><h1>Big</h1>${bigText}</article>`, { title: 'Big' })),
     '/held': (_req, res: ServerResponse) => {
-      heldAsked.resolve();
+      heldAsked();
       release = () => sendHtml(res, html(`<article><h1>Held</h1>${articleText('held', 2)}</article>`, { title: 'Held' }));
     },
   });
@@ -116,7 +116,7 @@ describe.skipIf(cannotMount)('a full disk', () => {
   });
 
   it('fails a job whose end cannot be written at all, and the server stays up', async () => {
-    const asked = new Promise<void>((resolve) => (heldAsked.resolve = resolve));
+    const asked = new Promise<void>((resolve) => (heldAsked = resolve));
     jobs.held = await scrape(site.at('/held'));
     await asked;
     await fillDisk(0);

@@ -5,7 +5,6 @@
  * unanswered. They are read in a worker thread now, capped, and cut at the page's
  * timeout. The PDFs are written byte by byte (helpers/pdf.ts).
  */
-import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempHome } from './helpers/cli.js';
@@ -20,8 +19,7 @@ const TIMEOUT_MS = 10_000;
 
 let site: FixtureServer;
 let server: ServeProcess;
-/** Resolves when the PDF at that path has been sent whole. */
-const sent = new Map<string, Promise<void>>();
+/** Called when the PDF at that path has been sent whole. */
 const sentNow = new Map<string, () => void>();
 
 function sendPdf(path: string, bytes: Buffer) {
@@ -31,10 +29,9 @@ function sendPdf(path: string, bytes: Buffer) {
   };
 }
 
+/** Resolves when the PDF at `path` has been sent whole. */
 function expectSent(path: string): Promise<void> {
-  const promise = new Promise<void>((resolve) => sentNow.set(path, resolve));
-  sent.set(path, promise);
-  return promise;
+  return new Promise<void>((resolve) => sentNow.set(path, resolve));
 }
 
 beforeAll(async () => {
