@@ -1,5 +1,5 @@
 /** `webjobs prune` (by age and status) and `webjobs retry ID` (the failed pages of a job, again), through the real CLI. */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempHome } from './helpers/cli.js';
@@ -71,6 +71,42 @@ describe('webjobs prune', () => {
     const running = await runCli(['prune', '--status', 'running'], { env });
     expect(running.code).toBe(2);
   });
+});
+
+describe('a damaged store', () => {
+  it('prune skips damaged records, says so and goes on; a job folder without meta.json, or a file named like a job, is damaged everywhere', async () => {
+    const home = tempHome();
+    const env = { WEBJOBS_HOME: home };
+    const start = async () => JSON.parse((await runCli(['scrape', 'http://127.0.0.1:9/', '--json'], { env })).stdout).jobId as string;
+    const [cutShort, noMeta, fine, alsoFine] = [await start(), await start(), await start(), await start()];
+    const jobDir = (jobId: string) => path.join(home, 'jobs', jobId);
+    // The oldest job's record is cut short (its small status file is fine, so it is listed as failed).
+    writeFileSync(path.join(jobDir(cutShort), 'job.json'), '{"status":');
+    rmSync(path.join(jobDir(noMeta), 'meta.json'));
+    const plainFile = 'aaaaaaaa-1111-4222-8333-444444444444';
+    writeFileSync(jobDir(plainFile), 'not a job');
+
+    // Listing and reading agree: the job without meta.json is damaged in both, not completed in one and unknown to the other.
+    const listed = JSON.parse((await runCli(['jobs', '--json'], { env })).stdout) as { jobId: string; status: string; error?: string }[];
+    const noMetaListed = listed.find((job) => job.jobId === noMeta);
+    expect(noMetaListed).toMatchObject({ status: 'unknown', error: expect.stringContaining('meta.json is missing') });
+    const noMetaResult = await runCli(['result', noMeta], { env });
+    expect(noMetaResult.code).toBe(8);
+    expect(noMetaResult.stderr.trim()).toBe(`webjobs: ${noMetaListed!.error}`);
+
+    const status = await runCli(['status', plainFile], { env });
+    expect(status.code).toBe(8);
+    expect(status.stderr.trim()).toBe(`webjobs: the record of job ${plainFile} is damaged (jobs/${plainFile} is a file, not a job's folder); its state is unknown`);
+    expect(listed.find((job) => job.jobId === plainFile)?.status).toBe('unknown');
+
+    const pruned = await runCli(['prune', '--status', 'failed'], { env });
+    expect(pruned.code).toBe(0);
+    expect(pruned.stdout.trim().split('\n').sort()).toEqual([fine, alsoFine].sort());
+    expect(pruned.stderr).toContain(`skipped: the record of job ${cutShort} is damaged (job.json is not valid JSON)`);
+    expect(pruned.stderr).toContain(`skipped: the record of job ${noMeta} is damaged (meta.json is missing)`);
+    expect(pruned.stderr).toContain('deleted 2 jobs; left 3 damaged jobs alone');
+    expect((await jobIds(env)).sort()).toEqual([cutShort, noMeta, plainFile].sort());
+  }, 120_000);
 });
 
 describe('webjobs retry', () => {

@@ -68,6 +68,41 @@ export class DamagedRecordError extends WebjobsError {
   static ofFile(jobId: string, file: string): DamagedRecordError {
     return new DamagedRecordError(`the record of job ${jobId} is damaged (${file} is not valid JSON); its state is unknown`);
   }
+
+  /** A job folder that lacks one of the files every job has (removed by hand, or lost with the disk). */
+  static missing(jobId: string, file: string): DamagedRecordError {
+    return new DamagedRecordError(`the record of job ${jobId} is damaged (${file} is missing); its state is unknown`);
+  }
+
+  /** Something named like a job in the store that is not a job's folder (a plain file). */
+  static notAFolder(jobId: string): DamagedRecordError {
+    return new DamagedRecordError(`the record of job ${jobId} is damaged (jobs/${jobId} is a file, not a job's folder); its state is unknown`);
+  }
+}
+
+/** Why the disk refused a write, for the error codes that mean there is no room. */
+const NO_ROOM: Record<string, string> = {
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'the disk quota is used up',
+};
+
+/**
+ * The job store could not be written because its disk has no room left (ENOSPC,
+ * EDQUOT). The job that hit it fails with this message; what was half written is
+ * removed; the rest of the store stays readable. HTTP 507 Insufficient Storage.
+ */
+export class StoreFullError extends WebjobsError {
+  readonly exitCode = ExitCode.jobFailed;
+  readonly httpStatus = 507;
+  /** How `serve` names this error on the wire, so a remote client can rethrow it. */
+  static readonly code = 'store_full';
+
+  /** `err` as a StoreFullError when it says the disk has no room; undefined for any other error. */
+  static of(err: unknown, file: string): StoreFullError | undefined {
+    if (err instanceof StoreFullError) return err;
+    const why = NO_ROOM[(err as NodeJS.ErrnoException | undefined)?.code ?? ''];
+    return why ? new StoreFullError(`could not write ${file}: ${why}; free some space (webjobs prune deletes old jobs)`) : undefined;
+  }
 }
 
 /** The job ran and ended as failed; the message is the job's own error. */

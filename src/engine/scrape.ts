@@ -36,6 +36,8 @@ const PDF = /^application\/(x-)?pdf\b/i;
 const isPdf = (bytes: Uint8Array) => Buffer.from(bytes.subarray(0, 1024)).includes('%PDF-');
 /** Larger PDF documents are refused rather than read into memory. */
 const MAX_PDF_BYTES = 50 * 1024 * 1024;
+/** Time a PDF's reading gets when the page's timeout is (nearly) spent by the time it has landed. */
+const MIN_PDF_MS = 1_000;
 
 /** Resource types a scrape never needs; blocking them saves bandwidth and render time. */
 const BLOCKED_RESOURCES = new Set(['image', 'media', 'font']);
@@ -348,7 +350,7 @@ async function extractContent(page: Page, options: InPageOptions): Promise<InPag
  * without keeping the body, and then the document is fetched once more outside
  * the browser, through the engine's guarded fetch.
  */
-async function pdfPage(page: Page, url: string, response: HTTPResponse, options: PageOptions, run: TabRun): Promise<PageData> {
+async function pdfPage(page: Page, url: string, response: HTTPResponse, options: PageOptions, run: TabRun, deadline: number): Promise<PageData> {
   const landed = response.url();
   const held = await response.buffer().catch(() => undefined);
   const bytes = held && isPdf(held) ? held : await run.fetchBytes?.(landed, MAX_PDF_BYTES + 1);
@@ -356,10 +358,11 @@ async function pdfPage(page: Page, url: string, response: HTTPResponse, options:
   if (bytes.length > MAX_PDF_BYTES) throw new PageError(`the PDF document at ${landed} is larger than ${MAX_PDF_BYTES / 1024 / 1024} MiB`);
   let text: PdfText;
   try {
-    // pdf.js takes ~0.1 s to load: only for a PDF.
+    // Read in a worker thread, within the time left of the page's timeout (at least a second).
     const { pdfToText } = await import('./content/pdf.js');
-    text = await pdfToText(bytes);
+    text = await pdfToText(bytes, { timeoutMs: Math.max(MIN_PDF_MS, deadline - Date.now()), signal: run.signal, links: options.formats.includes('links') });
   } catch (err) {
+    if (run.signal?.aborted) throw err;
     throw new PageError(`could not read the PDF document at ${landed}: ${(err as Error).message}`);
   }
   const formats = options.formats;
@@ -379,7 +382,8 @@ async function pdfPage(page: Page, url: string, response: HTTPResponse, options:
   if (formats.includes('html')) data.html = text.html;
   if (formats.includes('links')) data.links = text.links;
   if (formats.includes('rawHtml')) data.rawHtml = '';
-  if (formats.includes('screenshot')) data.metadata.warning = 'a PDF document has no screenshot; its text is in markdown';
+  const warnings = [text.warning, formats.includes('screenshot') ? 'a PDF document has no screenshot; its text is in markdown' : undefined].filter(Boolean);
+  if (warnings.length > 0) data.metadata.warning = warnings.join('; ');
   return data;
 }
 
@@ -513,7 +517,7 @@ async function scrapeInTab(page: Page, url: string, options: PageOptions, run: T
       // Chromium shows its own error page for an HTTP error without a body; that page is not the site's content.
       if (showsBrowserErrorPage(page, response)) return emptyErrorPage(url, response, options.formats);
       const contentType = response.headers()['content-type'] ?? 'text/html';
-      if (PDF.test(contentType)) return await pdfPage(page, url, response, options, run);
+      if (PDF.test(contentType)) return await pdfPage(page, url, response, options, run, deadline);
       if (!RENDERABLE.test(contentType)) {
         throw new PageError(`${url} is not a web page (content type ${contentType.split(';')[0]}); it cannot be rendered as a page`);
       }

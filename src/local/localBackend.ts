@@ -76,6 +76,12 @@ export class LocalBackend implements JobBackend {
   private readonly events = new EventEmitter();
   private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();
   private readonly queue: string[] = [];
+  /**
+   * Jobs that ended while their end could not be written (the store's disk is
+   * full): why, by job. Reads report them failed with that error; the stored record
+   * still says running, and is judged as an orphan once this process is gone.
+   */
+  private readonly unstored = new Map<string, string>();
 
   constructor(options: LocalBackendOptions) {
     this.store = options.store;
@@ -143,7 +149,15 @@ export class LocalBackend implements JobBackend {
     return this.engine;
   }
 
+  /** Runs the job; a store that cannot be written (a full disk) fails the job, never the process. */
   private async execute(jobId: string, controller = new AbortController()): Promise<void> {
+    await this.executeStored(jobId, controller).catch((err: unknown) => {
+      this.unstored.set(jobId, errorMessage(err));
+      this.emitProgress(jobId, { status: 'failed', done: 0, failed: 0 });
+    });
+  }
+
+  private async executeStored(jobId: string, controller: AbortController): Promise<void> {
     const job = await this.store.update(jobId, (record, meta) => {
       if (record.status !== 'pending') return;
       record.status = 'running';
@@ -215,7 +229,7 @@ export class LocalBackend implements JobBackend {
   private async readHeader(jobId: string, kind?: JobKind): Promise<JobHeader> {
     const header = await this.store.header(validateJobId(jobId));
     if (kind && header.kind !== kind) throw new WrongKindError(jobId, header.kind, kind);
-    return header;
+    return this.unstored.has(header.jobId) ? { ...header, status: 'failed' } : header;
   }
 
   async status(jobId: string, kind?: JobKind): Promise<JobStatusObject & { kind: JobKind }> {
@@ -225,7 +239,9 @@ export class LocalBackend implements JobBackend {
 
   async result<K extends JobKind>(kind: K, jobId: string, query?: PageQuery): Promise<JobRecordByKind[K]> {
     const job = await this.store.read((await this.readHeader(jobId, kind)).jobId);
-    return (await readRecord(this.store, job, query)) as JobRecordByKind[K];
+    const record = await readRecord(this.store, job, query);
+    const unstored = this.unstored.get(job.meta.jobId);
+    return (unstored === undefined ? record : { ...record, status: 'failed', error: unstored }) as JobRecordByKind[K];
   }
 
   async wait(kind: JobKind, jobId: string, options: WaitOptions = {}): Promise<JobStatus> {
@@ -326,7 +342,7 @@ export class LocalBackend implements JobBackend {
     return jobs.map((job) =>
       'damaged' in job
         ? { jobId: job.jobId, kind: job.kind ?? 'unknown', status: 'unknown', createdAt: job.createdAt, url: job.url ?? '', error: job.damaged }
-        : { jobId: job.jobId, kind: job.kind, status: job.status, createdAt: job.createdAt, url: withoutCredentials(job.url) },
+        : { jobId: job.jobId, kind: job.kind, status: this.unstored.has(job.jobId) ? 'failed' : job.status, createdAt: job.createdAt, url: withoutCredentials(job.url) },
     );
   }
 

@@ -12,6 +12,7 @@ import {
   JobNotFoundError,
   PlanError,
   RemoteError,
+  StoreFullError,
   TooManyJobsError,
   UsageError,
   WebjobsError,
@@ -110,6 +111,7 @@ export class HttpClient {
       if (response.ok) return (await response.json()) as T;
       const { message, code } = await serverMessage(response);
       if (code === DamagedRecordError.code) throw new DamagedRecordError(message);
+      if (code === StoreFullError.code) throw new StoreFullError(message);
       const retryable = method === 'POST' ? SAFE_POST_RETRY.has(response.status) : RETRY_STATUSES.has(response.status);
       if (retryable && !last) {
         await sleep(this.backoff(attempt - 1, response.headers.get('retry-after')));

@@ -6,6 +6,7 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { writeError } from '../store/atomicFile.js';
 
 interface OwnerLine {
   jobId: string;
@@ -63,7 +64,9 @@ export class JobOwners {
 
   async add(jobId: string, key: string): Promise<void> {
     this.remember(jobId, key);
-    await fs.appendFile(this.file, `${JSON.stringify({ jobId, key })}\n`);
+    await fs.appendFile(this.file, `${JSON.stringify({ jobId, key })}\n`).catch((err: unknown) => {
+      throw writeError(err, this.file);
+    });
   }
 
   owns(key: string, jobId: string): boolean {

@@ -1,15 +1,25 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
+import { StoreFullError } from '../api/errors.js';
 
-/** Write to a temporary sibling, then rename: readers see the old file or the new one, never half of one. */
-export async function writeFileAtomic(file: string, content: string): Promise<void> {
+/** A failed write's error: StoreFullError when the disk has no room, else as it came. */
+export function writeError(err: unknown, file: string): unknown {
+  return StoreFullError.of(err, file) ?? err;
+}
+
+/**
+ * Write to a temporary sibling, then rename: readers see the old file or the new
+ * one, never half of one. A write that fails (a full disk: StoreFullError) leaves
+ * no temporary file behind, so the space it took is free again.
+ */
+export async function writeFileAtomic(file: string, content: string | Uint8Array): Promise<void> {
   const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  await fs.writeFile(tmp, content);
   try {
+    await fs.writeFile(tmp, content);
     await fs.rename(tmp, file);
   } catch (err) {
-    await fs.rm(tmp, { force: true });
-    throw err;
+    await fs.rm(tmp, { force: true }).catch(() => undefined);
+    throw writeError(err, file);
   }
 }
 
@@ -42,12 +52,16 @@ async function createLock(file: string, token: string): Promise<boolean> {
     handle = await fs.open(file, 'wx');
   } catch (err) {
     if (errno(err) === 'EEXIST') return false;
-    throw err;
+    throw writeError(err, file);
   }
   try {
     await handle.writeFile(token);
-  } finally {
     await handle.close();
+  } catch (err) {
+    // No empty lock left behind (a full disk): nobody could tell whose it is.
+    await handle.close().catch(() => undefined);
+    await fs.rm(file, { force: true }).catch(() => undefined);
+    throw writeError(err, file);
   }
   return true;
 }

@@ -15,12 +15,12 @@ import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DamagedRecordError, JobNotFoundError } from '../api/errors.js';
+import { DamagedRecordError, JobNotFoundError, StoreFullError } from '../api/errors.js';
 import { requestUrls, withoutCredentials } from '../api/redact.js';
 import { JOB_ID_PATTERN } from '../api/validate.js';
 import { isFinal, type JobKind, type JobRequest, type PageEntry } from '../api/types.js';
 import { isProcessAlive } from '../api/processes.js';
-import { readJson, withFileLock, writeJsonAtomic } from './atomicFile.js';
+import { readJson, withFileLock, writeError, writeJsonAtomic } from './atomicFile.js';
 import { headerOf, type DamagedJob, type JobHeader, type JobMeta, type JobStore, type RecordHeader, type StoredJob } from './jobStore.js';
 
 const PAGE_NAME_WIDTH = 6;
@@ -54,10 +54,14 @@ export class FileJobStore implements JobStore {
     return path.join(this.jobsDir, jobId);
   }
 
+  /**
+   * The job's folder is made under a dot name (no job id: never listed) and renamed
+   * into place once its files are written, so a reader never meets a job half
+   * created, and a create that fails (a full disk) leaves nothing behind.
+   */
   async create(kind: JobKind, request: JobRequest, initial: RecordHeader): Promise<StoredJob> {
     const jobId = randomUUID();
-    const dir = this.dir(jobId);
-    await fs.mkdir(path.join(dir, 'pages'), { recursive: true });
+    const building = path.join(this.jobsDir, `.creating-${jobId}`);
     const meta: JobMeta = {
       jobId,
       kind,
@@ -67,32 +71,48 @@ export class FileJobStore implements JobStore {
       owner: { pid: process.pid, host: os.hostname() },
     };
     const record = { ...initial, jobId } as RecordHeader;
-    await writeJsonAtomic(path.join(dir, 'meta.json'), meta);
-    await this.writeRecord({ meta, record });
+    try {
+      await fs.mkdir(path.join(building, 'pages'), { recursive: true });
+      await writeJsonAtomic(path.join(building, 'meta.json'), meta);
+      await this.writeRecord({ meta, record }, building);
+      await fs.rename(building, this.dir(jobId));
+    } catch (err) {
+      await fs.rm(building, { recursive: true, force: true }).catch(() => undefined);
+      throw writeError(err, path.join(this.dir(jobId), 'job.json'));
+    }
     return { meta, record };
   }
 
-  /** One of a job's files, parsed; DamagedRecordError when it is not what we wrote. ENOENT passes through. */
+  /**
+   * One of a job's files, parsed; DamagedRecordError when it is not what we wrote,
+   * when it is missing from a job's folder, or when the job's "folder" is a file.
+   * JobNotFoundError when there is no such job.
+   */
   private async readFile<T>(jobId: string, name: JobFile): Promise<T> {
     let value: unknown;
     try {
       value = await readJson<unknown>(path.join(this.dir(jobId), name));
     } catch (err) {
       if (err instanceof SyntaxError) throw DamagedRecordError.ofFile(jobId, name);
-      throw err;
+      throw await this.unreadable(jobId, name, err);
     }
     if (!SHAPES[name](value)) throw DamagedRecordError.ofFile(jobId, name);
     return value as T;
   }
 
+  /** Why a file of the job could not be opened: no job, a damaged one, or the error as it came. */
+  private async unreadable(jobId: string, name: string, err: unknown): Promise<unknown> {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOTDIR') return DamagedRecordError.notAFolder(jobId);
+    if (code !== 'ENOENT') return err;
+    const stat = await fs.stat(this.dir(jobId)).catch(() => undefined);
+    if (!stat) return new JobNotFoundError(jobId);
+    return stat.isDirectory() ? DamagedRecordError.missing(jobId, name) : DamagedRecordError.notAFolder(jobId);
+  }
+
   private async readRaw(jobId: string): Promise<StoredJob> {
-    try {
-      const [meta, record] = await Promise.all([this.readFile<JobMeta>(jobId, 'meta.json'), this.readFile<RecordHeader>(jobId, 'job.json')]);
-      return { meta, record };
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new JobNotFoundError(jobId);
-      throw err;
-    }
+    const [meta, record] = await Promise.all([this.readFile<JobMeta>(jobId, 'meta.json'), this.readFile<RecordHeader>(jobId, 'job.json')]);
+    return { meta, record };
   }
 
   async read(jobId: string): Promise<StoredJob> {
@@ -108,19 +128,39 @@ export class FileJobStore implements JobStore {
   async storedHeader(jobId: string): Promise<JobHeader> {
     const header = await this.readFile<JobHeader>(jobId, 'status.json').catch((err: unknown) => {
       // Jobs stored before status.json existed, and a damaged status.json, are read the long way.
-      if (err instanceof DamagedRecordError || (err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      // (readRaw then says what is wrong with the job, if anything.)
+      if (err instanceof DamagedRecordError) return undefined;
       throw err;
     });
-    return header ?? headerOf(await this.readRaw(jobId));
+    if (!header) return headerOf(await this.readRaw(jobId));
+    // status.json is written last: with it, meta.json and the record are there too, unless they were lost since.
+    for (const name of ['meta.json', 'job.json'] as const) {
+      await fs.access(path.join(this.dir(jobId), name)).catch(async (err: unknown) => {
+        throw await this.unreadable(jobId, name, err);
+      });
+    }
+    return header;
   }
 
-  private failOrphan(jobId: string): Promise<StoredJob> {
-    return this.update(jobId, (record, meta) => {
+  /**
+   * Marks the job of a dead owner failed. When the store cannot be written (a full
+   * disk), the job is still reported failed, as it is: the record says so once it can.
+   */
+  private async failOrphan(jobId: string): Promise<StoredJob> {
+    const orphaned = (record: RecordHeader, meta: JobMeta) => {
       if (record.status === 'pending' || record.status === 'running') {
         record.status = 'failed';
         record.error = `interrupted: the process that ran this job (pid ${meta.owner.pid}) exited before the job finished; start it again`;
       }
-    });
+    };
+    try {
+      return await this.update(jobId, orphaned);
+    } catch (err) {
+      if (!(err instanceof StoreFullError)) throw err;
+      const job = await this.readRaw(jobId);
+      orphaned(job.record, job.meta);
+      return job;
+    }
   }
 
   private ownerDied({ status, owner }: JobHeader): boolean {
@@ -154,9 +194,9 @@ export class FileJobStore implements JobStore {
   }
 
   /** job.json, then its header: a reader of the header never sees a state the record does not have yet. */
-  private async writeRecord(job: StoredJob): Promise<void> {
-    await writeJsonAtomic(path.join(this.dir(job.meta.jobId), 'job.json'), job.record);
-    await writeJsonAtomic(path.join(this.dir(job.meta.jobId), 'status.json'), headerOf(job));
+  private async writeRecord(job: StoredJob, dir = this.dir(job.meta.jobId)): Promise<void> {
+    await writeJsonAtomic(path.join(dir, 'job.json'), job.record);
+    await writeJsonAtomic(path.join(dir, 'status.json'), headerOf(job));
   }
 
   async setOwner(jobId: string, pid: number): Promise<void> {

@@ -7,6 +7,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { JOB_ID_PATTERN } from '../api/validate.js';
+import { writeError, writeFileAtomic } from './atomicFile.js';
 
 /** What a job file may be called: what `put` makes. */
 const FILE_NAME = /^[a-z]+-\d{1,9}\.(png|jpeg|webp)$/;
@@ -41,8 +42,10 @@ export class JobFiles {
   async put(jobId: string, kind: string, n: number, ext: string, bytes: Uint8Array): Promise<string> {
     const file = this.path(jobId, `${kind}-${n}.${ext}`);
     if (!file) throw new Error(`not a job file name: ${kind}-${n}.${ext}`);
-    await fs.mkdir(path.dirname(file), { recursive: true });
-    await fs.writeFile(file, bytes);
+    await fs.mkdir(path.dirname(file), { recursive: true }).catch((err: unknown) => {
+      throw writeError(err, file);
+    });
+    await writeFileAtomic(file, bytes);
     return file;
   }
 }

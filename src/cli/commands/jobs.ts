@@ -2,7 +2,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { LIMITS } from '../../api/limits.js';
 import type { JobBackend } from '../../api/backend.js';
-import { JobFailedError, JobNotFoundError, UsageError } from '../../api/errors.js';
+import { DamagedRecordError, JobFailedError, JobNotFoundError, UsageError } from '../../api/errors.js';
 import { FINAL_STATUSES, FORMATS, JOB_KINDS, JOB_STATUSES, type Format, type JobKind, type JobStatus } from '../../api/types.js';
 import { withBackend } from '../backendFactory.js';
 import { writeStoredPages } from '../manyPages.js';
@@ -207,15 +207,33 @@ Examples:
     await withBackend(flags, async (backend) => {
       const cutoff = flags.olderThan === undefined ? Infinity : Date.now() - flags.olderThan;
       const wanted = flags.status ?? FINAL_STATUSES;
-      const chosen = (await backend.list()).filter(
+      const listed = await backend.list();
+      const chosen = listed.filter(
         (job) => job.status !== 'unknown' && wanted.includes(job.status) && (flags.olderThan === undefined || Date.parse(job.createdAt) < cutoff),
       );
+      // Damaged records are left alone and said so: their state, so whether they are wanted, is unknown.
+      const skip = (why: string) => process.stderr.write(`webjobs: skipped: ${why}\n`);
+      let skipped = 0;
+      for (const job of listed) {
+        if (job.status !== 'unknown') continue;
+        skipped++;
+        skip(job.error ?? `job ${job.jobId} cannot be read`);
+      }
       const deleted: string[] = [];
       for (const job of chosen) {
-        if (flags.dryRun || (await backend.remove(job.jobId))) deleted.push(job.jobId);
+        try {
+          if (flags.dryRun || (await backend.remove(job.jobId))) deleted.push(job.jobId);
+        } catch (err) {
+          // A damaged record (its listed header is fine, its record is not) is left alone, as the listing's are.
+          if (err instanceof JobNotFoundError) continue;
+          if (!(err instanceof DamagedRecordError)) throw err;
+          skipped++;
+          skip(err.message);
+        }
       }
       if (deleted.length > 0) await writeOutput(deleted.join('\n'));
-      process.stderr.write(`webjobs: ${flags.dryRun ? 'would delete' : 'deleted'} ${deleted.length} job${deleted.length === 1 ? '' : 's'}\n`);
+      const left = skipped > 0 ? `; left ${skipped} damaged job${skipped === 1 ? '' : 's'} alone` : '';
+      process.stderr.write(`webjobs: ${flags.dryRun ? 'would delete' : 'deleted'} ${deleted.length} job${deleted.length === 1 ? '' : 's'}${left}\n`);
     });
   });
 }
