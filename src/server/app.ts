@@ -67,6 +67,12 @@ export function buildApp(options: AppOptions): FastifyInstance {
   // where Fastify's own check would answer that the body is not valid JSON.
   const app = Fastify({ bodyLimit, logger: false, return503OnClosing: true, onProtoPoisoning: 'ignore', onConstructorPoisoning: 'ignore' });
   app.decorateRequest('apiKey', null);
+  // An empty body is no body, whatever its content-type: axios, many SDKs and curl scripts send
+  // content-type: application/json on every call, a DELETE or a GET included. Fastify's own parser
+  // refuses that with a 400; any other body still goes to it (invalid JSON is still a 400).
+  const parseJson = app.getDefaultJsonParser('ignore', 'ignore');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body: string, done) => (body === '' ? done(null, undefined) : parseJson(req, body, done)));
 
   app.addHook('onRequest', async (req) => {
     if (req.routeOptions.config.public) return;
