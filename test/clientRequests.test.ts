@@ -33,15 +33,22 @@ function rawRequest(method: string, path: string, headers: Record<string, string
   });
 }
 
-/** The serve's request log lines about `jobId`, once every request before this call has been logged. */
-async function loggedRequests(jobId: string): Promise<string[]> {
-  // The log line of a request is written when its answer is sent: a request sent now is
-  // logged after those the CLI made, so its line marks the end of theirs.
+/**
+ * Where the serve's request log stands, once every request answered before this call is in it:
+ * a line is logged when its answer is sent, so the line of a request sent now comes after theirs.
+ */
+async function logMark(): Promise<number> {
   const mark = randomUUID();
   await fetch(`${server.url}/healthz?mark=${mark}`);
   while (!server.stderr().includes(mark)) await new Promise((resolve) => setTimeout(resolve, 20));
+  return server.stderr().indexOf(mark);
+}
+
+/** The serve's request log lines about `jobId` since `since` (a logMark), without time and key. */
+async function loggedRequests(jobId: string, since: number): Promise<string[]> {
   return server
     .stderr()
+    .slice(since, await logMark())
     .split('\n')
     .filter((line) => line.includes(jobId))
     .map((line) => line.replace(/^\S+ /, '').replace(/ \d+ms( key=.*)?$/, ''));
@@ -115,5 +122,71 @@ describe('content-type: application/json with an empty body', () => {
     const answer = await fetch(`${server.url}/api/scrape`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': KEY }, body: '{"url":' });
     expect(answer.status).toBe(400);
     expect((await answer.json()).message).toMatch(/^the request body is not valid JSON/);
+  });
+});
+
+describe('--remote without --kind asks the service once', () => {
+  let crawl: string;
+
+  beforeAll(async () => {
+    const path = await api.start('crawl', { url: site.at('/'), maxPages: 2 });
+    await api.waitFinal(path);
+    crawl = path.split('/').at(-1)!;
+  });
+
+  it("status and result: one request finds the job's kind (a crawl, the third kind the spec's endpoints would try)", async () => {
+    let since = await logMark();
+    const status = await remote(['status', crawl]);
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout.trim()).toBe('completed');
+    expect(await loggedRequests(crawl, since)).toEqual([`GET /api/jobs/${crawl} 200`]);
+    since = await logMark();
+    const result = await remote(['result', crawl]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ status: 'completed', totalCrawledPages: 2 });
+    expect(await loggedRequests(crawl, since)).toEqual([`GET /api/jobs/${crawl} 200`, `GET /api/crawl/${crawl} 200`]);
+  });
+
+  it('cancel: the lookup, then the DELETE of its kind', async () => {
+    const path = await api.start('scrape/batch', { urls: [site.at('/a')] });
+    await api.waitFinal(path);
+    const batch = path.split('/').at(-1)!;
+    const since = await logMark();
+    const cancel = await remote(['cancel', batch]);
+    expect(cancel.code, cancel.stderr).toBe(0);
+    expect(await loggedRequests(batch, since)).toEqual([`GET /api/jobs/${batch} 200`, `DELETE /api/scrape/batch/${batch} 200`]);
+  });
+
+  it('an unknown id: one 404, and the usual message and exit code', async () => {
+    const since = await logMark();
+    const status = await remote(['status', UNKNOWN]);
+    expect(status.code).toBe(4);
+    expect(status.stderr).toContain(`No job with id ${UNKNOWN}`);
+    expect(await loggedRequests(UNKNOWN, since)).toEqual([`GET /api/jobs/${UNKNOWN} 404`]);
+  });
+
+  it("a service with the spec's endpoints only: the lookup's 404 has no code, so each kind's status endpoint is asked", async () => {
+    const spec = await startFixtureServer({}, (req, res) => {
+      const match = /^\/api\/(scrape|scrape\/batch|crawl|extract)\/([^/]+)\/status$/.exec(req.url ?? '');
+      if (match?.[1] === 'crawl' && match[2] === crawl) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return res.end(JSON.stringify({ status: 'completed' }));
+      }
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ message: 'Not Found' }));
+    });
+    try {
+      const status = await runCli(['status', crawl, '--remote', spec.url, '--api-key', KEY], { env: { WEBJOBS_HOME: tempHome() } });
+      expect(status.code, status.stderr).toBe(0);
+      expect(status.stdout.trim()).toBe('completed');
+      expect(spec.requests).toEqual([
+        `GET /api/jobs/${crawl}`,
+        `GET /api/scrape/${crawl}/status`,
+        `GET /api/scrape/batch/${crawl}/status`,
+        `GET /api/crawl/${crawl}/status`,
+      ]);
+    } finally {
+      await spec.close();
+    }
   });
 });
