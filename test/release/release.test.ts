@@ -191,12 +191,16 @@ describe.each(MAJORS)('the installed webjobs on Node %i', (major) => {
     await expectNothingLeft('scrape --engine browser (Chromium)');
   });
 
-  it('batch of URLs read from stdin: one JSON line a page, in order', async () => {
+  it('batch of URLs read from stdin: one JSON line a page (as each finishes)', async () => {
     const urls = [site.at('/a'), site.at('/b')];
     const result = await webjobs(major, ['batch', '-', '--jsonl'], `${urls.join('\n')}\n`);
     expectSuccess('webjobs batch - --jsonl (URLs on stdin)', result);
-    const entries = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as { url: string; status: string; markdown?: string });
-    expect(entries.map((e) => [e.url, e.status])).toEqual(urls.map((url) => [url, 'completed']));
+    const entries = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { url: string; status: string; markdown?: string })
+      .sort((a, b) => a.url.localeCompare(b.url));
+    expect(entries.map((e) => [e.url, e.status]), describeRun('webjobs batch - --jsonl', result)).toEqual(urls.map((url) => [url, 'completed']));
     expect(entries[0]!.markdown).toContain('Paragraph 1 about apples');
     expect(entries[1]!.markdown).toContain('Paragraph 1 about boats');
     await expectNothingLeft('batch');
