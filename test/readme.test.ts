@@ -30,6 +30,7 @@ const RUN = [
 ];
 const NOT_RUN: Record<string, string> = {
   webjobs: 'setup and npm test: the machine, not webjobs',
+  Install: 'installs the package globally; npm run test:release installs the packed tarball and runs it',
   'Running webjobs as a service': 'starts a long-running server (test/server.test.ts covers serve)',
   'Running on several machines': 'needs PostgreSQL and long-running serve and worker processes (test/postgres.test.ts covers them)',
   'Proxies and CAPTCHAs': 'needs a proxy and a solver (test/session.test.ts)',

@@ -5,6 +5,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // The release check packs and installs the package: npm run test:release (test/release/vitest.config.ts).
+    exclude: ['test/release/**', '**/node_modules/**'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     maxWorkers: 2,

@@ -11,3 +11,12 @@ export const KIND_PATHS: Record<JobKind, string> = {
   crawl: '/crawl',
   extract: '/extract',
 };
+
+/**
+ * webjobs serve's extension (not in the spec): GET {JOB_PATH}/{jobId} answers
+ * {jobId, kind, status} of any job of the key, so that a client holding only an
+ * id asks once instead of trying the status endpoint of each kind.
+ */
+export const JOB_PATH = '/jobs';
+/** The code of that route's 404 for an id no job of the key has: a service without the route answers 404 without it. */
+export const NO_SUCH_JOB_CODE = 'no_such_job';

@@ -36,6 +36,11 @@ export interface CallOptions {
   query?: Record<string, number | undefined>;
   /** The job the call is about, to report a 404 as an unknown job. */
   jobId?: string;
+  /**
+   * Only a 404 with this code says the job is unknown; any other 404 is a RemoteError
+   * with httpStatus 404 (a service without the route: serve's extensions).
+   */
+  noSuchJobCode?: string;
 }
 
 const RETRY_STATUSES = new Set([429, 502, 503, 504]);
@@ -117,7 +122,8 @@ export class HttpClient {
         await sleep(this.backoff(attempt - 1, response.headers.get('retry-after')));
         continue;
       }
-      throw this.errorFor(response.status, message, options.jobId);
+      const jobId = options.noSuchJobCode === undefined || code === options.noSuchJobCode ? options.jobId : undefined;
+      throw this.errorFor(response.status, message, jobId);
     }
   }
 

@@ -4,9 +4,9 @@
  * the service's conventions: the /api prefix, the x-api-key header, status
  * endpoints that say only the status, and paged batch/crawl results.
  */
-import { KIND_PATHS } from '../api/paths.js';
+import { JOB_PATH, KIND_PATHS, NO_SUCH_JOB_CODE } from '../api/paths.js';
 import type { JobBackend, JobStart, StartOptions, WaitOptions } from '../api/backend.js';
-import { JobNotFoundError, PlanError, UsageError, WaitTimeoutError } from '../api/errors.js';
+import { JobNotFoundError, PlanError, RemoteError, UsageError, WaitTimeoutError } from '../api/errors.js';
 import {
   isFinal,
   JOB_KINDS,
@@ -61,6 +61,8 @@ function sleep(ms: number): Promise<void> {
 export class RemoteBackend implements JobBackend {
   private readonly http: HttpClient;
   private readonly pollDelaysMs: number[];
+  /** Whether the service answers GET /api/jobs/{jobId} (webjobs serve does; the spec has no such route). */
+  private hasJobRoute = true;
 
   constructor(options: RemoteBackendOptions) {
     this.http = new HttpClient({ ...options, apiUrl: apiUrlOf(options.baseUrl) });
@@ -75,7 +77,16 @@ export class RemoteBackend implements JobBackend {
 
   async status(jobId: string, kind?: JobKind): Promise<JobStatusObject & { kind: JobKind }> {
     if (kind) return { status: await this.statusOf(kind, jobId), kind };
-    // The service's status endpoints are per kind: ask each until one knows the job.
+    if (this.hasJobRoute) {
+      try {
+        const job = await this.http.call<JobStatusObject & { kind: JobKind }>('GET', `${JOB_PATH}/${encodeURIComponent(jobId)}`, { jobId, noSuchJobCode: NO_SUCH_JOB_CODE });
+        return { status: job.status, kind: job.kind };
+      } catch (err) {
+        if (!(err instanceof RemoteError && err.httpStatus === 404)) throw err;
+        this.hasJobRoute = false;
+      }
+    }
+    // A service with the spec's endpoints only: they are per kind, so ask each until one knows the job.
     for (const candidate of JOB_KINDS) {
       try {
         return { status: await this.statusOf(candidate, jobId), kind: candidate };

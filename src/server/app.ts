@@ -6,7 +6,8 @@
  * The Firecrawl-compatible /v1 and /v2 (firecrawl/routes.ts) sit beside it,
  * sharing the JobGate: the same keys, plans, validation and limits.
  */
-import { KIND_PATHS } from '../api/paths.js';
+import { JOB_PATH, KIND_PATHS, NO_SUCH_JOB_CODE } from '../api/paths.js';
+import { JobNotFoundError } from '../api/errors.js';
 import { createReadStream, promises as fs } from 'node:fs';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { JobBackend } from '../api/backend.js';
@@ -67,6 +68,12 @@ export function buildApp(options: AppOptions): FastifyInstance {
   // where Fastify's own check would answer that the body is not valid JSON.
   const app = Fastify({ bodyLimit, logger: false, return503OnClosing: true, onProtoPoisoning: 'ignore', onConstructorPoisoning: 'ignore' });
   app.decorateRequest('apiKey', null);
+  // An empty body is no body, whatever its content-type: axios, many SDKs and curl scripts send
+  // content-type: application/json on every call, a DELETE or a GET included. Fastify's own parser
+  // refuses that with a 400; any other body still goes to it (invalid JSON is still a 400).
+  const parseJson = app.getDefaultJsonParser('ignore', 'ignore');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body: string, done) => (body === '' ? done(null, undefined) : parseJson(req, body, done)));
 
   app.addHook('onRequest', async (req) => {
     if (req.routeOptions.config.public) return;
@@ -151,6 +158,20 @@ export function buildApp(options: AppOptions): FastifyInstance {
   app.get('/api/jobs', async (req) => {
     // Only this key's jobs are read, and only their headers: another key's jobs cost this one nothing.
     return backend.list(await gate.jobsOf(keyOf(req)));
+  });
+
+  // webjobs extension, not in the spec: one job's kind and status, for a client holding only its id
+  // (`--remote` without --kind), which would otherwise try the status endpoint of each kind in turn.
+  app.get<{ Params: { jobId: string } }>(`/api${JOB_PATH}/:jobId`, async (req, reply) => {
+    try {
+      const jobId = await gate.ownedJobId(keyOf(req), req.params.jobId);
+      const { kind, status } = await backend.status(jobId);
+      return { jobId, kind, status };
+    } catch (err) {
+      if (!(err instanceof JobNotFoundError)) throw err;
+      // The code tells this 404 from a service's without the route.
+      return reply.code(404).send({ message: err.message, code: NO_SUCH_JOB_CODE });
+    }
   });
 
   void app.register(firecrawlRoutes, { backend, gate, bodyLimit, log, files: options.files });
