@@ -159,6 +159,23 @@ export class OutputClosedError extends WebjobsError {
   }
 }
 
+/**
+ * The CLI could not write its output (-o to a full disk, /dev/full, a file in
+ * /proc, --output-dir's files): the job ran, its result is kept in the store.
+ */
+export class OutputWriteError extends WebjobsError {
+  readonly exitCode = ExitCode.jobFailed;
+  readonly httpStatus = 500;
+
+  /** "cannot write out.md: no space left on device (ENOSPC)", from a Node error. */
+  static of(name: string, err: unknown): OutputWriteError {
+    const code = (err as NodeJS.ErrnoException | undefined)?.code;
+    // Node's message is "ENOSPC: no space left on device, write": the reason alone, then its code.
+    const reason = /^[A-Z]+: ([^,]+)/.exec(errorMessage(err))?.[1] ?? errorMessage(err);
+    return new OutputWriteError(`cannot write ${name}: ${reason}${code ? ` (${code})` : ''}`);
+  }
+}
+
 /** A failure while fetching or processing one page; it ends up in that page's `error`. */
 export class PageError extends Error {
   constructor(message: string) {

@@ -4,7 +4,7 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { UsageError } from '../api/errors.js';
+import { OutputWriteError, UsageError } from '../api/errors.js';
 import type { Format, PageEntry } from '../api/types.js';
 import { makeDirs } from './output.js';
 import { FORMAT_EXTENSIONS, formatsOrDefault, renderFormat, withNewline } from './pageText.js';
@@ -133,7 +133,11 @@ export class OutputDir {
       });
       i++;
     }
-    await this.writes;
-    await fs.writeFile(path.join(this.dir, 'index.json'), `${JSON.stringify({ jobId, pages: index }, null, 2)}\n`);
+    const indexFile = path.join(this.dir, 'index.json');
+    await this.writes
+      .then(() => fs.writeFile(indexFile, `${JSON.stringify({ jobId, pages: index }, null, 2)}\n`))
+      .catch((err: NodeJS.ErrnoException) => {
+        throw OutputWriteError.of(err.path ?? indexFile, err);
+      });
   }
 }
