@@ -27,6 +27,11 @@ export async function resolveOutput(outFile: string | undefined): Promise<Output
   return { kind: 'file', path: target };
 }
 
+/** Whether the output goes to a terminal a person reads: stdout (no -o, or `-o -`) when it is one. */
+export function outputIsTerminal(outFile: string | undefined): boolean {
+  return (outFile === undefined || outFile === '-') && Boolean(process.stdout.isTTY);
+}
+
 /** The file a path names after its symlinks, also when the last link points at a file not created yet. */
 async function followLinks(file: string): Promise<string> {
   try {
@@ -68,18 +73,14 @@ async function ensureParent(name: string, file: string): Promise<void> {
   }
 }
 
-/** Writes the whole output at once, to stdout or -o's target (see OutputTarget); ends it with a newline. */
-export async function writeOutput(text: string, outFile?: string): Promise<void> {
-  const content = text.endsWith('\n') || text === '' ? text : `${text}\n`;
-  await writeWhole(content, outFile);
-}
-
 /**
- * Writes `content` as it is (text or bytes) to stdout or -o's target. A failed
- * write (a full disk, /dev/full, /proc) is one OutputWriteError; a regular file
- * keeps its previous content then.
+ * Writes the whole output at once, to stdout or -o's target (see OutputTarget):
+ * text ended with a newline, bytes (an image) as they are. A failed write (a
+ * full disk, /dev/full, /proc) is one OutputWriteError; a regular file keeps its
+ * previous content then.
  */
-export async function writeWhole(content: string | Uint8Array, outFile?: string): Promise<void> {
+export async function writeOutput(output: string | Uint8Array, outFile?: string): Promise<void> {
+  const content = typeof output !== 'string' || output.endsWith('\n') || output === '' ? output : `${output}\n`;
   const target = await resolveOutput(outFile);
   try {
     if (target.kind === 'stdout') return await writeStdout(content);
