@@ -156,7 +156,7 @@ async function countEntries(entries: AsyncIterable<PageEntry>): Promise<Tally> {
   return tally;
 }
 
-/** " (stopped at --max-pages 10; 37 more URLs were found and not crawled)": a crawl that --max-pages cut. */
+/** "stopped at --max-pages 10; 37 more URLs were found and not crawled": a crawl that --max-pages cut. */
 function crawlCut(kind: ManyKind, head: JobRecordByKind[ManyKind], maxPages: number): string | undefined {
   const left = kind === 'crawl' ? (head as JobRecordByKind['crawl']).urlsNotCrawled : undefined;
   if (!left) return undefined;
