@@ -119,12 +119,29 @@ describe('progress on a terminal', () => {
     expect(result.stdout).toMatch(SPINNER_TEXT);
   });
 
-  it('shows no spinner when stdout is piped, unless --progress', async () => {
+  it('shows progress when stderr is the terminal, whatever stdout is, and clears it before the end', async () => {
     const piped = await inTerminal(`webjobs scrape ${site.at('/a')} | cat`);
     expect(piped.stdout).toContain('alpha');
-    expect(piped.stdout).not.toMatch(SPINNER_TEXT);
-    const forced = await inTerminal(`webjobs scrape ${site.at('/a')} --progress | cat`);
-    expect(forced.stdout).toMatch(SPINNER_TEXT);
+    expect(piped.stdout).toMatch(SPINNER_TEXT);
+    const out = path.join(scratch, 'progress.jsonl');
+    const redirected = await inTerminal(`webjobs batch ${site.at('/a')} ${site.at('/b')} --jsonl > ${out}`);
+    expect(redirected.code).toBe(0);
+    expect(readFileSync(out, 'utf8').trim().split('\n')).toHaveLength(2);
+    const shown = redirected.stdout;
+    expect(shown).toMatch(/pages done/);
+    // After the last frame: the line is cleared and the cursor shown again, then the summary.
+    const afterLast = shown.slice(shown.lastIndexOf('pages done'));
+    expect(afterLast).toMatch(/\x1b\[1G\x1b\[0K[\s\S]*\x1b\[\?25h[\s\S]*2 pages scraped/);
+    expect(afterLast.slice(afterLast.indexOf('2 pages scraped'))).not.toMatch(/pages done/);
+  });
+
+  it('shows no progress when stderr is not a terminal, even when stdout is', async () => {
+    const err = path.join(scratch, 'stderr.txt');
+    const result = await inTerminal(`webjobs batch ${site.at('/a')} 2> ${err}`);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('alpha');
+    expect(result.stdout).not.toMatch(/Scraping|pages done|pages scraped/);
+    expect(readFileSync(err, 'utf8')).toBe('');
   });
 
   it('writes colour codes only without NO_COLOR', async () => {

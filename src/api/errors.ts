@@ -101,7 +101,10 @@ export class StoreFullError extends WebjobsError {
   static of(err: unknown, file: string): StoreFullError | undefined {
     if (err instanceof StoreFullError) return err;
     const why = NO_ROOM[(err as NodeJS.ErrnoException | undefined)?.code ?? ''];
-    return why ? new StoreFullError(`could not write ${file}: ${why}; free some space (webjobs prune deletes old jobs)`) : undefined;
+    if (!why) return undefined;
+    const full = new StoreFullError(`could not write ${file}: ${why}; free some space (webjobs prune deletes old jobs)`);
+    full.cause = err;
+    return full;
   }
 }
 
@@ -191,6 +194,25 @@ export class OutputClosedError extends WebjobsError {
   readonly httpStatus = 499;
   constructor() {
     super('stdout was closed');
+  }
+}
+
+/**
+ * The CLI could not write its output (-o to a full disk, /dev/full, a file in
+ * /proc, --output-dir's files): the job ran, its result is kept in the store.
+ */
+export class OutputWriteError extends WebjobsError {
+  readonly exitCode = ExitCode.jobFailed;
+  readonly httpStatus = 500;
+
+  /** "cannot write out.md: no space left on device (ENOSPC)", from a Node error. */
+  static of(name: string, err: unknown): OutputWriteError {
+    // The output is not the job store: a full disk is said as the system says it, about the output's own file.
+    if (err instanceof StoreFullError && err.cause) err = err.cause;
+    const code = (err as NodeJS.ErrnoException | undefined)?.code;
+    // Node's message is "ENOSPC: no space left on device, write": the reason alone, then its code.
+    const reason = /^[A-Z]+: ([^,]+)/.exec(errorMessage(err))?.[1] ?? errorMessage(err);
+    return new OutputWriteError(`cannot write ${name}: ${reason}${code ? ` (${code})` : ''}`);
   }
 }
 

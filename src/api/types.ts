@@ -201,6 +201,8 @@ export interface CrawlJob extends PagedJobFields {
   jobId: string;
   status: JobStatus;
   totalCrawledPages: number;
+  /** webjobs extension: maxPages stopped the crawl while this many more URLs were found and not crawled (absent otherwise). */
+  urlsNotCrawled?: number;
   data: PageEntry[];
   error?: string;
 }

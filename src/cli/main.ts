@@ -19,9 +19,9 @@ import { colors } from './terminal.js';
 const EXIT_CODES_HELP = `
 Exit codes:
   0    the job completed (every page, for batch and crawl)
-  1    the job failed
+  1    the job failed; with --fail, the server answered 4xx/5xx; or the output could not be written
   2    bad usage or bad input (invalid URL, unknown format, bad number, invalid schema, missing API key)
-  3    batch or crawl completed, but some pages failed
+  3    batch or crawl completed, but some pages failed (with --fail, 4xx/5xx pages count)
   4    no job with that id
   5    --wait-timeout ran out; the job goes on (its id is printed on stderr)
   6    this machine lacks something (no browser found)

@@ -2,31 +2,30 @@
  * Output of the many-page commands (batch, crawl): --json, --jsonl, --output-dir
  * or Markdown with a header per page, and the exit code that tells cron whether
  * every page made it. Records are read back from the back end one result batch at
- * a time, so a 1,000-page job never sits in memory as one string.
+ * a time (jobPages.ts), so a 1,000-page job never sits in memory as one string.
  */
 import { Command } from 'commander';
 import type { JobBackend, JobProgress } from '../api/backend.js';
 import { ExitCode, JobFailedError, UsageError } from '../api/errors.js';
 import { LIMITS } from '../api/limits.js';
 import type { Format, JobRecordByKind, JobRequestByKind, PageEntry } from '../api/types.js';
+import { entriesOf, headOf, writeMergedRecord, type ManyKind } from './jobPages.js';
 import { OutputDir } from './outputDir.js';
+import { failHttpError, PageNotes, type FailFlags } from './pageChecks.js';
 import { renderPage } from './pageText.js';
 import { parseInteger, type RunFlags } from './options.js';
 import { openOutput, type OutputStream } from './output.js';
 import { runJob, type FinishedJob } from './runJob.js';
 import { colors, showProgress } from './terminal.js';
 
-export type ManyKind = 'batch' | 'crawl';
+export type { ManyKind };
 
-export interface ManyPagesFlags extends RunFlags {
+export interface ManyPagesFlags extends RunFlags, FailFlags {
   jsonl?: boolean;
   outputDir?: string;
   formats?: Format[];
   frontMatter?: boolean;
 }
-
-/** Entries read per round trip to the store; small enough to keep memory flat. */
-const READ_BATCH = 100;
 
 export function addManyPagesOptions(cmd: Command): Command {
   return cmd
@@ -67,15 +66,6 @@ function checkFlags(flags: ManyPagesFlags): void {
   }
 }
 
-/** Every entry of a finished job, in order, one result batch at a time. */
-async function* entriesOf(backend: JobBackend, kind: ManyKind, jobId: string): AsyncGenerator<PageEntry> {
-  for (let page = 1; ; page++) {
-    const record = await backend.result(kind, jobId, { page, batchSize: READ_BATCH });
-    yield* record.data;
-    if (page >= record.totalPageBatches || record.data.length === 0) return;
-  }
-}
-
 /** "1m05s", "42s": a duration as a person reads it on a progress line. */
 function duration(seconds: number): string {
   const s = Math.max(0, Math.round(seconds));
@@ -102,21 +92,6 @@ export function describeProgress(kind: ManyKind, total: number) {
   };
 }
 
-/** The record as one JSON document with every result batch merged into `data`, written entry by entry. */
-async function writeJson(out: OutputStream, backend: JobBackend, kind: ManyKind, jobId: string, head: JobRecordByKind[ManyKind]): Promise<void> {
-  const { data: _data, ...fields } = head;
-  const total = entryTotal(kind, head);
-  const merged = { ...fields, totalPageBatches: 1, currentPageBatch: 1, batchSize: Math.max(1, total) };
-  const opening = JSON.stringify(merged, null, 2).replace(/\n}$/, ',\n  "data": [');
-  await out.write(opening);
-  let first = true;
-  for await (const entry of entriesOf(backend, kind, jobId)) {
-    await out.write(`${first ? '\n' : ',\n'}    ${JSON.stringify(entry)}`);
-    first = false;
-  }
-  await out.write(`${first ? '' : '\n  '}]\n}\n`);
-}
-
 function pageHeader(entry: PageEntry, n: number, total: number): string {
   const failed = entry.status === 'failed' ? ` (failed: ${entry.error})` : '';
   return `==> [${n}/${total}] ${entry.url}${failed} <==`;
@@ -126,10 +101,10 @@ function pageHeader(entry: PageEntry, n: number, total: number): string {
  * Markdown (or the asked formats) of every page, each under a `==> [n/total] URL <==`
  * header; pages a stopped job never did (pending) are left out.
  */
-async function writeText(out: OutputStream, backend: JobBackend, kind: ManyKind, jobId: string, formats: Format[] | undefined, total: number): Promise<void> {
+async function writeText(out: OutputStream, entries: AsyncIterable<PageEntry>, formats: Format[] | undefined, total: number): Promise<void> {
   let n = 0;
   let written = 0;
-  for await (const entry of entriesOf(backend, kind, jobId)) {
+  for await (const entry of entries) {
     n++;
     if (entry.status === 'pending') continue;
     const body = entry.status === 'completed' ? renderPage(entry, formats) : '';
@@ -152,46 +127,65 @@ export async function writeStoredPages(
     await dir.create();
     return dir.finish(jobId, entriesOf(backend, kind, jobId));
   }
-  const head = await backend.result(kind, jobId, { page: 1, batchSize: 1 });
+  const { entries } = await headOf(backend, kind, jobId);
   const out = await openOutput(options.output);
   try {
-    await writeText(out, backend, kind, jobId, options.formats, entryTotal(kind, head));
+    await writeText(out, entriesOf(backend, kind, jobId), options.formats, entries);
   } finally {
     await out.close();
   }
 }
 
-/** Entries of the job, from its record read with batchSize 1 (a batch has one result batch per entry then). */
-function entryTotal(kind: ManyKind, head: JobRecordByKind[ManyKind]): number {
-  if (kind === 'crawl') return (head as JobRecordByKind['crawl']).totalCrawledPages;
-  return head.data.length === 0 ? 0 : head.totalPageBatches;
-}
-
 /** Entries finished (completed or failed) and failed; a stopped batch still has `pending` placeholders. */
-async function countEntries(backend: JobBackend, kind: ManyKind, jobId: string): Promise<{ done: number; failed: number; total: number }> {
-  let done = 0;
-  let failed = 0;
-  let total = 0;
-  for await (const entry of entriesOf(backend, kind, jobId)) {
-    total++;
-    if (entry.status !== 'pending') done++;
-    if (entry.status === 'failed') failed++;
-  }
-  return { done, failed, total };
+interface Tally {
+  done: number;
+  failed: number;
+  total: number;
+  /** HTTP error statuses and warnings of completed pages, told on stderr. */
+  notes: PageNotes;
 }
 
-function summary(kind: ManyKind, done: number, failed: number, elapsedMs: number, flags: ManyPagesFlags): void {
+async function countEntries(entries: AsyncIterable<PageEntry>): Promise<Tally> {
+  const tally: Tally = { done: 0, failed: 0, total: 0, notes: new PageNotes() };
+  for await (const entry of entries) {
+    tally.total++;
+    if (entry.status !== 'pending') tally.done++;
+    if (entry.status === 'failed') tally.failed++;
+    tally.notes.add(entry);
+  }
+  return tally;
+}
+
+/** "stopped at --max-pages 10; 37 more URLs were found and not crawled": a crawl that --max-pages cut. */
+function crawlCut(kind: ManyKind, head: JobRecordByKind[ManyKind], maxPages: number): string | undefined {
+  const left = kind === 'crawl' ? (head as JobRecordByKind['crawl']).urlsNotCrawled : undefined;
+  if (!left) return undefined;
+  return `stopped at --max-pages ${maxPages}; ${left} more URL${left === 1 ? ' was' : 's were'} found and not crawled`;
+}
+
+/**
+ * What a finished job says on stderr: on a terminal a summary line; elsewhere
+ * (cron) one line for failed pages and one for a crawl --max-pages cut. Then
+ * the pages' HTTP errors and warnings. Nothing with -q.
+ */
+function summary(kind: ManyKind, tally: Tally, cut: string | undefined, elapsedMs: number, flags: ManyPagesFlags): void {
+  if (flags.quiet) return;
+  const { done, failed } = tally;
   const rate = (done / Math.max(elapsedMs / 1000, 0.001)).toFixed(1);
   const what = kind === 'batch' ? 'scraped' : 'crawled';
   const failedText = failed > 0 ? colors.red(`, ${failed} failed`) : '';
-  if (flags.quiet) return;
-  if (showProgress(flags)) process.stderr.write(`${colors.green('✔')} ${done} pages ${what}${failedText} in ${(elapsedMs / 1000).toFixed(1)}s (${rate} pages/s)\n`);
-  else if (failed > 0) process.stderr.write(`webjobs: ${failed} of ${done} pages failed (exit code 3)\n`);
+  if (showProgress(flags)) {
+    process.stderr.write(`${colors.green('✔')} ${done} pages ${what}${failedText} in ${(elapsedMs / 1000).toFixed(1)}s (${rate} pages/s)${cut ? `, ${cut}` : ''}\n`);
+  } else {
+    if (failed > 0) process.stderr.write(`webjobs: ${failed} of ${done} pages failed (exit code 3)\n`);
+    if (cut) process.stderr.write(`webjobs: the crawl ${cut}\n`);
+  }
+  tally.notes.tell(done);
 }
 
 /** "43 of 200 pages done" for a stopped batch, "43 pages done" for a stopped crawl. */
 async function describeStopped(kind: ManyKind, backend: JobBackend, jobId: string): Promise<string> {
-  const { done, total } = await countEntries(backend, kind, jobId);
+  const { done, total } = await countEntries(entriesOf(backend, kind, jobId));
   return kind === 'batch' ? `${done} of ${total} pages done` : `${done} page${done === 1 ? '' : 's'} done`;
 }
 
@@ -209,12 +203,15 @@ export async function runManyPages<K extends ManyKind>(
 ): Promise<number> {
   checkFlags(flags);
   const started = Date.now();
+  // --fail: pages answered with an HTTP error are failed ones, in every output and in the exit code.
+  const read = (backend: JobBackend, jobId: string) => entriesOf(backend, kind, jobId, flags.fail ? failHttpError : undefined);
   let jsonl: OutputStream | undefined;
   let writes: Promise<void> = Promise.resolve();
   const dir = flags.outputDir ? new OutputDir(flags.outputDir, flags.formats, flags.frontMatter, flags.apiKey ?? process.env.WEBJOBS_API_KEY) : undefined;
   await dir?.create();
   if (flags.jsonl) jsonl = await openOutput(flags.output);
-  const onPage = (entry: PageEntry, index: number) => {
+  const onPage = (page: PageEntry, index: number) => {
+    const entry = flags.fail ? failHttpError(page) : page;
     dir?.add(entry, index);
     if (jsonl) {
       const line = `${JSON.stringify(entry)}\n`;
@@ -229,13 +226,13 @@ export async function runManyPages<K extends ManyKind>(
     describeStopped: (backend: JobBackend, jobId: string) => describeStopped(kind, backend, jobId),
     onStopped: async ({ backend, jobId }: FinishedJob) => {
       await writes;
-      await dir?.finish(jobId, entriesOf(backend, kind, jobId));
+      await dir?.finish(jobId, read(backend, jobId));
     },
   };
   try {
     return await runJob(kind, request, flags, options, async (job) => {
       await writes;
-      return finish(kind, job, flags, started, dir);
+      return finish(kind, job, flags, { started, total, dir, read });
     });
   } finally {
     await writes.catch(() => undefined);
@@ -243,14 +240,22 @@ export async function runManyPages<K extends ManyKind>(
   }
 }
 
-async function finish(kind: ManyKind, { backend, jobId }: FinishedJob, flags: ManyPagesFlags, started: number, dir: OutputDir | undefined): Promise<number> {
-  const head = await backend.result(kind, jobId, { page: 1, batchSize: 1 });
-  if (dir) await dir.finish(jobId, entriesOf(backend, kind, jobId));
+interface Finishing {
+  started: number;
+  /** Batch: the URL count; crawl: --max-pages. */
+  total: number;
+  dir: OutputDir | undefined;
+  read: (backend: JobBackend, jobId: string) => AsyncGenerator<PageEntry>;
+}
+
+async function finish(kind: ManyKind, { backend, jobId }: FinishedJob, flags: ManyPagesFlags, { started, total, dir, read }: Finishing): Promise<number> {
+  const { head, entries } = await headOf(backend, kind, jobId);
+  if (dir) await dir.finish(jobId, read(backend, jobId));
   else if (!flags.jsonl) {
     const out = await openOutput(flags.output);
     try {
-      if (flags.json) await writeJson(out, backend, kind, jobId, head);
-      else if (head.status === 'completed') await writeText(out, backend, kind, jobId, flags.formats, entryTotal(kind, head));
+      if (flags.json) await writeMergedRecord(out, backend, kind, jobId, flags.fail ? failHttpError : undefined);
+      else if (head.status === 'completed') await writeText(out, read(backend, jobId), flags.formats, entries);
     } finally {
       await out.close();
     }
@@ -258,7 +263,7 @@ async function finish(kind: ManyKind, { backend, jobId }: FinishedJob, flags: Ma
   if (head.status !== 'completed') {
     throw new JobFailedError(`${kind} job ${jobId} ${head.status}: ${head.error ?? 'no reason given'}`);
   }
-  const { done, failed } = await countEntries(backend, kind, jobId);
-  summary(kind, done, failed, Date.now() - started, flags);
-  return failed > 0 ? ExitCode.partial : ExitCode.ok;
+  const tally = await countEntries(read(backend, jobId));
+  summary(kind, tally, crawlCut(kind, head, total), Date.now() - started, flags);
+  return tally.failed > 0 ? ExitCode.partial : ExitCode.ok;
 }

@@ -152,6 +152,6 @@ export function addRunOptions(cmd: Command): Command {
     .option('--wait-timeout <seconds>', 'stop waiting after this long (the job goes on); exit code 5', parseInteger('--wait-timeout', 1))
     .option('--remote <url>', 'run on a webjobs service at this URL instead of locally (env: WEBJOBS_REMOTE)')
     .option('--api-key <key>', 'API key for --remote (env: WEBJOBS_API_KEY)')
-    .option('--progress', 'show progress on stderr even when stdout is piped or redirected (stderr must be a terminal)')
+    .option('--progress', 'no effect, kept for old scripts: progress shows on stderr whenever stderr is a terminal')
     .option('-q, --quiet', 'nothing on stderr but errors: no progress, no summary');
 }

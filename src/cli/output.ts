@@ -1,7 +1,7 @@
 /** Data goes to stdout, or to the file of -o, and nowhere else. */
 import { constants as fsConstants, createWriteStream, promises as fs, type WriteStream } from 'node:fs';
 import path from 'node:path';
-import { OutputClosedError, UsageError } from '../api/errors.js';
+import { OutputClosedError, OutputWriteError, UsageError } from '../api/errors.js';
 import { writeFileAtomic } from '../store/atomicFile.js';
 
 /**
@@ -25,6 +25,11 @@ export async function resolveOutput(outFile: string | undefined): Promise<Output
   if (stat && !stat.isFile()) return { kind: 'special', path: target };
   await ensureParent(outFile, target);
   return { kind: 'file', path: target };
+}
+
+/** Whether the output goes to a terminal a person reads: stdout (no -o, or `-o -`) when it is one. */
+export function outputIsTerminal(outFile: string | undefined): boolean {
+  return (outFile === undefined || outFile === '-') && Boolean(process.stdout.isTTY);
 }
 
 /** The file a path names after its symlinks, also when the last link points at a file not created yet. */
@@ -68,13 +73,28 @@ async function ensureParent(name: string, file: string): Promise<void> {
   }
 }
 
-/** Writes the whole output at once, to stdout or -o's target (see OutputTarget); ends it with a newline. */
-export async function writeOutput(text: string, outFile?: string): Promise<void> {
-  const content = text.endsWith('\n') || text === '' ? text : `${text}\n`;
+/**
+ * Writes the whole output at once, to stdout or -o's target (see OutputTarget):
+ * text ended with a newline, bytes (an image) as they are. A failed write (a
+ * full disk, /dev/full, /proc) is one OutputWriteError; a regular file keeps its
+ * previous content then.
+ */
+export async function writeOutput(output: string | Uint8Array, outFile?: string): Promise<void> {
+  const content = typeof output !== 'string' || output.endsWith('\n') || output === '' ? output : `${output}\n`;
   const target = await resolveOutput(outFile);
-  if (target.kind === 'stdout') return writeStdout(content);
-  if (target.kind === 'special') return fs.writeFile(target.path, content);
-  await writeFileAtomic(target.path, content);
+  try {
+    if (target.kind === 'stdout') return await writeStdout(content);
+    if (target.kind === 'special') return await fs.writeFile(target.path, content);
+    await writeFileAtomic(target.path, content);
+  } catch (err) {
+    throw writeError(err, outFile);
+  }
+}
+
+/** The error a failed write of the output ends the command with. */
+function writeError(err: unknown, outFile: string | undefined): unknown {
+  if (err instanceof OutputClosedError || err instanceof OutputWriteError) return err;
+  return OutputWriteError.of(outFile === undefined || outFile === '-' ? 'stdout' : outFile, err);
 }
 
 /** EPIPE, or a write after it: the reader of stdout has gone. */
@@ -83,7 +103,7 @@ export function isClosedOutput(err: unknown): boolean {
   return code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED' || code === 'ERR_STREAM_WRITE_AFTER_END';
 }
 
-export function writeStdout(text: string): Promise<void> {
+export function writeStdout(text: string | Uint8Array): Promise<void> {
   return new Promise((resolve, reject) => {
     if (process.stdout.destroyed) return reject(new OutputClosedError());
     process.stdout.write(text, (err) => (err ? reject(isClosedOutput(err) ? new OutputClosedError() : err) : resolve()));
@@ -98,13 +118,25 @@ export interface OutputStream {
 
 export async function openOutput(outFile?: string): Promise<OutputStream> {
   const target = await resolveOutput(outFile);
-  if (target.kind === 'stdout') return { write: writeStdout, close: async () => undefined };
+  if (target.kind === 'stdout') {
+    return { write: (text) => writeStdout(text).catch((err: unknown) => Promise.reject(writeError(err, outFile))), close: async () => undefined };
+  }
   const stream: WriteStream = createWriteStream(target.path);
+  // The first error fails the next write or the close, as one OutputWriteError; never an unhandled 'error' event.
+  let failed: unknown;
+  stream.on('error', (err) => (failed ??= writeError(err, outFile)));
+  const settle = (resolve: () => void, reject: (err: unknown) => void) => (err?: Error | null) =>
+    err || failed ? reject(failed ?? writeError(err, outFile)) : resolve();
   return {
     write: (text) =>
       new Promise((resolve, reject) => {
-        stream.write(text, (err) => (err ? reject(err) : resolve()));
+        if (failed) return reject(failed);
+        stream.write(text, settle(resolve, reject));
       }),
-    close: () => new Promise((resolve, reject) => stream.end((err?: Error | null) => (err ? reject(err) : resolve()))),
+    close: () =>
+      new Promise((resolve, reject) => {
+        if (stream.destroyed) return failed ? reject(failed) : resolve();
+        stream.end(settle(resolve, reject));
+      }),
   };
 }

@@ -4,9 +4,10 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { UsageError } from '../api/errors.js';
+import { OutputWriteError, UsageError, WebjobsError } from '../api/errors.js';
 import type { Format, PageEntry } from '../api/types.js';
 import { makeDirs } from './output.js';
+import { readScreenshot } from './screenshot.js';
 import { FORMAT_EXTENSIONS, formatsOrDefault, renderFormat, withNewline } from './pageText.js';
 
 /** A file name from the URL, without extension: host and path, made safe; duplicates get -2, -3... */
@@ -103,16 +104,9 @@ export class OutputDir {
   /** Queues the copy of a screenshot (a path here, or a URL on the service) into `<base>.<ext>`; returns the file's name. */
   private copy(ref: string, base: string): string {
     const file = `${base}.${/\.(png|jpeg|webp)$/.exec(ref)?.[1] ?? 'png'}`;
-    this.writes = this.writes.then(async () => fs.writeFile(path.join(this.dir, file), await this.read(ref)));
+    this.writes = this.writes.then(async () => fs.writeFile(path.join(this.dir, file), await readScreenshot(ref, this.apiKey)));
     this.writes.catch(() => undefined);
     return file;
-  }
-
-  private async read(ref: string): Promise<Uint8Array> {
-    if (!/^https?:\/\//.test(ref)) return fs.readFile(ref);
-    const response = await fetch(ref, { headers: this.apiKey ? { 'x-api-key': this.apiKey } : {} });
-    if (!response.ok) throw new Error(`could not download the screenshot ${ref}: HTTP ${response.status}`);
-    return new Uint8Array(await response.arrayBuffer());
   }
 
   /** Writes the pages not written yet (a job waited for by polling) and index.json: `entries` are all the job's, in order. */
@@ -133,7 +127,11 @@ export class OutputDir {
       });
       i++;
     }
-    await this.writes;
-    await fs.writeFile(path.join(this.dir, 'index.json'), `${JSON.stringify({ jobId, pages: index }, null, 2)}\n`);
+    const indexFile = path.join(this.dir, 'index.json');
+    await this.writes
+      .then(() => fs.writeFile(indexFile, `${JSON.stringify({ jobId, pages: index }, null, 2)}\n`))
+      .catch((err: NodeJS.ErrnoException) => {
+        throw err instanceof WebjobsError ? err : OutputWriteError.of(err.path ?? indexFile, err);
+      });
   }
 }

@@ -144,20 +144,25 @@ async function interrupted(
 
 /**
  * How a one-record job (scrape, extract) ends on the CLI: with --json the record
- * as it is, failed or not; otherwise `text(record)` of a completed job. A job that
- * did not complete fails the command after its record was printed.
+ * as it is, failed or not; otherwise `text(record)` of a completed job (text, or
+ * bytes written as they are: a screenshot). A job that did not complete fails the
+ * command after its record was printed. `check` sees a completed record first: it
+ * warns on stderr, or throws to write nothing (--fail).
  */
 export function renderRecord<K extends 'scrape' | 'extract'>(
   kind: K,
   flags: Pick<RunFlags, 'json' | 'output'>,
   what: (jobId: string) => string,
-  text: (record: JobRecordByKind[K]) => string,
+  text: (record: JobRecordByKind[K]) => string | Promise<string | Uint8Array>,
+  check?: (record: JobRecordByKind[K]) => void,
 ): (job: FinishedJob) => Promise<number> {
   return async ({ backend, jobId }) => {
     const record = await backend.result(kind, jobId);
+    if (record.status === 'completed') check?.(record);
     if (flags.json) await writeOutput(JSON.stringify(record, null, 2), flags.output);
     if (record.status !== 'completed') throw new JobFailedError(`${what(jobId)} ${record.status}: ${record.error ?? 'no reason given'}`);
-    if (!flags.json) await writeOutput(text(record), flags.output);
+    if (flags.json) return 0;
+    await writeOutput(await text(record), flags.output);
     return 0;
   };
 }

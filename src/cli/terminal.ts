@@ -15,20 +15,20 @@ const colorsWanted = (): boolean => Boolean(process.stderr.isTTY) && !process.en
 export const colors: ChalkInstance = new Chalk({ level: colorsWanted() ? 1 : 0 });
 
 export interface ProgressFlags {
-  /** Show progress even when stdout is not a terminal (piped into jq, redirected). */
+  /** Kept for scripts that pass it: progress shows whenever stderr is a terminal. */
   progress?: boolean;
   /** Nothing on stderr but errors. */
   quiet?: boolean;
 }
 
 /**
- * Whether the spinner and the final summary show: only to a person at a terminal,
- * and only when stdout is one too, since a spinner redrawn between piped lines
- * (`batch --jsonl | jq`) garbles what the terminal shows; --progress insists.
+ * Whether the spinner and the final summary show: when stderr is a terminal a
+ * person watches, as curl and gh decide, whatever stdout is (`batch --jsonl >
+ * out.jsonl` shows its progress); never with -q. The spinner is cleared before
+ * anything else is written, and before the command ends.
  */
 export function showProgress(flags: ProgressFlags = {}): boolean {
-  if (flags.quiet || !stderrIsTerminal()) return false;
-  return Boolean(flags.progress) || Boolean(process.stdout.isTTY);
+  return !flags.quiet && stderrIsTerminal();
 }
 
 export interface Progress {

@@ -4,6 +4,7 @@ import { LimitError, UsageError } from '../../api/errors.js';
 import { LIMITS } from '../../api/limits.js';
 import { validateEach } from '../../api/validate.js';
 import { addConcurrencyOption, addDelayOption, addManyPagesOptions, delayFrom, runManyPages, type ManyPagesFlags, type PolitenessFlags } from '../manyPages.js';
+import { addFailOption } from '../pageChecks.js';
 import { addRunOptions, addScrapeOptions, addSessionOptions, scrapeOptionsFrom, sessionOptionsFrom, type ScrapeFlags, type SessionFlags } from '../options.js';
 
 interface BatchFlags extends ScrapeFlags, SessionFlags, ManyPagesFlags, PolitenessFlags {
@@ -81,6 +82,7 @@ export function batchCommand(): Command {
   addDelayOption(cmd);
   addRunOptions(cmd);
   addManyPagesOptions(cmd);
+  addFailOption(cmd);
   cmd.addHelpText(
     'after',
     `
@@ -90,8 +92,9 @@ Examples:
   $ grep -v '^#' urls.txt | webjobs batch - --jsonl | jq -r 'select(.status=="failed") | .url'
   $ webjobs batch --file urls.txt --json --concurrency 4 -o batch.json
   $ webjobs batch --file urls.txt --header "Authorization: Bearer $TOKEN" --output-dir pages/
+  $ webjobs batch --file urls.txt --fail --output-dir pages/   # a 404 or 500 page is a failed page (exit 3)
 
-Exit codes: 0 every page completed, 3 the job completed but some pages failed,
+Exit codes: 0 every page completed, 3 the job completed but some pages failed (with --fail, an HTTP error too),
 1 the job failed, 2 bad usage (more than 1,000 URLs, an invalid URL: its line is named),
 130/143 Ctrl-C/SIGTERM: the job is stopped, pages done kept (read them with webjobs result ID),
 141 stdout closed (| head): a quiet stop.`,

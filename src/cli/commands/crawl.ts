@@ -5,6 +5,7 @@ import type { CrawlRequest } from '../../api/types.js';
 import { UsageError } from '../../api/errors.js';
 import { LOCAL_LIMITS, SERVICE_LIMITS, validateCrawlRequest } from '../../api/validate.js';
 import { addDelayOption, addManyPagesOptions, delayFrom, runManyPages, type ManyPagesFlags, type PolitenessFlags } from '../manyPages.js';
+import { addFailOption } from '../pageChecks.js';
 import {
   addRunOptions,
   addScrapeOptions,
@@ -47,6 +48,7 @@ Stays on the start URL's host, obeys robots.txt, and visits each page once.`,
   addSessionOptions(cmd);
   addRunOptions(cmd);
   addManyPagesOptions(cmd);
+  addFailOption(cmd);
   cmd.addHelpText(
     'after',
     `
@@ -66,7 +68,10 @@ most ${LIMITS.perHostConcurrency} at once. Pages, robots.txt and sitemaps go out
 Globs match the URL path: * within a segment, ** across segments, ? one character;
 at most ${LIMITS.maxCrawlPatterns} include and ${LIMITS.maxCrawlPatterns} exclude patterns, each at most ${LIMITS.maxCrawlPatternLength} characters.
 
-Exit codes: 0 every page completed, 3 the job completed but some pages failed,
+When --max-pages stops the crawl before every URL found was crawled, a line on stderr says so and how
+many more URLs were found (the record's urlsNotCrawled).
+
+Exit codes: 0 every page completed, 3 the job completed but some pages failed (with --fail, an HTTP error too),
 1 the job failed, 2 bad usage (e.g. --max-pages over ${LIMITS.maxLocalCrawlPages}, or ${LIMITS.maxCrawlPages} with --remote),
 130/143 Ctrl-C/SIGTERM: the job is stopped, pages done kept (read them with webjobs result ID),
 141 stdout closed (| head): a quiet stop.`,

@@ -7,8 +7,9 @@ import { FINAL_STATUSES, FORMATS, JOB_KINDS, JOB_STATUSES, type Format, type Job
 import { withBackend } from '../backendFactory.js';
 import { writeStoredPages } from '../manyPages.js';
 import { parseFormats, parseInteger, type RunFlags } from '../options.js';
-import { renderPage } from '../pageText.js';
-import { writeOutput } from '../output.js';
+import { writeMergedRecord } from '../jobPages.js';
+import { openOutput, writeOutput } from '../output.js';
+import { pageOutput } from '../screenshot.js';
 
 type BackendFlags = Pick<RunFlags, 'remote' | 'apiKey'>;
 
@@ -56,13 +57,13 @@ export function resultCommand(): Command {
   const cmd = new Command('result')
     .summary("print a job's record, or write its pages")
     .description(
-      `Print the record of a job as JSON, as the service returns it. Batch and crawl records are paged.
-With --content, print the pages' content instead (as the job command does); with --output-dir, write
-a batch's or crawl's pages as files: also for a job that was stopped, with the pages it did.`,
+      'Print the record of a job as JSON, as the service returns it: a batch\'s or crawl\'s with every page entry merged into one "data" (as batch --json prints it), or one result batch with --page. ' +
+        "With --content, print the pages' content instead (as the job command does); with --output-dir, write a batch's or crawl's pages as files: also for a job that was stopped, with the pages it did.",
     )
     .argument('<jobId>', 'the id a job command printed, or its first characters (at least 4) if they match one job')
-    .option('--page <n>', 'result batch to read, 1-based (batch and crawl jobs)', parseInteger('--page', 1))
-    .option('--batch-size <n>', `page entries per result batch (default 100, at most ${LIMITS.maxResultBatchSize})`, parseInteger('--batch-size', 1, LIMITS.maxResultBatchSize))
+    .option('--json', 'print the JSON record (the default; for scripts that pass --json to every command)')
+    .option('--page <n>', 'only this result batch, 1-based, as the service pages it (batch and crawl jobs)', parseInteger('--page', 1))
+    .option('--batch-size <n>', `with --page: page entries per result batch (default 100, at most ${LIMITS.maxResultBatchSize})`, parseInteger('--batch-size', 1, LIMITS.maxResultBatchSize))
     .option('--content', "print the pages' content (Markdown, or --formats) instead of the JSON record")
     .option('--output-dir <dir>', 'batch and crawl: write one file per page and format, and an index.json, into this folder')
     .option('--front-matter', 'with --output-dir: start each Markdown file with YAML front matter (title, url, sourceURL, statusCode, scrapedAt)')
@@ -73,7 +74,8 @@ a batch's or crawl's pages as files: also for a job that was stopped, with the p
     `
 Examples:
   $ webjobs result $ID | jq .status
-  $ webjobs result $ID --page 2 --batch-size 50 | jq -r ".data[].url"
+  $ webjobs result $ID | jq -r '.data[] | select(.status=="failed") | .url'   # every page of a batch or crawl
+  $ webjobs result $ID --page 2 --batch-size 50 | jq -r '.data[].url'
   $ webjobs result $ID --output-dir pages/      # the pages of a batch or crawl, stopped ones included
   $ webjobs result $ID --content -o page.md`,
   );
@@ -81,17 +83,32 @@ Examples:
     if (flags.outputDir && (flags.output || flags.content)) throw new UsageError('--output-dir writes files itself; drop -o and --content');
     if (flags.formats && !flags.content && !flags.outputDir) throw new UsageError('--formats goes with --content or --output-dir');
     if (flags.frontMatter && !flags.outputDir) throw new UsageError('--front-matter goes with --output-dir');
+    if (flags.json && (flags.outputDir || flags.content)) throw new UsageError(`--json prints the record; drop it or ${flags.outputDir ? '--output-dir' : '--content'}`);
+    // Paged as the service pages it: --page, or --batch-size alone (its first result batch).
+    const paged = flags.page !== undefined || flags.batchSize !== undefined;
     await withBackend(flags, async (backend) => {
       jobId = await resolveJobId(backend, jobId);
       const { kind } = await backend.status(jobId, flags.kind);
       if (flags.outputDir || flags.content) return writeContent(backend, kind, jobId, flags);
+      if ((kind === 'batch' || kind === 'crawl') && !paged) return writeWholeRecord(backend, kind, jobId, flags.output);
       const record = await backend.result(kind, jobId, { page: flags.page, batchSize: flags.batchSize });
       await writeOutput(JSON.stringify(record, null, 2), flags.output);
     });
   });
 }
 
+/** A batch's or crawl's record with every entry, written entry by entry. */
+async function writeWholeRecord(backend: JobBackend, kind: 'batch' | 'crawl', jobId: string, output: string | undefined): Promise<void> {
+  const out = await openOutput(output);
+  try {
+    await writeMergedRecord(out, backend, kind, jobId);
+  } finally {
+    await out.close();
+  }
+}
+
 interface ResultFlags extends BackendFlags {
+  json?: boolean;
   kind?: JobKind;
   page?: number;
   batchSize?: number;
@@ -112,7 +129,8 @@ async function writeContent(backend: JobBackend, kind: JobKind, jobId: string, f
   }
   const record = await backend.result('scrape', jobId);
   if (!record.data) throw new JobFailedError(`scrape job ${jobId} ${record.status}: ${record.error ?? 'no content'}`);
-  await writeOutput(renderPage(record.data, flags.formats), flags.output);
+  const content = await pageOutput(record.data, flags.formats, flags.output, flags.apiKey ?? process.env.WEBJOBS_API_KEY);
+  await writeOutput(content, flags.output);
 }
 
 export function listCommand(): Command {

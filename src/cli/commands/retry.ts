@@ -5,9 +5,9 @@
 import { Command } from 'commander';
 import type { JobBackend } from '../../api/backend.js';
 import { UsageError } from '../../api/errors.js';
-import { LIMITS } from '../../api/limits.js';
 import { isFinal, type BatchScrapeRequest, type ExtractRequest, type ScrapeRequest } from '../../api/types.js';
 import { withBackend } from '../backendFactory.js';
+import { entriesOf } from '../jobPages.js';
 import { addManyPagesOptions, runManyPages, type ManyPagesFlags } from '../manyPages.js';
 import { addRunOptions } from '../options.js';
 import { renderPage } from '../pageText.js';
@@ -17,12 +17,8 @@ import { resolveJobId } from './jobs.js';
 /** The URLs of the failed entries of a batch or crawl job, in result order, read a result batch at a time. */
 async function failedUrls(backend: JobBackend, kind: 'batch' | 'crawl', jobId: string): Promise<string[]> {
   const urls: string[] = [];
-  const batchSize = LIMITS.maxResultBatchSize;
-  for (let page = 1; ; page++) {
-    const record = await backend.result(kind, jobId, { page, batchSize });
-    for (const entry of record.data) if (entry.status === 'failed') urls.push(entry.url);
-    if (page >= record.totalPageBatches) return urls;
-  }
+  for await (const entry of entriesOf(backend, kind, jobId)) if (entry.status === 'failed') urls.push(entry.url);
+  return urls;
 }
 
 /** What retrying a job starts: a batch of its failed pages, or (scrape, extract) its own request again; none when nothing failed. */

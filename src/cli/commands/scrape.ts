@@ -1,7 +1,8 @@
 import { Command } from 'commander';
 import type { PageData } from '../../api/types.js';
 import { addRunOptions, addScrapeOptions, addSessionOptions, scrapeOptionsFrom, sessionOptionsFrom, type RunFlags, type ScrapeFlags, type SessionFlags } from '../options.js';
-import { renderPage } from '../pageText.js';
+import { addFailOption, checkPage, type FailFlags } from '../pageChecks.js';
+import { pageOutput } from '../screenshot.js';
 import { renderRecord, runJob } from '../runJob.js';
 
 /**
@@ -22,6 +23,7 @@ export function scrapeCommand(): Command {
   addScrapeOptions(cmd);
   addSessionOptions(cmd);
   addRunOptions(cmd);
+  addFailOption(cmd);
   cmd.addHelpText(
     'after',
     `
@@ -31,20 +33,28 @@ Examples:
   $ webjobs scrape https://example.com --json | jq -r .data.metadata.title
   $ webjobs scrape https://example.com --no-only-main-content --exclude-tags 'nav,.ads' -o page.md
   $ webjobs scrape https://intranet.example.com --header "Authorization: Bearer $TOKEN" --cookies cookies.txt
+  $ webjobs scrape https://example.com/status --fail -o status.md   # cron: a 4xx/5xx answer keeps the old file, exit 1
+  $ webjobs scrape https://example.com --formats screenshot -o shot.png
 
 Headers go only to the origin of the URL; each cookie only to its own domain (README: Pages behind a login).`,
   );
-  return cmd.action(async (url: string, flags: ScrapeFlags & SessionFlags & RunFlags) => {
+  return cmd.action(async (url: string, flags: ScrapeFlags & SessionFlags & RunFlags & FailFlags) => {
     const request = { url, scrapeOptions: scrapeOptionsFrom(flags), sessionOptions: sessionOptionsFrom(flags) };
     process.exitCode = await runJob(
       'scrape',
       request,
       flags,
       { label: `Scraping ${url}` },
-      renderRecord('scrape', flags, () => `scrape of ${url}`, (record) => {
-        warnIfNothingIncluded(record.data!, flags);
-        return renderPage(record.data!, flags.formats);
-      }),
+      renderRecord(
+        'scrape',
+        flags,
+        () => `scrape of ${url}`,
+        (record) => pageOutput(record.data!, flags.formats, flags.output, flags.apiKey ?? process.env.WEBJOBS_API_KEY),
+        (record) => {
+          checkPage(record.data!, url, flags);
+          warnIfNothingIncluded(record.data!, flags);
+        },
+      ),
     );
   });
 }

@@ -5,7 +5,7 @@
  * only a job that cannot run at all (no browser) fails.
  */
 import { LIMITS, batchPerHostLimit } from '../../api/limits.js';
-import type { BatchScrapeRequest } from '../../api/types.js';
+import type { BatchScrapeRequest, PageEntry } from '../../api/types.js';
 import { defaultConcurrency } from '../../engine/browser.js';
 import { HostGate, type PoliteGate } from '../../engine/crawl/hostGate.js';
 import type { JobContext, JobRunner } from '../jobRunner.js';
@@ -15,13 +15,14 @@ export function batchConcurrency(request: BatchScrapeRequest): number {
   return Math.min(request.concurrency ?? defaultConcurrency(), request.urls.length);
 }
 
-async function scrapeOne(ctx: JobContext<'batch'>, gate: PoliteGate, index: number): Promise<void> {
+/** Scrapes entry `index` and stores it, unless the job was stopped first: a page aborted in flight is not stored. */
+async function scrapeOne(ctx: JobContext<'batch'>, gate: PoliteGate, index: number, store: (index: number, entry: PageEntry) => Promise<void>): Promise<void> {
   const { urls, scrapeOptions, sessionOptions, delay = 0 } = ctx.request;
   const url = urls[index]!;
   const entry = await pageEntry(url, scrapeOptions?.formats, () =>
     gate.run(url, delay, () => ctx.engine.scrape(url, scrapeOptions, sessionOptions, ctx.signal, ctx.access)),
   );
-  if (!ctx.signal.aborted) await ctx.putPage(index, entry);
+  if (!ctx.signal.aborted) await store(index, entry);
 }
 
 export const batchRunner: JobRunner<'batch'> = {
@@ -38,31 +39,45 @@ export const batchRunner: JobRunner<'batch'> = {
 
   async run(ctx) {
     let next = 0;
-    let finished = 0;
+    /** Entries stored, as the entries read back (and PostgreSQL's count) say: what totalScrapedPages holds. */
+    let stored = 0;
     const counter = throttled(() =>
       ctx.update((record) => {
-        (record as unknown as { totalScrapedPages: number }).totalScrapedPages = finished;
+        (record as unknown as { totalScrapedPages: number }).totalScrapedPages = stored;
       }),
     );
+    // Entries being written when the job is stopped: the last count waits for them.
+    const storing = new Set<Promise<void>>();
+    const store = async (index: number, entry: PageEntry) => {
+      const put = ctx.putPage(index, entry).then(() => {
+        stored++;
+        counter.poke();
+      });
+      storing.add(put);
+      try {
+        await put;
+      } finally {
+        storing.delete(put);
+      }
+    };
     // Each worker takes the next index until none is left: a slow page holds one tab, not the batch.
     let fatal = false;
     const gate = new HostGate(batchPerHostLimit(ctx.request), ctx.signal);
     const worker = async () => {
       while (!ctx.signal.aborted && !fatal && next < ctx.request.urls.length) {
         try {
-          await scrapeOne(ctx, gate, next++);
+          await scrapeOne(ctx, gate, next++, store);
         } catch (err) {
           fatal = true; // the other workers stop taking pages; the job fails with this error
           throw err;
         }
-        finished++;
-        counter.poke();
       }
     };
     const workers = Array.from({ length: batchConcurrency(ctx.request) }, worker);
     try {
       await Promise.race([Promise.all(workers), abortPromise(ctx.signal)]);
     } finally {
+      await Promise.allSettled(storing);
       await counter.flush();
     }
   },

@@ -200,11 +200,23 @@ class Crawl {
           );
         }
       }
+      await this.noteUrlsLeft();
     } finally {
       sitemaps?.stop();
       sitemapStop.abort();
       await this.counter.flush();
     }
+  }
+
+  /** When maxPages stopped the crawl: how many more URLs it had found (`urlsNotCrawled`), so the CLI can say so. */
+  private async noteUrlsLeft(): Promise<void> {
+    if (this.stored < this.maxPages) return;
+    let left = 0;
+    while (this.nextUrl() !== undefined) left++;
+    if (left === 0) return;
+    await this.ctx.update((record) => {
+      (record as unknown as { urlsNotCrawled: number }).urlsNotCrawled = left;
+    });
   }
 
   private async storeInOrder(finished: Map<number, Visit>, from: number): Promise<number> {
