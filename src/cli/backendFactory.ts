@@ -4,6 +4,8 @@ import type { JobBackend } from '../api/backend.js';
 export interface BackendChoice {
   remote?: string;
   apiKey?: string;
+  /** Jobs run here may read saved pages (file://): true but for MCP, whose requests come from an agent. */
+  savedPages?: boolean;
 }
 
 export async function createBackend(choice: BackendChoice = {}, env: NodeJS.ProcessEnv = process.env): Promise<JobBackend> {
@@ -12,10 +14,10 @@ export async function createBackend(choice: BackendChoice = {}, env: NodeJS.Proc
     const { RemoteBackend } = await import('../remote/remoteBackend.js');
     return new RemoteBackend({ baseUrl: remote, apiKey: choice.apiKey ?? env.WEBJOBS_API_KEY });
   }
-  return createLocalBackend(env);
+  return createLocalBackend(env, choice.savedPages ?? true);
 }
 
-export async function createLocalBackend(env: NodeJS.ProcessEnv = process.env) {
+export async function createLocalBackend(env: NodeJS.ProcessEnv = process.env, savedPages = true) {
   const [{ LocalBackend }, { FileJobStore }, { FilePageCache }, { JobFiles }, { webjobsHome }] = await Promise.all([
     import('../local/localBackend.js'),
     import('../store/fileStore.js'),
@@ -24,7 +26,7 @@ export async function createLocalBackend(env: NodeJS.ProcessEnv = process.env) {
     import('../store/paths.js'),
   ]);
   const home = webjobsHome(env);
-  return new LocalBackend({ store: new FileJobStore(home), pageCache: new FilePageCache(home), files: new JobFiles(home), env });
+  return new LocalBackend({ store: new FileJobStore(home), pageCache: new FilePageCache(home), files: new JobFiles(home), env, savedPages });
 }
 
 /** Runs `fn` with a back end and closes it however `fn` ends, so browsers and sockets never outlive a command. */

@@ -14,6 +14,7 @@ import { retryCommand } from './commands/retry.js';
 import { scrapeCommand } from './commands/scrape.js';
 import { serveCommand } from './commands/serve.js';
 import { workerCommand } from './commands/worker.js';
+import { printable } from './printable.js';
 import { colors } from './terminal.js';
 
 const EXIT_CODES_HELP = `
@@ -55,7 +56,7 @@ export function buildProgram(): Command {
 }
 
 function report(message: string): void {
-  process.stderr.write(`${colors.red('webjobs:')} ${message}\n`);
+  process.stderr.write(`${colors.red('webjobs:')} ${printable(message)}\n`);
 }
 
 export async function main(argv: string[]): Promise<void> {
@@ -65,7 +66,7 @@ export async function main(argv: string[]): Promise<void> {
     program.addCommand(detachedJobCommand(), { hidden: true });
   }
   // Usage errors look like every other error: one line starting with "webjobs:".
-  const output = { outputError: (text: string, write: (text: string) => void) => write(`${colors.red('webjobs:')} ${text.replace(/^error: /, '')}`) };
+  const output = { outputError: (text: string, write: (text: string) => void) => write(`${colors.red('webjobs:')} ${printable(text.replace(/^error: /, ''))}`) };
   for (const cmd of [program, ...program.commands]) cmd.exitOverride().configureOutput(output);
   // A closed stdout or stderr (`| head`) fails the write that met it, where it is handled; never an unhandled 'error' event.
   process.stdout.on('error', () => undefined);

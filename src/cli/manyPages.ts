@@ -11,7 +11,7 @@ import { LIMITS } from '../api/limits.js';
 import type { Format, JobRecordByKind, JobRequestByKind, PageEntry } from '../api/types.js';
 import { OutputDir } from './outputDir.js';
 import { renderPage } from './pageText.js';
-import { parseInteger, type RunFlags } from './options.js';
+import { parseDuration, parseInteger, type RunFlags } from './options.js';
 import { openOutput, type OutputStream } from './output.js';
 import { runJob, type FinishedJob } from './runJob.js';
 import { colors, showProgress } from './terminal.js';
@@ -46,9 +46,9 @@ export interface PolitenessFlags {
 /** --delay: the request's `delay` extension; a robots.txt Crawl-delay longer than it wins in a crawl. */
 export function addDelayOption(cmd: Command): Command {
   return cmd.option(
-    '--delay <ms>',
-    `milliseconds between two requests to one host, one at a time (at most ${LIMITS.maxDelayMs}); default: none, at most ${LIMITS.perHostConcurrency} at once per host`,
-    parseInteger('--delay', 0, LIMITS.maxDelayMs),
+    '--delay <duration>',
+    `time between two requests to one host, one at a time: 500ms, 2s (a bare number is ms; at most ${LIMITS.maxDelayMs / 1000}s); default: none, at most ${LIMITS.perHostConcurrency} at once per host`,
+    parseDuration('--delay', { unit: 'ms', bare: 'ms', max: LIMITS.maxDelayMs }),
   );
 }
 

@@ -6,7 +6,7 @@ import { JobFailedError, JobNotFoundError, UsageError } from '../../api/errors.j
 import { FINAL_STATUSES, FORMATS, JOB_KINDS, JOB_STATUSES, type Format, type JobKind, type JobStatus } from '../../api/types.js';
 import { withBackend } from '../backendFactory.js';
 import { writeStoredPages } from '../manyPages.js';
-import { parseFormats, parseInteger, type RunFlags } from '../options.js';
+import { parseDuration, parseFormats, parseInteger, type RunFlags } from '../options.js';
 import { renderPage } from '../pageText.js';
 import { writeOutput } from '../output.js';
 
@@ -157,14 +157,8 @@ export function cancelCommand(): Command {
   });
 }
 
-const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
-
-/** --older-than 7d: minutes (m), hours (h), days (d) or weeks (w). */
-export function parseAge(value: string): number {
-  const match = /^(\d{1,6})(m|h|d|w)$/.exec(value.trim());
-  if (!match) throw new InvalidArgumentError(`give an age such as 30m, 12h, 7d or 2w (got "${value}").`);
-  return Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
-}
+/** --older-than 7d: a unit is required (a bare number would be ambiguous for an age); in milliseconds. */
+export const parseAge = parseDuration('--older-than', { unit: 'ms' });
 
 function parseFinalStatuses(value: string, previous: JobStatus[] = []): JobStatus[] {
   const statuses = value.split(',').map((v) => v.trim()).filter(Boolean);
@@ -190,7 +184,7 @@ export function pruneCommand(): Command {
 by status, or both. Jobs still pending or running are never deleted; damaged records are left alone.
 Prints the id of each deleted job (with --dry-run: each job it would delete).`,
     )
-    .option('--older-than <age>', 'only jobs created longer ago than this: 30m, 12h, 7d, 2w', parseAge)
+    .option('--older-than <age>', 'only jobs created longer ago than this: 30m, 12h, 7d, 2w (a unit is needed)', parseAge)
     .option('--status <states>', `only jobs in these states, comma-separated: ${FINAL_STATUSES.join(', ')}`, parseFinalStatuses)
     .option('--dry-run', 'print what would be deleted, delete nothing')
     .option('--remote <url>', 'refused: a webjobs service keeps its jobs by its own rules');

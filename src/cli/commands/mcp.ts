@@ -39,7 +39,8 @@ export function mcpCommand(): Command {
     .action(async (flags: McpFlags, cmd: Command) => {
       // stdout is the protocol's: a library that logs with console.log (pdf.js warns that way) must not break it.
       globalThis.console = new Console({ stdout: process.stderr, stderr: process.stderr });
-      const backend = await createBackend(flags);
+      // An agent's requests never read this machine's files: a page it read could ask for file:///etc/passwd.
+      const backend = await createBackend({ ...flags, savedPages: false });
       const remote = Boolean(flags.remote ?? process.env.WEBJOBS_REMOTE);
       const { serveMcp } = await import('../../mcp/server.js');
       await serveMcp({ backend, limits: remote ? SERVICE_LIMITS : LOCAL_LIMITS, version: cmd.parent?.version() ?? '0.0.0' });

@@ -1,7 +1,10 @@
 import { Command } from 'commander';
 import type { PageData } from '../../api/types.js';
 import { addRunOptions, addScrapeOptions, addSessionOptions, scrapeOptionsFrom, sessionOptionsFrom, type RunFlags, type ScrapeFlags, type SessionFlags } from '../options.js';
+import { UsageError } from '../../api/errors.js';
+import { pageInput, readStdinPage } from '../inputs.js';
 import { renderPage } from '../pageText.js';
+import { printable } from '../printable.js';
 import { renderRecord, runJob } from '../runJob.js';
 
 /**
@@ -11,14 +14,27 @@ import { renderRecord, runJob } from '../runJob.js';
 function warnIfNothingIncluded(data: PageData, flags: ScrapeFlags & RunFlags): void {
   if (!flags.includeTags?.length || flags.quiet) return;
   if ((data.markdown ?? '').trim() !== '' || (data.html ?? '').trim() !== '') return;
-  process.stderr.write(`webjobs: warning: --include-tags ${flags.includeTags.join(',')} matched nothing on ${data.metadata.url}\n`);
+  process.stderr.write(`webjobs: warning: --include-tags ${printable(flags.includeTags.join(','))} matched nothing on ${data.metadata.url}\n`);
+}
+
+/** The page the argument names: a URL, a saved page's path, or '-' for HTML on stdin (then a file removed at the end). */
+async function pageOf(arg: string, flags: RunFlags): Promise<{ url: string; remove?: () => Promise<void> }> {
+  const remote = Boolean(flags.remote ?? process.env.WEBJOBS_REMOTE);
+  if (arg !== '-') return { url: await pageInput(arg, { remote }) };
+  if (remote) throw new UsageError('a page on stdin is read on this machine: --remote reads http(s) URLs only; drop --remote');
+  if (!flags.wait || flags.waitTimeout !== undefined) {
+    throw new UsageError(`a page on stdin is read while webjobs waits: drop ${flags.wait ? '--wait-timeout' : '--no-wait'}, or save the page to a file and scrape that`);
+  }
+  return readStdinPage();
 }
 
 export function scrapeCommand(): Command {
   const cmd = new Command('scrape')
     .summary('scrape one page into markdown, html or links')
-    .description('Scrape one URL in a headless browser and print its main content as Markdown.')
-    .argument('<url>', 'the page to scrape (http or https)');
+    .description(
+      'Scrape one page and print its main content as Markdown. A URL is read over HTTP, or rendered in Chromium when the page needs it (--engine); a saved page (a path, or - for HTML on stdin) is read on this machine, offline.',
+    )
+    .argument('<url>', 'the page to scrape: an http(s) URL, the path of a saved page, or - for HTML on stdin');
   addScrapeOptions(cmd);
   addSessionOptions(cmd);
   addRunOptions(cmd);
@@ -31,20 +47,29 @@ Examples:
   $ webjobs scrape https://example.com --json | jq -r .data.metadata.title
   $ webjobs scrape https://example.com --no-only-main-content --exclude-tags 'nav,.ads' -o page.md
   $ webjobs scrape https://intranet.example.com --header "Authorization: Bearer $TOKEN" --cookies cookies.txt
+  $ webjobs scrape saved/article.html --timeout 20s
+  $ curl -s https://example.com | webjobs scrape -
 
-Headers go only to the origin of the URL; each cookie only to its own domain (README: Pages behind a login).`,
+Headers go only to the origin of the URL; each cookie only to its own domain (README: Pages behind a login).
+A saved page is read as saved, without a browser or a network: its scripts do not run, nothing it names is loaded.`,
   );
-  return cmd.action(async (url: string, flags: ScrapeFlags & SessionFlags & RunFlags) => {
-    const request = { url, scrapeOptions: scrapeOptionsFrom(flags), sessionOptions: sessionOptionsFrom(flags) };
-    process.exitCode = await runJob(
-      'scrape',
-      request,
-      flags,
-      { label: `Scraping ${url}` },
-      renderRecord('scrape', flags, () => `scrape of ${url}`, (record) => {
-        warnIfNothingIncluded(record.data!, flags);
-        return renderPage(record.data!, flags.formats);
-      }),
-    );
+  return cmd.action(async (arg: string, flags: ScrapeFlags & SessionFlags & RunFlags) => {
+    const page = await pageOf(arg, flags);
+    const url = page.url;
+    try {
+      const request = { url, scrapeOptions: scrapeOptionsFrom(flags), sessionOptions: sessionOptionsFrom(flags) };
+      process.exitCode = await runJob(
+        'scrape',
+        request,
+        flags,
+        { label: `Scraping ${arg === '-' ? 'the page on stdin' : url}` },
+        renderRecord('scrape', flags, () => `scrape of ${url}`, (record) => {
+          warnIfNothingIncluded(record.data!, flags);
+          return renderPage(record.data!, flags.formats);
+        }),
+      );
+    } finally {
+      await page.remove?.();
+    }
   });
 }
