@@ -30,7 +30,7 @@ const READ_BATCH = 100;
 
 export function addManyPagesOptions(cmd: Command): Command {
   return cmd
-    .option('--jsonl', 'print one JSON page entry per line, as each page finishes')
+    .option('--jsonl', 'print one JSON page entry per line, as each page finishes; "index" is its place in the list (0-based)')
     .option('--output-dir <dir>', 'write one file per page and format (.md, .html, .links.txt) as pages finish, and an index.json, into this folder')
     .option('--front-matter', 'with --output-dir: start each Markdown file with YAML front matter (title, url, sourceURL, statusCode, scrapedAt)');
 }
@@ -168,7 +168,7 @@ function entryTotal(kind: ManyKind, head: JobRecordByKind[ManyKind]): number {
 }
 
 /** Entries finished (completed or failed) and failed; a stopped batch still has `pending` placeholders. */
-async function countEntries(backend: JobBackend, kind: ManyKind, jobId: string): Promise<{ done: number; failed: number; total: number }> {
+export async function countEntries(backend: JobBackend, kind: ManyKind, jobId: string): Promise<{ done: number; failed: number; total: number }> {
   let done = 0;
   let failed = 0;
   let total = 0;
@@ -213,11 +213,14 @@ export async function runManyPages<K extends ManyKind>(
   let writes: Promise<void> = Promise.resolve();
   const dir = flags.outputDir ? new OutputDir(flags.outputDir, flags.formats, flags.frontMatter, flags.apiKey ?? process.env.WEBJOBS_API_KEY) : undefined;
   await dir?.create();
+  // A batch's files are named in the order of its list, not as pages finish: two runs name them alike.
+  if (kind === 'batch') dir?.nameInOrder((request as JobRequestByKind['batch']).urls);
   if (flags.jsonl) jsonl = await openOutput(flags.output);
   const onPage = (entry: PageEntry, index: number) => {
     dir?.add(entry, index);
     if (jsonl) {
-      const line = `${JSON.stringify(entry)}\n`;
+      // `index`: the page's place in the submitted list (0-based), as lines come in the order pages finish.
+      const line = `${JSON.stringify({ index, ...entry })}\n`;
       writes = writes.then(() => jsonl!.write(line));
       writes.catch(() => undefined); // handled where the command awaits it; no unhandled rejection before
     }

@@ -12,7 +12,7 @@ import { writeOutput } from '../output.js';
 
 type BackendFlags = Pick<RunFlags, 'remote' | 'apiKey'>;
 
-function addBackendOptions(cmd: Command): Command {
+export function addBackendOptions(cmd: Command): Command {
   return cmd
     .option('--remote <url>', 'ask a webjobs service at this URL (env: WEBJOBS_REMOTE)')
     .option('--api-key <key>', 'API key for --remote (env: WEBJOBS_API_KEY)')
@@ -56,9 +56,7 @@ export function resultCommand(): Command {
   const cmd = new Command('result')
     .summary("print a job's record, or write its pages")
     .description(
-      `Print the record of a job as JSON, as the service returns it. Batch and crawl records are paged.
-With --content, print the pages' content instead (as the job command does); with --output-dir, write
-a batch's or crawl's pages as files: also for a job that was stopped, with the pages it did.`,
+      "Print the record of a job as JSON, as the service returns it. Batch and crawl records are paged. With --content, print the pages' content instead (as the job command does); with --output-dir, write a batch's or crawl's pages as files: also for a job that was stopped, with the pages it did.",
     )
     .argument('<jobId>', 'the id a job command printed, or its first characters (at least 4) if they match one job')
     .option('--page <n>', 'result batch to read, 1-based (batch and crawl jobs)', parseInteger('--page', 1))
@@ -118,19 +116,20 @@ async function writeContent(backend: JobBackend, kind: JobKind, jobId: string, f
 export function listCommand(): Command {
   const cmd = new Command('jobs')
     .summary('list jobs')
-    .description('List known jobs, oldest first: id, kind, status, created, URL.')
-    .option('--json', 'print a JSON array')
+    .description('List known jobs, newest first: id, kind, status, created, URL.')
+    .option('--json', 'print a JSON array, newest first')
     .addOption(new Option('--status <status>', 'only jobs in this state').choices([...JOB_STATUSES]))
-    .option('--limit <n>', 'only the newest N jobs (still oldest first)', parseInteger('--limit', 1));
+    .option('--limit <n>', 'only the newest N jobs', parseInteger('--limit', 1));
   addBackendOptions(cmd).addHelpText(
     'after',
     '\nExamples:\n  $ webjobs jobs\n  $ webjobs jobs --status failed --limit 5\n  $ webjobs jobs --json | jq -r \'.[] | select(.status=="failed") | .jobId\'',
   );
   return cmd.action(async (flags: BackendFlags & { json?: boolean; status?: JobStatus; limit?: number }) => {
     await withBackend(flags, async (backend) => {
-      let jobs = await backend.list();
+      // Newest first, as gh run list and docker ps; jobs created in the same millisecond keep the store's order, reversed.
+      let jobs = (await backend.list()).reverse().sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
       if (flags.status) jobs = jobs.filter((job) => job.status === flags.status);
-      if (flags.limit !== undefined) jobs = jobs.slice(-flags.limit);
+      if (flags.limit !== undefined) jobs = jobs.slice(0, flags.limit);
       if (flags.json) return writeOutput(JSON.stringify(jobs, null, 2));
       // Said on stderr: stdout stays empty, as a script reading the list expects.
       if (jobs.length === 0) {
@@ -180,9 +179,7 @@ export function pruneCommand(): Command {
   const cmd = new Command('prune')
     .summary('delete old jobs, by age and status')
     .description(
-      `Delete local jobs that have ended (completed, failed, stopped) with their pages, chosen by age,
-by status, or both. Jobs still pending or running are never deleted; damaged records are left alone.
-Prints the id of each deleted job (with --dry-run: each job it would delete).`,
+      'Delete local jobs that have ended (completed, failed, stopped) with their pages, chosen by age, by status, or both. Jobs still pending or running are never deleted; damaged records are left alone. Prints the id of each deleted job (with --dry-run: each job it would delete).',
     )
     .option('--older-than <age>', 'only jobs created longer ago than this: 30m, 12h, 7d, 2w (a unit is needed)', parseAge)
     .option('--status <states>', `only jobs in these states, comma-separated: ${FINAL_STATUSES.join(', ')}`, parseFinalStatuses)

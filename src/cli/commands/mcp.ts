@@ -37,6 +37,10 @@ export function mcpCommand(): Command {
     .option('--api-key <key>', 'API key for --remote (env: WEBJOBS_API_KEY)')
     .addHelpText('after', help)
     .action(async (flags: McpFlags, cmd: Command) => {
+      // Started by hand: say what this is, once, where the protocol never looks (stderr), and wait as asked.
+      if (process.stdin.isTTY) {
+        process.stderr.write('webjobs mcp: an MCP server for agents and editors, speaking JSON-RPC on stdin/stdout; add {"command": "webjobs", "args": ["mcp"]} to your MCP client (webjobs mcp --help); Ctrl-D or Ctrl-C quits\n');
+      }
       // stdout is the protocol's: a library that logs with console.log (pdf.js warns that way) must not break it.
       globalThis.console = new Console({ stdout: process.stderr, stderr: process.stderr });
       // An agent's requests never read this machine's files: a page it read could ask for file:///etc/passwd.
