@@ -79,10 +79,15 @@ describe('URL lists are read up to a cap', () => {
     expect(result.stderr.trim()).toBe('webjobs: /dev/zero holds more than 10 MB; a URL list is read up to 10 MB (a batch takes at most 1,000 URLs)');
   });
 
-  it('an endless stdin stops after 1,000 URLs, and its writer is let go', async () => {
+  it('an endless stdin stops at the byte cap, and its writer is let go; a list of 1,001 URLs is refused by count', async () => {
     const result = await runShell(`yes ${site.at('/a')} | webjobs batch -; echo "exit $?"`, { env, timeoutMs: 20_000 });
     expect(result.stdout.trim()).toBe('exit 2');
-    expect(result.stderr.trim()).toBe('webjobs: more than 1,000 URLs in stdin; a batch takes at most 1,000. Split the list into several batches.');
+    expect(result.stderr.trim()).toBe('webjobs: stdin holds more than 10 MB; a URL list is read up to 10 MB (a batch takes at most 1,000 URLs)');
+    const list = path.join(scratch, 'long.txt');
+    writeFileSync(list, `${Array.from({ length: 1001 }, (_, i) => site.at(`/a?n=${i}`)).join('\n')}\n`);
+    const long = await runCli(['batch', '--file', list], { env });
+    expect(long.code).toBe(2);
+    expect(long.stderr.trim()).toBe(`webjobs: 1001 URLs given; a batch takes at most 1,000. Split the list into several batches.`);
   });
 });
 

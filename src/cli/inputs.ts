@@ -42,8 +42,9 @@ function readError(file: string, err: unknown): UsageError {
 
 /**
  * One URL a line from a file or stdin ('-'); blank lines and lines starting with
- * # are skipped but still counted for line numbers. Reading stops, and the list is
- * refused, past LIMITS.maxBatchUrls URLs or MAX_URL_LIST_BYTES bytes.
+ * # are skipped but still counted for line numbers. A list of more than
+ * LIMITS.maxBatchUrls URLs is refused once read (only its count is kept past the
+ * limit); reading stops, and the list is refused, past MAX_URL_LIST_BYTES bytes.
  */
 export async function readUrlList(file: string): Promise<Sourced[]> {
   const name = nameOf(file);
@@ -51,11 +52,12 @@ export async function readUrlList(file: string): Promise<Sourced[]> {
   let bytes = 0;
   let line = 0;
   let rest = '';
+  let count = 0;
   const take = (text: string): void => {
     line++;
     const trimmed = text.trim();
     if (trimmed === '' || trimmed.startsWith('#')) return;
-    found.push({ url: trimmed, where: `${name} line ${line}` });
+    if (++count <= LIMITS.maxBatchUrls) found.push({ url: trimmed, where: `${name} line ${line}` });
   };
   try {
     // Leaving the loop early (a cap) destroys the stream: stdin's writer gets EPIPE, a file is closed.
@@ -67,20 +69,16 @@ export async function readUrlList(file: string): Promise<Sourced[]> {
       const lines = (rest + chunk.toString('utf8')).split(/\r?\n/);
       rest = lines.pop()!;
       lines.forEach(take);
-      if (found.length > LIMITS.maxBatchUrls) throw tooMany(name);
     }
   } catch (err) {
     if (err instanceof UsageError) throw err;
     throw readError(name, err);
   }
   if (rest !== '') take(rest);
-  if (found.length > LIMITS.maxBatchUrls) throw tooMany(name);
+  if (count > LIMITS.maxBatchUrls) {
+    throw new LimitError(`${count} URLs given; a batch takes at most ${LIMITS.maxBatchUrls.toLocaleString('en-US')}. Split the list into several batches.`);
+  }
   return found;
-}
-
-function tooMany(name: string): LimitError {
-  const max = LIMITS.maxBatchUrls.toLocaleString('en-US');
-  return new LimitError(`more than ${max} URLs in ${name}; a batch takes at most ${max}. Split the list into several batches.`);
 }
 
 /** Looks like a path the user meant as a file (./page.html, /tmp/x, saved.htm), not a host name. */
