@@ -76,7 +76,7 @@ async function jobIds(): Promise<string[]> {
 
 async function lastRecord(): Promise<Record<string, unknown>> {
   const ids = await jobIds();
-  const result = await runCli(['result', ids.at(-1)!], { env: env() });
+  const result = await runCli(['result', ids[0]!], { env: env() }); // jobs lists the newest first
   expect(result.code).toBe(0);
   return JSON.parse(result.stdout);
 }

@@ -284,7 +284,7 @@ describe('a closed stdout ends webjobs quietly', () => {
     expect(await survivors(tmp)).toEqual([]);
     expect(leftIn(tmp)).toEqual([]);
     const jobs = await runCli(['jobs', '--json'], { env: { WEBJOBS_HOME: home } });
-    const last = JSON.parse(jobs.stdout).at(-1);
+    const last = JSON.parse(jobs.stdout)[0]; // newest first
     expect(last.status).toBe('stopped');
   });
 

@@ -81,7 +81,7 @@ function localize(script: string): string {
     .replace(/\/var\/log\/webjobs\.log/g, path.join(work, 'webjobs.log'))
     .replace(/\/srv\b/g, path.join(work, 'srv'))
     .replace(/\| mail -s "[^"]*" \S+/g, `> ${path.join(work, 'mail.txt')}`)
-    .replace(/<jobId>/g, `"$(webjobs jobs --json | jq -r '.[-1].jobId')"`);
+    .replace(/<jobId>/g, `"$(webjobs jobs --json | jq -r '.[0].jobId')"`); // the newest job
 }
 
 /**

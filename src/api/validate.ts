@@ -94,8 +94,12 @@ function withoutScheme(value: string): string | undefined {
   return URL.canParse(`https://${value}`) ? `https://${value}` : undefined;
 }
 
-/** An absolute http(s) URL; anything else is refused before a job exists. */
-export function validateUrl(value: unknown, field = 'url'): string {
+/**
+ * An absolute http(s) URL; anything else is refused before a job exists. With
+ * `savedPages` (the CLI's own jobs on this machine, never `serve`, MCP or a
+ * remote request), also the file:// URL of a saved page.
+ */
+export function validateUrl(value: unknown, field = 'url', options: { savedPages?: boolean } = {}): string {
   if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`${field} must be a non-empty string`);
   const schemeless = withoutScheme(value.trim());
   if (schemeless) throw new UsageError(`${field}: "${value}" has no http:// or https://; did you mean ${schemeless}?`);
@@ -105,8 +109,13 @@ export function validateUrl(value: unknown, field = 'url'): string {
   } catch {
     throw new UsageError(`${field}: "${value}" is not a valid URL (expected e.g. https://example.com/page)`);
   }
+  if (parsed.protocol === 'file:' && options.savedPages) {
+    if (parsed.hostname !== '' && parsed.hostname !== 'localhost') throw new UsageError(`${field}: "${value}" names a file on another host; name a file on this machine`);
+    return parsed.href;
+  }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new UsageError(`${field}: "${value}" must use http or https, not ${parsed.protocol.replace(':', '')}`);
+    const saved = parsed.protocol === 'file:' ? ' (saved pages are read only by the command line on their own machine)' : '';
+    throw new UsageError(`${field}: "${value}" must use http or https, not ${parsed.protocol.replace(':', '')}${saved}`);
   }
   if (!parsed.hostname) throw new UsageError(`${field}: "${value}" has no host`);
   return parsed.href;
@@ -116,11 +125,11 @@ export function validateUrl(value: unknown, field = 'url'): string {
  * Checks every URL of a list and collects every problem, each named by
  * `labelOf(index)`, so that a caller can report all bad entries at once.
  */
-export function validateEach(items: readonly unknown[], labelOf: (index: number) => string): { urls: string[]; problems: string[] } {
+export function validateEach(items: readonly unknown[], labelOf: (index: number) => string, options: { savedPages?: boolean } = {}): { urls: string[]; problems: string[] } {
   const problems: string[] = [];
   const urls = items.map((item, i) => {
     try {
-      return validateUrl(item, labelOf(i));
+      return validateUrl(item, labelOf(i), options);
     } catch (err) {
       problems.push((err as Error).message);
       return '';
@@ -130,12 +139,12 @@ export function validateEach(items: readonly unknown[], labelOf: (index: number)
 }
 
 /** Every URL of a list, reporting all the bad ones at once with their 1-based positions. */
-export function validateUrlList(value: unknown, field: string, max: number): string[] {
+export function validateUrlList(value: unknown, field: string, max: number, options: { savedPages?: boolean } = {}): string[] {
   if (!Array.isArray(value) || value.length === 0) throw new UsageError(`${field} must be a non-empty array of URLs`);
   if (value.length > max) {
     throw new LimitError(`${field}: ${value.length} URLs given, the limit is ${max.toLocaleString('en-US')}`);
   }
-  const { urls, problems } = validateEach(value, (i) => `item ${i + 1}`);
+  const { urls, problems } = validateEach(value, (i) => `item ${i + 1}`, options);
   if (problems.length > 0) {
     const shown = problems.slice(0, 20).join('; ');
     const more = problems.length > 20 ? ` (and ${problems.length - 20} more)` : '';
@@ -315,11 +324,11 @@ function requestObject(value: unknown): Obj {
   return value;
 }
 
-export function validateScrapeRequest(value: unknown): ScrapeRequest {
+export function validateScrapeRequest(value: unknown, limits: RequestLimits = SERVICE_LIMITS): ScrapeRequest {
   const obj = requestObject(value);
   rejectUnknown(obj, ['url', 'scrapeOptions', 'sessionOptions'], 'request');
   return {
-    url: validateUrl(obj.url),
+    url: validateUrl(obj.url, 'url', { savedPages: limits.savedPages }),
     scrapeOptions: validateScrapeOptions(obj.scrapeOptions),
     sessionOptions: validateSessionOptions(obj.sessionOptions),
   };
@@ -328,14 +337,14 @@ export function validateScrapeRequest(value: unknown): ScrapeRequest {
 /** Tabs one batch may use at once (the webjobs extension `concurrency`); more only thrashes one machine. */
 export const MAX_BATCH_CONCURRENCY = 32;
 
-export function validateBatchScrapeRequest(value: unknown): BatchScrapeRequest {
+export function validateBatchScrapeRequest(value: unknown, limits: RequestLimits = SERVICE_LIMITS): BatchScrapeRequest {
   const obj = requestObject(value);
   rejectUnknown(obj, ['urls', 'scrapeOptions', 'sessionOptions', 'concurrency', 'delay'], 'request');
   // concurrency is a webjobs extension; left out, the engine chooses for the machine.
   const concurrency = optInteger(obj, 'concurrency', 'request', 1, MAX_BATCH_CONCURRENCY);
   const delay = optDelay(obj);
   return {
-    urls: validateUrlList(obj.urls, 'urls', LIMITS.maxBatchUrls),
+    urls: validateUrlList(obj.urls, 'urls', LIMITS.maxBatchUrls, { savedPages: limits.savedPages }),
     scrapeOptions: validateScrapeOptions(obj.scrapeOptions),
     sessionOptions: validateSessionOptions(obj.sessionOptions),
     ...(concurrency !== undefined ? { concurrency } : {}),
@@ -346,12 +355,16 @@ export function validateBatchScrapeRequest(value: unknown): BatchScrapeRequest {
 /** Limits that depend on where a job runs: the service's (the spec's) or this machine's. */
 export interface RequestLimits {
   maxCrawlPages: number;
+  /** scrape and batch may name saved pages (file:// URLs): only the CLI's own jobs on this machine, never serve or MCP. */
+  savedPages?: boolean;
 }
 
 /** The spec's limits, which `serve` applies to every request: the default, so nothing exceeds them unless asked. */
 export const SERVICE_LIMITS: RequestLimits = { maxCrawlPages: LIMITS.maxCrawlPages };
 /** A job the CLI runs on this machine: a crawl may be larger, as its pages go to disk as they finish. */
 export const LOCAL_LIMITS: RequestLimits = { maxCrawlPages: LIMITS.maxLocalCrawlPages };
+/** A job the command line runs on this machine for its user: LOCAL_LIMITS, and saved pages (file://) may be read. */
+export const CLI_LIMITS: RequestLimits = { ...LOCAL_LIMITS, savedPages: true };
 
 export function validateCrawlRequest(value: unknown, limits: RequestLimits = SERVICE_LIMITS): CrawlRequest {
   const obj = requestObject(value);

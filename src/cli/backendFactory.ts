@@ -5,6 +5,8 @@ import type { BrowserSettings } from '../engine/browser.js';
 export interface BackendChoice {
   remote?: string;
   apiKey?: string;
+  /** Jobs run here may read saved pages (file://): true but for MCP, whose requests come from an agent. */
+  savedPages?: boolean;
 }
 
 export async function createBackend(choice: BackendChoice = {}, env: NodeJS.ProcessEnv = process.env): Promise<JobBackend> {
@@ -13,11 +15,17 @@ export async function createBackend(choice: BackendChoice = {}, env: NodeJS.Proc
     const { RemoteBackend } = await import('../remote/remoteBackend.js');
     return new RemoteBackend({ baseUrl: remote, apiKey: choice.apiKey ?? env.WEBJOBS_API_KEY });
   }
-  return createLocalBackend(env);
+  return createLocalBackend(env, { savedPages: choice.savedPages ?? true });
 }
 
-/** `guards`: the address guard of the browser and of plain fetches (webjobs mcp); none by default, the CLI runs as its user. */
-export async function createLocalBackend(env: NodeJS.ProcessEnv = process.env, guards?: Pick<BrowserSettings, 'requestGuard' | 'egressGuard'>) {
+/**
+ * `guards`: the address guard of the browser and of plain fetches (webjobs mcp); none by default, the CLI runs as its user.
+ * `savedPages`: whether paths and file:// URLs are read from this machine (the CLI's own jobs, not an agent's).
+ */
+export async function createLocalBackend(
+  env: NodeJS.ProcessEnv = process.env,
+  { guards, savedPages = true }: { guards?: Pick<BrowserSettings, 'requestGuard' | 'egressGuard'>; savedPages?: boolean } = {},
+) {
   const [{ LocalBackend }, { FileJobStore }, { FilePageCache }, { JobFiles }, { webjobsHome }] = await Promise.all([
     import('../local/localBackend.js'),
     import('../store/fileStore.js'),
@@ -29,7 +37,7 @@ export async function createLocalBackend(env: NodeJS.ProcessEnv = process.env, g
   const createEngine = guards
     ? async () => new (await import('../engine/engine.js')).BrowserEngine({ env, ...guards })
     : undefined;
-  return new LocalBackend({ store: new FileJobStore(home), pageCache: new FilePageCache(home), files: new JobFiles(home), env, createEngine });
+  return new LocalBackend({ store: new FileJobStore(home), pageCache: new FilePageCache(home), files: new JobFiles(home), env, createEngine, savedPages });
 }
 
 /** Runs `fn` with a back end and closes it however `fn` ends, so browsers and sockets never outlive a command. */

@@ -2,18 +2,22 @@
  * The webjobs command line. Errors cross into the CLI here, once: a WebjobsError
  * becomes one line on stderr and its exit code.
  */
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { ExitCode, OutputClosedError, WebjobsError } from '../api/errors.js';
 import { extractCommand } from './commands/extract.js';
 import { batchCommand } from './commands/batch.js';
 import { crawlCommand } from './commands/crawl.js';
+import { completionCommand } from './commands/completion.js';
 import { cancelCommand, listCommand, pruneCommand, resultCommand, statusCommand } from './commands/jobs.js';
 import { mcpCommand } from './commands/mcp.js';
 import { mapCommand } from './commands/map.js';
 import { retryCommand } from './commands/retry.js';
 import { scrapeCommand } from './commands/scrape.js';
 import { serveCommand } from './commands/serve.js';
+import { waitCommand } from './commands/wait.js';
 import { workerCommand } from './commands/worker.js';
+import { printable } from './printable.js';
 import { colors } from './terminal.js';
 
 const EXIT_CODES_HELP = `
@@ -43,19 +47,24 @@ Environment:
   WEBJOBS_DATABASE_URL  serve and worker: share jobs and work through this PostgreSQL
   NO_COLOR          no colours on stderr`;
 
+/** The version of record, package.json's (dist/cli/main.js sits two folders below it). */
+function packageVersion(): string {
+  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+}
+
 export function buildProgram(): Command {
   const program = new Command('webjobs')
     .description('Turn web pages into clean data: scrape, batch, crawl and extract jobs.')
-    .version('0.1.0')
+    .version(packageVersion(), '-V, --version', 'print the version of webjobs')
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText('after', `\nExamples:\n  $ webjobs scrape https://example.com\n  $ webjobs scrape https://example.com --json | jq .data.metadata\n${EXIT_CODES_HELP}`);
-  const commands = [scrapeCommand(), batchCommand(), crawlCommand(), mapCommand(), extractCommand(), statusCommand(), resultCommand(), listCommand(), cancelCommand(), pruneCommand(), retryCommand(), serveCommand(), workerCommand(), mcpCommand()];
+  const commands = [scrapeCommand(), batchCommand(), crawlCommand(), mapCommand(), extractCommand(), statusCommand(), waitCommand(), resultCommand(), listCommand(), cancelCommand(), pruneCommand(), retryCommand(), serveCommand(), workerCommand(), mcpCommand(), completionCommand()];
   for (const cmd of commands) program.addCommand(cmd);
   return program;
 }
 
 function report(message: string): void {
-  process.stderr.write(`${colors.red('webjobs:')} ${message}\n`);
+  process.stderr.write(`${colors.red('webjobs:')} ${printable(message)}\n`);
 }
 
 export async function main(argv: string[]): Promise<void> {
@@ -65,7 +74,7 @@ export async function main(argv: string[]): Promise<void> {
     program.addCommand(detachedJobCommand(), { hidden: true });
   }
   // Usage errors look like every other error: one line starting with "webjobs:".
-  const output = { outputError: (text: string, write: (text: string) => void) => write(`${colors.red('webjobs:')} ${text.replace(/^error: /, '')}`) };
+  const output = { outputError: (text: string, write: (text: string) => void) => write(`${colors.red('webjobs:')} ${printable(text.replace(/^error: /, ''))}`) };
   for (const cmd of [program, ...program.commands]) cmd.exitOverride().configureOutput(output);
   // A closed stdout or stderr (`| head`) fails the write that met it, where it is handled; never an unhandled 'error' event.
   process.stdout.on('error', () => undefined);

@@ -13,7 +13,7 @@ import { entriesOf, headOf, writeMergedRecord, type ManyKind } from './jobPages.
 import { OutputDir } from './outputDir.js';
 import { failHttpError, PageNotes, type FailFlags } from './pageChecks.js';
 import { renderPage } from './pageText.js';
-import { parseInteger, type RunFlags } from './options.js';
+import { parseDuration, parseInteger, type RunFlags } from './options.js';
 import { openOutput, type OutputStream } from './output.js';
 import { runJob, type FinishedJob } from './runJob.js';
 import { colors, showProgress } from './terminal.js';
@@ -29,7 +29,7 @@ export interface ManyPagesFlags extends RunFlags, FailFlags {
 
 export function addManyPagesOptions(cmd: Command): Command {
   return cmd
-    .option('--jsonl', 'print one JSON page entry per line, as each page finishes')
+    .option('--jsonl', 'print one JSON page entry per line, as each page finishes; "index" is its place in the list (0-based)')
     .option('--output-dir <dir>', 'write one file per page and format (.md, .html, .links.txt) as pages finish, and an index.json, into this folder')
     .option('--front-matter', 'with --output-dir: start each Markdown file with YAML front matter (title, url, sourceURL, statusCode, scrapedAt)');
 }
@@ -45,9 +45,9 @@ export interface PolitenessFlags {
 /** --delay: the request's `delay` extension; a robots.txt Crawl-delay longer than it wins in a crawl. */
 export function addDelayOption(cmd: Command): Command {
   return cmd.option(
-    '--delay <ms>',
-    `milliseconds between two requests to one host, one at a time (at most ${LIMITS.maxDelayMs}); default: none, at most ${LIMITS.perHostConcurrency} at once per host`,
-    parseInteger('--delay', 0, LIMITS.maxDelayMs),
+    '--delay <duration>',
+    `time between two requests to one host, one at a time: 500ms, 2s (a bare number is ms; at most ${LIMITS.maxDelayMs / 1000}s); default: none, at most ${LIMITS.perHostConcurrency} at once per host`,
+    parseDuration('--delay', { unit: 'ms', bare: 'ms', max: LIMITS.maxDelayMs }),
   );
 }
 
@@ -145,7 +145,7 @@ interface Tally {
   notes: PageNotes;
 }
 
-async function countEntries(entries: AsyncIterable<PageEntry>): Promise<Tally> {
+export async function countEntries(entries: AsyncIterable<PageEntry>): Promise<Tally> {
   const tally: Tally = { done: 0, failed: 0, total: 0, notes: new PageNotes() };
   for await (const entry of entries) {
     tally.total++;
@@ -209,12 +209,15 @@ export async function runManyPages<K extends ManyKind>(
   let writes: Promise<void> = Promise.resolve();
   const dir = flags.outputDir ? new OutputDir(flags.outputDir, flags.formats, flags.frontMatter, flags.apiKey ?? process.env.WEBJOBS_API_KEY) : undefined;
   await dir?.create();
+  // A batch's files are named in the order of its list, not as pages finish: two runs name them alike.
+  if (kind === 'batch') dir?.nameInOrder((request as JobRequestByKind['batch']).urls);
   if (flags.jsonl) jsonl = await openOutput(flags.output);
   const onPage = (page: PageEntry, index: number) => {
     const entry = flags.fail ? failHttpError(page) : page;
     dir?.add(entry, index);
     if (jsonl) {
-      const line = `${JSON.stringify(entry)}\n`;
+      // `index`: the page's place in the submitted list (0-based), as lines come in the order pages finish.
+      const line = `${JSON.stringify({ index, ...entry })}\n`;
       writes = writes.then(() => jsonl!.write(line));
       writes.catch(() => undefined); // handled where the command awaits it; no unhandled rejection before
     }

@@ -17,6 +17,50 @@ export function parseInteger(name: string, min = 0, max = Number.MAX_SAFE_INTEGE
   };
 }
 
+const DURATION_UNITS_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
+type DurationUnit = keyof typeof DURATION_UNITS_MS;
+
+/** "1500 ms", "90 s", "2h": a duration as the user may have written it, in the flag's unit. */
+function showDuration(ms: number, unit: DurationUnit): string {
+  const n = ms / DURATION_UNITS_MS[unit];
+  return `${Number.isInteger(n) ? n : n.toFixed(3).replace(/0+$/, '')}${unit}`;
+}
+
+/**
+ * The one parser of every duration flag: a number with a unit (500ms, 20s, 2m,
+ * 2h, 7d, 2w; decimals such as 1.5s too), or a bare number in the flag's own
+ * unit (`bare`: ms for --timeout, s for --max-age), as before units were taken;
+ * without `bare` a unit is required. Returns the value in the flag's own unit
+ * (`unit`), within [min, max] of that unit; anything else is a usage error (exit 2)
+ * naming the flag.
+ */
+export function parseDuration(name: string, options: { unit: 'ms' | 's'; bare?: 'ms' | 's'; min?: number; max?: number }) {
+  const { unit, bare, min = 0, max = Number.MAX_SAFE_INTEGER } = options;
+  return (value: string): number => {
+    const match = /^(\d{1,12}(?:\.\d{1,6})?)\s*(ms|s|m|h|d|w)?$/i.exec(value.trim());
+    const unitWritten = match?.[2]?.toLowerCase() as DurationUnit | undefined;
+    if (!match || (!unitWritten && !bare)) {
+      const example = bare ? `; a bare number is ${bare === 'ms' ? 'milliseconds' : 'seconds'}` : '';
+      throw new InvalidArgumentError(`${name} takes a duration such as 500ms, 20s, 2m, 2h or 7d${example}.`);
+    }
+    const ms = Number(match[1]) * DURATION_UNITS_MS[unitWritten ?? bare!];
+    const n = ms / DURATION_UNITS_MS[unit];
+    if (n < min) throw new InvalidArgumentError(`${name} must be at least ${showDuration(min * DURATION_UNITS_MS[unit], unit)}.`);
+    if (n > max) {
+      const maxMs = max * DURATION_UNITS_MS[unit];
+      const inBare = bare ? `${(maxMs / DURATION_UNITS_MS[bare]).toLocaleString('en-US')} ${bare} (${showDuration(maxMs, maxUnit(maxMs))})` : showDuration(maxMs, maxUnit(maxMs));
+      throw new InvalidArgumentError(`${name} must be at most ${inBare}, got ${value.trim()}.`);
+    }
+    return unit === 'ms' ? Math.round(n) : n;
+  };
+}
+
+/** The largest unit a limit is a whole number of: 300000 ms reads 5m, 60000 ms 1m. */
+function maxUnit(ms: number): DurationUnit {
+  const units = Object.keys(DURATION_UNITS_MS).reverse() as DurationUnit[];
+  return units.find((u) => ms % DURATION_UNITS_MS[u] === 0) ?? 'ms';
+}
+
 export function parseList(value: string, previous: string[] = []): string[] {
   return [...previous, ...value.split(',').map((v) => v.trim()).filter(Boolean)];
 }
@@ -64,8 +108,8 @@ export function addScrapeOptions(cmd: Command): Command {
   return cmd
     .option('-f, --formats <list>', `formats to return, comma-separated: ${FORMATS.join(', ')} (default: markdown)`, parseFormats)
     .option('--no-only-main-content', 'keep the whole page, not only its main content')
-    .option('--timeout <ms>', 'time allowed to load each page, in milliseconds (default: 30000)', parseInteger('--timeout', 1, LIMITS.maxTimeoutMs))
-    .option('--wait-for <ms>', 'extra wait after the page loaded, in milliseconds', parseInteger('--wait-for', 0, LIMITS.maxWaitForMs))
+    .option('--timeout <duration>', 'time allowed to load each page: 500ms, 20s, 2m; a bare number is ms (default: 30s)', parseDuration('--timeout', { unit: 'ms', bare: 'ms', min: 1, max: LIMITS.maxTimeoutMs }))
+    .option('--wait-for <duration>', 'extra wait after the page loaded: 500ms, 2s; a bare number is ms', parseDuration('--wait-for', { unit: 'ms', bare: 'ms', max: LIMITS.maxWaitForMs }))
     .addOption(new Option('--wait-until <event>', 'when a page counts as loaded').choices([...WAIT_UNTIL]))
     .option('--include-tags <selectors>', 'keep only elements matching these CSS selectors (comma-separated)', parseSelectors('--include-tags'))
     .option('--exclude-tags <selectors>', 'remove elements matching these CSS selectors (comma-separated)', parseSelectors('--exclude-tags'))
@@ -81,9 +125,9 @@ export function addScrapeOptions(cmd: Command): Command {
     .option('--full-page', `with --formats screenshot: the whole page, not only its first ${VIEWPORT_SIZE} pixels`)
     .addOption(new Option('--screenshot-format <type>', 'with --formats screenshot: the image type (default: png)').choices([...SCREENSHOT_FORMATS]))
     .option(
-      '--max-age <seconds>',
-      'reuse a stored result of the same URL and options up to this old instead of scraping again (metadata.cacheState: hit or miss)',
-      parseInteger('--max-age', 1, LIMITS.maxMaxAgeMs / 1000),
+      '--max-age <duration>',
+      'reuse a stored result of the same URL and options up to this old instead of scraping again: 30m, 12h, 7d; a bare number is seconds (metadata.cacheState: hit or miss)',
+      parseDuration('--max-age', { unit: 's', bare: 's', min: 1, max: LIMITS.maxMaxAgeMs / 1000 }),
     );
 }
 
@@ -100,7 +144,7 @@ export function scrapeOptionsFrom(flags: ScrapeFlags): ScrapeOptions {
   if (cookies.length > 0) options.cookies = cookies;
   if (flags.userAgent !== undefined) options.userAgent = flags.userAgent;
   if (flags.engine) options.engine = flags.engine;
-  if (flags.maxAge !== undefined) options.maxAge = flags.maxAge * 1000;
+  if (flags.maxAge !== undefined) options.maxAge = Math.round(flags.maxAge * 1000);
   if (flags.fullPage || flags.screenshotFormat) {
     options.screenshotOptions = { ...(flags.fullPage ? { fullPage: true } : {}), ...(flags.screenshotFormat ? { format: flags.screenshotFormat } : {}) };
   }
@@ -149,7 +193,7 @@ export function addRunOptions(cmd: Command): Command {
     .option('--json', 'print the job record as JSON, as the service returns it')
     .option('-o, --output <file>', 'write the result to a file instead of stdout')
     .option('--no-wait', 'print the job id and return at once; the job goes on in the background')
-    .option('--wait-timeout <seconds>', 'stop waiting after this long (the job goes on); exit code 5', parseInteger('--wait-timeout', 1))
+    .option('--wait-timeout <duration>', 'stop waiting after this long (the job goes on), exit code 5: 90s, 10m, 2h; a bare number is seconds', parseDuration('--wait-timeout', { unit: 's', bare: 's', min: 0.001 }))
     .option('--remote <url>', 'run on a webjobs service at this URL instead of locally (env: WEBJOBS_REMOTE)')
     .option('--api-key <key>', 'API key for --remote (env: WEBJOBS_API_KEY)')
     .option('--progress', 'no effect, kept for old scripts: progress shows on stderr whenever stderr is a terminal')

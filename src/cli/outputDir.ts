@@ -82,10 +82,22 @@ export class OutputDir {
     });
   }
 
+  /** File names chosen ahead, by the entry's index: a batch's, in the order of its list (nameInOrder). */
+  private readonly names = new Map<number, string>();
+
+  /**
+   * Names the files of `urls` (a batch's list) in that order before any page
+   * finishes, so that when two URLs map to one name, the first in the list gets
+   * it and the second `-2`, however the pages race.
+   */
+  nameInOrder(urls: readonly string[]): void {
+    urls.forEach((url, index) => this.names.set(index, baseNameFor(url, this.taken)));
+  }
+
   /** Queues the page's files; a write error surfaces in finish(). */
   add(entry: PageEntry, index: number): void {
     if (entry.status !== 'completed' || this.files.has(index)) return;
-    const base = baseNameFor(entry.url, this.taken);
+    const base = this.names.get(index) ?? baseNameFor(entry.url, this.taken);
     const files: Partial<Record<Format, string>> = {};
     for (const format of this.formats) {
       if (format === 'screenshot') {

@@ -56,6 +56,8 @@ export interface BrowserSettings {
   proxy?: ProxyConfig;
   /** Chromium runs at this much lower CPU priority (nice) than this process (priority.ts); `serve --browser-nice`. */
   browserNice?: number;
+  /** file:// URLs of saved pages are read (http/savedPage.ts): the CLI's own jobs only, never serve or MCP. */
+  savedPages?: boolean;
 }
 
 export function launchArgs(extra: string[] = []): string[] {

@@ -16,6 +16,7 @@ import { authorizationFor, splitCredentials, type UrlCredentials } from './http/
 import { optionsNeedBrowser } from './http/choice.js';
 import { ExtractPool } from './http/extractPool.js';
 import { scrapeOverHttp } from './http/httpScrape.js';
+import { savedPageFetch } from './http/savedPage.js';
 import { scrapeUrl, withDefaults } from './scrape.js';
 import { solverConfig } from './session/captcha.js';
 import { proxiedFetch } from './session/proxiedFetch.js';
@@ -100,6 +101,7 @@ export class BrowserEngine implements Engine {
 
   async scrape(url: string, scrapeOptions?: ScrapeOptions, sessionOptions?: SessionOptions, signal?: AbortSignal, access?: SiteAccess): Promise<PageData> {
     const options = withDefaults(scrapeOptions);
+    if (url.startsWith('file:')) return this.readSaved(url, options, signal);
     if (options.engine === 'browser') return this.render(url, scrapeOptions, sessionOptions, signal, access);
     const before = options.engine === 'auto' ? optionsNeedBrowser(options) : undefined;
     if (before) return this.renderBecause(before, url, scrapeOptions, sessionOptions, signal, access);
@@ -117,6 +119,25 @@ export class BrowserEngine implements Engine {
       return read.data;
     }
     return this.renderBecause(read.needsBrowser, url, scrapeOptions, sessionOptions, signal, access);
+  }
+
+  /**
+   * A saved page: read in Node by the HTTP engine's extraction, never rendered,
+   * so that nothing it names is loaded and no network is used. What only a
+   * browser does (--engine browser, screenshots, waits for scripts) fails the page
+   * saying so; a page that seems to need scripts is read as saved, with a warning.
+   */
+  private async readSaved(url: string, options: ReturnType<typeof withDefaults>, signal?: AbortSignal): Promise<PageData> {
+    if (!this.settings.savedPages) throw new PageError(`${url}: saved pages (file://) are read only by the command line, on their own machine`);
+    const browserOnly = options.engine === 'browser' ? '--engine browser renders pages in Chromium' : optionsNeedBrowser(options);
+    if (browserOnly) throw new PageError(`${url} is a saved page, read without a browser or a network, but ${browserOnly}`);
+    this.extractPool ??= new ExtractPool();
+    const read = await scrapeOverHttp(savedPageFetch(url), this.extractPool, url, options, { signal });
+    if (read.needsBrowser) {
+      const note = `this saved page may need a browser (${read.needsBrowser}); it was read as saved, without running its scripts`;
+      read.data.metadata.warning = [read.data.metadata.warning, note].filter(Boolean).join('; ');
+    }
+    return read.data;
   }
 
   /** The page rendered in Chromium, its metadata saying so. */

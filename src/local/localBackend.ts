@@ -23,7 +23,7 @@ import {
   type PageQuery,
 } from '../api/types.js';
 import { requestUrls, withoutCredentials } from '../api/redact.js';
-import { LOCAL_LIMITS, validateJobId, validateMapRequest, validateRequest } from '../api/validate.js';
+import { CLI_LIMITS, LOCAL_LIMITS, validateJobId, validateMapRequest, validateRequest } from '../api/validate.js';
 import { siteAccess } from '../engine/access.js';
 import type { Engine } from '../engine/engine.js';
 import type { JobHeader, JobStore, RecordHeader, StoredJob } from '../store/jobStore.js';
@@ -48,14 +48,16 @@ export interface LocalBackendOptions {
   pageCache?: PageCache;
   /** Where jobs keep their screenshots; without it a screenshot stays a data: URL in the record. */
   files?: JobFiles;
+  /** scrape and batch may read saved pages (file:// URLs): the CLI's own jobs, never serve's or MCP's. */
+  savedPages?: boolean;
 }
 
 const WORKER_COMMAND = '__run-job';
 const BIN = fileURLToPath(new URL('../../bin/webjobs.js', import.meta.url));
 
-async function defaultEngine(env: NodeJS.ProcessEnv): Promise<Engine> {
+async function defaultEngine(env: NodeJS.ProcessEnv, savedPages: boolean): Promise<Engine> {
   const { BrowserEngine } = await import('../engine/engine.js');
-  return new BrowserEngine({ env });
+  return new BrowserEngine({ env, savedPages });
 }
 
 async function runnerFor<K extends JobKind>(kind: K): Promise<JobRunner<K>> {
@@ -72,6 +74,7 @@ export class LocalBackend implements JobBackend {
   private readonly cancelCheckMs: number;
   private readonly pageCache: PageCache | undefined;
   private readonly files: JobFiles | undefined;
+  private readonly savedPages: boolean;
   private engine: Promise<Engine> | undefined;
   private readonly events = new EventEmitter();
   private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();
@@ -86,7 +89,8 @@ export class LocalBackend implements JobBackend {
   constructor(options: LocalBackendOptions) {
     this.store = options.store;
     this.env = options.env ?? process.env;
-    this.createEngine = options.createEngine ?? (() => defaultEngine(this.env));
+    this.savedPages = options.savedPages ?? false;
+    this.createEngine = options.createEngine ?? (() => defaultEngine(this.env, this.savedPages));
     this.maxConcurrentJobs = options.maxConcurrentJobs ?? 2;
     this.cancelCheckMs = options.cancelCheckMs ?? 500;
     this.pageCache = options.pageCache;
@@ -98,7 +102,7 @@ export class LocalBackend implements JobBackend {
 
   async start<K extends JobKind>(kind: K, request: JobRequestByKind[K], options: StartOptions = {}): Promise<JobHandle> {
     // serve checked the service's limits before it got here; the CLI's own jobs may use this machine's.
-    const validated = validateRequest(kind, request, LOCAL_LIMITS);
+    const validated = validateRequest(kind, request, this.savedPages ? CLI_LIMITS : LOCAL_LIMITS);
     const runner = await runnerFor(kind);
     await runner.preflight?.(validated, this.env);
     await (await this.getEngine()).preflight(validated.sessionOptions, 'scrapeOptions' in validated ? validated.scrapeOptions?.engine : undefined);

@@ -1,8 +1,8 @@
-import { promises as fs } from 'node:fs';
 import { Command } from 'commander';
 import { LimitError, UsageError } from '../../api/errors.js';
+import { MAX_URL_LIST_BYTES, pageInput, readUrlList, type Sourced } from '../inputs.js';
 import { LIMITS } from '../../api/limits.js';
-import { validateEach } from '../../api/validate.js';
+import { validateUrl } from '../../api/validate.js';
 import { addConcurrencyOption, addDelayOption, addManyPagesOptions, delayFrom, runManyPages, type ManyPagesFlags, type PolitenessFlags } from '../manyPages.js';
 import { addFailOption } from '../pageChecks.js';
 import { addRunOptions, addScrapeOptions, addSessionOptions, scrapeOptionsFrom, sessionOptionsFrom, type ScrapeFlags, type SessionFlags } from '../options.js';
@@ -12,45 +12,27 @@ interface BatchFlags extends ScrapeFlags, SessionFlags, ManyPagesFlags, Politene
   concurrency?: number;
 }
 
-/** A URL and where the user wrote it, so errors can point at the line. */
-interface Sourced {
-  url: string;
-  where: string;
-}
-
-async function readText(file: string): Promise<string> {
-  if (file === '-') {
-    const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString('utf8');
-  }
-  try {
-    return await fs.readFile(file, 'utf8');
-  } catch (err) {
-    throw new UsageError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
-  }
-}
-
-/** One URL a line; blank lines and lines starting with # are skipped but still counted for line numbers. */
-export function urlsFromText(text: string, name: string): Sourced[] {
-  const found: Sourced[] = [];
-  text.split(/\r?\n/).forEach((line, i) => {
-    const trimmed = line.trim();
-    if (trimmed === '' || trimmed.startsWith('#')) return;
-    found.push({ url: trimmed, where: `${name} line ${i + 1}` });
-  });
-  return found;
-}
-
-async function collectUrls(args: string[], file: string | undefined): Promise<Sourced[]> {
+/**
+ * The URLs of the arguments, then of --file, then of stdin ('-'); an argument or
+ * a line naming an existing file is that saved page (inputs.ts).
+ */
+async function collectUrls(args: string[], file: string | undefined, remote: boolean): Promise<Sourced[]> {
   const sources: Sourced[] = [];
   const fromStdin = file === '-' || args.includes('-');
   args.forEach((arg, i) => {
     if (arg !== '-') sources.push({ url: arg, where: `argument ${i + 1}` });
   });
-  if (file && file !== '-') sources.push(...urlsFromText(await readText(file), file));
-  if (fromStdin) sources.push(...urlsFromText(await readText('-'), 'stdin'));
-  return sources;
+  if (file && file !== '-') sources.push(...(await readUrlList(file)));
+  if (fromStdin) sources.push(...(await readUrlList('-')));
+  if (sources.length > LIMITS.maxBatchUrls) return sources; // refused by checkUrls, before a file is looked at
+  return Promise.all(
+    sources.map((source) =>
+      pageInput(source.url, { remote }).then(
+        (url) => ({ ...source, url }),
+        (err: Error) => ({ ...source, problem: `${source.where}: ${err.message}` }),
+      ),
+    ),
+  );
 }
 
 /** The whole list is checked before a job exists: a limit or a bad line refuses it, with every bad line named. */
@@ -59,10 +41,16 @@ export function checkUrls(sources: Sourced[]): string[] {
   if (sources.length > LIMITS.maxBatchUrls) {
     throw new LimitError(`${sources.length} URLs given; a batch takes at most ${LIMITS.maxBatchUrls.toLocaleString('en-US')}. Split the list into several batches.`);
   }
-  const { urls, problems } = validateEach(
-    sources.map((source) => source.url),
-    (i) => sources[i]!.where,
-  );
+  const problems: string[] = [];
+  const urls = sources.map((source) => {
+    try {
+      if (source.problem) throw new UsageError(source.problem);
+      return validateUrl(source.url, source.where, { savedPages: true });
+    } catch (err) {
+      problems.push((err as Error).message);
+      return '';
+    }
+  });
   if (problems.length > 0) {
     const more = problems.length > 20 ? `\n  (and ${problems.length - 20} more)` : '';
     throw new UsageError(`${problems.length} invalid URL(s), nothing was scraped:\n  ${problems.slice(0, 20).join('\n  ')}${more}`);
@@ -74,8 +62,8 @@ export function batchCommand(): Command {
   const cmd = new Command('batch')
     .summary('scrape many pages (up to 1,000) in one job')
     .description('Scrape a list of URLs in one job. Pages come back in the order given, duplicates included; a page that fails does not stop the others.')
-    .argument('[urls...]', 'pages to scrape; "-" reads URLs from stdin')
-    .option('--file <file>', 'read URLs from a file, one a line (# comments and blank lines skipped); "-" for stdin');
+    .argument('[urls...]', 'pages to scrape: URLs, or paths of saved pages; "-" reads URLs from stdin')
+    .option('--file <file>', `read URLs (or paths of saved pages) from a file, one a line (# comments and blank lines skipped; at most ${LIMITS.maxBatchUrls.toLocaleString('en-US')} URLs and ${MAX_URL_LIST_BYTES / 1024 / 1024} MB); "-" for stdin`);
   addScrapeOptions(cmd);
   addSessionOptions(cmd);
   addConcurrencyOption(cmd);
@@ -100,7 +88,7 @@ Exit codes: 0 every page completed, 3 the job completed but some pages failed (w
 141 stdout closed (| head): a quiet stop.`,
   );
   return cmd.action(async (args: string[], flags: BatchFlags) => {
-    const urls = checkUrls(await collectUrls(args, flags.file));
+    const urls = checkUrls(await collectUrls(args, flags.file, Boolean(flags.remote ?? process.env.WEBJOBS_REMOTE)));
     const request = {
       urls,
       scrapeOptions: scrapeOptionsFrom(flags),

@@ -6,14 +6,14 @@ import { DamagedRecordError, JobFailedError, JobNotFoundError, UsageError } from
 import { FINAL_STATUSES, FORMATS, JOB_KINDS, JOB_STATUSES, type Format, type JobKind, type JobStatus } from '../../api/types.js';
 import { withBackend } from '../backendFactory.js';
 import { writeStoredPages } from '../manyPages.js';
-import { parseFormats, parseInteger, type RunFlags } from '../options.js';
+import { parseDuration, parseFormats, parseInteger, type RunFlags } from '../options.js';
 import { writeMergedRecord } from '../jobPages.js';
 import { openOutput, writeOutput } from '../output.js';
 import { pageOutput } from '../screenshot.js';
 
 type BackendFlags = Pick<RunFlags, 'remote' | 'apiKey'>;
 
-function addBackendOptions(cmd: Command): Command {
+export function addBackendOptions(cmd: Command): Command {
   return cmd
     .option('--remote <url>', 'ask a webjobs service at this URL (env: WEBJOBS_REMOTE)')
     .option('--api-key <key>', 'API key for --remote (env: WEBJOBS_API_KEY)')
@@ -136,19 +136,20 @@ async function writeContent(backend: JobBackend, kind: JobKind, jobId: string, f
 export function listCommand(): Command {
   const cmd = new Command('jobs')
     .summary('list jobs')
-    .description('List known jobs, oldest first: id, kind, status, created, URL.')
-    .option('--json', 'print a JSON array')
+    .description('List known jobs, newest first: id, kind, status, created, URL.')
+    .option('--json', 'print a JSON array, newest first')
     .addOption(new Option('--status <status>', 'only jobs in this state').choices([...JOB_STATUSES]))
-    .option('--limit <n>', 'only the newest N jobs (still oldest first)', parseInteger('--limit', 1));
+    .option('--limit <n>', 'only the newest N jobs', parseInteger('--limit', 1));
   addBackendOptions(cmd).addHelpText(
     'after',
     '\nExamples:\n  $ webjobs jobs\n  $ webjobs jobs --status failed --limit 5\n  $ webjobs jobs --json | jq -r \'.[] | select(.status=="failed") | .jobId\'',
   );
   return cmd.action(async (flags: BackendFlags & { json?: boolean; status?: JobStatus; limit?: number }) => {
     await withBackend(flags, async (backend) => {
-      let jobs = await backend.list();
+      // Newest first, as gh run list and docker ps; jobs created in the same millisecond keep the store's order, reversed.
+      let jobs = (await backend.list()).reverse().sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
       if (flags.status) jobs = jobs.filter((job) => job.status === flags.status);
-      if (flags.limit !== undefined) jobs = jobs.slice(-flags.limit);
+      if (flags.limit !== undefined) jobs = jobs.slice(0, flags.limit);
       if (flags.json) return writeOutput(JSON.stringify(jobs, null, 2));
       // Said on stderr: stdout stays empty, as a script reading the list expects.
       if (jobs.length === 0) {
@@ -175,14 +176,8 @@ export function cancelCommand(): Command {
   });
 }
 
-const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
-
-/** --older-than 7d: minutes (m), hours (h), days (d) or weeks (w). */
-export function parseAge(value: string): number {
-  const match = /^(\d{1,6})(m|h|d|w)$/.exec(value.trim());
-  if (!match) throw new InvalidArgumentError(`give an age such as 30m, 12h, 7d or 2w (got "${value}").`);
-  return Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
-}
+/** --older-than 7d: a unit is required (a bare number would be ambiguous for an age); in milliseconds. */
+export const parseAge = parseDuration('--older-than', { unit: 'ms' });
 
 function parseFinalStatuses(value: string, previous: JobStatus[] = []): JobStatus[] {
   const statuses = value.split(',').map((v) => v.trim()).filter(Boolean);
@@ -204,11 +199,9 @@ export function pruneCommand(): Command {
   const cmd = new Command('prune')
     .summary('delete old jobs, by age and status')
     .description(
-      `Delete local jobs that have ended (completed, failed, stopped) with their pages, chosen by age,
-by status, or both. Jobs still pending or running are never deleted; damaged records are left alone.
-Prints the id of each deleted job (with --dry-run: each job it would delete).`,
+      'Delete local jobs that have ended (completed, failed, stopped) with their pages, chosen by age, by status, or both. Jobs still pending or running are never deleted; damaged records are left alone. Prints the id of each deleted job (with --dry-run: each job it would delete).',
     )
-    .option('--older-than <age>', 'only jobs created longer ago than this: 30m, 12h, 7d, 2w', parseAge)
+    .option('--older-than <age>', 'only jobs created longer ago than this: 30m, 12h, 7d, 2w (a unit is needed)', parseAge)
     .option('--status <states>', `only jobs in these states, comma-separated: ${FINAL_STATUSES.join(', ')}`, parseFinalStatuses)
     .option('--dry-run', 'print what would be deleted, delete nothing')
     .option('--remote <url>', 'refused: a webjobs service keeps its jobs by its own rules');

@@ -49,6 +49,10 @@ export function mcpCommand(): Command {
     .option('--allow-host <hosts>', 'host or host:port allowed although private (comma-separated, repeatable)', parseList)
     .addHelpText('after', help)
     .action(async (flags: McpFlags, cmd: Command) => {
+      // Started by hand: say what this is, once, where the protocol never looks (stderr), and wait as asked.
+      if (process.stdin.isTTY) {
+        process.stderr.write('webjobs mcp: an MCP server for agents and editors, speaking JSON-RPC on stdin/stdout; add {"command": "webjobs", "args": ["mcp"]} to your MCP client (webjobs mcp --help); Ctrl-D or Ctrl-C quits\n');
+      }
       // stdout is the protocol's: a library that logs with console.log (pdf.js warns that way) must not break it.
       globalThis.console = new Console({ stdout: process.stderr, stderr: process.stderr });
       const remote = Boolean(flags.remote ?? process.env.WEBJOBS_REMOTE);
@@ -58,13 +62,14 @@ export function mcpCommand(): Command {
       const { serveMcp } = await import('../../mcp/server.js');
       const version = cmd.parent?.version() ?? '0.0.0';
       if (remote) {
-        await serveMcp({ backend: await createBackend(flags), limits: SERVICE_LIMITS, version });
+        // An agent's requests never read this machine's files: a page it read could ask for file:///etc/passwd.
+        await serveMcp({ backend: await createBackend({ ...flags, savedPages: false }), limits: SERVICE_LIMITS, version });
       } else {
         // As serve: the agent's pages must not turn it against this machine's network.
         const { allowList, createGuards, refusePrivateUrls } = await import('../../engine/ssrf.js');
         const allow = allowList(flags.allowHost);
         const guarded = !flags.allowPrivate;
-        const backend = await createLocalBackend(process.env, guarded ? createGuards({ allow }) : undefined);
+        const backend = await createLocalBackend(process.env, { guards: guarded ? createGuards({ allow }) : undefined, savedPages: false });
         const refuseUrls = guarded ? (urls: readonly string[]) => refusePrivateUrls(urls, allow) : undefined;
         await serveMcp({ backend, limits: LOCAL_LIMITS, version, refuseUrls });
       }

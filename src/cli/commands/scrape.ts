@@ -3,6 +3,9 @@ import type { PageData } from '../../api/types.js';
 import { addRunOptions, addScrapeOptions, addSessionOptions, scrapeOptionsFrom, sessionOptionsFrom, type RunFlags, type ScrapeFlags, type SessionFlags } from '../options.js';
 import { addFailOption, checkPage, type FailFlags } from '../pageChecks.js';
 import { pageOutput } from '../screenshot.js';
+import { UsageError } from '../../api/errors.js';
+import { pageInput, readStdinPage } from '../inputs.js';
+import { printable } from '../printable.js';
 import { renderRecord, runJob } from '../runJob.js';
 
 /**
@@ -12,14 +15,27 @@ import { renderRecord, runJob } from '../runJob.js';
 function warnIfNothingIncluded(data: PageData, flags: ScrapeFlags & RunFlags): void {
   if (!flags.includeTags?.length || flags.quiet) return;
   if ((data.markdown ?? '').trim() !== '' || (data.html ?? '').trim() !== '') return;
-  process.stderr.write(`webjobs: warning: --include-tags ${flags.includeTags.join(',')} matched nothing on ${data.metadata.url}\n`);
+  process.stderr.write(`webjobs: warning: --include-tags ${printable(flags.includeTags.join(','))} matched nothing on ${data.metadata.url}\n`);
+}
+
+/** The page the argument names: a URL, a saved page's path, or '-' for HTML on stdin (then a file removed at the end). */
+async function pageOf(arg: string, flags: RunFlags): Promise<{ url: string; remove?: () => Promise<void> }> {
+  const remote = Boolean(flags.remote ?? process.env.WEBJOBS_REMOTE);
+  if (arg !== '-') return { url: await pageInput(arg, { remote }) };
+  if (remote) throw new UsageError('a page on stdin is read on this machine: --remote reads http(s) URLs only; drop --remote');
+  if (!flags.wait || flags.waitTimeout !== undefined) {
+    throw new UsageError(`a page on stdin is read while webjobs waits: drop ${flags.wait ? '--wait-timeout' : '--no-wait'}, or save the page to a file and scrape that`);
+  }
+  return readStdinPage();
 }
 
 export function scrapeCommand(): Command {
   const cmd = new Command('scrape')
     .summary('scrape one page into markdown, html or links')
-    .description('Scrape one URL in a headless browser and print its main content as Markdown.')
-    .argument('<url>', 'the page to scrape (http or https)');
+    .description(
+      'Scrape one page and print its main content as Markdown. A URL is read over HTTP, or rendered in Chromium when the page needs it (--engine); a saved page (a path, or - for HTML on stdin) is read on this machine, offline.',
+    )
+    .argument('<url>', 'the page to scrape: an http(s) URL, the path of a saved page, or - for HTML on stdin');
   addScrapeOptions(cmd);
   addSessionOptions(cmd);
   addRunOptions(cmd);
@@ -35,26 +51,35 @@ Examples:
   $ webjobs scrape https://intranet.example.com --header "Authorization: Bearer $TOKEN" --cookies cookies.txt
   $ webjobs scrape https://example.com/status --fail -o status.md   # cron: a 4xx/5xx answer keeps the old file, exit 1
   $ webjobs scrape https://example.com --formats screenshot -o shot.png
+  $ webjobs scrape saved/article.html --timeout 20s
+  $ curl -s https://example.com | webjobs scrape -
 
-Headers go only to the origin of the URL; each cookie only to its own domain (README: Pages behind a login).`,
+Headers go only to the origin of the URL; each cookie only to its own domain (README: Pages behind a login).
+A saved page is read as saved, without a browser or a network: its scripts do not run, nothing it names is loaded.`,
   );
-  return cmd.action(async (url: string, flags: ScrapeFlags & SessionFlags & RunFlags & FailFlags) => {
-    const request = { url, scrapeOptions: scrapeOptionsFrom(flags), sessionOptions: sessionOptionsFrom(flags) };
-    process.exitCode = await runJob(
-      'scrape',
-      request,
-      flags,
-      { label: `Scraping ${url}` },
-      renderRecord(
+  return cmd.action(async (arg: string, flags: ScrapeFlags & SessionFlags & RunFlags & FailFlags) => {
+    const page = await pageOf(arg, flags);
+    const url = page.url;
+    try {
+      const request = { url, scrapeOptions: scrapeOptionsFrom(flags), sessionOptions: sessionOptionsFrom(flags) };
+      process.exitCode = await runJob(
         'scrape',
+        request,
         flags,
-        () => `scrape of ${url}`,
-        (record) => pageOutput(record.data!, flags.formats, flags.output, flags.apiKey ?? process.env.WEBJOBS_API_KEY),
-        (record) => {
-          checkPage(record.data!, url, flags);
-          warnIfNothingIncluded(record.data!, flags);
-        },
-      ),
-    );
+        { label: `Scraping ${arg === '-' ? 'the page on stdin' : url}` },
+        renderRecord(
+          'scrape',
+          flags,
+          () => `scrape of ${url}`,
+          (record) => pageOutput(record.data!, flags.formats, flags.output, flags.apiKey ?? process.env.WEBJOBS_API_KEY),
+          (record) => {
+            checkPage(record.data!, url, flags);
+            warnIfNothingIncluded(record.data!, flags);
+          },
+        ),
+      );
+    } finally {
+      await page.remove?.();
+    }
   });
 }

@@ -122,7 +122,9 @@ export async function fetchPage(
       rawHtml: text,
       charset,
     };
-    const next = refresh < MAX_REFRESHES && /html/.test(page.mediaType || 'html') ? refreshTarget(text, page.url) : undefined;
+    // A saved page (file://) is read as it was saved: its refresh would load another page.
+    const follows = refresh < MAX_REFRESHES && /html/.test(page.mediaType || 'html') && !page.url.startsWith('file:');
+    const next = follows ? refreshTarget(text, page.url) : undefined;
     if (!next || next === page.url) return page;
     current = next;
   }
