@@ -22,6 +22,7 @@ import type { Admission } from './admission.js';
 import type { AllowList } from './ssrf.js';
 import { SERVER_DEFAULTS } from './defaults.js';
 import { drainRefusedBody } from './refusedBody.js';
+import { httpServerOptions, limitConnections, type ConnectionLimits } from './connections.js';
 
 export interface AppOptions {
   backend: JobBackend;
@@ -34,6 +35,8 @@ export interface AppOptions {
   files?: JobFiles;
   maxActiveJobsPerKey?: number;
   bodyLimit?: number;
+  /** Caps on connections and their idle time; each one not given is serve's default. */
+  connections?: Partial<ConnectionLimits>;
   /** One line per request and the details of internal errors; nothing when absent. */
   log?: (line: string) => void;
 }
@@ -51,6 +54,15 @@ declare module 'fastify' {
   }
 }
 
+function connectionDefaults(): ConnectionLimits {
+  const { maxConnections, maxConnectionsPerAddress, headersTimeout, keepAliveTimeout } = SERVER_DEFAULTS;
+  return { maxConnections, maxConnectionsPerAddress, headersTimeout, keepAliveTimeout };
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
 export function buildApp(options: AppOptions): FastifyInstance {
   const { backend } = options;
   const bodyLimit = options.bodyLimit ?? SERVER_DEFAULTS.bodyLimit;
@@ -65,7 +77,18 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const log = options.log ?? (() => undefined);
   // Bodies are parsed by plain JSON.parse: validateRequest refuses a "__proto__" key by name,
   // where Fastify's own check would answer that the body is not valid JSON.
-  const app = Fastify({ bodyLimit, logger: false, return503OnClosing: true, onProtoPoisoning: 'ignore', onConstructorPoisoning: 'ignore' });
+  const limits: ConnectionLimits = { ...connectionDefaults(), ...definedOnly(options.connections ?? {}) };
+  const app = Fastify({
+    bodyLimit,
+    logger: false,
+    return503OnClosing: true,
+    onProtoPoisoning: 'ignore',
+    onConstructorPoisoning: 'ignore',
+    http: httpServerOptions(limits),
+    keepAliveTimeout: limits.keepAliveTimeout,
+    requestTimeout: httpServerOptions(limits).requestTimeout,
+  });
+  limitConnections(app.server, limits);
   app.decorateRequest('apiKey', null);
 
   app.addHook('onRequest', async (req) => {

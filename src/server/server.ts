@@ -21,6 +21,7 @@ import { FileAdmission, PgAdmission, type Admission } from './admission.js';
 import { JobOwners } from './owners.js';
 import { recoverJobs } from './recovery.js';
 import { createGuards } from './ssrf.js';
+import type { ConnectionLimits } from './connections.js';
 
 export interface ServeOptions {
   host: string;
@@ -36,6 +37,8 @@ export interface ServeOptions {
   /** Chromium's nice above this process (priority.ts); 0 or none: the same priority. */
   browserNice?: number;
   bodyLimit?: number;
+  /** Caps on connections and their idle time (connections.ts); each one not given is serve's default. */
+  connections?: Partial<ConnectionLimits>;
   /** postgres://… : job records and the work queue live there, shared with other serve and worker nodes. */
   database?: string;
   /** With `database`: also run a worker (`maxJobs` pages at once) in this process; default true. */
@@ -89,6 +92,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     files: jobs.files,
     maxActiveJobsPerKey: options.maxActiveJobsPerKey ?? SERVER_DEFAULTS.maxActiveJobsPerKey,
     bodyLimit: options.bodyLimit,
+    connections: options.connections,
     log,
   });
   try {
@@ -116,11 +120,17 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   };
 }
 
+/**
+ * How far below serve's main thread the extraction threads run (priority.ts): on 2 cores
+ * two of them reading pages delayed its answers (bench:serve; issue 37).
+ */
+const SERVE_WORKER_NICE = 10;
+
 type Guards = Pick<BrowserSettings, 'requestGuard' | 'egressGuard'>;
 
 async function browserEngine(env: NodeJS.ProcessEnv, guards: Guards, browserNice?: number): Promise<Engine> {
   const { BrowserEngine } = await import('../engine/engine.js');
-  return new BrowserEngine({ env, ...guards, browserNice });
+  return new BrowserEngine({ env, ...guards, browserNice, workerNice: SERVE_WORKER_NICE });
 }
 
 /** One serve: records under WEBJOBS_HOME, jobs run in this process; jobs a previous serve left are recovered. */

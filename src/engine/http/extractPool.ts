@@ -62,7 +62,11 @@ export class ExtractPool {
   private nextId = 1;
   private closed = false;
 
-  constructor(private readonly size = defaultExtractWorkers()) {}
+  /** `nice`: each worker thread runs this much below the main thread (priority.ts lowerThisThread); serve's event loop comes first. */
+  constructor(
+    private readonly size = defaultExtractWorkers(),
+    private readonly nice = 0,
+  ) {}
 
   /**
    * The extraction of `html` served at `url`; rejects with PageError when a worker
@@ -108,7 +112,7 @@ export class ExtractPool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(workerFile(), { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
+    const worker = new Worker(workerFile(), { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB }, workerData: { nice: this.nice } });
     const slot: Slot = { worker };
     worker.unref();
     worker.on('message', (reply: ExtractReply) => {
