@@ -7,8 +7,8 @@
  *   large  the same, plus nine completed 20 MB scrape records owned by one key (the
  *          "hoarder"), written with the store module before the server starts
  * Each phase runs the load bar: 10 keys start 50 jobs at once (4 scrapes and a batch
- * of 4 pages each) and poll their status as the remote client does (250 ms, then
- * backing off to 2 s), while a probe loop measures GET /healthz, the status of a
+ * of 4 pages each), each slot running 3 jobs in turn, polling their status every 250 ms,
+ * while a probe loop measures GET /healthz, the status of a
  * small job and GET /api/jobs of a key with that one job, and (large phase) the
  * status of a 20 MB job and its owner's listing. Printed per phase: latencies seen by
  * the client (request sent to body read) under the load, serve's own handler times
@@ -26,7 +26,14 @@
  *          during the rounds and idle before, failed probes, whether serve stayed up and
  *          how fast it stopped on SIGTERM, each crawl's outcome, what the sites sent.
  *
- *   WEBJOBS_BENCH_SERVE=all     phases: all, load (peer, large, nice) or hostile
+ *   limits   issue 43's hostile tenants (serveLimits.ts): a batch of 40 x 19 MB results read by six
+ *          clients at once, and 3,000 idle connections, with /healthz probed throughout
+ *
+ *   WEBJOBS_BENCH_SERVE=all     phases: all, load (peer, large, nice), hostile or limits
+ *   WEBJOBS_BENCH_ROUNDS=3      jobs each slot of the load bar runs one after another
+ *   WEBJOBS_BENCH_POLL_MS=250   how often the load bar's jobs poll their status
+ *   WEBJOBS_BENCH_SERVE_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR"  node flags for serve
+ *   WEBJOBS_BENCH_RESULT_PAGES=40, _RESULT_MB=19, _READERS=6, _READ_ROUNDS=2, _IDLE_CONNECTIONS=3000  (limits)
  *   WEBJOBS_BENCH_NICE=10       --browser-nice of the nice phase (0: no nice phase)
  *   WEBJOBS_BENCH_ENGINE=browser  scrapeOptions.engine of the load bar's jobs (default: none
  *                               given, so auto, which reads these article pages over HTTP and
@@ -56,6 +63,7 @@ import { descendants } from './procTree.js';
 import { articlePage, words } from './site.js';
 import { backtrackingPatterns, BOMB_COUNT, startHostileSites, type HostileSites } from './hostileSites.js';
 import { LIMITS } from '../src/api/limits.js';
+import { limitsPhase } from './serveLimits.js';
 
 import { BIN } from './paths.js';
 const KEY_COUNT = Number(process.env.WEBJOBS_BENCH_KEYS) || 10;
@@ -176,6 +184,7 @@ interface Serve {
   alive(): boolean;
   /** Handler time of each request as serve's request log gives it (ms, rounded), by route; clear() to start afresh. */
   handled: Map<Route, Samples>;
+  pid: number;
   /** The event loop's delay since the last call (or since start), ms, from the preloaded loopDelay.ts. */
   loopDelay(): Promise<LoopDelay>;
   stop(): Promise<void>;
@@ -271,7 +280,7 @@ async function startServe(home: string, apiKeys: string[], allowHosts: string[],
       delays.push(resolve);
       child.kill('SIGUSR2');
     });
-  return { base, alive: () => child.exitCode === null && child.signalCode === null, handled, loopDelay, stop };
+  return { base, pid: child.pid!, alive: () => child.exitCode === null && child.signalCode === null, handled, loopDelay, stop };
 }
 
 // ---------------------------------------------------------------- HTTP, timed
@@ -637,7 +646,7 @@ async function hostilePhase(key: string): Promise<void> {
 
 /** The knobs' values, checked before anything starts: a message naming the bad one. */
 function knobError(): string | undefined {
-  if (!['all', 'load', 'hostile'].includes(PHASES)) return `WEBJOBS_BENCH_SERVE=${PHASES}: expected all, load or hostile`;
+  if (!['all', 'load', 'hostile', 'limits'].includes(PHASES)) return `WEBJOBS_BENCH_SERVE=${PHASES}: expected all, load, hostile or limits`;
   if (ENGINE !== undefined && !ENGINES.includes(ENGINE)) return `WEBJOBS_BENCH_ENGINE=${ENGINE}: expected ${ENGINES.join(', ')}`;
   if (!Number.isInteger(NICE) || NICE < 0 || NICE > 19) return `WEBJOBS_BENCH_NICE=${process.env.WEBJOBS_BENCH_NICE}: expected 0 to 19`;
   return undefined;
@@ -650,8 +659,20 @@ async function main(): Promise<void> {
     hoarder: 'bench-hoarder',
   };
   console.log(`${os.availableParallelism()} CPUs, load average ${os.loadavg()[0]!.toFixed(1)}; load bar's engine: ${ENGINE ?? 'auto (none given)'}`);
-  if (PHASES !== 'hostile') await loadPhases(keys);
-  if (PHASES !== 'load') await hostilePhase(keys.probe);
+  if (PHASES === 'all' || PHASES === 'load') await loadPhases(keys);
+  if (PHASES === 'all' || PHASES === 'hostile') await hostilePhase(keys.probe);
+  if (PHASES === 'all' || PHASES === 'limits') {
+    await limitsPhase(
+      {
+        startServe: (home, apiKeys) => startServe(home, apiKeys, ['127.0.0.1:9']),
+        samples: () => new Samples(),
+        probeHealth,
+        tempDir,
+        keyId,
+      },
+      keys.probe,
+    );
+  }
 }
 
 const badKnob = knobError();

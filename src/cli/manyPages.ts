@@ -5,10 +5,11 @@
  * a time, so a 1,000-page job never sits in memory as one string.
  */
 import { Command } from 'commander';
-import type { JobBackend, JobProgress } from '../api/backend.js';
+import type { JobBackend, JobProgress, PagedEntries } from '../api/backend.js';
 import { ExitCode, JobFailedError, UsageError } from '../api/errors.js';
 import { LIMITS } from '../api/limits.js';
-import type { Format, JobRecordByKind, JobRequestByKind, PageEntry } from '../api/types.js';
+import type { Format, JobRecordByKind, JobRequestByKind, PageEntry, PageQuery } from '../api/types.js';
+import { validatePageQuery } from '../api/validate.js';
 import { OutputDir } from './outputDir.js';
 import { renderPage } from './pageText.js';
 import { parseInteger, type RunFlags } from './options.js';
@@ -67,12 +68,43 @@ function checkFlags(flags: ManyPagesFlags): void {
   }
 }
 
+/** Result batch `query`: its fields, and its entries read a part at a time where the back end can (resultEntries). */
+async function readBatch(backend: JobBackend, kind: ManyKind, jobId: string, query: Required<PageQuery>): Promise<PagedEntries> {
+  if (backend.resultEntries) return backend.resultEntries(kind, jobId, query);
+  const { data, ...record } = await backend.result(kind, jobId, query);
+  return { record, entries: data };
+}
+
 /** Every entry of a finished job, in order, one result batch at a time. */
 async function* entriesOf(backend: JobBackend, kind: ManyKind, jobId: string): AsyncGenerator<PageEntry> {
   for (let page = 1; ; page++) {
-    const record = await backend.result(kind, jobId, { page, batchSize: READ_BATCH });
-    yield* record.data;
-    if (page >= record.totalPageBatches || record.data.length === 0) return;
+    const { record, entries } = await readBatch(backend, kind, jobId, { page, batchSize: READ_BATCH });
+    let read = 0;
+    for await (const entry of entries) {
+      read++;
+      yield entry;
+    }
+    if (page >= record.totalPageBatches || read === 0) return;
+  }
+}
+
+/**
+ * `webjobs result` of a batch or crawl: result batch `query` as the JSON record, written
+ * entry by entry (a batch of 19 MB pages never becomes one string).
+ */
+export async function writeResultBatch(kind: ManyKind, backend: JobBackend, jobId: string, query: PageQuery, output?: string): Promise<void> {
+  const { record, entries } = await readBatch(backend, kind, jobId, validatePageQuery(query));
+  const out = await openOutput(output);
+  try {
+    await out.write(JSON.stringify(record, null, 2).replace(/\n}$/, ',\n  "data": ['));
+    let first = true;
+    for await (const entry of entries) {
+      await out.write(`${first ? '\n' : ',\n'}    ${JSON.stringify(entry, null, 2).replace(/\n/g, '\n    ')}`);
+      first = false;
+    }
+    await out.write(`${first ? '' : '\n  '}]\n}\n`);
+  } finally {
+    await out.close();
   }
 }
 

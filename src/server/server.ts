@@ -37,6 +37,8 @@ export interface ServeOptions {
   /** Chromium's nice above this process (priority.ts); 0 or none: the same priority. */
   browserNice?: number;
   bodyLimit?: number;
+  /** Bytes of entries in one answer of a batch's or crawl's result (pagedAnswer.ts). */
+  maxResultBytes?: number;
   /** Caps on connections and their idle time (connections.ts); each one not given is serve's default. */
   connections?: Partial<ConnectionLimits>;
   /** postgres://… : job records and the work queue live there, shared with other serve and worker nodes. */
@@ -93,6 +95,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     maxActiveJobsPerKey: options.maxActiveJobsPerKey ?? SERVER_DEFAULTS.maxActiveJobsPerKey,
     bodyLimit: options.bodyLimit,
     connections: options.connections,
+    maxResultBytes: options.maxResultBytes,
     log,
   });
   try {

@@ -5,7 +5,7 @@ import type { JobBackend } from '../../api/backend.js';
 import { JobFailedError, JobNotFoundError, UsageError } from '../../api/errors.js';
 import { FINAL_STATUSES, FORMATS, JOB_KINDS, JOB_STATUSES, type Format, type JobKind, type JobStatus } from '../../api/types.js';
 import { withBackend } from '../backendFactory.js';
-import { writeStoredPages } from '../manyPages.js';
+import { writeResultBatch, writeStoredPages } from '../manyPages.js';
 import { parseFormats, parseInteger, type RunFlags } from '../options.js';
 import { renderPage } from '../pageText.js';
 import { writeOutput } from '../output.js';
@@ -85,7 +85,8 @@ Examples:
       jobId = await resolveJobId(backend, jobId);
       const { kind } = await backend.status(jobId, flags.kind);
       if (flags.outputDir || flags.content) return writeContent(backend, kind, jobId, flags);
-      const record = await backend.result(kind, jobId, { page: flags.page, batchSize: flags.batchSize });
+      if (kind === 'batch' || kind === 'crawl') return writeResultBatch(kind, backend, jobId, { page: flags.page, batchSize: flags.batchSize }, flags.output);
+      const record = await backend.result(kind, jobId);
       await writeOutput(JSON.stringify(record, null, 2), flags.output);
     });
   });

@@ -19,6 +19,7 @@ interface ServeFlags {
   maxConnectionsPerAddress: number;
   headersTimeout: number;
   keepAliveTimeout: number;
+  maxResultBytes: number;
 }
 
 const HELP = `
@@ -88,6 +89,12 @@ export function serveCommand(): Command {
     )
     .option('--headers-timeout <ms>', "a connection that has not sent a request's headers in this long is closed", parseInteger('--headers-timeout', 1), SERVER_DEFAULTS.headersTimeout)
     .option('--keep-alive-timeout <ms>', 'an idle connection between two requests is closed after this long', parseInteger('--keep-alive-timeout', 1), SERVER_DEFAULTS.keepAliveTimeout)
+    .option(
+      '--max-result-bytes <n>',
+      "bytes of page entries in one answer of a batch's or crawl's result (at least one entry); the rest follows by next",
+      parseInteger('--max-result-bytes', 1),
+      SERVER_DEFAULTS.maxResultBytes,
+    )
     .option('--no-worker', 'with --database: answer the API only; `webjobs worker` processes run the jobs')
     .option('--quiet', 'no request log on stderr')
     .addHelpText('after', HELP)
@@ -106,6 +113,7 @@ export function serveCommand(): Command {
         browserNice: flags.browserNice,
         database: flags.database ?? (process.env.WEBJOBS_DATABASE_URL || undefined),
         worker: flags.worker,
+        maxResultBytes: flags.maxResultBytes,
         connections: {
           maxConnections: flags.maxConnections,
           maxConnectionsPerAddress: flags.maxConnectionsPerAddress,
