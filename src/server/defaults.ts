@@ -10,7 +10,7 @@ export const SERVER_DEFAULTS = {
   /** Bytes of page entries in one answer of a batch's or crawl's result (at least one entry); the rest follows by `next`. */
   maxResultBytes: 10 * 1024 * 1024,
   /** Open connections in all; more are closed at once (connections.ts). */
-  maxConnections: 1024,
+  maxConnections: 4096,
   /** Open connections from one client address; 0: no cap (behind a reverse proxy, every client is the proxy). */
   maxConnectionsPerAddress: 128,
   /** ms a connection may take to send a request's headers (a silent one is closed). */
