@@ -145,6 +145,8 @@ async function idleConnections(base: string, count: number): Promise<{ kept: net
       new Promise<void>((resolve) => {
         const socket = net.connect({ host: hostname, port: Number(port), localAddress: `127.0.0.${2 + (i % 8)}` });
         socket.on('error', () => undefined);
+        // Read what serve sends (its 503 to a connection over the cap), so that its close is seen here.
+        socket.resume();
         socket.once('connect', () => {
           kept.push(socket);
           resolve();
@@ -164,9 +166,10 @@ async function connections(deps: LimitsDeps, key: string): Promise<CaseResult> {
   const serve = await deps.startServe(deps.tempDir('webjobs-bench-conns-'), [key]);
   let sockets: net.Socket[] = [];
   try {
+    // Connected before the probe starts: the bench opening 3,000 sockets would delay its own probe.
+    const { kept, refused } = await idleConnections(serve.base, IDLE_CONNECTIONS);
+    sockets = kept;
     const work = (async () => {
-      const { kept, refused } = await idleConnections(serve.base, IDLE_CONNECTIONS);
-      sockets = kept;
       await sleep(HOLD_MS);
       const left = kept.filter((s) => s.readyState === 'open').length;
       return `${IDLE_CONNECTIONS} idle connections from 8 addresses: ${kept.length} open after connecting, ${left} still open ${HOLD_MS / 1000} s later, ${refused} closed by serve at once`;

@@ -56,8 +56,6 @@ export interface BrowserSettings {
   proxy?: ProxyConfig;
   /** Chromium runs at this much lower CPU priority (nice) than this process (priority.ts); `serve --browser-nice`. */
   browserNice?: number;
-  /** The HTTP engine's extraction threads run this much lower (nice) than this process's main thread; `serve` sets it. */
-  workerNice?: number;
 }
 
 export function launchArgs(extra: string[] = []): string[] {

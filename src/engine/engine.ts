@@ -104,7 +104,7 @@ export class BrowserEngine implements Engine {
     if (options.engine === 'http' && options.formats.includes('screenshot')) {
       throw new PageError('the screenshot format is taken in a browser: use --engine auto or browser');
     }
-    this.extractPool ??= new ExtractPool(undefined, this.settings.workerNice);
+    this.extractPool ??= new ExtractPool();
     const fetcher = (target: string, init: { timeoutMs: number; signal?: AbortSignal; headers: Record<string, string> }) =>
       this.fetch(target, { ...init, sessionOptions, access });
     const read = await scrapeOverHttp(fetcher, this.extractPool, url, options, { signal, access });

@@ -24,7 +24,7 @@
  * machine, not only of webjobs'; on a machine shared with other work the jobs
  * starve (a one-page scrape was still loading after 20 s at load average 70).
  */
-import { existsSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 
 const CAP_SYS_NICE = 23n;
@@ -113,23 +113,5 @@ export function lowerPriority(pid: number, nice: number): void {
         // gone, or not permitted
       }
     }
-  }
-}
-
-/**
- * Lowers the calling thread alone (Linux nice is per thread) by `nice`: for worker
- * threads whose CPU-bound work must not delay the event loop of their process's main
- * thread (`webjobs serve`: its answers to status and /healthz). Within the process's
- * own CPU group (its autogroup or cgroup) the main thread then wins the core at
- * once when it wakes. Elsewhere, or when refused, the thread stays as it is.
- */
-export function lowerThisThread(nice: number): void {
-  if (nice <= 0 || os.platform() !== 'linux') return;
-  try {
-    // "/proc/<pid>/task/<tid>": the kernel's id of this thread, which os.setPriority takes.
-    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
-    os.setPriority(tid, Math.min(19, os.getPriority(tid) + nice));
-  } catch {
-    // no /proc, or not permitted: the thread keeps the process's priority
   }
 }

@@ -34,16 +34,20 @@ export async function entryJson(entry: EntryText): Promise<string> {
 
 /**
  * `head` (a JSON object) with `field` holding `items`, as a stream: the head's
- * fields first, then each item's text as it is read. `items` are JSON texts, or
- * functions that give one (a string, or a stream of its bytes).
+ * fields first, then each item's text as it is read. Each item is a function that
+ * gives its JSON (a string, or a stream of its bytes), or undefined to leave it out.
  */
-export function streamObject(head: object, field: string, items: readonly (() => Promise<string | NodeJS.ReadableStream>)[]): Readable {
+export function streamObject(head: object, field: string, items: readonly (() => Promise<string | NodeJS.ReadableStream | undefined>)[]): Readable {
   const opening = JSON.stringify(head);
   async function* chunks(): AsyncGenerator<string | Buffer> {
     yield `${opening.slice(0, -1)}${opening.length > 2 ? ',' : ''}${JSON.stringify(field)}:[`;
-    for (let i = 0; i < items.length; i++) {
-      if (i > 0) yield ',';
-      const text = await items[i]!();
+    let written = 0;
+    for (const item of items) {
+      // Between two entries, whatever else waits on the event loop (a /healthz) goes first.
+      await new Promise((resolve) => setImmediate(resolve));
+      const text = await item();
+      if (text === undefined) continue;
+      if (written++ > 0) yield ',';
       if (typeof text === 'string') yield text;
       else for await (const chunk of text) yield chunk as Buffer;
     }

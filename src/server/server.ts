@@ -123,17 +123,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   };
 }
 
-/**
- * How far below serve's main thread the extraction threads run (priority.ts): on 2 cores
- * two of them reading pages delayed its answers (bench:serve; issue 37).
- */
-const SERVE_WORKER_NICE = 10;
-
 type Guards = Pick<BrowserSettings, 'requestGuard' | 'egressGuard'>;
 
 async function browserEngine(env: NodeJS.ProcessEnv, guards: Guards, browserNice?: number): Promise<Engine> {
   const { BrowserEngine } = await import('../engine/engine.js');
-  return new BrowserEngine({ env, ...guards, browserNice, workerNice: SERVE_WORKER_NICE });
+  return new BrowserEngine({ env, ...guards, browserNice });
 }
 
 /** One serve: records under WEBJOBS_HOME, jobs run in this process; jobs a previous serve left are recovered. */

@@ -62,11 +62,7 @@ export class ExtractPool {
   private nextId = 1;
   private closed = false;
 
-  /** `nice`: each worker thread runs this much below the main thread (priority.ts lowerThisThread); serve's event loop comes first. */
-  constructor(
-    private readonly size = defaultExtractWorkers(),
-    private readonly nice = 0,
-  ) {}
+  constructor(private readonly size = defaultExtractWorkers()) {}
 
   /**
    * The extraction of `html` served at `url`; rejects with PageError when a worker
@@ -112,7 +108,7 @@ export class ExtractPool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(workerFile(), { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB }, workerData: { nice: this.nice } });
+    const worker = new Worker(workerFile(), { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
     const slot: Slot = { worker };
     worker.unref();
     worker.on('message', (reply: ExtractReply) => {

@@ -2,12 +2,9 @@
  * A worker thread of the HTTP engine's extraction pool (extractPool.ts): parses
  * each page it is sent and runs the browser's extraction on it (inNode.ts).
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { extractInNode, nodeLibraries } from '../content/inNode.js';
-import { lowerThisThread } from '../priority.js';
 import type { ExtractReply, ExtractTask } from './extractPool.js';
-
-lowerThisThread((workerData as { nice?: number } | undefined)?.nice ?? 0);
 
 // Loaded before the first page comes: the pool starts a worker while that page downloads (extractPool.ts warm).
 nodeLibraries();

@@ -29,7 +29,10 @@ export async function pagedStatus(...args: Parameters<typeof statusParts>): Prom
   return streamObject(
     head,
     'data',
-    documents.map((document) => async () => JSON.stringify(document)),
+    documents.map((document) => async () => {
+      const read = await document();
+      return read && JSON.stringify(read);
+    }),
   );
 }
 
@@ -74,7 +77,7 @@ export async function statusParts(
     ...(more ? { next: `${self}?skip=${taken}${query.limit !== undefined ? `&limit=${limit}` : ''}` } : {}),
     ...(record.error ? { error: record.error } : {}),
   };
-  // Each entry is parsed on its own to become a Firecrawl document; a batch's URLs not done yet are none.
-  const entriesRead = await Promise.all(window.map(async (entry) => JSON.parse(await entryJson(entry)) as PageEntry));
-  return { head, documents: finishedDocuments(entriesRead) };
+  // Each entry is parsed on its own, when it is written, to become a Firecrawl document; a batch's URLs not done yet are none.
+  const documents = window.map((entry) => async () => finishedDocuments([JSON.parse(await entryJson(entry)) as PageEntry])[0]);
+  return { head, documents };
 }

@@ -102,7 +102,12 @@ async function watch(req: IncomingMessage, socket: Duplex, { backend, gate, log,
   // As many as an answer of the status holds (maxResultBytes); the watcher gets every page as a document message too.
   const snapshot = async () => {
     const { head, documents } = await statusParts(backend, kind, jobId, { limit: String(LIMITS.maxResultBatchSize) }, self, link, maxResultBytes);
-    return { ...head, data: documents };
+    const data = [];
+    for (const document of documents) {
+      const read = await document();
+      if (read) data.push(read);
+    }
+    return { ...head, data };
   };
 
   try {
