@@ -7,8 +7,8 @@
  *   large  the same, plus nine completed 20 MB scrape records owned by one key (the
  *          "hoarder"), written with the store module before the server starts
  * Each phase runs the load bar: 10 keys start 50 jobs at once (4 scrapes and a batch
- * of 4 pages each) and poll their status as the remote client does (250 ms, then
- * backing off to 2 s), while a probe loop measures GET /healthz, the status of a
+ * of 4 pages each), each slot running 3 jobs in turn, polling their status every 250 ms,
+ * while a probe loop measures GET /healthz, the status of a
  * small job and GET /api/jobs of a key with that one job, and (large phase) the
  * status of a 20 MB job and its owner's listing. Printed per phase: latencies seen by
  * the client (request sent to body read) under the load, serve's own handler times
@@ -26,7 +26,14 @@
  *          during the rounds and idle before, failed probes, whether serve stayed up and
  *          how fast it stopped on SIGTERM, each crawl's outcome, what the sites sent.
  *
- *   WEBJOBS_BENCH_SERVE=all     phases: all, load (peer, large, nice) or hostile
+ *   limits   issue 43's hostile tenants (serveLimits.ts): a batch of 40 x 19 MB results read by six
+ *          clients at once, and 3,000 idle connections, with /healthz probed throughout
+ *
+ *   WEBJOBS_BENCH_SERVE=all     phases: all, load (peer, large, nice), hostile or limits
+ *   WEBJOBS_BENCH_ROUNDS=3      jobs each slot of the load bar runs one after another
+ *   WEBJOBS_BENCH_POLL_MS=250   how often the load bar's jobs poll their status
+ *   WEBJOBS_BENCH_SERVE_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR"  node flags for serve
+ *   WEBJOBS_BENCH_RESULT_PAGES=40, _RESULT_MB=19, _READERS=6, _READ_ROUNDS=2, _IDLE_CONNECTIONS=3000  (limits)
  *   WEBJOBS_BENCH_NICE=10       --browser-nice of the nice phase (0: no nice phase)
  *   WEBJOBS_BENCH_ENGINE=browser  scrapeOptions.engine of the load bar's jobs (default: none
  *                               given, so auto, which reads these article pages over HTTP and
@@ -56,6 +63,7 @@ import { descendants } from './procTree.js';
 import { articlePage, words } from './site.js';
 import { backtrackingPatterns, BOMB_COUNT, startHostileSites, type HostileSites } from './hostileSites.js';
 import { LIMITS } from '../src/api/limits.js';
+import { limitsPhase } from './serveLimits.js';
 
 import { BIN } from './paths.js';
 const KEY_COUNT = Number(process.env.WEBJOBS_BENCH_KEYS) || 10;
@@ -63,6 +71,10 @@ const JOBS_PER_KEY = Number(process.env.WEBJOBS_BENCH_JOBS) || 5;
 const LARGE_COUNT = Number(process.env.WEBJOBS_BENCH_LARGE) || 9;
 const LARGE_MB = Number(process.env.WEBJOBS_BENCH_LARGE_MB) || 20;
 const BATCH_PAGES = 4;
+/** Jobs each of the load bar's slots runs one after another. */
+const LOAD_ROUNDS = Number(process.env.WEBJOBS_BENCH_ROUNDS) || 3;
+/** How often the load bar's jobs poll their status (issue 37: every 250 ms). */
+const LOAD_POLL_MS = Number(process.env.WEBJOBS_BENCH_POLL_MS) || 250;
 /** Pause between the probe's rounds: it samples the server, it is not part of the load. */
 const PROBE_PAUSE_MS = 50;
 /** Probe rounds before the load starts: the figures of the same server with nothing to do. */
@@ -172,7 +184,28 @@ interface Serve {
   alive(): boolean;
   /** Handler time of each request as serve's request log gives it (ms, rounded), by route; clear() to start afresh. */
   handled: Map<Route, Samples>;
+  pid: number;
+  /** The event loop's delay since the last call (or since start), ms, from the preloaded loopDelay.ts. */
+  loopDelay(): Promise<LoopDelay>;
   stop(): Promise<void>;
+}
+
+export interface LoopDelay {
+  p50: number;
+  p99: number;
+  max: number;
+  samples: number;
+}
+
+/** The preload that measures serve's event-loop delay (bench/loopDelay.ts, built beside this file). */
+const LOOP_DELAY_PRELOAD = new URL('./loopDelay.js', import.meta.url).href;
+/** More node flags for serve, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" (split on spaces). */
+const SERVE_NODE_ARGS = (process.env.WEBJOBS_BENCH_SERVE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+
+/** `loop-delay p50=1.2 p99=8.4 max=20.1 samples=512` */
+function loopDelayLine(line: string): LoopDelay | undefined {
+  const match = /^loop-delay p50=([\d.]+) p99=([\d.]+) max=([\d.]+) samples=(\d+)$/.exec(line);
+  return match ? { p50: Number(match[1]), p99: Number(match[2]), max: Number(match[3]), samples: Number(match[4]) } : undefined;
 }
 
 type Route = 'status' | 'healthz' | 'listing';
@@ -209,7 +242,7 @@ async function stopChild(child: ChildProcess, exited: Promise<unknown>): Promise
 /** `extraArgs` after the bench's own (a later --max-jobs wins). */
 async function startServe(home: string, apiKeys: string[], allowHosts: string[], extraArgs: string[] = []): Promise<Serve> {
   // Not --quiet: the request log (serve's default) gives each request's handler time.
-  const args = [BIN, 'serve', '--host', '127.0.0.1', '--port', '0', '--allow-host', allowHosts.join(',')];
+  const args = ['--import', LOOP_DELAY_PRELOAD, ...SERVE_NODE_ARGS, BIN, 'serve', '--host', '127.0.0.1', '--port', '0', '--allow-host', allowHosts.join(',')];
   if (process.env.WEBJOBS_BENCH_MAX_JOBS) args.push('--max-jobs', process.env.WEBJOBS_BENCH_MAX_JOBS);
   args.push(...extraArgs);
   const child = spawn(process.execPath, args, {
@@ -221,6 +254,7 @@ async function startServe(home: string, apiKeys: string[], allowHosts: string[],
   cleanups.push(stop);
   let stderr = '';
   const handled = new Map<Route, Samples>();
+  const delays: ((delay: LoopDelay) => void)[] = [];
   const base = await new Promise<string>((resolve, reject) => {
     child.stderr!.on('data', (chunk: Buffer) => {
       stderr += chunk;
@@ -229,6 +263,11 @@ async function startServe(home: string, apiKeys: string[], allowHosts: string[],
       for (const line of lines) {
         const listening = /listening on (http:\/\/\S+)/.exec(line);
         if (listening) resolve(listening[1]!);
+        const delay = loopDelayLine(line);
+        if (delay) {
+          delays.shift()?.(delay);
+          continue;
+        }
         const logged = loggedRequest(line);
         if (logged?.route) samplesOf(handled, logged.route).add(logged.ms);
         else if (!logged && !listening && !/serve: (shutting down|stopped)$/.test(line)) process.stderr.write(`serve: ${line}\n`);
@@ -236,7 +275,12 @@ async function startServe(home: string, apiKeys: string[], allowHosts: string[],
     });
     void exited.then((code) => reject(new Error(`webjobs serve exited with ${code} before listening:\n${stderr}`)));
   });
-  return { base, alive: () => child.exitCode === null && child.signalCode === null, handled, stop };
+  const loopDelay = () =>
+    new Promise<LoopDelay>((resolve) => {
+      delays.push(resolve);
+      child.kill('SIGUSR2');
+    });
+  return { base, pid: child.pid!, alive: () => child.exitCode === null && child.signalCode === null, handled, loopDelay, stop };
 }
 
 // ---------------------------------------------------------------- HTTP, timed
@@ -264,10 +308,17 @@ async function call<T>(base: string, key: string | undefined, method: string, ro
 const ROUTE: Record<Extract<JobKind, 'scrape' | 'batch' | 'crawl'>, string> = { scrape: '/api/scrape', batch: '/api/scrape/batch', crawl: '/api/crawl' };
 
 /** Starts a job with `request` and polls its status as the remote client does until it ends. */
-async function startAndPoll(base: string, key: string, kind: keyof typeof ROUTE, request: object, statusSamples?: Samples): Promise<{ jobId: string; status: JobStatus }> {
+async function startAndPoll(
+  base: string,
+  key: string,
+  kind: keyof typeof ROUTE,
+  request: object,
+  statusSamples?: Samples,
+  pollDelays: readonly number[] = DEFAULT_POLL_DELAYS_MS,
+): Promise<{ jobId: string; status: JobStatus }> {
   const { jobId } = await call<{ jobId: string }>(base, key, 'POST', ROUTE[kind], request);
   for (let poll = 0; ; poll++) {
-    await sleep(DEFAULT_POLL_DELAYS_MS[Math.min(poll, DEFAULT_POLL_DELAYS_MS.length - 1)]!);
+    await sleep(pollDelays[Math.min(poll, pollDelays.length - 1)]!);
     const { status } = await call<{ status: JobStatus }>(base, key, 'GET', `${ROUTE[kind]}/${jobId}/status`, undefined, statusSamples);
     if (isFinal(status)) return { jobId, status };
   }
@@ -277,7 +328,7 @@ async function startAndPoll(base: string, key: string, kind: keyof typeof ROUTE,
 async function runJob(base: string, key: string, kind: Extract<JobKind, 'scrape' | 'batch'>, urls: string[], statusSamples?: Samples): Promise<JobStatus> {
   const request = kind === 'scrape' ? { url: urls[0] } : { urls };
   const scrapeOptions = { formats: ['markdown'], ...(ENGINE && { engine: ENGINE }) };
-  return (await startAndPoll(base, key, kind, { ...request, scrapeOptions }, statusSamples)).status;
+  return (await startAndPoll(base, key, kind, { ...request, scrapeOptions }, statusSamples, statusSamples ? [LOAD_POLL_MS] : undefined)).status;
 }
 
 // ---------------------------------------------------------------- one phase
@@ -303,6 +354,8 @@ interface PhaseResult {
   loadAverage: { before: number; after: number };
   /** One GET of a whole large record after the load: what status and listings no longer read. */
   largeRead?: { ms: number; bytes: number };
+  /** serve's event-loop delay during the idle probe and under the load bar. */
+  loopDelay: { idle: LoopDelay; load: LoopDelay };
 }
 
 /** One round of the probe: each request in turn, as one client. */
@@ -317,18 +370,26 @@ async function probeRound(base: string, keys: Keys, small: string, large: string
   await sleep(PROBE_PAUSE_MS);
 }
 
-/** The load bar: every key starts its jobs at once (the last a batch) and polls them to the end. */
-function loadBar(base: string, site: string, keys: Keys, statusSamples: Samples): Promise<JobStatus[]> {
-  return Promise.all(
-    keys.load.flatMap((key, k) =>
-      Array.from({ length: JOBS_PER_KEY }, (_, j) => {
-        const first = (k * JOBS_PER_KEY + j) * BATCH_PAGES;
-        return j === JOBS_PER_KEY - 1
-          ? runJob(base, key, 'batch', Array.from({ length: BATCH_PAGES }, (_, p) => `${site}/article/${first + p}`), statusSamples)
-          : runJob(base, key, 'scrape', [`${site}/article/${first}`], statusSamples);
-      }),
-    ),
+/**
+ * The load bar: every key keeps JOBS_PER_KEY jobs going (the last of them a batch),
+ * each polled every LOAD_POLL_MS to its end, LOAD_ROUNDS jobs one after another.
+ */
+async function loadBar(base: string, site: string, keys: Keys, statusSamples: Samples): Promise<JobStatus[]> {
+  const slots = keys.load.flatMap((key, k) =>
+    Array.from({ length: JOBS_PER_KEY }, async (_, j) => {
+      const statuses: JobStatus[] = [];
+      for (let round = 0; round < LOAD_ROUNDS; round++) {
+        const first = ((round * KEY_COUNT + k) * JOBS_PER_KEY + j) * BATCH_PAGES;
+        statuses.push(
+          j === JOBS_PER_KEY - 1
+            ? await runJob(base, key, 'batch', Array.from({ length: BATCH_PAGES }, (_, p) => `${site}/article/${first + p}`), statusSamples)
+            : await runJob(base, key, 'scrape', [`${site}/article/${first}`], statusSamples),
+        );
+      }
+      return statuses;
+    }),
   );
+  return (await Promise.all(slots)).flat();
 }
 
 async function runPhase(site: string, home: string, large: string[], keys: Keys, serveArgs: string[] = []): Promise<PhaseResult> {
@@ -340,7 +401,9 @@ async function runPhase(site: string, home: string, large: string[], keys: Keys,
     if (smallStatus !== 'completed' || !small) throw new Error(`the probe's small job: ${smallStatus}`);
 
     const idle = new Map<Metric, Samples>();
+    await serve.loopDelay();
     for (let round = 0; round < IDLE_ROUNDS; round++) await probeRound(base, keys, small.jobId, large, idle);
+    const idleDelay = await serve.loopDelay();
 
     const load = new Map<Metric, Samples>();
     const before = os.loadavg()[0]!;
@@ -353,6 +416,7 @@ async function runPhase(site: string, home: string, large: string[], keys: Keys,
     })();
     const [statuses] = await Promise.all([jobs, probe]);
     const elapsedMs = performance.now() - started;
+    const loadDelay = await serve.loopDelay();
     const handled = new Map(serve.handled);
 
     const counts = new Map<string, number>();
@@ -362,7 +426,7 @@ async function runPhase(site: string, home: string, large: string[], keys: Keys,
       const { ms, text } = await timed(base, keys.hoarder, 'GET', `/api/scrape/${large[0]}`);
       largeRead = { ms, bytes: Buffer.byteLength(text) };
     }
-    return { idle, load, handled, jobs: counts, elapsedMs, loadAverage: { before, after: os.loadavg()[0]! }, largeRead };
+    return { idle, load, handled, jobs: counts, elapsedMs, loadAverage: { before, after: os.loadavg()[0]! }, largeRead, loopDelay: { idle: idleDelay, load: loadDelay } };
   } finally {
     await serve.stop();
   }
@@ -480,6 +544,9 @@ const fmt = (ms: number) => (Number.isNaN(ms) ? '—' : ms.toFixed(1)).padStart(
 const row = (label: string, s: Samples) => `  ${label.padEnd(30)} ${fmt(s.percentile(50))} ${fmt(s.percentile(99))} ${fmt(s.max)} ${String(s.ms.length).padStart(9)}`;
 const header = (label: string) => `  ${label.padEnd(30)} ${'p50'.padStart(7)} ${'p99'.padStart(7)} ${'max'.padStart(7)}  requests`;
 
+const delayRow = (label: string, d: LoopDelay) =>
+  `  ${`serve's event-loop delay, ${label}`.padEnd(30)} ${fmt(d.p50)} ${fmt(d.p99)} ${fmt(d.max)} ${String(d.samples).padStart(9)} samples`;
+
 function printPhase(label: string, result: PhaseResult): void {
   const jobs = [...result.jobs].map(([status, n]) => `${n} ${status}`).join(', ');
   const { before, after } = result.loadAverage;
@@ -488,8 +555,10 @@ function printPhase(label: string, result: PhaseResult): void {
   for (const [metric, s] of result.load) console.log(row(metric, s));
   console.log(header("serve's handler time (its log)"));
   for (const [route, s] of result.handled) console.log(row(route, s));
+  console.log(delayRow('under the load bar', result.loopDelay.load));
   console.log(header('idle, before the load, ms'));
   for (const [metric, s] of result.idle) console.log(row(metric, s));
+  console.log(delayRow('idle', result.loopDelay.idle));
   if (result.largeRead) {
     console.log(`  one GET of a whole large record after the load: ${(result.largeRead.bytes / 1024 / 1024).toFixed(1)} MB in ${result.largeRead.ms.toFixed(0)} ms`);
   }
@@ -510,7 +579,10 @@ function printRatios(label: string, peer: PhaseResult, other: PhaseResult): void
 function printGoal(label: string, result: PhaseResult): void {
   const statusP99 = result.load.get('status (load bar polls)')!.percentile(99);
   const healthP99 = result.load.get('healthz')!.percentile(99);
-  console.log(`status p99 under the load bar ${label}: ${statusP99.toFixed(1)} ms (goal < 50 ms); healthz p99 ${healthP99.toFixed(1)} ms (goal < 50 ms)`);
+  const verdict = (ms: number) => `${ms.toFixed(1)} ms (goal < 50 ms: ${ms < 50 ? 'met' : 'MISSED'})`;
+  console.log(
+    `under the load bar ${label}: status p99 ${verdict(statusP99)}; healthz p99 ${verdict(healthP99)}; serve's event-loop delay p99 ${verdict(result.loopDelay.load.p99)}`,
+  );
 }
 
 function printHostile(result: HostileResult, sites: HostileSites): void {
@@ -560,6 +632,7 @@ async function loadPhases(keys: Keys): Promise<void> {
   }
   printRatios('large / peer', peer, withLarge);
   if (nice) printRatios(`nice / large (--browser-nice ${NICE})`, withLarge, nice);
+  printGoal('(issue 37: no large records)', peer);
   printGoal('with large records', withLarge);
   if (nice) printGoal(`with large records, --browser-nice ${NICE}`, nice);
 }
@@ -573,7 +646,7 @@ async function hostilePhase(key: string): Promise<void> {
 
 /** The knobs' values, checked before anything starts: a message naming the bad one. */
 function knobError(): string | undefined {
-  if (!['all', 'load', 'hostile'].includes(PHASES)) return `WEBJOBS_BENCH_SERVE=${PHASES}: expected all, load or hostile`;
+  if (!['all', 'load', 'hostile', 'limits'].includes(PHASES)) return `WEBJOBS_BENCH_SERVE=${PHASES}: expected all, load, hostile or limits`;
   if (ENGINE !== undefined && !ENGINES.includes(ENGINE)) return `WEBJOBS_BENCH_ENGINE=${ENGINE}: expected ${ENGINES.join(', ')}`;
   if (!Number.isInteger(NICE) || NICE < 0 || NICE > 19) return `WEBJOBS_BENCH_NICE=${process.env.WEBJOBS_BENCH_NICE}: expected 0 to 19`;
   return undefined;
@@ -586,8 +659,20 @@ async function main(): Promise<void> {
     hoarder: 'bench-hoarder',
   };
   console.log(`${os.availableParallelism()} CPUs, load average ${os.loadavg()[0]!.toFixed(1)}; load bar's engine: ${ENGINE ?? 'auto (none given)'}`);
-  if (PHASES !== 'hostile') await loadPhases(keys);
-  if (PHASES !== 'load') await hostilePhase(keys.probe);
+  if (PHASES === 'all' || PHASES === 'load') await loadPhases(keys);
+  if (PHASES === 'all' || PHASES === 'hostile') await hostilePhase(keys.probe);
+  if (PHASES === 'all' || PHASES === 'limits') {
+    await limitsPhase(
+      {
+        startServe: (home, apiKeys) => startServe(home, apiKeys, ['127.0.0.1:9']),
+        samples: () => new Samples(),
+        probeHealth,
+        tempDir,
+        keyId,
+      },
+      keys.probe,
+    );
+  }
 }
 
 const badKnob = knobError();

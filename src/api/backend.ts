@@ -14,7 +14,27 @@ import type {
   MapResult,
   PageEntry,
   PageQuery,
+  PagedRecordHead,
 } from './types.js';
+
+/** One entry of a result batch as JSON text, read only when an answer writes it. */
+export interface EntryText {
+  /** Its length in bytes (as stored; what it adds to an answer). */
+  bytes: number;
+  text(): Promise<string | NodeJS.ReadableStream>;
+}
+
+/** A batch or crawl result batch for `serve` to stream: the record's fields, then each entry's text. */
+export interface PagedText {
+  record: PagedRecordHead;
+  entries: EntryText[];
+}
+
+/** A result batch read entry by entry: never all of its entries in memory at once. */
+export interface PagedEntries {
+  record: PagedRecordHead;
+  entries: AsyncIterable<PageEntry> | Iterable<PageEntry>;
+}
 
 export interface JobProgress {
   status: JobStatus;
@@ -52,6 +72,18 @@ export interface JobBackend {
   status(jobId: string, kind?: JobKind): Promise<JobStatusObject & { kind: JobKind }>;
   /** The job record as the spec's GET result endpoint returns it; batch and crawl are paged by `query`. */
   result<K extends JobKind>(kind: K, jobId: string, query?: PageQuery): Promise<JobRecordByKind[K]>;
+  /**
+   * Batch and crawl, optional: the result batch `query` as JSON text per entry, each
+   * read when written; `link` changes an entry that must change (a screenshot's path
+   * into its URL). serve streams its answers from this where a back end has it.
+   */
+  resultText?(kind: 'batch' | 'crawl', jobId: string, query: Required<PageQuery>, link?: (entry: PageEntry) => PageEntry): Promise<PagedText>;
+  /**
+   * Batch and crawl, optional: the result batch `query`, its entries read one part at a
+   * time (a file each locally; an answer each from a service, following `next`), so a
+   * batch of 19 MB pages is never in memory whole. Without it, result() reads it.
+   */
+  resultEntries?(kind: 'batch' | 'crawl', jobId: string, query: Required<PageQuery>): Promise<PagedEntries>;
   /** Resolves with the final status; rejects with WaitTimeoutError when `timeoutMs` runs out. */
   wait(kind: JobKind, jobId: string, options?: WaitOptions): Promise<JobStatus>;
   /** Jobs oldest first: the given ones (unknown ids left out), or all this back end's caller may see. */

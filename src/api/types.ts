@@ -187,7 +187,16 @@ export interface PagedJobFields {
   totalPageBatches: number;
   currentPageBatch: number;
   batchSize: number;
+  /**
+   * webjobs extension: `serve` bounds an answer by bytes as well as by entries; when
+   * that bound cut this result batch short, `data` holds its first entries and `next`
+   * is the path and query (from /api on) of the rest of the batch.
+   */
+  next?: string;
 }
+
+/** A batch or crawl record without its entries: what precedes them in an answer. */
+export type PagedRecordHead = Omit<JobRecordByKind['batch'], 'data'> | Omit<JobRecordByKind['crawl'], 'data'>;
 
 export interface BatchScrapeJob extends PagedJobFields {
   jobId: string;

@@ -4,9 +4,10 @@
  * and the record with every result batch merged into one `data`, as `batch
  * --json` and `webjobs result` print it.
  */
-import type { JobBackend } from '../api/backend.js';
-import type { JobRecordByKind, PageEntry } from '../api/types.js';
-import type { OutputStream } from './output.js';
+import type { JobBackend, PagedEntries } from '../api/backend.js';
+import type { JobRecordByKind, PageEntry, PageQuery } from '../api/types.js';
+import { validatePageQuery } from '../api/validate.js';
+import { openOutput, type OutputStream } from './output.js';
 
 export type ManyKind = 'batch' | 'crawl';
 
@@ -31,6 +32,13 @@ export async function headOf<K extends ManyKind>(backend: JobBackend, kind: K, j
   return { head, entries: head.data.length === 0 ? 0 : head.totalPageBatches };
 }
 
+/** Result batch `query`: its fields, and its entries read a part at a time where the back end can (resultEntries). */
+async function readBatch(backend: JobBackend, kind: ManyKind, jobId: string, query: Required<PageQuery>): Promise<PagedEntries> {
+  if (backend.resultEntries) return backend.resultEntries(kind, jobId, query);
+  const { data, ...record } = await backend.result(kind, jobId, query);
+  return { record, entries: data };
+}
+
 /**
  * Every entry of the job, in order. The number of entries is known first, so a
  * result batch that holds fewer entries than asked (a service that bounds a
@@ -43,11 +51,15 @@ export async function* entriesOf(backend: JobBackend, kind: ManyKind, jobId: str
   let size = READ_BATCH;
   while (offset < entries) {
     size = alignedBatchSize(offset, size);
-    const record = await backend.result(kind, jobId, { page: offset / size + 1, batchSize: size });
-    if (record.data.length === 0) return;
-    for (const entry of record.data) yield map(entry);
-    offset += record.data.length;
-    size = Math.min(size, record.data.length);
+    const { entries: batch } = await readBatch(backend, kind, jobId, { page: offset / size + 1, batchSize: size });
+    let read = 0;
+    for await (const entry of batch) {
+      read++;
+      yield map(entry);
+    }
+    if (read === 0) return;
+    offset += read;
+    size = Math.min(size, read);
   }
 }
 
@@ -70,4 +82,24 @@ export async function writeMergedRecord(
     first = false;
   }
   await out.write(`${first ? '' : '\n  '}]\n}\n`);
+}
+
+/**
+ * `webjobs result --page`: result batch `query` as the JSON record, written
+ * entry by entry (a batch of 19 MB pages never becomes one string).
+ */
+export async function writeResultBatch(kind: ManyKind, backend: JobBackend, jobId: string, query: PageQuery, output?: string): Promise<void> {
+  const { record, entries } = await readBatch(backend, kind, jobId, validatePageQuery(query));
+  const out = await openOutput(output);
+  try {
+    await out.write(JSON.stringify(record, null, 2).replace(/\n}$/, ',\n  "data": ['));
+    let first = true;
+    for await (const entry of entries) {
+      await out.write(`${first ? '\n' : ',\n'}    ${JSON.stringify(entry, null, 2).replace(/\n/g, '\n    ')}`);
+      first = false;
+    }
+    await out.write(`${first ? '' : '\n  '}]\n}\n`);
+  } finally {
+    await out.close();
+  }
 }

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import type { JobBackend, JobProgress, JobStart, StartOptions, WaitOptions } from '../api/backend.js';
+import type { JobBackend, JobProgress, JobStart, PagedEntries, PagedText, StartOptions, WaitOptions } from '../api/backend.js';
 import { UsageError, WaitTimeoutError, WrongKindError, errorMessage } from '../api/errors.js';
 import {
   isFinal,
@@ -32,7 +32,7 @@ import type { JobFiles } from '../store/jobFiles.js';
 import { withCache, withJobFiles } from './jobEngine.js';
 import { jobCleaner } from './cleaner.js';
 import type { JobContext, JobRunner } from './jobRunner.js';
-import { entryCount, readRecord } from './records.js';
+import { entryCount, readRecord, readRecordEntries, readRecordText } from './records.js';
 import { loadRunner } from './runners/index.js';
 
 export interface LocalBackendOptions {
@@ -246,6 +246,16 @@ export class LocalBackend implements JobBackend {
     const record = await readRecord(this.store, job, query);
     const unstored = this.unstored.get(job.meta.jobId);
     return (unstored === undefined ? record : { ...record, status: 'failed', error: unstored }) as JobRecordByKind[K];
+  }
+
+  async resultText(kind: 'batch' | 'crawl', jobId: string, query: Required<PageQuery>, link?: (entry: PageEntry) => PageEntry): Promise<PagedText> {
+    const job = await this.store.read((await this.readHeader(jobId, kind)).jobId);
+    return readRecordText(this.store, job, query, link);
+  }
+
+  async resultEntries(kind: 'batch' | 'crawl', jobId: string, query: Required<PageQuery>): Promise<PagedEntries> {
+    const job = await this.store.read((await this.readHeader(jobId, kind)).jobId);
+    return readRecordEntries(this.store, job, query);
   }
 
   async wait(kind: JobKind, jobId: string, options: WaitOptions = {}): Promise<JobStatus> {

@@ -5,7 +5,7 @@
  * endpoints that say only the status, and paged batch/crawl results.
  */
 import { JOB_PATH, KIND_PATHS, NO_SUCH_JOB_CODE } from '../api/paths.js';
-import type { JobBackend, JobStart, StartOptions, WaitOptions } from '../api/backend.js';
+import type { JobBackend, JobStart, PagedEntries, StartOptions, WaitOptions } from '../api/backend.js';
 import { JobNotFoundError, PlanError, RemoteError, UsageError, WaitTimeoutError } from '../api/errors.js';
 import {
   isFinal,
@@ -36,6 +36,13 @@ export const DEFAULT_POLL_DELAYS_MS = [250, 500, 1000, 1500, 2000];
 const STREAM_BATCH = 100;
 
 type PagedKind = 'batch' | 'crawl';
+type PagedRecord = JobRecordByKind[PagedKind];
+
+/** The entry offset a `next` of serve's asks for; undefined when it names none. */
+function nextOffset(next: string): number | undefined {
+  const offset = new URL(next, 'http://service').searchParams.get('offset');
+  return offset !== null && /^\d+$/.test(offset) ? Number(offset) : undefined;
+}
 const isPaged = (kind: JobKind): kind is PagedKind => kind === 'batch' || kind === 'crawl';
 
 /** `https://host/`, `https://host/api` and `https://host/api/` all mean the same service. */
@@ -104,10 +111,37 @@ export class RemoteBackend implements JobBackend {
   }
 
   async result<K extends JobKind>(kind: K, jobId: string, query?: PageQuery): Promise<JobRecordByKind[K]> {
-    return this.http.call<JobRecordByKind[K]>('GET', `${KIND_PATHS[kind]}/${encodeURIComponent(jobId)}`, {
-      jobId,
-      query: isPaged(kind) ? { page: query?.page, batchSize: query?.batchSize } : undefined,
-    });
+    if (!isPaged(kind)) return this.http.call<JobRecordByKind[K]>('GET', `${KIND_PATHS[kind]}/${encodeURIComponent(jobId)}`, { jobId });
+    const { record, entries } = await this.resultEntries(kind, jobId, query ?? {});
+    const data: PageEntry[] = [];
+    for await (const entry of entries) data.push(entry);
+    return { ...record, data } as JobRecordByKind[K];
+  }
+
+  /**
+   * A result batch, one answer at a time: serve bounds an answer by bytes, and says
+   * where the rest of the batch is (`next`, whose offset is asked for next).
+   */
+  async resultEntries(kind: PagedKind, jobId: string, query: PageQuery): Promise<PagedEntries> {
+    const path = `${KIND_PATHS[kind]}/${encodeURIComponent(jobId)}`;
+    const readAt = (offset?: number) =>
+      this.http.call<PagedRecord>('GET', path, { jobId, query: { page: query.page, batchSize: query.batchSize, offset } });
+    const first = await readAt();
+    const { data: _data, next: _next, ...record } = first;
+    async function* entries(): AsyncGenerator<PageEntry> {
+      let answer: PagedRecord | undefined = first;
+      let read = 0;
+      while (answer) {
+        const { data, next } = answer;
+        answer = undefined;
+        yield* data;
+        read += data.length;
+        // Onwards only: a `next` that does not move on ends the batch rather than loop.
+        const offset = next !== undefined ? nextOffset(next) : undefined;
+        if (offset !== undefined && data.length > 0 && offset >= read) answer = await readAt(offset);
+      }
+    }
+    return { record, entries: entries() };
   }
 
   /**

@@ -12,7 +12,7 @@ import { createReadStream, promises as fs } from 'node:fs';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { JobBackend } from '../api/backend.js';
 import { JOB_KINDS, type JobKind, type PageQuery } from '../api/types.js';
-import { validateJobId, validateMapRequest, validatePageQuery, validateRequest } from '../api/validate.js';
+import { queryInteger, validateJobId, validateMapRequest, validatePageQuery, validateRequest } from '../api/validate.js';
 import { FILE_TYPES, type JobFiles } from '../store/jobFiles.js';
 import { describeError } from './describeError.js';
 import { fileLinker, withFileUrls } from './files.js';
@@ -23,6 +23,8 @@ import type { Admission } from './admission.js';
 import type { AllowList } from '../engine/ssrf.js';
 import { SERVER_DEFAULTS } from './defaults.js';
 import { drainRefusedBody } from './refusedBody.js';
+import { pagedAnswer, textOf } from './pagedAnswer.js';
+import { httpServerOptions, limitConnections, type ConnectionLimits } from './connections.js';
 
 export interface AppOptions {
   backend: JobBackend;
@@ -35,6 +37,10 @@ export interface AppOptions {
   files?: JobFiles;
   maxActiveJobsPerKey?: number;
   bodyLimit?: number;
+  /** Bytes of entries one answer of a batch's or crawl's result holds at most (at least one entry); the rest is paged with `next`. */
+  maxResultBytes?: number;
+  /** Caps on connections and their idle time; each one not given is serve's default. */
+  connections?: Partial<ConnectionLimits>;
   /** One line per request and the details of internal errors; nothing when absent. */
   log?: (line: string) => void;
 }
@@ -52,9 +58,19 @@ declare module 'fastify' {
   }
 }
 
+function connectionDefaults(): ConnectionLimits {
+  const { maxConnections, maxConnectionsPerAddress, headersTimeout, keepAliveTimeout } = SERVER_DEFAULTS;
+  return { maxConnections, maxConnectionsPerAddress, headersTimeout, keepAliveTimeout };
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
 export function buildApp(options: AppOptions): FastifyInstance {
   const { backend } = options;
   const bodyLimit = options.bodyLimit ?? SERVER_DEFAULTS.bodyLimit;
+  const maxResultBytes = options.maxResultBytes ?? SERVER_DEFAULTS.maxResultBytes;
   const gate = new JobGate({
     backend,
     keys: options.keys,
@@ -66,7 +82,18 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const log = options.log ?? (() => undefined);
   // Bodies are parsed by plain JSON.parse: validateRequest refuses a "__proto__" key by name,
   // where Fastify's own check would answer that the body is not valid JSON.
-  const app = Fastify({ bodyLimit, logger: false, return503OnClosing: true, onProtoPoisoning: 'ignore', onConstructorPoisoning: 'ignore' });
+  const limits: ConnectionLimits = { ...connectionDefaults(), ...definedOnly(options.connections ?? {}) };
+  const app = Fastify({
+    bodyLimit,
+    logger: false,
+    return503OnClosing: true,
+    onProtoPoisoning: 'ignore',
+    onConstructorPoisoning: 'ignore',
+    http: httpServerOptions(limits),
+    keepAliveTimeout: limits.keepAliveTimeout,
+    requestTimeout: httpServerOptions(limits).requestTimeout,
+  });
+  limitConnections(app.server, limits);
   app.decorateRequest('apiKey', null);
   // An empty body is no body, whatever its content-type: axios, many SDKs and curl scripts send
   // content-type: application/json on every call, a DELETE or a GET included. Fastify's own parser
@@ -120,14 +147,21 @@ export function buildApp(options: AppOptions): FastifyInstance {
       return { status };
     });
 
-    app.get<{ Params: { jobId: string }; Querystring: PageQuery }>(
+    app.get<{ Params: { jobId: string }; Querystring: PageQuery & { offset?: string } }>(
       `${base}/:jobId`,
       // No querystring schema: its coercion would read page=0x10 as 16. validatePageQuery takes decimal digits only.
-      async (req) => {
+      async (req, reply) => {
         const jobId = await ownedJobId(req, kind);
-        const paged = kind === 'batch' || kind === 'crawl';
-        const record = await backend.result(kind, jobId, paged ? validatePageQuery(req.query) : undefined);
-        return kind !== 'extract' ? withFileUrls(record, fileLinker(options.files, `${req.protocol}://${req.host}`)) : record;
+        const link = fileLinker(options.files, `${req.protocol}://${req.host}`);
+        if (kind === 'batch' || kind === 'crawl') {
+          const query = validatePageQuery(req.query);
+          const offset = queryInteger(req.query.offset, 'offset', 0, query.batchSize - 1, 0);
+          const paged = backend.resultText ? await backend.resultText(kind, jobId, query, link) : textOf(await backend.result(kind, jobId, query), link);
+          const nextOf = (from: number) => `/api${KIND_PATHS[kind]}/${jobId}?page=${query.page}&batchSize=${query.batchSize}&offset=${from}`;
+          return reply.type('application/json; charset=utf-8').send(pagedAnswer(paged, offset, maxResultBytes, nextOf));
+        }
+        const record = await backend.result(kind, jobId);
+        return kind !== 'extract' ? withFileUrls(record, link) : record;
       },
     );
 
@@ -174,7 +208,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     }
   });
 
-  void app.register(firecrawlRoutes, { backend, gate, bodyLimit, log, files: options.files });
+  void app.register(firecrawlRoutes, { backend, gate, bodyLimit, maxResultBytes, log, files: options.files });
 
   app.get('/healthz', { config: { public: true } }, async () => ({ status: 'ok' }));
 

@@ -21,6 +21,7 @@ import { FileAdmission, PgAdmission, type Admission } from './admission.js';
 import { JobOwners } from './owners.js';
 import { recoverJobs } from './recovery.js';
 import { createGuards } from '../engine/ssrf.js';
+import type { ConnectionLimits } from './connections.js';
 
 export interface ServeOptions {
   host: string;
@@ -36,6 +37,10 @@ export interface ServeOptions {
   /** Chromium's nice above this process (priority.ts); 0 or none: the same priority. */
   browserNice?: number;
   bodyLimit?: number;
+  /** Bytes of entries in one answer of a batch's or crawl's result (pagedAnswer.ts). */
+  maxResultBytes?: number;
+  /** Caps on connections and their idle time (connections.ts); each one not given is serve's default. */
+  connections?: Partial<ConnectionLimits>;
   /** postgres://… : job records and the work queue live there, shared with other serve and worker nodes. */
   database?: string;
   /** With `database`: also run a worker (`maxJobs` pages at once) in this process; default true. */
@@ -89,6 +94,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     files: jobs.files,
     maxActiveJobsPerKey: options.maxActiveJobsPerKey ?? SERVER_DEFAULTS.maxActiveJobsPerKey,
     bodyLimit: options.bodyLimit,
+    connections: options.connections,
+    maxResultBytes: options.maxResultBytes,
     log,
   });
   try {

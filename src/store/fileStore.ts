@@ -21,7 +21,8 @@ import { JOB_ID_PATTERN } from '../api/validate.js';
 import { isFinal, type JobKind, type JobRequest, type PageEntry } from '../api/types.js';
 import { isProcessAlive } from '../api/processes.js';
 import { readJson, withFileLock, writeError, writeJsonAtomic } from './atomicFile.js';
-import { headerOf, type DamagedJob, type JobHeader, type JobMeta, type JobStore, type RecordHeader, type StoredJob } from './jobStore.js';
+import { headerOf, type DamagedJob, type JobHeader, type JobMeta, type JobStore, type PageText, type RecordHeader, type StoredJob } from './jobStore.js';
+import { pageText } from './pageText.js';
 
 const PAGE_NAME_WIDTH = 6;
 
@@ -224,6 +225,11 @@ export class FileJobStore implements JobStore {
         }),
       ),
     );
+  }
+
+  async pageTexts(jobId: string, start: number, count: number): Promise<(PageText | undefined)[]> {
+    const indexes = Array.from({ length: Math.max(0, count) }, (_, i) => start + i);
+    return Promise.all(indexes.map((i) => pageText(jobId, this.pageFile(jobId, i), () => this.readPages(jobId, i, 1).then(([entry]) => entry!))));
   }
 
   /**

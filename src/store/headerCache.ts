@@ -82,6 +82,10 @@ export class HeaderCache implements JobStore {
     return this.store.readPages(jobId, start, count);
   }
 
+  get pageTexts(): JobStore['pageTexts'] {
+    return this.store.pageTexts?.bind(this.store);
+  }
+
   async list(jobIds?: readonly string[]): Promise<(JobHeader | DamagedJob)[]> {
     const ids = jobIds ?? (await this.store.ids());
     const known = ids.map((jobId) => this.headers.get(jobId)).filter((h): h is JobHeader => h !== undefined);

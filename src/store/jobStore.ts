@@ -32,6 +32,14 @@ export interface JobHeader {
   owner: JobMeta['owner'];
 }
 
+/** One stored page entry as JSON text: its length in bytes, and its bytes when asked for. */
+export interface PageText {
+  bytes: number;
+  open(): NodeJS.ReadableStream;
+  /** The entry parsed (for an answer that must change it). */
+  read(): Promise<PageEntry>;
+}
+
 /** A listed job whose files cannot be read: what is known of it, and why its state is not. */
 export interface DamagedJob {
   jobId: string;
@@ -65,6 +73,12 @@ export interface JobStore {
   putPage(jobId: string, index: number, entry: PageEntry): Promise<void>;
   /** Entries [start, start+count) that exist; missing ones come back as undefined. */
   readPages(jobId: string, start: number, count: number): Promise<(PageEntry | undefined)[]>;
+  /**
+   * Entries [start, start+count) as the JSON text they are stored as, unread: each one's
+   * size, and a stream of its bytes to copy into an answer; missing ones undefined.
+   * For stores that keep entries as files (serve streams them, never parsing a large one).
+   */
+  pageTexts?(jobId: string, start: number, count: number): Promise<(PageText | undefined)[]>;
   /** Headers of the given jobs (default: all), oldest first; unknown ids are left out, damaged jobs listed as such. */
   list(jobIds?: readonly string[]): Promise<(JobHeader | DamagedJob)[]>;
   /** Deletes a job whose stored status is final, with its pages; false (nothing deleted) for one that is not. */

@@ -7,7 +7,7 @@ import { FINAL_STATUSES, FORMATS, JOB_KINDS, JOB_STATUSES, type Format, type Job
 import { withBackend } from '../backendFactory.js';
 import { writeStoredPages } from '../manyPages.js';
 import { parseDuration, parseFormats, parseInteger, type RunFlags } from '../options.js';
-import { writeMergedRecord } from '../jobPages.js';
+import { writeMergedRecord, writeResultBatch } from '../jobPages.js';
 import { openOutput, writeOutput } from '../output.js';
 import { pageOutput } from '../screenshot.js';
 
@@ -91,7 +91,8 @@ Examples:
       const { kind } = await backend.status(jobId, flags.kind);
       if (flags.outputDir || flags.content) return writeContent(backend, kind, jobId, flags);
       if ((kind === 'batch' || kind === 'crawl') && !paged) return writeWholeRecord(backend, kind, jobId, flags.output);
-      const record = await backend.result(kind, jobId, { page: flags.page, batchSize: flags.batchSize });
+      if (kind === 'batch' || kind === 'crawl') return writeResultBatch(kind, backend, jobId, { page: flags.page, batchSize: flags.batchSize }, flags.output);
+      const record = await backend.result(kind, jobId);
       await writeOutput(JSON.stringify(record, null, 2), flags.output);
     });
   });

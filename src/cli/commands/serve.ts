@@ -15,6 +15,11 @@ interface ServeFlags {
   database?: string;
   worker: boolean;
   quiet?: boolean;
+  maxConnections: number;
+  maxConnectionsPerAddress: number;
+  headersTimeout: number;
+  keepAliveTimeout: number;
+  maxResultBytes: number;
 }
 
 const HELP = `
@@ -75,6 +80,21 @@ export function serveCommand(): Command {
     .option('--max-jobs-per-key <n>', 'pending plus running jobs one key may have (429 beyond)', parseInteger('--max-jobs-per-key', 1), SERVER_DEFAULTS.maxActiveJobsPerKey)
     .option('--browser-nice <n>', 'run Chromium at this nice (0-19) above serve: API answers first, jobs slower when the CPU is busy', parseInteger('--browser-nice', 0, 19), 0)
     .option('--database <url>', 'PostgreSQL URL shared by several serve and worker nodes (else WEBJOBS_DATABASE_URL; else WEBJOBS_HOME files)')
+    .option('--max-connections <n>', 'open connections in all; more are closed at once', parseInteger('--max-connections', 1), SERVER_DEFAULTS.maxConnections)
+    .option(
+      '--max-connections-per-address <n>',
+      'open connections from one client address, more get 503 (0: no cap; behind a reverse proxy every client is the proxy)',
+      parseInteger('--max-connections-per-address', 0),
+      SERVER_DEFAULTS.maxConnectionsPerAddress,
+    )
+    .option('--headers-timeout <ms>', "a connection that has not sent a request's headers in this long is closed", parseInteger('--headers-timeout', 1), SERVER_DEFAULTS.headersTimeout)
+    .option('--keep-alive-timeout <ms>', 'an idle connection between two requests is closed after this long', parseInteger('--keep-alive-timeout', 1), SERVER_DEFAULTS.keepAliveTimeout)
+    .option(
+      '--max-result-bytes <n>',
+      "bytes of page entries in one answer of a batch's or crawl's result (at least one entry); the rest follows by next",
+      parseInteger('--max-result-bytes', 1),
+      SERVER_DEFAULTS.maxResultBytes,
+    )
     .option('--no-worker', 'with --database: answer the API only; `webjobs worker` processes run the jobs')
     .option('--quiet', 'no request log on stderr')
     .addHelpText('after', HELP)
@@ -93,6 +113,13 @@ export function serveCommand(): Command {
         browserNice: flags.browserNice,
         database: flags.database ?? (process.env.WEBJOBS_DATABASE_URL || undefined),
         worker: flags.worker,
+        maxResultBytes: flags.maxResultBytes,
+        connections: {
+          maxConnections: flags.maxConnections,
+          maxConnectionsPerAddress: flags.maxConnectionsPerAddress,
+          headersTimeout: flags.headersTimeout,
+          keepAliveTimeout: flags.keepAliveTimeout,
+        },
         log,
       });
       process.stderr.write(`webjobs serve listening on ${server.url}\n`);

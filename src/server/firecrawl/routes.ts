@@ -33,6 +33,8 @@ export interface FirecrawlOptions {
   backend: JobBackend;
   gate: JobGate;
   bodyLimit: number;
+  /** Bytes of documents in one batch or crawl status (at least one); the rest follows by `next`. */
+  maxResultBytes: number;
   log: (line: string) => void;
   /** The jobs' screenshots, linked from documents to GET /api/files (which takes the Bearer key too). */
   files?: JobFiles;
@@ -110,11 +112,12 @@ async function versionRoutes(app: FastifyInstance, options: FirecrawlOptions, ve
   });
 
   for (const [path, kind] of [['/batch/scrape', 'batch'], ['/crawl', 'crawl']] as const) {
-    app.get(`${path}/:jobId`, async (req: PagedRequest) => {
+    app.get(`${path}/:jobId`, async (req: PagedRequest, reply) => {
       // Firecrawl's v1 SDK polls a batch scrape at /v1/crawl/ID: there, either kind answers.
       const pagedKind = version === 'v1' && kind === 'crawl' ? await crawlOrBatch(req) : kind;
       const jobId = await gate.ownedJobId(keyOf(req), req.params.jobId, pagedKind);
-      return pagedStatus(backend, pagedKind, jobId, req.query, `${base(req)}${path}/${jobId}`, linkOf(req));
+      const answer = await pagedStatus(backend, pagedKind, jobId, req.query, `${base(req)}${path}/${jobId}`, linkOf(req), options.maxResultBytes);
+      return reply.type('application/json; charset=utf-8').send(answer);
     });
     app.delete(`${path}/:jobId`, async (req: IdRequest) => {
       const jobId = await gate.ownedJobId(keyOf(req), req.params.jobId, kind);

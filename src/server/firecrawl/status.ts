@@ -4,6 +4,9 @@ import { LIMITS } from '../../api/limits.js';
 import { queryInteger } from '../../api/validate.js';
 import type { FileLinker } from '../files.js';
 import { crawlState, finishedDocuments } from './response.js';
+import { entryJson, fitting, streamObject, textOf } from '../pagedAnswer.js';
+import type { Readable } from 'node:stream';
+import type { PageEntry } from '../../api/types.js';
 
 /**
  * Where clients reach this server, for the absolute URLs Firecrawl answers with
@@ -16,43 +19,65 @@ export function publicOrigin(headers: { host?: string; 'x-forwarded-proto'?: str
 }
 
 /**
- * A batch or crawl status with the entries from `skip` on, at most `limit` of them,
- * and `next` (the same with skip moved on) while more entries follow.
+ * A batch or crawl status with the entries from `skip` on, at most `limit` of them and
+ * at most `maxBytes` of them (at least one, as Firecrawl bounds its answers at 10 MB),
+ * and `next` (the same with skip moved on) while more entries follow. Written as a
+ * stream, one document after another: never the whole answer as one string.
  */
-export async function pagedStatus(
+export async function pagedStatus(...args: Parameters<typeof statusParts>): Promise<Readable> {
+  const { head, documents } = await statusParts(...args);
+  return streamObject(
+    head,
+    'data',
+    documents.map((document) => async () => {
+      const read = await document();
+      return read && JSON.stringify(read);
+    }),
+  );
+}
+
+/** The status's fields and its documents, as pagedStatus answers them. */
+export async function statusParts(
   backend: JobBackend,
   kind: 'batch' | 'crawl',
   jobId: string,
   query: { skip?: string; limit?: string },
   self: string,
   link: FileLinker,
+  maxBytes: number,
 ) {
   const skip = queryInteger(query.skip, 'skip', 0, Number.MAX_SAFE_INTEGER, 0);
   const limit = queryInteger(query.limit, 'limit', 1, LIMITS.maxResultBatchSize, LIMITS.defaultResultBatchSize);
   // Result pages are `limit` entries long; a skip between two page starts reads both.
   const page = Math.floor(skip / limit) + 1;
   const offset = skip % limit;
-  const first = await backend.result(kind, jobId, { page, batchSize: limit });
-  let entries = first.data;
-  if (offset > 0 && page < first.totalPageBatches) entries = entries.concat((await backend.result(kind, jobId, { page: page + 1, batchSize: limit })).data);
-  const window = entries.slice(offset, offset + limit);
+  const read = async (p: number) =>
+    backend.resultText ? backend.resultText(kind, jobId, { page: p, batchSize: limit }, link) : textOf(await backend.result(kind, jobId, { page: p, batchSize: limit }), link);
+  const first = await read(page);
+  let entries = first.entries.slice(offset);
+  if (offset > 0 && page < first.record.totalPageBatches) entries = entries.concat((await read(page + 1)).entries);
+  const window = fitting(entries.slice(0, limit), 0, maxBytes);
+  const record = first.record;
   let completed: number;
   let total: number;
-  if ('totalScrapedPages' in first) {
-    completed = first.totalScrapedPages;
+  if ('totalScrapedPages' in record) {
+    completed = record.totalScrapedPages;
     // One entry per result page: the page count is the batch's URL count.
     total = (await backend.result('batch', jobId, { page: 1, batchSize: 1 })).totalPageBatches;
   } else {
-    completed = total = first.totalCrawledPages;
+    completed = total = record.totalCrawledPages;
   }
-  const more = skip + limit < total;
-  return {
+  const taken = skip + window.length;
+  const more = taken < total;
+  const head = {
     success: true,
-    status: crawlState(first.status),
+    status: crawlState(record.status),
     completed,
     total,
-    data: finishedDocuments(window.map(link)),
-    ...(more ? { next: `${self}?skip=${skip + limit}${query.limit !== undefined ? `&limit=${limit}` : ''}` } : {}),
-    ...(first.error ? { error: first.error } : {}),
+    ...(more ? { next: `${self}?skip=${taken}${query.limit !== undefined ? `&limit=${limit}` : ''}` } : {}),
+    ...(record.error ? { error: record.error } : {}),
   };
+  // Each entry is parsed on its own, when it is written, to become a Firecrawl document; a batch's URLs not done yet are none.
+  const documents = window.map((entry) => async () => finishedDocuments([JSON.parse(await entryJson(entry)) as PageEntry])[0]);
+  return { head, documents };
 }

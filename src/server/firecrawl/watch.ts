@@ -17,7 +17,7 @@ import { LIMITS } from '../../api/limits.js';
 import type { JobFiles } from '../../store/jobFiles.js';
 import { fileLinker } from '../files.js';
 import type { JobGate } from '../gate.js';
-import { pagedStatus, publicOrigin } from './status.js';
+import { statusParts, publicOrigin } from './status.js';
 import { toDocument } from './response.js';
 
 const WEBSOCKET_GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
@@ -48,6 +48,8 @@ export interface WatchOptions {
   gate: JobGate;
   log: (line: string) => void;
   files?: JobFiles;
+  /** Bytes of documents in a catch-up message (at least one document). */
+  maxResultBytes: number;
 }
 
 /**
@@ -86,7 +88,7 @@ export function serveWatches(server: Server, options: WatchOptions): () => void 
   };
 }
 
-async function watch(req: IncomingMessage, socket: Duplex, { backend, gate, log, files }: WatchOptions, upgraded: () => void): Promise<void> {
+async function watch(req: IncomingMessage, socket: Duplex, { backend, gate, log, files, maxResultBytes }: WatchOptions, upgraded: () => void): Promise<void> {
   const match = WATCH_PATH.exec(req.url ?? '');
   const accept = req.headers['sec-websocket-key'];
   if (!match || req.headers.upgrade?.toLowerCase() !== 'websocket' || typeof accept !== 'string') {
@@ -112,7 +114,16 @@ async function watch(req: IncomingMessage, socket: Duplex, { backend, gate, log,
   const self = `${publicOrigin(req.headers)}/v2/${match[1]}/${jobId}`;
   const link = fileLinker(files, publicOrigin(req.headers));
   // Every entry at once (a batch has at most maxResultBatchSize URLs, a crawl on serve fewer pages).
-  const snapshot = () => pagedStatus(backend, kind, jobId, { limit: String(LIMITS.maxResultBatchSize) }, self, link);
+  // As many as an answer of the status holds (maxResultBytes); the watcher gets every page as a document message too.
+  const snapshot = async () => {
+    const { head, documents } = await statusParts(backend, kind, jobId, { limit: String(LIMITS.maxResultBatchSize) }, self, link, maxResultBytes);
+    const data = [];
+    for (const document of documents) {
+      const read = await document();
+      if (read) data.push(read);
+    }
+    return { ...head, data };
+  };
 
   try {
     send({ type: 'catchup', data: await snapshot() });
