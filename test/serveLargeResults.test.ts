@@ -99,12 +99,13 @@ describe('results larger than one answer', () => {
     expect(documents.map((d) => d.metadata.sourceURL)).toEqual(Array.from({ length: PAGES }, (_, n) => site.at(`/big/${n}`)));
   });
 
-  it('webjobs result --remote follows the parts and prints the whole result batch', async () => {
+  it('webjobs result --remote follows the parts and prints every entry', async () => {
     const result = await runCli(['result', jobId, '--remote', server.url, '--api-key', KEY], { env: { WEBJOBS_HOME: tempHome() } });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     const record = JSON.parse(result.stdout);
-    expect(record).toMatchObject({ jobId, status: 'completed', totalPageBatches: 1, batchSize: 100 });
+    // Every entry merged into one result batch, as batch --json prints it (without --page).
+    expect(record).toMatchObject({ jobId, status: 'completed', totalPageBatches: 1, batchSize: PAGES });
     expect(record.next).toBeUndefined();
     expect(record.data.map((entry: { rawHtml: string }) => entry.rawHtml)).toEqual(Array.from({ length: PAGES }, (_, n) => bigPage(n)));
   });

@@ -45,8 +45,14 @@ async function readBatch(backend: JobBackend, kind: ManyKind, jobId: string, que
  * response by bytes) is followed by the next, from where it stopped, with
  * smaller batches: no entry is lost, whatever size the back end answers with.
  */
-export async function* entriesOf(backend: JobBackend, kind: ManyKind, jobId: string, map: (entry: PageEntry) => PageEntry = (entry) => entry): AsyncGenerator<PageEntry> {
-  const { entries } = await headOf(backend, kind, jobId);
+export async function* entriesOf(
+  backend: JobBackend,
+  kind: ManyKind,
+  jobId: string,
+  map: (entry: PageEntry) => PageEntry = (entry) => entry,
+  known?: number,
+): AsyncGenerator<PageEntry> {
+  const entries = known ?? (await headOf(backend, kind, jobId)).entries;
   let offset = 0;
   let size = READ_BATCH;
   while (offset < entries) {
@@ -77,7 +83,7 @@ export async function writeMergedRecord(
   const opening = JSON.stringify(merged, null, 2).replace(/\n}$/, ',\n  "data": [');
   await out.write(opening);
   let first = true;
-  for await (const entry of entriesOf(backend, kind, jobId, map)) {
+  for await (const entry of entriesOf(backend, kind, jobId, map, entries)) {
     await out.write(`${first ? '\n' : ',\n'}    ${JSON.stringify(entry)}`);
     first = false;
   }
