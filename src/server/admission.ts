@@ -43,7 +43,7 @@ export class FileAdmission implements Admission {
   start<K extends JobKind>(keyId: string, maxActive: number, kind: K, request: JobRequestByKind[K]): Promise<JobHandle> {
     const run = async () => {
       if ((await this.activeJobs(keyId)) >= maxActive) throw tooManyJobs(maxActive);
-      const handle = await this.backend.start(kind, request);
+      const handle = await this.backend.start(kind, request, { tenant: keyId });
       await this.owners.add(handle.jobId, keyId);
       return handle;
     };

@@ -32,6 +32,8 @@ export interface ServeOptions {
   allowHosts?: string[];
   /** Jobs running at once; the rest wait as pending. */
   maxJobs?: number;
+  /** All keys share one page cache (a hit tells a key what another fetched); by default each key has its own. */
+  sharedCache?: boolean;
   maxActiveJobsPerKey?: number;
   /** Chromium's nice above this process (priority.ts); 0 or none: the same priority. */
   browserNice?: number;
@@ -79,7 +81,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const keys = await loadKeys(options.keysFile, env);
   const allowHosts = new Set((options.allowHosts ?? []).map((h) => h.toLowerCase()));
   const guards = options.allowPrivate ? {} : createGuards({ allow: allowHosts });
-  const jobs = options.database ? await postgresJobs(options, env, guards, log) : await fileJobs(options, env, guards, log);
+  const jobs = options.database ? await postgresJobs(options, env, guards, log) : await fileJobs(options, env, guards, log, keys.size);
   const app = buildApp({
     backend: jobs.backend,
     keys,
@@ -124,22 +126,26 @@ async function browserEngine(env: NodeJS.ProcessEnv, guards: Guards, browserNice
 }
 
 /** One serve: records under WEBJOBS_HOME, jobs run in this process; jobs a previous serve left are recovered. */
-async function fileJobs(options: ServeOptions, env: NodeJS.ProcessEnv, guards: Guards, log: (line: string) => void): Promise<Jobs> {
+async function fileJobs(options: ServeOptions, env: NodeJS.ProcessEnv, guards: Guards, log: (line: string) => void, keyCount: number): Promise<Jobs> {
   const home = webjobsHome(env);
   // Status and listings are answered from memory where the header cannot have changed unseen (headerCache.ts).
   const store = new HeaderCache(new FileJobStore(home));
   const files = new JobFiles(home);
   let engine: Engine | undefined;
+  const maxJobs = options.maxJobs ?? DEFAULT_MAX_JOBS;
   const backend = new LocalBackend({
     store,
     pageCache: new FilePageCache(home),
     files,
     env,
-    maxConcurrentJobs: options.maxJobs ?? DEFAULT_MAX_JOBS,
+    maxConcurrentJobs: maxJobs,
+    // With more than one key, one key never holds every slot: another key's job can always start.
+    maxRunningPerTenant: keyCount > 1 && maxJobs > 1 ? maxJobs - 1 : maxJobs,
+    sharedCache: options.sharedCache,
     createEngine: async () => (engine = await browserEngine(env, guards, options.browserNice)),
   });
   const owners = await JobOwners.open(home);
-  const recovered = await recoverJobs(store, (jobId) => backend.enqueue(jobId));
+  const recovered = await recoverJobs(store, (jobId) => backend.enqueue(jobId, owners.keyOf(jobId)));
   if (recovered.resumed.length + recovered.failed.length > 0) {
     log(`recovered jobs of a previous run: ${recovered.resumed.length} pending resumed, ${recovered.failed.length} interrupted marked failed`);
   }
