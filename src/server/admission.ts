@@ -69,11 +69,11 @@ export class PgAdmission implements Admission {
   constructor(private readonly backend: PgBackend) {}
 
   owns(keyId: string, jobId: string): Promise<boolean> {
-    return this.backend.store.owns(keyId, jobId);
+    return this.backend.owns(keyId, jobId);
   }
 
   jobs(keyId: string): Promise<readonly string[]> {
-    return this.backend.store.jobsOf(keyId);
+    return this.backend.jobsOf(keyId);
   }
 
   start<K extends JobKind>(keyId: string, maxActive: number, kind: K, request: JobRequestByKind[K]): Promise<JobHandle> {

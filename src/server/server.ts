@@ -73,6 +73,8 @@ interface Jobs {
   files?: JobFiles;
   /** Stops running jobs with `reason` and releases what the back end holds. */
   close(reason: string): Promise<void>;
+  /** The state of what the jobs depend on, for /healthz: `database` with PostgreSQL. */
+  health?: () => Promise<Record<string, string>>;
 }
 
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
@@ -92,6 +94,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     maxActiveJobsPerKey: options.maxActiveJobsPerKey ?? SERVER_DEFAULTS.maxActiveJobsPerKey,
     bodyLimit: options.bodyLimit,
     log,
+    health: jobs.health,
   });
   try {
     await app.listen({ host: options.host, port: options.port });
@@ -169,7 +172,7 @@ async function fileJobs(options: ServeOptions, env: NodeJS.ProcessEnv, guards: G
  * needs recovering on start: a dead node's pages come back when their lease ends.
  */
 async function postgresJobs(options: ServeOptions, env: NodeJS.ProcessEnv, guards: Guards, log: (line: string) => void): Promise<Jobs> {
-  const [{ connect, pgSettings }, { PgBackend }, { PgWorker }] = await Promise.all([
+  const [{ connect, databaseHealth, pgSettings }, { PgBackend }, { PgWorker }] = await Promise.all([
     import('../pg/connect.js'),
     import('../pg/backend.js'),
     import('../pg/worker.js'),
@@ -181,9 +184,11 @@ async function postgresJobs(options: ServeOptions, env: NodeJS.ProcessEnv, guard
       ? undefined
       : new PgWorker({ connection, env, concurrency: options.maxJobs ?? DEFAULT_MAX_JOBS, createEngine: () => browserEngine(env, guards, options.browserNice), log });
   await worker?.start();
+  const database = databaseHealth(connection.pool);
   return {
     backend,
     admission: new PgAdmission(backend),
+    health: async () => ({ database: await database() }),
     close: async () => {
       await worker?.close(SHUTDOWN_GRACE_MS);
       await connection.close();
