@@ -4,7 +4,6 @@
  */
 import { spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { JobBackend, JobProgress, JobStart, StartOptions, WaitOptions } from '../api/backend.js';
 import { UsageError, WaitTimeoutError, WrongKindError, errorMessage } from '../api/errors.js';
@@ -159,12 +158,13 @@ export class LocalBackend implements JobBackend {
   }
 
   private async execute(jobId: string, controller = new AbortController(), tenant?: string): Promise<void> {
+    const self = await this.store.self();
     const job = await this.store.update(jobId, (record, meta) => {
       if (record.status !== 'pending') return;
       record.status = 'running';
-      meta.owner = { pid: process.pid, host: os.hostname() };
+      meta.owner = self;
     });
-    if (job.record.status !== 'running' || job.meta.owner.pid !== process.pid) return;
+    if (job.record.status !== 'running' || job.meta.owner.lease !== self.lease) return;
     this.emitProgress(jobId, { status: 'running', done: 0, failed: 0 });
     const watcher = setInterval(() => void this.checkCancelled(jobId, controller), this.cancelCheckMs);
     let failed = 0;
@@ -364,6 +364,8 @@ export class LocalBackend implements JobBackend {
     const engine = this.engine;
     this.engine = undefined;
     if (engine) await (await engine.catch(() => undefined))?.close();
+    // The jobs left pending are free for the next server at once, not when the lease would run out.
+    await this.store.close().catch(() => undefined);
   }
 }
 

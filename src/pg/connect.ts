@@ -5,6 +5,7 @@
 import pg from 'pg';
 import PgBoss from 'pg-boss';
 import { ConfigError, DatabaseUnavailableError, EnvironmentError, errorMessage } from '../api/errors.js';
+import { leaseMs } from '../store/leases.js';
 import { migrate } from './migrations.js';
 
 /** One queue job per batch or crawl page: { jobId, index }. */
@@ -34,9 +35,7 @@ export interface PgSettings {
 
 export function pgSettings(url: string, env: NodeJS.ProcessEnv = process.env): PgSettings {
   if (!/^postgres(ql)?:\/\//.test(url)) throw new ConfigError(`--database: expected a postgres://… URL, got "${url.slice(0, 40)}"`);
-  const lease = env.WEBJOBS_LEASE_SECONDS === undefined ? DEFAULT_LEASE_SECONDS : Number(env.WEBJOBS_LEASE_SECONDS);
-  if (!Number.isInteger(lease) || lease < 2) throw new ConfigError('WEBJOBS_LEASE_SECONDS must be a whole number of seconds, at least 2');
-  return { url, leaseSeconds: lease };
+  return { url, leaseSeconds: leaseMs(env) / 1000 };
 }
 
 export interface PgConnection {

@@ -19,7 +19,8 @@ import { DEFAULT_MAX_JOBS, SERVER_DEFAULTS } from './defaults.js';
 import { loadKeys } from './keys.js';
 import { FileAdmission, PgAdmission, type Admission } from './admission.js';
 import { JobOwners } from './owners.js';
-import { recoverJobs } from './recovery.js';
+import { recoverJobs, watchOrphans } from './recovery.js';
+import { leaseMs } from '../store/leases.js';
 import { createGuards } from './ssrf.js';
 
 export interface ServeOptions {
@@ -148,15 +149,19 @@ async function fileJobs(options: ServeOptions, env: NodeJS.ProcessEnv, guards: G
     createEngine: async () => (engine = await browserEngine(env, guards, options.browserNice)),
   });
   const owners = await JobOwners.open(home);
-  const recovered = await recoverJobs(store, (jobId) => backend.enqueue(jobId, owners.keyOf(jobId)));
+  const enqueue = (jobId: string) => backend.enqueue(jobId, owners.keyOf(jobId));
+  const recovered = await recoverJobs(store, enqueue);
   if (recovered.resumed.length + recovered.failed.length > 0) {
     log(`recovered jobs of a previous run: ${recovered.resumed.length} pending resumed, ${recovered.failed.length} interrupted marked failed`);
   }
+  // Jobs whose owner still held its lease are taken over once it runs out.
+  const stopWatch = recovered.waiting.length > 0 ? watchOrphans(store, recovered.waiting, enqueue, Math.ceil(leaseMs(env) / 3), log) : undefined;
   return {
     backend,
     admission: new FileAdmission(owners, backend),
     files,
     close: async (reason) => {
+      stopWatch?.();
       // close() aborts every running job, but a page that is loading does not
       // listen; closing the browser under it ends it now, failed with `reason`.
       const closing = backend.close(reason);
