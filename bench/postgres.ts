@@ -16,6 +16,9 @@ export interface TestPostgres {
   url: string;
   /** Stops the server and starts it again on the same port and data (a database restart mid-run). */
   restart(): Promise<void>;
+  /** Stops the server, keeping its data and port, until up() (a database down for a while). */
+  down(): Promise<void>;
+  up(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -72,6 +75,10 @@ export async function startPostgres(): Promise<TestPostgres> {
       restart: async () => {
         throw new Error('a restart needs the test suite own PostgreSQL; unset WEBJOBS_TEST_DATABASE_URL');
       },
+      down: async () => {
+        throw new Error('stopping the database needs the test suite own PostgreSQL; unset WEBJOBS_TEST_DATABASE_URL');
+      },
+      up: async () => undefined,
       stop: async () => undefined,
     };
   }
@@ -92,6 +99,7 @@ export async function startPostgres(): Promise<TestPostgres> {
     ]);
   const stopServer = () => runPg(['pg_ctl', '-D', data, '-w', '-t', '60', '-m', 'fast', 'stop']);
   start();
+  let running = true;
   const url = await freshDatabase(`postgres://postgres@127.0.0.1:${port}/postgres`);
   return {
     url,
@@ -99,9 +107,17 @@ export async function startPostgres(): Promise<TestPostgres> {
       stopServer();
       start();
     },
+    down: async () => {
+      stopServer();
+      running = false;
+    },
+    up: async () => {
+      start();
+      running = true;
+    },
     stop: async () => {
       try {
-        stopServer();
+        if (running) stopServer();
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }

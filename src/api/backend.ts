@@ -64,6 +64,8 @@ export type JobStart = { [K in JobKind]: { kind: K; request: JobRequestByKind[K]
 export interface StartOptions {
   /** Local back end: run the job in a detached worker process that outlives this one. */
   detach?: boolean;
+  /** serve: the API key the job is for; keys take the job slots in turn, and each has its own page cache. */
+  tenant?: string;
 }
 
 export interface JobBackend {

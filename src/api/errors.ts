@@ -162,6 +162,17 @@ export class TooManyJobsError extends WebjobsError {
 }
 
 /**
+ * The job database (`serve --database`) cannot be reached: down, restarting or
+ * cut off. Answered 503 with Retry-After, which `--remote` clients retry.
+ */
+export class DatabaseUnavailableError extends WebjobsError {
+  readonly exitCode = ExitCode.environment;
+  readonly httpStatus = 503;
+  /** Seconds a client should wait before trying again (the Retry-After header). */
+  readonly retryAfterSeconds = 5;
+}
+
+/**
  * `webjobs serve` shut down while a request waited on a job (a Firecrawl
  * scrape, answered in the request). A CLI in remote mode sees the 503.
  */

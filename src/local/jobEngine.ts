@@ -6,8 +6,12 @@
  * withCache, for `maxAge`: a scrape is answered from the page cache when a stored
  * result of the same URL and output-shaping options is young enough
  * (metadata.cacheState "hit"), else the page is scraped and stored ("miss"). Only
- * pages that worked are stored: a scrape that threw, or a page the server
- * answered with an HTTP error (4xx, 5xx), is never returned from the cache.
+ * pages that worked are stored: a scrape that threw, a page the server answered
+ * with an HTTP error (4xx, 5xx), and a page read under a warning (one whose load
+ * did not finish within the request's timeout is read as it stands; a cap cut
+ * it) are never returned from the cache: a later request, with a longer
+ * timeout, may get the whole page. Under serve the entries are the job's API
+ * key's own (`tenant`), unless the operator shares the cache.
  *
  * withJobFiles: a screenshot comes from the engine (or the cache) as a data: URL
  * and leaves as a file beside the job, the record holding its path.
@@ -32,18 +36,19 @@ function withScrape(engine: Engine, scrape: Scrape): Engine {
 
 function worthKeeping(data: PageData): boolean {
   const status = Number(data.metadata.statusCode);
-  return Number.isInteger(status) && status >= 200 && status < 400;
+  return Number.isInteger(status) && status >= 200 && status < 400 && !data.metadata.warning;
 }
 
-export function withCache(engine: Engine, cache: PageCache): Engine {
+export function withCache(engine: Engine, cache: PageCache, tenant?: string): Engine {
   return withScrape(engine, async (url: string, scrapeOptions?: ScrapeOptions, sessionOptions?: SessionOptions, signal?: AbortSignal, access?: SiteAccess) => {
     const maxAge = scrapeOptions?.maxAge;
     if (!maxAge) return engine.scrape(url, scrapeOptions, sessionOptions, signal, access);
-    const cached = await cache.get(url, scrapeOptions, sessionOptions, maxAge);
+    const scrape = { url, scrapeOptions, sessionOptions, tenant };
+    const cached = await cache.get(scrape, maxAge);
     if (cached) return { ...cached, metadata: { ...cached.metadata, cacheState: 'hit' } };
     const data = await engine.scrape(url, scrapeOptions, sessionOptions, signal, access);
     // A full disk loses the cache entry, not the page.
-    if (worthKeeping(data)) await cache.put(url, scrapeOptions, sessionOptions, data).catch(() => undefined);
+    if (worthKeeping(data)) await cache.put(scrape, data).catch(() => undefined);
     return { ...data, metadata: { ...data.metadata, cacheState: 'miss' } };
   });
 }

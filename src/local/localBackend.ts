@@ -4,7 +4,6 @@
  */
 import { spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { JobBackend, JobProgress, JobStart, PagedEntries, PagedText, StartOptions, WaitOptions } from '../api/backend.js';
 import { UsageError, WaitTimeoutError, WrongKindError, errorMessage } from '../api/errors.js';
@@ -31,6 +30,7 @@ import type { PageCache } from '../store/pageCache.js';
 import type { JobFiles } from '../store/jobFiles.js';
 import { withCache, withJobFiles } from './jobEngine.js';
 import { jobCleaner } from './cleaner.js';
+import { JobQueue } from './jobQueue.js';
 import type { JobContext, JobRunner } from './jobRunner.js';
 import { entryCount, readRecord, readRecordEntries, readRecordText } from './records.js';
 import { loadRunner } from './runners/index.js';
@@ -50,6 +50,10 @@ export interface LocalBackendOptions {
   files?: JobFiles;
   /** scrape and batch may read saved pages (file:// URLs): the CLI's own jobs, never serve's or MCP's. */
   savedPages?: boolean;
+  /** Running jobs one tenant (serve: API key) may have at once; the slots are taken in turn over tenants (jobQueue.ts). */
+  maxRunningPerTenant?: number;
+  /** Tenants share the page cache (a hit tells one what another fetched); by default each has its own entries. */
+  sharedCache?: boolean;
 }
 
 const WORKER_COMMAND = '__run-job';
@@ -77,8 +81,9 @@ export class LocalBackend implements JobBackend {
   private readonly savedPages: boolean;
   private engine: Promise<Engine> | undefined;
   private readonly events = new EventEmitter();
-  private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();
-  private readonly queue: string[] = [];
+  private readonly running = new Map<string, { controller: AbortController; done: Promise<void>; tenant?: string }>();
+  private readonly queue: JobQueue;
+  private readonly sharedCache: boolean;
   /**
    * Jobs that ended while their end could not be written (the store's disk is
    * full): why, by job. Reads report them failed with that error; the stored record
@@ -95,6 +100,8 @@ export class LocalBackend implements JobBackend {
     this.cancelCheckMs = options.cancelCheckMs ?? 500;
     this.pageCache = options.pageCache;
     this.files = options.files;
+    this.queue = new JobQueue(options.maxRunningPerTenant);
+    this.sharedCache = options.sharedCache ?? false;
     this.events.setMaxListeners(0);
   }
 
@@ -108,7 +115,7 @@ export class LocalBackend implements JobBackend {
     await (await this.getEngine()).preflight(validated.sessionOptions, 'scrapeOptions' in validated ? validated.scrapeOptions?.engine : undefined);
     const { meta } = await this.store.create(kind, validated, runner.initialRecord(validated));
     if (options.detach) await this.spawnWorker(meta.jobId);
-    else this.enqueue(meta.jobId);
+    else this.enqueue(meta.jobId, options.tenant);
     return { jobId: meta.jobId };
   }
 
@@ -130,21 +137,28 @@ export class LocalBackend implements JobBackend {
     return (await this.store.header(jobId)).status;
   }
 
-  /** Runs the job in this process as soon as fewer than maxConcurrentJobs are running. */
-  enqueue(jobId: string): void {
-    this.queue.push(jobId);
+  /** Runs the job in this process as soon as a slot is free and it is `tenant`'s turn (jobQueue.ts). */
+  enqueue(jobId: string, tenant?: string): void {
+    this.queue.push({ jobId, tenant });
     this.pump();
   }
 
+  private runningOf(tenant: string | undefined): number {
+    let count = 0;
+    for (const job of this.running.values()) if (job.tenant === tenant) count++;
+    return count;
+  }
+
   private pump(): void {
-    while (this.running.size < this.maxConcurrentJobs && this.queue.length > 0) {
-      const jobId = this.queue.shift()!;
+    while (this.running.size < this.maxConcurrentJobs) {
+      const next = this.queue.next((tenant) => this.runningOf(tenant));
+      if (!next) return;
       const controller = new AbortController();
-      const done = this.execute(jobId, controller).finally(() => {
-        this.running.delete(jobId);
+      const done = this.execute(next.jobId, controller, next.tenant).finally(() => {
+        this.running.delete(next.jobId);
         this.pump();
       });
-      this.running.set(jobId, { controller, done });
+      this.running.set(next.jobId, { controller, done, tenant: next.tenant });
     }
   }
 
@@ -154,20 +168,21 @@ export class LocalBackend implements JobBackend {
   }
 
   /** Runs the job; a store that cannot be written (a full disk) fails the job, never the process. */
-  private async execute(jobId: string, controller = new AbortController()): Promise<void> {
-    await this.executeStored(jobId, controller).catch((err: unknown) => {
+  private async execute(jobId: string, controller = new AbortController(), tenant?: string): Promise<void> {
+    await this.executeStored(jobId, controller, tenant).catch((err: unknown) => {
       this.unstored.set(jobId, errorMessage(err));
       this.emitProgress(jobId, { status: 'failed', done: 0, failed: 0 });
     });
   }
 
-  private async executeStored(jobId: string, controller: AbortController): Promise<void> {
+  private async executeStored(jobId: string, controller: AbortController, tenant?: string): Promise<void> {
+    const self = await this.store.self();
     const job = await this.store.update(jobId, (record, meta) => {
       if (record.status !== 'pending') return;
       record.status = 'running';
-      meta.owner = { pid: process.pid, host: os.hostname() };
+      meta.owner = self;
     });
-    if (job.record.status !== 'running' || job.meta.owner.pid !== process.pid) return;
+    if (job.record.status !== 'running' || job.meta.owner.lease !== self.lease) return;
     this.emitProgress(jobId, { status: 'running', done: 0, failed: 0 });
     const watcher = setInterval(() => void this.checkCancelled(jobId, controller), this.cancelCheckMs);
     let failed = 0;
@@ -175,7 +190,7 @@ export class LocalBackend implements JobBackend {
     const { clean, cleanError } = jobCleaner(job.meta.request);
     try {
       const shared = await this.getEngine();
-      const cached = this.pageCache ? withCache(shared, this.pageCache) : shared;
+      const cached = this.pageCache ? withCache(shared, this.pageCache, this.sharedCache ? undefined : tenant) : shared;
       const ctx: JobContext<JobKind> = {
         jobId,
         request: job.meta.request,
@@ -261,7 +276,7 @@ export class LocalBackend implements JobBackend {
   async wait(kind: JobKind, jobId: string, options: WaitOptions = {}): Promise<JobStatus> {
     const header = await this.readHeader(jobId, kind);
     if (isFinal(header.status)) return header.status;
-    if (this.running.has(header.jobId) || this.queue.includes(header.jobId)) {
+    if (this.running.has(header.jobId) || this.queue.has(header.jobId)) {
       return this.waitInProcess(header.jobId, options);
     }
     return this.waitByPolling(kind, header.jobId, options);
@@ -365,8 +380,7 @@ export class LocalBackend implements JobBackend {
     const updated = await this.store.update(id, (record: RecordHeader) => {
       if (!isFinal(record.status)) record.status = 'stopped';
     });
-    const queued = this.queue.indexOf(id);
-    if (queued >= 0) this.queue.splice(queued, 1);
+    this.queue.remove(id);
     const active = this.running.get(id);
     active?.controller.abort(new Error('stopped by user'));
     return { status: updated.record.status };
@@ -377,12 +391,14 @@ export class LocalBackend implements JobBackend {
    * jobs stay pending in the store; whoever reads them next sees they are orphaned.
    */
   async close(reason = 'webjobs shut down before the job finished'): Promise<void> {
-    this.queue.length = 0;
+    this.queue.clear();
     for (const { controller } of this.running.values()) controller.abort(new Error(reason));
     await Promise.all([...this.running.values()].map((r) => r.done.catch(() => undefined)));
     const engine = this.engine;
     this.engine = undefined;
     if (engine) await (await engine.catch(() => undefined))?.close();
+    // The jobs left pending are free for the next server at once, not when the lease would run out.
+    await this.store.close().catch(() => undefined);
   }
 }
 

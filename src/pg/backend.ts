@@ -1,7 +1,8 @@
 /**
  * The job interface on PostgreSQL: what an API node (`webjobs serve --database`)
  * answers with. Starting a job records it and queues its work in one
- * transaction; workers anywhere run it (src/pg/worker.ts).
+ * transaction; workers anywhere run it (src/pg/worker.ts). A database that
+ * cannot be reached is a DatabaseUnavailableError (503 + Retry-After), never a 500.
  */
 import type { JobBackend, StartOptions, WaitOptions } from '../api/backend.js';
 import { UsageError, WaitTimeoutError, WrongKindError } from '../api/errors.js';
@@ -19,7 +20,7 @@ import {
 import type { JobStart } from '../api/backend.js';
 import { validateJobId, validateRequest } from '../api/validate.js';
 import { loadRunner } from '../local/runners/index.js';
-import type { PgConnection } from './connect.js';
+import { reachable, type PgConnection } from './connect.js';
 import { PgJobStore, type JobOwner } from './store.js';
 
 const WAIT_POLL_MS = 250;
@@ -45,11 +46,20 @@ export class PgBackend implements JobBackend {
     if (!runner) throw new UsageError(`${kind} jobs are not available in this build`);
     // The API node checks what it can without a browser (an extract's LLM key, its schema); workers need the same settings.
     await runner.preflight?.(validated, this.env);
-    return { jobId: await this.store.create(kind, validated, runner.initialRecord(validated), owner) };
+    return { jobId: await reachable(() => this.store.create(kind, validated, runner.initialRecord(validated), owner)) };
+  }
+
+  /** The jobs of an API key, oldest first. */
+  jobsOf(key: string): Promise<string[]> {
+    return reachable(() => this.store.jobsOf(key));
+  }
+
+  owns(key: string, jobId: string): Promise<boolean> {
+    return reachable(() => this.store.owns(key, jobId));
   }
 
   private async header(jobId: string, kind?: JobKind) {
-    const header = await this.store.header(validateJobId(jobId));
+    const header = await reachable(() => this.store.header(validateJobId(jobId)));
     if (kind && header.kind !== kind) throw new WrongKindError(jobId, header.kind, kind);
     return header;
   }
@@ -61,7 +71,7 @@ export class PgBackend implements JobBackend {
 
   async result<K extends JobKind>(kind: K, jobId: string, query?: PageQuery): Promise<JobRecordByKind[K]> {
     await this.header(jobId, kind);
-    return (await this.store.result(jobId, query)) as JobRecordByKind[K];
+    return (await reachable(() => this.store.result(jobId, query))) as JobRecordByKind[K];
   }
 
   /** Polls the job's row: the job runs on some worker, which may be on another machine. */
@@ -77,20 +87,20 @@ export class PgBackend implements JobBackend {
   }
 
   list(jobIds?: readonly string[]): Promise<JobSummary[]> {
-    return this.store.list(jobIds);
+    return reachable(() => this.store.list(jobIds));
   }
 
   async cancel(jobId: string, kind?: JobKind): Promise<JobStatusObject> {
     await this.header(jobId, kind);
-    return { status: await this.store.cancel(jobId) };
+    return { status: await reachable(() => this.store.cancel(jobId)) };
   }
 
   async remove(jobId: string): Promise<boolean> {
-    return this.store.remove(validateJobId(jobId));
+    return reachable(() => this.store.remove(validateJobId(jobId)));
   }
 
   async request(jobId: string): Promise<JobStart> {
-    return (await this.store.request(validateJobId(jobId))) as JobStart;
+    return (await reachable(() => this.store.request(validateJobId(jobId)))) as JobStart;
   }
 
   /** The connection is the caller's to close. */

@@ -4,7 +4,8 @@
  */
 import pg from 'pg';
 import PgBoss from 'pg-boss';
-import { ConfigError, EnvironmentError, errorMessage } from '../api/errors.js';
+import { ConfigError, DatabaseUnavailableError, EnvironmentError, errorMessage } from '../api/errors.js';
+import { leaseMs } from '../store/leases.js';
 import { migrate } from './migrations.js';
 
 /** One queue job per batch or crawl page: { jobId, index }. */
@@ -34,9 +35,7 @@ export interface PgSettings {
 
 export function pgSettings(url: string, env: NodeJS.ProcessEnv = process.env): PgSettings {
   if (!/^postgres(ql)?:\/\//.test(url)) throw new ConfigError(`--database: expected a postgres://… URL, got "${url.slice(0, 40)}"`);
-  const lease = env.WEBJOBS_LEASE_SECONDS === undefined ? DEFAULT_LEASE_SECONDS : Number(env.WEBJOBS_LEASE_SECONDS);
-  if (!Number.isInteger(lease) || lease < 2) throw new ConfigError('WEBJOBS_LEASE_SECONDS must be a whole number of seconds, at least 2');
-  return { url, leaseSeconds: lease };
+  return { url, leaseSeconds: leaseMs(env) / 1000 };
 }
 
 export interface PgConnection {
@@ -53,7 +52,47 @@ export function isTransient(err: unknown): boolean {
   const code = (err as { code?: unknown })?.code;
   if (typeof code === 'string' && TRANSIENT.has(code)) return true;
   // pg reports a socket closed under a query with no code of its own.
-  return err instanceof Error && /Connection terminated|connection timeout|Client has encountered a connection error/.test(err.message);
+  return err instanceof Error && /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error/.test(err.message);
+}
+
+/**
+ * Runs `fn`; a database that cannot be reached (isTransient) becomes a
+ * DatabaseUnavailableError, which serve answers 503 with Retry-After.
+ */
+export async function reachable<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (isTransient(err)) throw new DatabaseUnavailableError(`the job database cannot be reached (${errorMessage(err)}); try again shortly`);
+    throw err;
+  }
+}
+
+/** How long /healthz waits for the database to answer before it calls it unreachable. */
+const HEALTH_TIMEOUT_MS = 2_000;
+
+/**
+ * "ok" when the database answers a query within HEALTH_TIMEOUT_MS, else why
+ * not. One probe at a time: callers meanwhile share its answer.
+ */
+export function databaseHealth(pool: pg.Pool): () => Promise<string> {
+  let probe: Promise<string> | undefined;
+  const check = async (): Promise<string> => {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<string>((resolve) => {
+      timer = setTimeout(() => resolve(`unreachable: no answer within ${HEALTH_TIMEOUT_MS} ms`), HEALTH_TIMEOUT_MS);
+    });
+    const query = pool.query('SELECT 1').then(
+      () => 'ok',
+      (err: unknown) => `unreachable: ${errorMessage(err)}`,
+    );
+    try {
+      return await Promise.race([query, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  return () => (probe ??= check().finally(() => (probe = undefined)));
 }
 
 /** Runs `fn` again while the database is restarting, for up to `giveUpMs`. */

@@ -43,7 +43,7 @@ export class FileAdmission implements Admission {
   start<K extends JobKind>(keyId: string, maxActive: number, kind: K, request: JobRequestByKind[K]): Promise<JobHandle> {
     const run = async () => {
       if ((await this.activeJobs(keyId)) >= maxActive) throw tooManyJobs(maxActive);
-      const handle = await this.backend.start(kind, request);
+      const handle = await this.backend.start(kind, request, { tenant: keyId });
       await this.owners.add(handle.jobId, keyId);
       return handle;
     };
@@ -69,11 +69,11 @@ export class PgAdmission implements Admission {
   constructor(private readonly backend: PgBackend) {}
 
   owns(keyId: string, jobId: string): Promise<boolean> {
-    return this.backend.store.owns(keyId, jobId);
+    return this.backend.owns(keyId, jobId);
   }
 
   jobs(keyId: string): Promise<readonly string[]> {
-    return this.backend.store.jobsOf(keyId);
+    return this.backend.jobsOf(keyId);
   }
 
   start<K extends JobKind>(keyId: string, maxActive: number, kind: K, request: JobRequestByKind[K]): Promise<JobHandle> {

@@ -43,6 +43,8 @@ export interface AppOptions {
   connections?: Partial<ConnectionLimits>;
   /** One line per request and the details of internal errors; nothing when absent. */
   log?: (line: string) => void;
+  /** What /healthz reports beside the server itself (`database`): each part "ok" or why not; any other makes it a 503. */
+  health?: () => Promise<Record<string, string>>;
 }
 
 declare module 'fastify' {
@@ -210,7 +212,11 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
   void app.register(firecrawlRoutes, { backend, gate, bodyLimit, maxResultBytes, log, files: options.files });
 
-  app.get('/healthz', { config: { public: true } }, async () => ({ status: 'ok' }));
+  app.get('/healthz', { config: { public: true } }, async (_req, reply) => {
+    const parts = (await options.health?.()) ?? {};
+    const ok = Object.values(parts).every((state) => state === 'ok');
+    return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' : 'unavailable', ...parts });
+  });
 
   return app;
 }

@@ -1,6 +1,6 @@
 /** Errors as `webjobs serve` answers them, whichever front end (envelope) carries them. */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { DamagedRecordError, StoreFullError, TooManyJobsError, UsageError, WebjobsError } from '../api/errors.js';
+import { DamagedRecordError, DatabaseUnavailableError, StoreFullError, TooManyJobsError, UsageError, WebjobsError } from '../api/errors.js';
 
 /** An error as it leaves: status, message and the code a client can rethrow it by. */
 export interface DescribedError {
@@ -11,7 +11,7 @@ export interface DescribedError {
 
 /**
  * Every error of every front end in webjobs' words, with its status (and
- * Retry-After for a 429); each front end wraps it in its own envelope. A stack
+ * Retry-After for a 429, and a 503 of the database); each front end wraps it in its own envelope. A stack
  * trace only ever goes to the log.
  */
 export function describeError(
@@ -21,7 +21,7 @@ export function describeError(
   bodyLimit: number,
   log: (line: string) => void,
 ): DescribedError {
-  if (err instanceof TooManyJobsError) void reply.header('retry-after', String(err.retryAfterSeconds));
+  if (err instanceof TooManyJobsError || err instanceof DatabaseUnavailableError) void reply.header('retry-after', String(err.retryAfterSeconds));
   if (err instanceof DamagedRecordError) return { status: err.httpStatus, message: err.message, code: DamagedRecordError.code };
   if (err instanceof StoreFullError) return { status: err.httpStatus, message: err.message, code: StoreFullError.code };
   if (err instanceof WebjobsError) return { status: err.httpStatus, message: err.message };

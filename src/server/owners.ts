@@ -77,6 +77,11 @@ export class JobOwners {
     return this.jobsOf.get(key) ?? [];
   }
 
+  /** The key that started the job, if known. */
+  keyOf(jobId: string): string | undefined {
+    return this.ownerOf.get(jobId.toLowerCase());
+  }
+
   has(jobId: string): boolean {
     return this.ownerOf.has(jobId);
   }

@@ -19,7 +19,8 @@ import { DEFAULT_MAX_JOBS, SERVER_DEFAULTS } from './defaults.js';
 import { loadKeys } from './keys.js';
 import { FileAdmission, PgAdmission, type Admission } from './admission.js';
 import { JobOwners } from './owners.js';
-import { recoverJobs } from './recovery.js';
+import { recoverJobs, watchOrphans } from './recovery.js';
+import { leaseMs } from '../store/leases.js';
 import { createGuards } from '../engine/ssrf.js';
 import type { ConnectionLimits } from './connections.js';
 
@@ -33,6 +34,8 @@ export interface ServeOptions {
   allowHosts?: string[];
   /** Jobs running at once; the rest wait as pending. */
   maxJobs?: number;
+  /** All keys share one page cache (a hit tells a key what another fetched); by default each key has its own. */
+  sharedCache?: boolean;
   maxActiveJobsPerKey?: number;
   /** Chromium's nice above this process (priority.ts); 0 or none: the same priority. */
   browserNice?: number;
@@ -76,6 +79,8 @@ interface Jobs {
   files?: JobFiles;
   /** Stops running jobs with `reason` and releases what the back end holds. */
   close(reason: string): Promise<void>;
+  /** The state of what the jobs depend on, for /healthz: `database` with PostgreSQL. */
+  health?: () => Promise<Record<string, string>>;
 }
 
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
@@ -84,7 +89,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const keys = await loadKeys(options.keysFile, env);
   const allowHosts = new Set((options.allowHosts ?? []).map((h) => h.toLowerCase()));
   const guards = options.allowPrivate ? {} : createGuards({ allow: allowHosts });
-  const jobs = options.database ? await postgresJobs(options, env, guards, log) : await fileJobs(options, env, guards, log);
+  const jobs = options.database ? await postgresJobs(options, env, guards, log) : await fileJobs(options, env, guards, log, keys.size);
   const app = buildApp({
     backend: jobs.backend,
     keys,
@@ -97,6 +102,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     connections: options.connections,
     maxResultBytes: options.maxResultBytes,
     log,
+    health: jobs.health,
   });
   try {
     await app.listen({ host: options.host, port: options.port });
@@ -131,30 +137,38 @@ async function browserEngine(env: NodeJS.ProcessEnv, guards: Guards, browserNice
 }
 
 /** One serve: records under WEBJOBS_HOME, jobs run in this process; jobs a previous serve left are recovered. */
-async function fileJobs(options: ServeOptions, env: NodeJS.ProcessEnv, guards: Guards, log: (line: string) => void): Promise<Jobs> {
+async function fileJobs(options: ServeOptions, env: NodeJS.ProcessEnv, guards: Guards, log: (line: string) => void, keyCount: number): Promise<Jobs> {
   const home = webjobsHome(env);
   // Status and listings are answered from memory where the header cannot have changed unseen (headerCache.ts).
   const store = new HeaderCache(new FileJobStore(home));
   const files = new JobFiles(home);
   let engine: Engine | undefined;
+  const maxJobs = options.maxJobs ?? DEFAULT_MAX_JOBS;
   const backend = new LocalBackend({
     store,
     pageCache: new FilePageCache(home),
     files,
     env,
-    maxConcurrentJobs: options.maxJobs ?? DEFAULT_MAX_JOBS,
+    maxConcurrentJobs: maxJobs,
+    // With more than one key, one key never holds every slot: another key's job can always start.
+    maxRunningPerTenant: keyCount > 1 && maxJobs > 1 ? maxJobs - 1 : maxJobs,
+    sharedCache: options.sharedCache,
     createEngine: async () => (engine = await browserEngine(env, guards, options.browserNice)),
   });
   const owners = await JobOwners.open(home);
-  const recovered = await recoverJobs(store, (jobId) => backend.enqueue(jobId));
+  const enqueue = (jobId: string) => backend.enqueue(jobId, owners.keyOf(jobId));
+  const recovered = await recoverJobs(store, enqueue);
   if (recovered.resumed.length + recovered.failed.length > 0) {
     log(`recovered jobs of a previous run: ${recovered.resumed.length} pending resumed, ${recovered.failed.length} interrupted marked failed`);
   }
+  // Jobs whose owner still held its lease are taken over once it runs out.
+  const stopWatch = recovered.waiting.length > 0 ? watchOrphans(store, recovered.waiting, enqueue, Math.ceil(leaseMs(env) / 3), log) : undefined;
   return {
     backend,
     admission: new FileAdmission(owners, backend),
     files,
     close: async (reason) => {
+      stopWatch?.();
       // close() aborts every running job, but a page that is loading does not
       // listen; closing the browser under it ends it now, failed with `reason`.
       const closing = backend.close(reason);
@@ -170,7 +184,7 @@ async function fileJobs(options: ServeOptions, env: NodeJS.ProcessEnv, guards: G
  * needs recovering on start: a dead node's pages come back when their lease ends.
  */
 async function postgresJobs(options: ServeOptions, env: NodeJS.ProcessEnv, guards: Guards, log: (line: string) => void): Promise<Jobs> {
-  const [{ connect, pgSettings }, { PgBackend }, { PgWorker }] = await Promise.all([
+  const [{ connect, databaseHealth, pgSettings }, { PgBackend }, { PgWorker }] = await Promise.all([
     import('../pg/connect.js'),
     import('../pg/backend.js'),
     import('../pg/worker.js'),
@@ -182,9 +196,11 @@ async function postgresJobs(options: ServeOptions, env: NodeJS.ProcessEnv, guard
       ? undefined
       : new PgWorker({ connection, env, concurrency: options.maxJobs ?? DEFAULT_MAX_JOBS, createEngine: () => browserEngine(env, guards, options.browserNice), log });
   await worker?.start();
+  const database = databaseHealth(connection.pool);
   return {
     backend,
     admission: new PgAdmission(backend),
+    health: async () => ({ database: await database() }),
     close: async () => {
       await worker?.close(SHUTDOWN_GRACE_MS);
       await connection.close();

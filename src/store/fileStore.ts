@@ -19,8 +19,8 @@ import { DamagedRecordError, JobNotFoundError, StoreFullError } from '../api/err
 import { requestUrls, withoutCredentials } from '../api/redact.js';
 import { JOB_ID_PATTERN } from '../api/validate.js';
 import { isFinal, type JobKind, type JobRequest, type PageEntry } from '../api/types.js';
-import { isProcessAlive } from '../api/processes.js';
 import { readJson, withFileLock, writeError, writeJsonAtomic } from './atomicFile.js';
+import { FileLeases, type JobOwner, type OwnerLeases } from './leases.js';
 import { headerOf, type DamagedJob, type JobHeader, type JobMeta, type JobStore, type PageText, type RecordHeader, type StoredJob } from './jobStore.js';
 import { pageText } from './pageText.js';
 
@@ -47,8 +47,23 @@ export class FileJobStore implements JobStore {
   /** Serialises this process's writes to one job, so they do not queue on the file lock. */
   private readonly chains = new Map<string, Promise<unknown>>();
 
-  constructor(home: string) {
+  constructor(
+    home: string,
+    private readonly leases: OwnerLeases = new FileLeases(home),
+  ) {
     this.jobsDir = path.join(home, 'jobs');
+  }
+
+  self(): Promise<JobOwner> {
+    return this.leases.self();
+  }
+
+  ownerAlive(owner: JobOwner): Promise<boolean> {
+    return this.leases.isAlive(owner);
+  }
+
+  close(): Promise<void> {
+    return this.leases.release();
   }
 
   private dir(jobId: string): string {
@@ -69,7 +84,7 @@ export class FileJobStore implements JobStore {
       createdAt: new Date().toISOString(),
       url: requestUrl(request),
       request,
-      owner: { pid: process.pid, host: os.hostname() },
+      owner: await this.self(),
     };
     const record = { ...initial, jobId } as RecordHeader;
     try {
@@ -118,12 +133,12 @@ export class FileJobStore implements JobStore {
 
   async read(jobId: string): Promise<StoredJob> {
     const job = await this.readRaw(jobId);
-    return this.ownerDied(headerOf(job)) ? this.failOrphan(jobId) : job;
+    return (await this.ownerDied(headerOf(job))) ? this.failOrphan(jobId, job.meta.owner) : job;
   }
 
   async header(jobId: string): Promise<JobHeader> {
     const header = await this.storedHeader(jobId);
-    return this.ownerDied(header) ? headerOf(await this.failOrphan(jobId)) : header;
+    return (await this.ownerDied(header)) ? headerOf(await this.failOrphan(jobId, header.owner)) : header;
   }
 
   async storedHeader(jobId: string): Promise<JobHeader> {
@@ -144,11 +159,13 @@ export class FileJobStore implements JobStore {
   }
 
   /**
-   * Marks the job of a dead owner failed. When the store cannot be written (a full
-   * disk), the job is still reported failed, as it is: the record says so once it can.
+   * Fails the job of `dead`, unless another owner took it over meanwhile (a starting server).
+   * When the store cannot be written (a full disk), the job is still reported failed, as it
+   * is: the record says so once it can.
    */
-  private async failOrphan(jobId: string): Promise<StoredJob> {
+  private async failOrphan(jobId: string, dead: JobMeta['owner']): Promise<StoredJob> {
     const orphaned = (record: RecordHeader, meta: JobMeta) => {
+      if (meta.owner.pid !== dead.pid || meta.owner.lease !== dead.lease) return;
       if (record.status === 'pending' || record.status === 'running') {
         record.status = 'failed';
         record.error = `interrupted: the process that ran this job (pid ${meta.owner.pid}) exited before the job finished; start it again`;
@@ -164,10 +181,14 @@ export class FileJobStore implements JobStore {
     }
   }
 
-  private ownerDied({ status, owner }: JobHeader): boolean {
-    if (status !== 'pending' && status !== 'running') return false;
-    if (owner.host !== os.hostname()) return false;
-    return !isProcessAlive(owner.pid);
+  /**
+   * A job that will never move on: running under an owner that is gone, or
+   * pending under a bare process that is gone (a detached worker that never
+   * began). Pending jobs of a lease wait for the next server, which resumes them.
+   */
+  private async ownerDied({ status, owner }: JobHeader): Promise<boolean> {
+    if (status !== 'running' && !(status === 'pending' && owner.lease === undefined)) return false;
+    return !(await this.leases.isAlive(owner));
   }
 
   private serialise<T>(jobId: string, fn: () => Promise<T>): Promise<T> {

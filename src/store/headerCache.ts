@@ -17,6 +17,7 @@
 import os from 'node:os';
 import { isFinal, type JobKind, type JobRequest, type PageEntry } from '../api/types.js';
 import { headerOf, type DamagedJob, type JobHeader, type JobMeta, type JobStore, type RecordHeader, type StoredJob } from './jobStore.js';
+import type { JobOwner } from './leases.js';
 
 const DEFAULT_MAX_ENTRIES = 50_000;
 
@@ -103,5 +104,17 @@ export class HeaderCache implements JobStore {
 
   ids(): Promise<string[]> {
     return this.store.ids();
+  }
+
+  self(): Promise<JobOwner> {
+    return this.store.self();
+  }
+
+  ownerAlive(owner: JobOwner): Promise<boolean> {
+    return this.store.ownerAlive(owner);
+  }
+
+  close(): Promise<void> {
+    return this.store.close();
   }
 }

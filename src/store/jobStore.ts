@@ -3,6 +3,7 @@
  * anyone who reads it. `FileJobStore` is the on-disk implementation.
  */
 import type { JobKind, JobRecord, JobRequest, JobStatus, PageEntry } from '../api/types.js';
+import type { JobOwner } from './leases.js';
 
 /** Bookkeeping kept beside the record, never part of what the API returns. */
 export interface JobMeta {
@@ -12,8 +13,8 @@ export interface JobMeta {
   /** The URL a user recognises the job by: the scrape/crawl URL, or the first of a list. */
   url: string;
   request: JobRequest;
-  /** The process responsible for moving the job forward; when it is gone, the job is dead. */
-  owner: { pid: number; host: string };
+  /** The process responsible for moving the job forward, by its lease (leases.ts); when it is gone, the job is dead. */
+  owner: JobOwner;
 }
 
 /** The record header: the GET result shape of the spec without the `data` of batch and crawl. */
@@ -85,4 +86,10 @@ export interface JobStore {
   remove(jobId: string): Promise<boolean>;
   /** Every job id in the store, without reading (or judging) the jobs. */
   ids(): Promise<string[]>;
+  /** This process as the owner of the jobs it creates or takes, holding a lease renewed until close(). */
+  self(): Promise<JobOwner>;
+  /** Whether a job's owner still holds its lease (a record older than leases: whether its process lives). */
+  ownerAlive(owner: JobOwner): Promise<boolean>;
+  /** Gives up this process's lease: the jobs it leaves pending are free to take over at once. */
+  close(): Promise<void>;
 }

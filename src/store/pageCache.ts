@@ -2,9 +2,12 @@
  * The page cache of `maxAge` (--max-age): one file per URL and output-shaping
  * options under `<home>/cache/`, named by a SHA-256 of both, so that a result is
  * only ever reused for a request that would have produced the same one. Headers,
- * cookies and the user-agent are part of the key: a page read behind a login is
- * never handed to a request without that login. Written atomically; a damaged
- * or unreadable entry is a miss.
+ * cookies, the user-agent and the URL's user name and password (sent as Basic
+ * authentication) are part of the key: a page read behind a login is never
+ * handed to a request without that login. The key is a digest: no credential is
+ * stored in clear. Under `serve` each API key has its own entries (`tenant`)
+ * unless the operator shares the cache. Written atomically; a damaged or
+ * unreadable entry is a miss.
  */
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
@@ -19,14 +22,35 @@ interface CacheEntry {
   data: PageData;
 }
 
+/** One scrape as the cache sees it. */
+export interface CachedScrape {
+  url: string;
+  scrapeOptions?: ScrapeOptions;
+  sessionOptions?: SessionOptions;
+  /** Whose entries these are (serve: the API key); none: the cache of this machine's user. */
+  tenant?: string;
+}
+
 export interface PageCache {
   /** The stored page when it is at most `maxAgeMs` old. */
-  get(url: string, scrapeOptions: ScrapeOptions | undefined, sessionOptions: SessionOptions | undefined, maxAgeMs: number): Promise<PageData | undefined>;
-  put(url: string, scrapeOptions: ScrapeOptions | undefined, sessionOptions: SessionOptions | undefined, data: PageData): Promise<void>;
+  get(scrape: CachedScrape, maxAgeMs: number): Promise<PageData | undefined>;
+  put(scrape: CachedScrape, data: PageData): Promise<void>;
+}
+
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+/** A digest of the URL's user name and password (the engines send them as Basic authentication); null without. */
+function urlCredentials(url: string): string | null {
+  try {
+    const { username, password } = new URL(url);
+    return username || password ? sha256(`${username}:${password}`) : null;
+  } catch {
+    return null;
+  }
 }
 
 /** What shapes a scrape's output: everything but how long it may take and how old a cached copy may be. */
-function cacheKey(url: string, scrapeOptions: ScrapeOptions = {}, sessionOptions: SessionOptions = {}): string {
+function cacheKey({ url, scrapeOptions = {}, sessionOptions = {}, tenant }: CachedScrape): string {
   const { timeout: _timeout, maxAge: _maxAge, ...shaping } = scrapeOptions;
   const sorted = (value: unknown): unknown =>
     value && typeof value === 'object' && !Array.isArray(value)
@@ -35,8 +59,18 @@ function cacheKey(url: string, scrapeOptions: ScrapeOptions = {}, sessionOptions
         ? value.map(sorted)
         : value;
   const formats = [...(shaping.formats ?? ['markdown'])].sort();
-  const key = JSON.stringify(sorted({ url: normalizeUrl(url) ?? url, ...shaping, formats, proxyCountry: sessionOptions.proxyCountry ?? null, useProxy: Boolean(sessionOptions.useProxy) }));
-  return createHash('sha256').update(key).digest('hex');
+  const key = JSON.stringify(
+    sorted({
+      url: normalizeUrl(url) ?? url,
+      credentials: urlCredentials(url),
+      tenant: tenant ?? null,
+      ...shaping,
+      formats,
+      proxyCountry: sessionOptions.proxyCountry ?? null,
+      useProxy: Boolean(sessionOptions.useProxy),
+    }),
+  );
+  return sha256(key);
 }
 
 export class FilePageCache implements PageCache {
@@ -50,15 +84,15 @@ export class FilePageCache implements PageCache {
     return path.join(this.dir, key.slice(0, 2), `${key}.json`);
   }
 
-  async get(url: string, scrapeOptions: ScrapeOptions | undefined, sessionOptions: SessionOptions | undefined, maxAgeMs: number): Promise<PageData | undefined> {
-    const entry = await readJson<CacheEntry>(this.file(cacheKey(url, scrapeOptions, sessionOptions))).catch(() => undefined);
+  async get(scrape: CachedScrape, maxAgeMs: number): Promise<PageData | undefined> {
+    const entry = await readJson<CacheEntry>(this.file(cacheKey(scrape))).catch(() => undefined);
     if (!entry || typeof entry.storedAt !== 'number' || typeof entry.data?.metadata !== 'object') return undefined;
     const age = Date.now() - entry.storedAt;
     return age >= 0 && age <= maxAgeMs ? entry.data : undefined;
   }
 
-  async put(url: string, scrapeOptions: ScrapeOptions | undefined, sessionOptions: SessionOptions | undefined, data: PageData): Promise<void> {
-    const file = this.file(cacheKey(url, scrapeOptions, sessionOptions));
+  async put(scrape: CachedScrape, data: PageData): Promise<void> {
+    const file = this.file(cacheKey(scrape));
     await fs.mkdir(path.dirname(file), { recursive: true });
     await writeJsonAtomic(file, { storedAt: Date.now(), data } satisfies CacheEntry);
   }

@@ -11,6 +11,7 @@ interface ServeFlags {
   allowHost?: string[];
   maxJobs: number;
   maxJobsPerKey: number;
+  sharedCache?: boolean;
   browserNice: number;
   database?: string;
   worker: boolean;
@@ -49,6 +50,9 @@ POST /api/map {"url", "search", "limit", "depth", "ignoreSitemap", "includePatte
 
 URLs whose host is or resolves to a loopback, private, link-local or metadata address are
 refused (each request the browser makes, redirects included) unless --allow-private or --allow-host.
+Jobs: keys take the --max-jobs slots in turn, and with two keys or more one key never runs on every
+slot (at most --max-jobs − 1), so another key's job starts at once. The page cache (maxAge) is each
+key's own; --shared-cache shares it (a "hit" then tells one key what another fetched).
 --browser-nice 10: Chromium's whole process tree gets about a tenth of serve's CPU weight, so status and
 /healthz answer promptly while pages render; on a machine shared with other work it starves the jobs.
 SIGTERM/SIGINT: stop accepting, fail running jobs saying why (a request waiting on one gets 503), exit 0;
@@ -78,6 +82,7 @@ export function serveCommand(): Command {
     .option('--allow-host <hosts>', 'host or host:port allowed although private (comma-separated, repeatable)', parseList)
     .option('--max-jobs <n>', 'jobs running at once; more wait as pending', parseInteger('--max-jobs', 1), DEFAULT_MAX_JOBS)
     .option('--max-jobs-per-key <n>', 'pending plus running jobs one key may have (429 beyond)', parseInteger('--max-jobs-per-key', 1), SERVER_DEFAULTS.maxActiveJobsPerKey)
+    .option('--shared-cache', "share the page cache (maxAge) between keys; by default each key reads only its own entries")
     .option('--browser-nice <n>', 'run Chromium at this nice (0-19) above serve: API answers first, jobs slower when the CPU is busy', parseInteger('--browser-nice', 0, 19), 0)
     .option('--database <url>', 'PostgreSQL URL shared by several serve and worker nodes (else WEBJOBS_DATABASE_URL; else WEBJOBS_HOME files)')
     .option('--max-connections <n>', 'open connections in all; more are closed at once', parseInteger('--max-connections', 1), SERVER_DEFAULTS.maxConnections)
@@ -110,6 +115,7 @@ export function serveCommand(): Command {
         allowHosts: flags.allowHost,
         maxJobs: flags.maxJobs,
         maxActiveJobsPerKey: flags.maxJobsPerKey,
+        sharedCache: flags.sharedCache,
         browserNice: flags.browserNice,
         database: flags.database ?? (process.env.WEBJOBS_DATABASE_URL || undefined),
         worker: flags.worker,
