@@ -74,8 +74,9 @@ describe('screenshot', () => {
     expect(site.requests.filter((r) => r === 'GET /pixel.png').length).toBe(before + 1);
     const full = await scrape([site.at('/tall'), '--formats', 'screenshot', '--full-page']);
     expect(pngSize(await fs.readFile(full.data.screenshot!)).height).toBeGreaterThan(3000);
+    // stdout is a pipe here: a screenshot alone is written as the image itself (a terminal gets its path).
     const plain = await runCli(['scrape', site.at('/tall'), '--formats', 'screenshot'], { env });
-    expect(plain.stdout).toMatch(/\/files\/screenshot-1\.png\n$/);
+    expect(plain.stdout.slice(1, 4)).toBe('PNG');
   }, 180_000);
 
   it('takes jpeg and webp; a bad format is refused', async () => {
