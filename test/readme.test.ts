@@ -1,9 +1,10 @@
 /**
- * The README's shell examples, as a script would copy them, run against a fixture
- * site. They are read from the README's ```sh blocks at test time, so an example
- * that stops working, or a new one nobody ran, fails here.
+ * The shell examples of the README and of docs/*.md, as a script would copy them,
+ * run against a fixture site. They are read from the ```sh blocks at test time, so an
+ * example that stops working, or a new one nobody ran, fails here. The links between
+ * those files, and to their headings, are checked too.
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,13 +13,18 @@ import { runShell, tempHome } from './helpers/cli.js';
 import { articleText, html, sendHtml, startFixtureServer, type FixtureServer } from './helpers/fixtureServer.js';
 import { startServe, type ServeProcess } from './helpers/serve.js';
 
-const README = fileURLToPath(new URL('../README.md', import.meta.url));
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** README.md, then every docs/*.md, as paths relative to the repository. */
+const DOCS = ['README.md', ...readdirSync(path.join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).sort().map((name) => `docs/${name}`)];
 
 /** Sections whose examples are run, and those that are not, with why. Every ```sh block is in one of them. */
 const RUN = [
   'At a terminal',
+  'A saved page',
   'In scripts',
   'In cron',
+  'Many pages to files: batch, crawl, map',
+  'Jobs on a service: --remote',
   'webjobs batch',
   'webjobs crawl',
   // Runs right after crawl: its <jobId> is the newest job, a crawl, for `result --output-dir`.
@@ -30,6 +36,8 @@ const RUN = [
 ];
 const NOT_RUN: Record<string, string> = {
   webjobs: 'setup and npm test: the machine, not webjobs',
+  'A service for a team: serve': 'starts a long-running server (test/server.test.ts covers serve; the examples of --remote run against one)',
+  'Structured data: extract': 'needs the Messages API (test/extract.test.ts runs extract against a loopback one)',
   Install: 'installs the package globally; npm run test:release installs the packed tarball and runs it',
   'Running webjobs as a service': 'starts a long-running server (test/server.test.ts covers serve)',
   'Running on several machines': 'needs PostgreSQL and long-running serve and worker processes (test/postgres.test.ts covers them)',
@@ -42,25 +50,53 @@ const NOT_RUN: Record<string, string> = {
 };
 
 interface Block {
+  /** README.md or docs/NAME.md */
+  file: string;
   section: string;
   text: string;
 }
 
 /** ```sh blocks with the heading they sit under. */
-function shellBlocks(markdown: string): Block[] {
+function shellBlocks(file: string, markdown: string): Block[] {
   const blocks: Block[] = [];
   let section = '';
   let current: string[] | undefined;
   for (const line of markdown.split('\n')) {
     if (current) {
       if (line.startsWith('```')) {
-        blocks.push({ section, text: current.join('\n') });
+        blocks.push({ file, section, text: current.join('\n') });
         current = undefined;
       } else current.push(line);
     } else if (/^#{1,6} /.test(line)) section = line.replace(/^#+ /, '').trim();
     else if (line.trim() === '```sh') current = [];
   }
   return blocks;
+}
+
+/** GitHub's anchor of a heading: lower case, punctuation dropped, each space a hyphen; a repeated one gets -1, -2... */
+function anchorsOf(markdown: string): Set<string> {
+  const anchors = new Set<string>();
+  let inBlock = false;
+  for (const line of markdown.split('\n')) {
+    if (line.startsWith('```')) inBlock = !inBlock;
+    if (inBlock || !/^#{1,6} /.test(line)) continue;
+    const base = line
+      .replace(/^#+ /, '')
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N} _-]/gu, '')
+      .replace(/ /g, '-');
+    let anchor = base;
+    for (let n = 1; anchors.has(anchor); n++) anchor = `${base}-${n}`;
+    anchors.add(anchor);
+  }
+  return anchors;
+}
+
+/** Links to another file of the repository or to a heading (`](docs/cli.md#webjobs-batch)`, `](#exit-codes)`), outside code. */
+function localLinks(markdown: string): string[] {
+  const prose = markdown.replace(/^```[^\n]*\n[\s\S]*?^```/gm, '').replace(/`[^`\n]*`/g, '');
+  return [...prose.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]!).filter((target) => !/^[a-z]+:/.test(target));
 }
 
 /** A usage synopsis such as `webjobs batch [urls...] [--file FILE | -]`: documentation, not an example. */
@@ -121,11 +157,30 @@ afterAll(async () => {
   await site?.close();
 });
 
-const blocks = shellBlocks(readFileSync(README, 'utf8'));
+const blocks = DOCS.flatMap((file) => shellBlocks(file, readFileSync(path.join(ROOT, file), 'utf8')));
 
-describe('README shell examples', () => {
+describe('README and docs/ links', () => {
+  it.each(DOCS)('%s: every link to a file or a heading of these files resolves', (file) => {
+    const broken: string[] = [];
+    for (const target of localLinks(readFileSync(path.join(ROOT, file), 'utf8'))) {
+      const [where, anchor] = target.split('#') as [string, string | undefined];
+      const linked = where === '' ? file : path.posix.normalize(path.posix.join(path.posix.dirname(file), where));
+      let text: string;
+      try {
+        text = readFileSync(path.join(ROOT, linked), 'utf8');
+      } catch {
+        broken.push(`${target}: no file ${linked}`);
+        continue;
+      }
+      if (anchor !== undefined && !anchorsOf(text).has(anchor)) broken.push(`${target}: no heading #${anchor} in ${linked}`);
+    }
+    expect(broken).toEqual([]);
+  });
+});
+
+describe('README and docs/ shell examples', () => {
   it('every ```sh block is either run here or skipped for a stated reason', () => {
-    const unknown = blocks.filter((b) => !RUN.includes(b.section) && !(b.section in NOT_RUN)).map((b) => b.section);
+    const unknown = blocks.filter((b) => !RUN.includes(b.section) && !(b.section in NOT_RUN)).map((b) => `${b.file}: ${b.section}`);
     expect(unknown).toEqual([]);
     for (const section of RUN) expect(blocks.some((b) => b.section === section), section).toBe(true);
   });
@@ -133,8 +188,8 @@ describe('README shell examples', () => {
   it.each(RUN)('%s', async (section) => {
     for (const block of blocks.filter((b) => b.section === section && !isSynopsis(b))) {
       const result = await runShell(scriptOf(block), { env: { WEBJOBS_HOME: home }, timeoutMs: 240_000 });
-      expect(result.stderr, block.text).not.toMatch(/README example exited|jq: error/);
-      expect(result.code, `${block.text}\n${result.stderr}`).toBe(0);
+      expect(result.stderr, `${block.file}\n${block.text}`).not.toMatch(/README example exited|jq: error/);
+      expect(result.code, `${block.file}\n${block.text}\n${result.stderr}`).toBe(0);
     }
     if (section === 'In cron') {
       // The failed page of the list was mailed (here: written to mail.txt).

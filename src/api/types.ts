@@ -40,7 +40,7 @@ export type WaitUntil = (typeof WAIT_UNTIL)[number];
 /**
  * webjobs extension: which engine reads a page. `http` fetches it and reads the HTML
  * as served, `browser` renders it in Chromium, `auto` (the default) fetches it and
- * renders it only when it must (README, "Engines").
+ * renders it only when it must (docs/engines.md).
  */
 export const ENGINES = ['auto', 'http', 'browser'] as const;
 export type EngineName = (typeof ENGINES)[number];

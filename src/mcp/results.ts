@@ -11,7 +11,7 @@ import { UsageError } from '../api/errors.js';
 import { FORMATS, type ExtractJob, type Format, type JobKind, type PageData, type PageEntry } from '../api/types.js';
 import { renderPage } from '../cli/pageText.js';
 
-/** Characters of result text one tool call returns at most (about 5,000 tokens); the README documents it. */
+/** Characters of result text one tool call returns at most (about 5,000 tokens); docs/mcp.md documents it. */
 export const RESULT_CHARS = 20_000;
 /** Entries read from the back end per request while filling a window. */
 const READ_BATCH = 50;

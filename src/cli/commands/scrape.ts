@@ -54,7 +54,7 @@ Examples:
   $ webjobs scrape saved/article.html --timeout 20s
   $ curl -s https://example.com | webjobs scrape -
 
-Headers go only to the origin of the URL; each cookie only to its own domain (README: Pages behind a login).
+Headers go only to the origin of the URL; each cookie only to its own domain (docs/engines.md: Pages behind a login).
 A saved page is read as saved, without a browser or a network: its scripts do not run, nothing it names is loaded.`,
   );
   return cmd.action(async (arg: string, flags: ScrapeFlags & SessionFlags & RunFlags & FailFlags) => {

@@ -36,7 +36,7 @@ API (all JSON; header x-api-key on every request):
 Firecrawl-compatible API (header Authorization: Bearer KEY; same keys, plans and limits):
   POST /v1|v2/scrape (answers when done), /map, /batch/scrape, /crawl, /extract; GET|DELETE .../{id}
   (crawl and batch status paged by ?skip=N&limit=M with "next"); unsupported fields are a 400
-  naming them. README "Firecrawl-compatible API" has the mapping of every field.
+  naming them. docs/firecrawl.md has the mapping of every field.
 Errors are {"message"} with 400 bad request, 401 no/wrong key, 402 plan too low, 404 unknown job,
 413 body over 1 MiB, 429 too many pending/running jobs for the key, 500 a bug of ours.
 
@@ -58,7 +58,7 @@ key's own; --shared-cache shares it (a "hit" then tells one key what another fet
 SIGTERM/SIGINT: stop accepting, fail running jobs saying why (a request waiting on one gets 503), exit 0;
 pending jobs resume on the next start.
 
-Several machines (see README "Running on several machines"): with --database postgres://…
+Several machines (see docs/scaling.md): with --database postgres://…
 (or WEBJOBS_DATABASE_URL) jobs, pages, key limits and the work queue live in PostgreSQL; any
 number of serve nodes answer the API and any number of \`webjobs worker\` processes run the pages.
 This serve also runs a worker (--max-jobs pages at once) unless --no-worker.

@@ -1,6 +1,6 @@
 /**
  * When `--engine auto` renders a page in Chromium instead of reading the HTML as
- * served. The rules (README, "Engines"), each with the reason it gives:
+ * served. The rules (docs/engines.md), each with the reason it gives:
  *
  * Before fetching, from the options alone:
  * - `waitFor` above 0, or a `waitUntil` other than the default `load`: the user

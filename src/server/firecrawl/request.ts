@@ -4,7 +4,7 @@
  * Every Firecrawl field is either mapped to ours, accepted because its value
  * asks for what webjobs does anyway (mobile: false, maxAge: 0...), accepted as
  * a label that changes nothing (origin, integration), or refused with a 400
- * naming it: never silently dropped. README "Firecrawl-compatible API" has the table.
+ * naming it: never silently dropped. docs/firecrawl.md has the table.
  */
 import { UsageError } from '../../api/errors.js';
 import { FORMATS, VIEWPORT_SIZE, type Format, type JobKind, type ScreenshotOptions } from '../../api/types.js';
