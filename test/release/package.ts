@@ -68,8 +68,8 @@ export async function pack(dir: string, env: NodeJS.ProcessEnv): Promise<Packed>
   return { tarball: path.join(dir, entry!.filename), files: entry!.files.map((f) => f.path).sort() };
 }
 
-/** What may ship: the launcher, the compiled code (with its source maps), the manifest, README and LICENSE. */
-const SHIPPED = /^(package\.json|README\.md|LICENSE|bin\/webjobs\.js|dist\/.+\.js(\.map)?)$/;
+/** What may ship: the launcher, the compiled code (with its source maps), the manifest, README, docs/ (the README links there) and LICENSE. */
+const SHIPPED = /^(package\.json|README\.md|LICENSE|docs\/[a-z-]+\.md|bin\/webjobs\.js|dist\/.+\.js(\.map)?)$/;
 /** What must not, though it would match the above: benchmarks and tests. */
 const NOT_SHIPPED = /^dist\/(bench|test|tests)\/|\.(test|spec|bench)\.js(\.map)?$/;
 

@@ -128,12 +128,12 @@ afterAll(async () => {
 });
 
 describe('the package', () => {
-  it('npm pack: the tarball holds only what runs (bin/, dist/ without benchmarks or tests, package.json, README, LICENSE)', async () => {
+  it('npm pack: the tarball holds only what runs (bin/, dist/ without benchmarks or tests) and what documents it (package.json, README, docs/, LICENSE)', async () => {
     expect(existsSync(path.join(ROOT, 'dist', 'cli', 'main.js')), 'dist/ is not built: run `npm run test:release`, which builds first').toBe(true);
     packed = await pack(work, npmEnv());
     const unexpected = unexpectedFiles(packed.files);
     expect(unexpected, `the tarball holds files that do not run:\n${unexpected.join('\n')}`).toEqual([]);
-    for (const needed of ['package.json', 'README.md', 'LICENSE', 'bin/webjobs.js', 'dist/cli/main.js']) {
+    for (const needed of ['package.json', 'README.md', 'LICENSE', 'docs/cli.md', 'bin/webjobs.js', 'dist/cli/main.js']) {
       expect(packed.files, `the tarball lacks ${needed}`).toContain(needed);
     }
   });
