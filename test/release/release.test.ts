@@ -236,7 +236,8 @@ describe.each(MAJORS)('the installed webjobs on Node %i', (major) => {
 
   it('mcp answers an MCP client: tools listed, scrape called', async () => {
     requireInstall();
-    const transport = new StdioClientTransport({ command: bin, args: ['mcp'], cwd: work, env: userEnv(major), stderr: 'pipe' });
+    // The page is on loopback, which the address guard of webjobs mcp refuses unless allowed.
+    const transport = new StdioClientTransport({ command: bin, args: ['mcp', '--allow-host', new URL(site.at('/')).host], cwd: work, env: userEnv(major), stderr: 'pipe' });
     let stderr = '';
     transport.stderr?.on('data', (chunk) => (stderr += chunk));
     const client = new Client({ name: 'webjobs-release-check', version: '1.0.0' });
