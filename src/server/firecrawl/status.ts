@@ -56,8 +56,10 @@ export async function statusParts(
   let total: number;
   if ('totalScrapedPages' in record) {
     completed = record.totalScrapedPages;
-    // One entry per result page: the page count is the batch's URL count.
-    total = (await backend.result('batch', jobId, { page: 1, batchSize: 1 })).totalPageBatches;
+    // One entry per result page: the page count is the batch's URL count. Asked of resultText where
+    // there is one, which reads no entry (result() parsed the first, 19 MB of it on serve's main thread).
+    const one = { page: 1, batchSize: 1 };
+    total = backend.resultText ? (await backend.resultText('batch', jobId, one)).record.totalPageBatches : (await backend.result('batch', jobId, one)).totalPageBatches;
   } else {
     completed = total = record.totalCrawledPages;
   }
