@@ -33,7 +33,8 @@
  *   WEBJOBS_BENCH_ROUNDS=3      jobs each slot of the load bar runs one after another
  *   WEBJOBS_BENCH_POLL_MS=250   how often the load bar's jobs poll their status
  *   WEBJOBS_BENCH_SERVE_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR"  node flags for serve
- *   WEBJOBS_BENCH_RESULT_PAGES=40, _RESULT_MB=19, _READERS=6, _READ_ROUNDS=2, _IDLE_CONNECTIONS=3000  (limits)
+ *   WEBJOBS_BENCH_RESULT_PAGES=40, _RESULT_MB=19, _READERS=6, _READ_ROUNDS=2, _IDLE_CONNECTIONS=3000,
+ *   _PDF_LINES=20000, _PDF_LINKS=30000, _PDF_ROUNDS=2, _LIMITS_CASES=pdf,results,connections  (limits)
  *   WEBJOBS_BENCH_NICE=10       --browser-nice of the nice phase (0: no nice phase)
  *   WEBJOBS_BENCH_ENGINE=browser  scrapeOptions.engine of the load bar's jobs (default: none
  *                               given, so auto, which reads these article pages over HTTP and
@@ -664,7 +665,7 @@ async function main(): Promise<void> {
   if (PHASES === 'all' || PHASES === 'limits') {
     await limitsPhase(
       {
-        startServe: (home, apiKeys) => startServe(home, apiKeys, ['127.0.0.1:9']),
+        startServe: (home, apiKeys, allowHosts = ['127.0.0.1:9']) => startServe(home, apiKeys, allowHosts),
         samples: () => new Samples(),
         probeHealth,
         tempDir,

@@ -35,9 +35,9 @@ export async function entryJson(entry: EntryText): Promise<string> {
 /**
  * `head` (a JSON object) with `field` holding `items`, as a stream: the head's
  * fields first, then each item's text as it is read. Each item is a function that
- * gives its JSON (a string, or a stream of its bytes), or undefined to leave it out.
+ * gives its JSON (a string, its bytes, or a stream of them), or undefined to leave it out.
  */
-export function streamObject(head: object, field: string, items: readonly (() => Promise<string | NodeJS.ReadableStream | undefined>)[]): Readable {
+export function streamObject(head: object, field: string, items: readonly (() => Promise<string | Buffer | NodeJS.ReadableStream | undefined>)[]): Readable {
   const opening = JSON.stringify(head);
   async function* chunks(): AsyncGenerator<string | Buffer> {
     yield `${opening.slice(0, -1)}${opening.length > 2 ? ',' : ''}${JSON.stringify(field)}:[`;
@@ -48,7 +48,7 @@ export function streamObject(head: object, field: string, items: readonly (() =>
       const text = await item();
       if (text === undefined) continue;
       if (written++ > 0) yield ',';
-      if (typeof text === 'string') yield text;
+      if (typeof text === 'string' || Buffer.isBuffer(text)) yield text;
       else for await (const chunk of text) yield chunk as Buffer;
     }
     yield ']}';

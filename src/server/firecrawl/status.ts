@@ -4,6 +4,7 @@ import { LIMITS } from '../../api/limits.js';
 import { queryInteger } from '../../api/validate.js';
 import type { FileLinker } from '../files.js';
 import { crawlState, finishedDocuments } from './response.js';
+import { entryDocument } from './documentPool.js';
 import { entryJson, fitting, streamObject, textOf } from '../pagedAnswer.js';
 import type { Readable } from 'node:stream';
 import type { PageEntry } from '../../api/types.js';
@@ -25,18 +26,11 @@ export function publicOrigin(headers: { host?: string; 'x-forwarded-proto'?: str
  * stream, one document after another: never the whole answer as one string.
  */
 export async function pagedStatus(...args: Parameters<typeof statusParts>): Promise<Readable> {
-  const { head, documents } = await statusParts(...args);
-  return streamObject(
-    head,
-    'data',
-    documents.map((document) => async () => {
-      const read = await document();
-      return read && JSON.stringify(read);
-    }),
-  );
+  const { head, texts } = await statusParts(...args);
+  return streamObject(head, 'data', texts);
 }
 
-/** The status's fields and its documents, as pagedStatus answers them. */
+/** The status's fields and its documents, as objects (`documents`) or as their JSON text (`texts`, what pagedStatus answers). */
 export async function statusParts(
   backend: JobBackend,
   kind: 'batch' | 'crawl',
@@ -62,8 +56,10 @@ export async function statusParts(
   let total: number;
   if ('totalScrapedPages' in record) {
     completed = record.totalScrapedPages;
-    // One entry per result page: the page count is the batch's URL count.
-    total = (await backend.result('batch', jobId, { page: 1, batchSize: 1 })).totalPageBatches;
+    // One entry per result page: the page count is the batch's URL count. Asked of resultText where
+    // there is one, which reads no entry (result() parsed the first, 19 MB of it on serve's main thread).
+    const one = { page: 1, batchSize: 1 };
+    total = backend.resultText ? (await backend.resultText('batch', jobId, one)).record.totalPageBatches : (await backend.result('batch', jobId, one)).totalPageBatches;
   } else {
     completed = total = record.totalCrawledPages;
   }
@@ -77,7 +73,9 @@ export async function statusParts(
     ...(more ? { next: `${self}?skip=${taken}${query.limit !== undefined ? `&limit=${limit}` : ''}` } : {}),
     ...(record.error ? { error: record.error } : {}),
   };
-  // Each entry is parsed on its own, when it is written, to become a Firecrawl document; a batch's URLs not done yet are none.
+  // Each entry becomes a Firecrawl document on its own, when it is written (a large one in a worker:
+  // documentPool.ts); a batch's URLs not done yet are none.
+  const texts = window.map((entry) => () => entryDocument(entry));
   const documents = window.map((entry) => async () => finishedDocuments([JSON.parse(await entryJson(entry)) as PageEntry])[0]);
-  return { head, documents };
+  return { head, documents, texts };
 }
