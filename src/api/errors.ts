@@ -101,10 +101,7 @@ export class StoreFullError extends WebjobsError {
   static of(err: unknown, file: string): StoreFullError | undefined {
     if (err instanceof StoreFullError) return err;
     const why = NO_ROOM[(err as NodeJS.ErrnoException | undefined)?.code ?? ''];
-    if (!why) return undefined;
-    const full = new StoreFullError(`could not write ${file}: ${why}; free some space (webjobs prune deletes old jobs)`);
-    full.cause = err;
-    return full;
+    return why ? new StoreFullError(`could not write ${file}: ${why}; free some space (webjobs prune deletes old jobs)`) : undefined;
   }
 }
 
@@ -218,8 +215,6 @@ export class OutputWriteError extends WebjobsError {
 
   /** "cannot write out.md: no space left on device (ENOSPC)", from a Node error. */
   static of(name: string, err: unknown): OutputWriteError {
-    // The output is not the job store: a full disk is said as the system says it, about the output's own file.
-    if (err instanceof StoreFullError && err.cause) err = err.cause;
     const code = (err as NodeJS.ErrnoException | undefined)?.code;
     // Node's message is "ENOSPC: no space left on device, write": the reason alone, then its code.
     const reason = /^[A-Z]+: ([^,]+)/.exec(errorMessage(err))?.[1] ?? errorMessage(err);

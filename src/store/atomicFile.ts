@@ -9,8 +9,9 @@ export function writeError(err: unknown, file: string): unknown {
 
 /**
  * Write to a temporary sibling, then rename: readers see the old file or the new
- * one, never half of one. A write that fails (a full disk: StoreFullError) leaves
- * no temporary file behind, so the space it took is free again.
+ * one, never half of one. A write that fails leaves no temporary file behind, so
+ * the space it took is free again; its error is as the system gave it (the CLI's
+ * -o says it as an output's; the store's writes below say it as the store's).
  */
 export async function writeFileAtomic(file: string, content: string | Uint8Array): Promise<void> {
   const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
@@ -19,12 +20,20 @@ export async function writeFileAtomic(file: string, content: string | Uint8Array
     await fs.rename(tmp, file);
   } catch (err) {
     await fs.rm(tmp, { force: true }).catch(() => undefined);
-    throw writeError(err, file);
+    throw err;
   }
 }
 
+/** A file of the job store, written as writeFileAtomic does; a full disk is a StoreFullError. */
+export async function writeStoreFile(file: string, content: string | Uint8Array): Promise<void> {
+  await writeFileAtomic(file, content).catch((err: unknown) => {
+    throw writeError(err, file);
+  });
+}
+
+/** A JSON file of the job store (writeStoreFile). */
 export async function writeJsonAtomic(file: string, value: unknown): Promise<void> {
-  await writeFileAtomic(file, JSON.stringify(value, null, 2) + '\n');
+  await writeStoreFile(file, JSON.stringify(value, null, 2) + '\n');
 }
 
 export async function readJson<T>(file: string): Promise<T> {

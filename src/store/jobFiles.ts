@@ -7,7 +7,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { JOB_ID_PATTERN } from '../api/validate.js';
-import { writeError, writeFileAtomic } from './atomicFile.js';
+import { writeError, writeStoreFile } from './atomicFile.js';
 
 /** What a job file may be called: what `put` makes. */
 const FILE_NAME = /^[a-z]+-\d{1,9}\.(png|jpeg|webp)$/;
@@ -45,7 +45,7 @@ export class JobFiles {
     await fs.mkdir(path.dirname(file), { recursive: true }).catch((err: unknown) => {
       throw writeError(err, file);
     });
-    await writeFileAtomic(file, bytes);
+    await writeStoreFile(file, bytes);
     return file;
   }
 }
