@@ -6,7 +6,6 @@
 import { Readability } from '@mozilla/readability';
 import { JSDOM, VirtualConsole } from 'jsdom';
 import TurndownService from 'turndown';
-// @ts-expect-error turndown-plugin-gfm ships no type declarations
 import { gfm } from 'turndown-plugin-gfm';
 
 export interface PeerResult {

@@ -1,13 +1,13 @@
 /**
  * The browser's extraction (metadata, links, main content, Markdown) run in Node on
- * HTML fetched over HTTP: the same functions bundle.ts sends into the page
- * (extractInPage, mainContentSelector, markdownConverter), on linkedom's DOM with
- * what it lacks filled in (nodeDom.ts). CPU-bound: the HTTP engine calls it in
- * worker threads (http/extractPool.ts).
+ * HTML fetched over HTTP: the same modules page/entry.ts bundles into the script run
+ * in the page (extractInPage, the main-content pipeline, markdownConverter), on
+ * linkedom's DOM with what it lacks filled in (nodeDom.ts). CPU-bound: the HTTP engine
+ * calls it in worker threads (http/extractPool.ts).
  */
 import { createRequire } from 'node:module';
 import { extractInPage, type InPageOptions, type InPageResult } from './inPage.js';
-import { mainContentSelector, type MainContentSelector } from './mainContent.js';
+import { mainContentSelector, type MainContentSelector } from './main/pipeline.js';
 import { markdownConverter } from './markdown.js';
 import { withNodeDocument } from './nodeDom.js';
 import { pageSignals, type PageSignals } from '../http/signals.js';
@@ -21,17 +21,16 @@ export interface Libraries {
 
 let libraries: Libraries | undefined;
 
-/** Readability, turndown and its GFM plugin (the packages whose browser builds bundle.ts injects), built into the extraction's parts. */
+/** The extraction's parts: main-content selection, and turndown with its GFM plugin built into the Markdown converter. */
 export function nodeLibraries(): Libraries {
   libraries ??= loadLibraries();
   return libraries;
 }
 
 function loadLibraries(): Libraries {
-  const { Readability } = require('@mozilla/readability') as { Readability: unknown };
   const TurndownService = require('turndown') as unknown;
   const gfm = require('turndown-plugin-gfm') as unknown;
-  return { selector: mainContentSelector(Readability), toMarkdown: markdownConverter(TurndownService, gfm) };
+  return { selector: mainContentSelector, toMarkdown: markdownConverter(TurndownService, gfm) };
 }
 
 export interface NodeExtraction {

@@ -1,12 +1,14 @@
 /**
  * Runs inside the page Chromium already parsed: metadata, links, main content and
- * Markdown, in one round trip. This function is serialised with toString() and
- * evaluated in the page, so it must not reference anything outside itself except
- * the libraries passed in. Running here, instead of re-parsing the HTML with jsdom
- * in Node, costs no extra parse and spreads the work over Chromium's renderer processes.
+ * Markdown, in one round trip. Bundled at build time into the script evaluated in the
+ * page (page/entry.ts), and run in Node on linkedom's DOM by the HTTP engine (inNode.ts):
+ * it must reach nothing outside the DOM it is given. Running in the page, instead of
+ * re-parsing the HTML in Node, costs no extra parse and spreads the work over Chromium's
+ * renderer processes.
  */
 
-import type { MainContent, MainContentSelector } from './mainContent.js';
+import type { MainContent, MainContentSelector } from './main/pipeline.js';
+import { WINDOWS_1252_HIGH } from './windows1252.js';
 
 export interface InPageOptions {
   onlyMainContent: boolean;
@@ -159,7 +161,6 @@ export function extractInPage(
    * and reads back as one UTF-8 character, is proof: on a page with one, every run that
    * reads back so is repaired ("Ã©" too). A page without one keeps its "SÃO PAULO".
    */
-  const WINDOWS_1252_HIGH = '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
   const CONTINUATION = `[\\u0080-\\u00bf${WINDOWS_1252_HIGH}]`;
   const DOUBLE_ENCODED = new RegExp(`[\\u00c2-\\u00df]${CONTINUATION}|[\\u00e0-\\u00ef]${CONTINUATION}{2}|[\\u00f0-\\u00f4]${CONTINUATION}{3}`, 'g');
   const PROOF = new RegExp(`[\\u0080-\\u009f${WINDOWS_1252_HIGH}]`);

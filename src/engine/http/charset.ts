@@ -5,6 +5,7 @@
  * else UTF-8 when the bytes are valid UTF-8, else windows-1252 (what browsers
  * fall back to for Western pages).
  */
+import { WINDOWS_1252_HIGH } from '../content/windows1252.js';
 
 const BOMS: Array<[number[], string]> = [
   [[0xef, 0xbb, 0xbf], 'utf-8'],
@@ -45,16 +46,11 @@ function metaCharset(bytes: Uint8Array): string | undefined {
   return undefined;
 }
 
-/**
- * windows-1252's bytes 0x80-0x9F (curly quotes, the euro sign, dashes...). Node 20's
- * TextDecoder decodes windows-1252 as ISO-8859-1, giving C1 control characters there.
- */
-const CP1252_HIGH = '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
-
+/** Node 20's TextDecoder decodes windows-1252 as ISO-8859-1, giving C1 control characters for 0x80-0x9F. */
 function decodeWindows1252(bytes: Uint8Array): string {
   return Buffer.from(bytes)
     .toString('latin1')
-    .replace(/[\x80-\x9f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80]!);
+    .replace(/[\x80-\x9f]/g, (c) => WINDOWS_1252_HIGH[c.charCodeAt(0) - 0x80]!);
 }
 
 function decodeWith(decoder: TextDecoder, bytes: Uint8Array): string {

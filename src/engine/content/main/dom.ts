@@ -1,0 +1,87 @@
+/**
+ * Measures of the DOM every pass reads: text as a reader sees it, text inside and outside links, the
+ * words of a class or id, an element's ancestors.
+ */
+import { CSS_MODULE_HASH, STYLED_COMPONENT } from './rules/names.js';
+
+export const words = (el: Element) => nameWords(`${el.getAttribute('class') || ''} ${el.getAttribute('id') || ''}`);
+
+export function nameWords(names: string): string[] {
+  // Split on separators and camelCase: "cookieBanner site_nav" -> cookie banner site nav.
+  return names
+    .replace(CSS_MODULE_HASH, (hash) => (/[A-Z0-9]/.test(hash) ? '' : hash))
+    .replace(STYLED_COMPONENT, ' ')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean);
+}
+
+/** The element's classes, as written in its class attribute. */
+export const classesOf = (el: Element) => (el.getAttribute('class') || '').split(/\s+/).filter(Boolean);
+
+/** The elements above `el`, up to (not including) `top`. */
+export function ancestors(el: Element, top: Element): Element[] {
+  const above: Element[] = [];
+  for (let up = el.parentElement; up && up !== top; up = up.parentElement) above.push(up);
+  return above;
+}
+
+/** Text as a reader sees it: runs of white space as one space. */
+export const normalText = (node: Node) => (node.textContent || '').replace(/\s+/g, ' ').trim();
+
+export const textLength = (node: Node) => normalText(node).length;
+
+/** The text inside links; inside only the links whose text `counts` accepts, when given. */
+export function linkedLength(el: Element, counts: (text: string) => boolean = () => true): number {
+  let linked = 0;
+  for (const a of Array.from(el.querySelectorAll('a'))) {
+    const text = normalText(a);
+    if (counts(text)) linked += text.length;
+  }
+  return linked;
+}
+
+/** The text outside links. */
+export const proseLength = (el: Element) => textLength(el) - linkedLength(el);
+
+/** Elements whose text is code, never shown to a reader. */
+export const NOT_TEXT = 'script, style, template';
+
+/** The element's children but its scripts, styles and templates: the blocks a reader could be shown. */
+export const textChildren = (el: Element) => Array.from(el.children).filter((child) => !child.matches(NOT_TEXT));
+
+/**
+ * Text a reader could be shown: the live page's scripts and styles can outweigh it a hundredfold,
+ * and a text area's value (a republishing tool's copy of the whole article as HTML) is a form
+ * field's, not the page's (see select). Counted, that copy made its hidden dialog more than half
+ * of the page, which is kept as the page hidden whole until its scripts run (see markHidden).
+ */
+export function readableLength(el: Element): number {
+  if (el.matches(NOT_TEXT)) return 0;
+  let code = 0;
+  for (const inner of Array.from(el.querySelectorAll(`${NOT_TEXT}, textarea`))) code += textLength(inner);
+  return textLength(el) - code;
+}
+
+export const isList = (el: Element) => el.tagName === 'UL' || el.tagName === 'OL';
+
+export function remove(root: ParentNode, selector: string): void {
+  for (const el of Array.from(root.querySelectorAll(selector))) el.remove();
+}
+
+export const HEADINGS = 'h2, h3, h4, h5, h6';
+
+export const level = (heading: Element) => Number(heading.tagName.slice(1));
+
+/** The prose of the region's paragraphs (blocks of 80 characters of prose or more) that `where` accepts. */
+export function paragraphProse(content: Element, where: (el: Element) => boolean): number {
+  const BLOCKS = 'p, li, dd, td, blockquote, pre, div';
+  let prose = 0;
+  for (const el of Array.from(content.querySelectorAll(BLOCKS))) {
+    if (!el.querySelector(BLOCKS) && proseLength(el) >= 80 && where(el)) prose += proseLength(el);
+  }
+  return prose;
+}
+
+/** The start of the element's text: enough to find the block again in a copy (Readability's pick). */
+export const opening = (el: Element) => normalText(el).slice(0, 60);

@@ -1,0 +1,136 @@
+/**
+ * Main content, on any kind of page: what a reader came for. This file is the order of the
+ * passes; each pass lives in passes/ with its family, and the names, phrases and thresholds
+ * they use are tables in rules/.
+ *
+ * Two candidates are built from the same clean copy of the page:
+ * - the region: the page's main region (`main`, `[role=main]`, or the body) without what the
+ *   reader cannot see and without page furniture (navigation, headers, footers, sidebars,
+ *   cookie banners, share bars, newsletter boxes...). It keeps every post of a thread, every
+ *   item of a grid, every block of a product or marketing page.
+ * - the article: Readability's pick inside that region, cleaned of captions, bylines and link
+ *   blocks. On an article it is cleaner than the region (comments, author boxes and teasers
+ *   go); on other pages it is one fragment of the content.
+ * The article wins when it holds most of the region's text; otherwise the region does
+ * (passes/article.ts, picksArticle).
+ *
+ * The same modules run in Node (on linkedom, inNode.ts) and inside the page (bundled at build
+ * time from page/entry.ts): nothing here may reach outside the DOM it is given.
+ */
+import { readPage, reviewsProducts, type PageFacts } from './pageKind.js';
+import { articleOrRegion } from './passes/article.js';
+import { neverSilentlyEmpty } from './passes/fallback.js';
+import { removeFurniture } from './passes/furniture.js';
+import { removeCardGrids, removeCardRepeats } from './passes/grids.js';
+import { addProductDescription, productEssentials, removeReviews, startAtTitle } from './passes/products.js';
+import { region } from './passes/region.js';
+import { copiedShortRuns, removeRepeats, saidBlocks } from './passes/repeats.js';
+import { removeSectionsHeaded } from './passes/sections.js';
+import { removeCommentSections, removeOtherArticles, removePosterDetails } from './passes/threads.js';
+import { markHidden, separateBlocks } from './passes/visibility.js';
+import type { MainContent } from './result.js';
+import { REVIEWS_HEADING } from './rules/phrases.js';
+
+export type { MainContent } from './result.js';
+export { markHidden };
+
+/** The two steps of main-content selection, as extractInPage takes them. */
+export interface MainContentSelector {
+  /** Marks what the reader cannot see in the live page; returns a function that removes the marks. */
+  markHidden(doc: Document): () => void;
+  /** Picks the main content of `doc`, a marked copy of `page`, which it may modify. */
+  select(doc: Document, page: Document): MainContent;
+}
+
+/** What the passes share: the page, what it says of itself, and the content as the passes leave it. */
+export interface Selection {
+  /** The marked copy of the page, which the passes change. */
+  readonly doc: Document;
+  /** The live page, read only. */
+  readonly page: Document;
+  readonly facts: PageFacts;
+  /** The page's main region, cleaned pass by pass: the candidates are built from it. */
+  content: Element;
+  /** The main region before any pass removed anything: the fallback starts again from it. */
+  readonly untouched: Element;
+  /** A product's title, price and named description blocks, when its page names them (see productEssentials). */
+  essentials: Element | null;
+  /** What was chosen (the essentials, Readability's article or the region), from the pass `choose` on. */
+  chosen: Element | null;
+}
+
+/** One pass: its name (as --explain will show it), when it applies, and what it does. */
+export interface Pass {
+  readonly name: string;
+  readonly when?: (s: Selection) => boolean;
+  readonly run: (s: Selection) => void;
+}
+
+/** Passes on the whole copy of the page, before its main region is found. */
+const BEFORE_REGION: ReadonlyArray<{ name: string; run: (doc: Document) => void }> = [
+  {
+    // A text area's text is a form field's value (a republishing tool's copy of the whole article as
+    // HTML, a reply's draft), never written out (markdown.ts): in the shares of the text it would
+    // outweigh the article itself. The element stays, for the rules that know a reply box by it.
+    name: 'empty-text-areas',
+    run: (doc) => {
+      for (const field of Array.from(doc.querySelectorAll('textarea'))) field.textContent = '';
+    },
+  },
+  { name: 'separate-blocks', run: separateBlocks },
+];
+
+const isProduct = (s: Selection) => s.facts.isProduct;
+
+/** The passes on the main region, in order: cleaning, the choice of a candidate, then finishing the chosen one. */
+export const PASSES: readonly Pass[] = [
+  { name: 'furniture', run: (s) => removeFurniture(s.content) },
+  { name: 'repeats', run: (s) => removeRepeats(s.content) },
+  // Readers' comments under a post are not the post; in a thread, the posts are the content.
+  { name: 'poster-details', when: (s) => s.facts.isThread, run: (s) => removePosterDetails(s.content) },
+  { name: 'comment-sections', when: (s) => !s.facts.isThread, run: (s) => removeCommentSections(s.content) },
+  { name: 'other-articles', when: (s) => !s.facts.isThread, run: (s) => removeOtherArticles(s.content) },
+  {
+    name: 'reviews',
+    when: ({ facts }) => (facts.declaresProduct || facts.sells) && !reviewsProducts(facts.jsonLd, facts.isProduct),
+    run: (s) => removeReviews(s.content),
+  },
+  { name: 'start-at-title', when: isProduct, run: (s) => startAtTitle(s.content) },
+  {
+    name: 'copied-short-runs',
+    when: isProduct,
+    run: (s) => {
+      for (const el of copiedShortRuns(saidBlocks(s.content))) el.remove();
+    },
+  },
+  { name: 'card-grids', when: isProduct, run: (s) => removeCardGrids(s.content) },
+  { name: 'review-sections', when: isProduct, run: (s) => removeSectionsHeaded(s.content, REVIEWS_HEADING) },
+  {
+    // Open Graph's "product" alone is not enough: shops put it on their category pages too.
+    name: 'product-essentials',
+    when: (s) => s.facts.isProduct && (s.facts.declaresProduct || s.page.querySelector('[itemtype$="schema.org/Product"]') !== null),
+    run: (s) => {
+      s.essentials = productEssentials(s.content);
+    },
+  },
+  {
+    name: 'choose',
+    run: (s) => {
+      s.chosen = s.essentials ?? articleOrRegion(s.doc, s.content, s.facts.says);
+    },
+  },
+  { name: 'product-description', run: (s) => addProductDescription(s.facts.jsonLd, s.chosen!) },
+  // After the choice: the repeats count in the shares of text that choose between the candidates.
+  { name: 'card-repeats', run: (s) => removeCardRepeats(s.chosen!) },
+];
+
+/** Picks the main content of `doc`, a marked copy of `page` (see markHidden), which it may modify. */
+export function select(doc: Document, page: Document): MainContent {
+  for (const pass of BEFORE_REGION) pass.run(doc);
+  const content = region(doc);
+  const s: Selection = { doc, page, facts: readPage(page), content, untouched: content.cloneNode(true) as Element, essentials: null, chosen: null };
+  for (const pass of PASSES) if (!pass.when || pass.when(s)) pass.run(s);
+  return neverSilentlyEmpty(s.chosen!, s.untouched);
+}
+
+export const mainContentSelector: MainContentSelector = { markHidden, select };
