@@ -180,9 +180,11 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
         choices: [{ index: 0, message: msg, finish_reason: msg.tool_calls ? 'tool_calls' : 'stop', logprobs: null }],
         usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
       };
-      setTimeout(() => {
+      const timer = setTimeout(() => {
         if (!res.destroyed) sendJson(res, 200, completion);
       }, reply.kind === 'json' ? (reply.delayMs ?? 0) : 0);
+      // A client that gave up (timeout, abort) ends the wait: nothing is left pending.
+      res.on('close', () => clearTimeout(timer));
     });
   });
   server.on('connection', (socket) => {
