@@ -6,6 +6,8 @@
  * (tool call, response_format json_schema, JSON in the text) and its final error,
  * the time allowed per call, and the provider on serve and in MCP.
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -301,6 +303,21 @@ describe('choosing the provider', () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('--provider <name>');
     expect(help.stdout).toContain('OPENAI_BASE_URL=http://localhost:11434/v1 OPENAI_API_KEY=ollama');
+  });
+});
+
+describe('progress', () => {
+  it('on a terminal, the spinner on stderr names the provider and model it waits for (off a terminal stderr stays empty: see the first test)', async () => {
+    openai.queue.push(answer(product, undefined, 1000));
+    const quoted = [process.execPath, BIN, 'extract', site.at('/product'), '--schema', schemaFile, '--model', 'llama3.1'].map((a) => `'${a}'`).join(' ');
+    // script(1) gives the CLI a terminal; stty gives it a width, as a real one has.
+    const child = spawn('script', ['-qec', `stty cols 100; ${quoted}`, '/dev/null'], { env: { ...process.env, ...env(), NO_COLOR: '1', CI: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    const [code] = (await once(child, 'close')) as [number];
+    expect(code).toBe(0);
+    expect(output).toContain('Extracting from 1 page with openai llama3.1');
+    expect(output).toContain('"name": "Aurora Teapot"');
   });
 });
 

@@ -55,6 +55,18 @@ function requestFrom(urls: string[], flags: ExtractFlags): ExtractRequest {
   };
 }
 
+/** " with openai llama3.1" for the spinner: the model this machine will ask (a service chooses its own). */
+async function modelLabel(flags: ExtractFlags): Promise<string> {
+  if (flags.remote ?? process.env.WEBJOBS_REMOTE) return flags.provider || flags.model ? ` with ${[flags.provider, flags.model].filter(Boolean).join(' ')}` : '';
+  const { llmSettings } = await import('../../engine/extract/llm.js');
+  try {
+    const settings = llmSettings(process.env, flags);
+    return ` with ${settings.provider} ${settings.model}`;
+  } catch {
+    return ''; // the job's preflight says what is wrong
+  }
+}
+
 export function extractCommand(): Command {
   const cmd = new Command('extract')
     .summary('extract structured JSON from pages with a language model')
@@ -102,8 +114,7 @@ Environment:
   );
   return cmd.action(async (urls: string[], flags: ExtractFlags) => {
     const request = requestFrom(urls, flags);
-    const model = [flags.provider, flags.model].filter(Boolean).join(' ');
-    const label = `Extracting from ${urls.length} page${urls.length === 1 ? '' : 's'}${model ? ` with ${model}` : ''}`;
+    const label = `Extracting from ${urls.length} page${urls.length === 1 ? '' : 's'}${await modelLabel(flags)}`;
     process.exitCode = await runJob(
       'extract',
       request,
