@@ -356,15 +356,19 @@ describe('serve and MCP', () => {
   let server: ServeProcess | undefined;
   const api = serveClient(() => server!.url, KEY);
 
+  // Both keys; the default is openai llama3.1 by serve's flags.
+  beforeAll(async () => {
+    server = await startServe({
+      args: ['--allow-host', new URL(site.url).host, '--extract-provider', 'openai', '--extract-model', 'llama3.1', '--quiet'],
+      env: { ...env({ ANTHROPIC_API_KEY: 'sk-ant-test' }), WEBJOBS_HOME: tempHome(), WEBJOBS_API_KEYS: `${KEY}:scale` },
+    });
+  });
+
   afterAll(async () => {
     await server?.stop();
   });
 
   it('serve: the request field provider (and model) chooses; --extract-provider is the default; an unknown provider is a 400', async () => {
-    server = await startServe({
-      args: ['--allow-host', new URL(site.url).host, '--extract-provider', 'openai', '--extract-model', 'llama3.1', '--quiet'],
-      env: { ...env({ ANTHROPIC_API_KEY: 'sk-ant-test' }), WEBJOBS_HOME: tempHome(), WEBJOBS_API_KEYS: `${KEY}:scale` },
-    });
     openai.queue.push(answer(product));
     const byDefault = await api.start('extract', { urls: [site.at('/product')], schema: productSchema });
     expect(await api.waitFinal(byDefault)).toBe('completed');
@@ -379,6 +383,26 @@ describe('serve and MCP', () => {
     const bad = await api.call('POST', '/api/extract', { body: { urls: [site.at('/product')], schema: productSchema, provider: 'mistral' } });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toBe('request.provider: unknown model provider "mistral" (use anthropic or openai)');
+  });
+
+  it("serve: Firecrawl's /v2/extract, which has no field for the model, uses serve's default", async () => {
+    openai.queue.push(answer(product));
+    const firecrawl = (method: string, route: string, body?: unknown) =>
+      fetch(`${server!.url}${route}`, {
+        method,
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }).then(async (r) => ({ status: r.status, body: await r.json() }));
+    const started = await firecrawl('POST', '/v2/extract', { urls: [site.at('/product')], schema: productSchema });
+    expect(started.status).toBe(200);
+    let status = await firecrawl('GET', `/v2/extract/${started.body.id}`);
+    while (status.body.status === 'processing') {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      status = await firecrawl('GET', `/v2/extract/${started.body.id}`);
+    }
+    expect(status.body).toMatchObject({ success: true, status: 'completed', data: product });
+    expect(openai.requests[0]!.body.model).toBe('llama3.1');
+    expect(anthropic.requests).toHaveLength(0);
   });
 
   it('serve --extract-provider openai without OPENAI_API_KEY does not start: exit 2', async () => {
