@@ -61,6 +61,9 @@ function env(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
     WEBJOBS_HOME: home,
     ANTHROPIC_API_KEY: 'sk-test-key',
     ANTHROPIC_BASE_URL: llm.url,
+    OPENAI_API_KEY: '',
+    OPENAI_BASE_URL: '',
+    WEBJOBS_EXTRACT_PROVIDER: '',
     WEBJOBS_MODEL: '',
     WEBJOBS_LLM_MAX_RETRIES: '',
     WEBJOBS_LLM_TIMEOUT_MS: '',
@@ -378,11 +381,13 @@ describe('several pages', () => {
 });
 
 describe('refused before the job exists', () => {
-  it('without ANTHROPIC_API_KEY: exit 2 naming the variable, no job, no page fetched', async () => {
+  it('without ANTHROPIC_API_KEY or OPENAI_API_KEY: exit 2 naming both variables in one line, no job, no page fetched', async () => {
     const before = await jobIds();
     const run = await runCli(['extract', site.at('/product'), '--schema', schemaFile], { env: env({ ANTHROPIC_API_KEY: '' }) });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('ANTHROPIC_API_KEY');
+    expect(run.stderr).toContain('OPENAI_API_KEY');
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
     expect(await jobIds()).toEqual(before);
     expect(site.requests).toEqual([]);
   });

@@ -44,7 +44,8 @@ const NOT_RUN: Record<string, string> = {
   'Proxies and CAPTCHAs': 'needs a proxy and a solver (test/session.test.ts)',
   'Old jobs and failed pages': 'deletes and reruns jobs of a store with history; test/prune.test.ts runs prune and retry',
   'Pages behind a login': 'names sites with a login; test/access.test.ts runs each flag against fixture sites',
-  'Extract structured data with Claude': 'needs the Messages API (test/extract.test.ts runs extract against a loopback one)',
+  'Extract structured data with a language model': 'needs the Messages API (test/extract.test.ts runs extract against a loopback one)',
+  'Local models: Ollama and other OpenAI-compatible servers': 'needs Ollama and a model pulled into it (test/extractOpenAi.test.ts runs extract against a loopback Chat Completions API)',
   'Engines: HTTP or the browser': 'names sites outside this machine; test/engines.test.ts runs each engine and auto rule against fixture pages',
   Development: 'npm scripts',
 };

@@ -6,6 +6,7 @@
  * validate.ts stays the judge of a request: its messages are the ones users see.
  */
 import { LIMITS } from './limits.js';
+import { MODEL_PROVIDERS } from './types.js';
 import {
   ENGINES,
   FORMATS,
@@ -218,7 +219,8 @@ export function extractRequestSchema(): JsonSchema {
       prompt: text('what to extract, in words; a prompt, a schema, or both are needed'),
       schema: { type: 'object', description: 'JSON Schema of the data to extract; a prompt, a schema, or both are needed' },
       systemPrompt: text('system prompt for the language model'),
-      model: text('the language model to use (default: the configured one)'),
+      provider: { type: 'string', enum: MODEL_PROVIDERS, description: "the model server: anthropic (Claude) or openai (OpenAI or any server that speaks its Chat Completions API); default: the service's" },
+      model: text("the language model to use (default: the service's)"),
       sessionOptions: sessionOptionsSchema,
     },
     ['urls'],

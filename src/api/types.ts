@@ -131,11 +131,17 @@ export interface CrawlRequest {
   delay?: number;
 }
 
+/** The model servers extract can use: Claude's Messages API, or any OpenAI-compatible Chat Completions API. */
+export const MODEL_PROVIDERS = ['anthropic', 'openai'] as const;
+export type ModelProviderName = (typeof MODEL_PROVIDERS)[number];
+
 export interface ExtractRequest {
   urls: string[];
   prompt?: string;
   schema?: Record<string, unknown>;
   systemPrompt?: string;
+  /** webjobs extension: "anthropic" or "openai" (any OpenAI-compatible server); default: the server's. */
+  provider?: ModelProviderName;
   model?: string;
   sessionOptions?: SessionOptions;
 }

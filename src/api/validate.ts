@@ -7,6 +7,7 @@
 import { invalidSelectors } from './selectors.js';
 import { LimitError, UsageError } from './errors.js';
 import { LIMITS } from './limits.js';
+import { MODEL_PROVIDERS, type ModelProviderName } from './types.js';
 import {
   ENGINES,
   FORMATS,
@@ -432,10 +433,17 @@ export function checkSchemaDepth(schema: unknown, label: string): void {
   }
 }
 
+function modelProvider(value: unknown): ModelProviderName {
+  if (!(MODEL_PROVIDERS as readonly unknown[]).includes(value)) {
+    throw new UsageError(`request.provider: unknown model provider ${JSON.stringify(value)} (use ${MODEL_PROVIDERS.join(' or ')})`);
+  }
+  return value as ModelProviderName;
+}
+
 /** Shape only; whether `schema` is valid JSON Schema is checked by the extract engine with ajv. */
 export function validateExtractRequest(value: unknown): ExtractRequest {
   const obj = requestObject(value);
-  rejectUnknown(obj, ['urls', 'prompt', 'schema', 'systemPrompt', 'model', 'sessionOptions'], 'request');
+  rejectUnknown(obj, ['urls', 'prompt', 'schema', 'systemPrompt', 'provider', 'model', 'sessionOptions'], 'request');
   const prompt = optString(obj, 'prompt');
   const schema = obj.schema;
   if (schema !== undefined && !isObject(schema)) throw new UsageError('request.schema must be a JSON Schema object');
@@ -446,6 +454,7 @@ export function validateExtractRequest(value: unknown): ExtractRequest {
     ...(prompt !== undefined ? { prompt } : {}),
     ...(schema !== undefined ? { schema: schema as Record<string, unknown> } : {}),
     ...(optString(obj, 'systemPrompt') !== undefined ? { systemPrompt: optString(obj, 'systemPrompt') } : {}),
+    ...(obj.provider !== undefined ? { provider: modelProvider(obj.provider) } : {}),
     ...(optString(obj, 'model') !== undefined ? { model: optString(obj, 'model') } : {}),
     sessionOptions: validateSessionOptions(obj.sessionOptions),
   };

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { UsageError } from '../../api/errors.js';
-import type { ExtractRequest } from '../../api/types.js';
-import { DEFAULT_MODEL } from '../../engine/extract/defaults.js';
+import { MODEL_PROVIDERS, type ExtractRequest, type ModelProviderName } from '../../api/types.js';
+import { DEFAULT_MODEL, DEFAULT_OPENAI_MODEL } from '../../engine/extract/defaults.js';
 import { addRunOptions, addSessionOptions, sessionOptionsFrom, type RunFlags, type SessionFlags } from '../options.js';
 import { renderRecord, runJob } from '../runJob.js';
 
@@ -10,6 +10,7 @@ interface ExtractFlags extends SessionFlags, RunFlags {
   prompt?: string;
   schema?: string;
   systemPrompt?: string;
+  provider?: ModelProviderName;
   model?: string;
 }
 
@@ -48,24 +49,38 @@ function requestFrom(urls: string[], flags: ExtractFlags): ExtractRequest {
     ...(flags.prompt !== undefined ? { prompt: flags.prompt } : {}),
     ...(flags.schema !== undefined ? { schema: readSchemaFlag(flags.schema) } : {}),
     ...(flags.systemPrompt !== undefined ? { systemPrompt: flags.systemPrompt } : {}),
+    ...(flags.provider !== undefined ? { provider: flags.provider } : {}),
     ...(flags.model !== undefined ? { model: flags.model } : {}),
     sessionOptions: sessionOptionsFrom(flags),
   };
 }
 
+/** " with openai llama3.1" for the spinner: the model this machine will ask (a service chooses its own). */
+async function modelLabel(flags: ExtractFlags): Promise<string> {
+  if (flags.remote ?? process.env.WEBJOBS_REMOTE) return flags.provider || flags.model ? ` with ${[flags.provider, flags.model].filter(Boolean).join(' ')}` : '';
+  const { llmSettings } = await import('../../engine/extract/llm.js');
+  try {
+    const settings = llmSettings(process.env, flags);
+    return ` with ${settings.provider} ${settings.model}`;
+  } catch {
+    return ''; // the job's preflight says what is wrong
+  }
+}
+
 export function extractCommand(): Command {
   const cmd = new Command('extract')
-    .summary('extract structured JSON from pages with Claude')
+    .summary('extract structured JSON from pages with a language model')
     .description(
-      'Scrape one or more URLs and extract one JSON value from them with Claude, valid against a JSON Schema.\n' +
+      'Scrape one or more URLs and extract one JSON value from them with a language model, valid against a JSON Schema.\n' +
         'Give a schema, a prompt, or both (best). Without a schema, one is generated from the prompt and kept in the job record.\n' +
-        'Needs ANTHROPIC_API_KEY.',
+        'Needs ANTHROPIC_API_KEY (Claude) or OPENAI_API_KEY (OpenAI, Ollama, vLLM, LM Studio, LiteLLM: any Chat Completions API).',
     )
     .argument('<urls...>', 'the pages to extract from (http or https); their data is combined into one result')
     .option('-p, --prompt <text>', 'what to extract, in words')
     .option('-s, --schema <file|json>', 'JSON Schema the result must match: a file path, or inline JSON')
     .option('--system-prompt <text>', 'extra instructions for the model, added to webjobs\'s own')
-    .option('-m, --model <name>', `Claude model (env: WEBJOBS_MODEL; default: ${DEFAULT_MODEL})`);
+    .addOption(new Option('--provider <name>', 'model server: anthropic or openai (default: the one whose key is set, Anthropic first)').choices([...MODEL_PROVIDERS]))
+    .option('-m, --model <name>', `model name (env: WEBJOBS_MODEL; default: ${DEFAULT_MODEL}, or ${DEFAULT_OPENAI_MODEL} with openai)`);
   addSessionOptions(cmd);
   addRunOptions(cmd);
   cmd.addHelpText(
@@ -80,18 +95,26 @@ Examples:
   $ webjobs extract https://example.com/blog/a https://example.com/blog/b \\
       --prompt "title, author and publication date of each article"
   $ webjobs extract https://example.com --prompt "the company's contact email" --json | jq .schema > contact.schema.json
+  $ OPENAI_BASE_URL=http://localhost:11434/v1 OPENAI_API_KEY=ollama \\
+      webjobs extract https://shop.example.com/item/42 --schema product.schema.json --provider openai --model llama3.1
+
+With --provider openai the model is asked for a tool call, else for JSON by response_format json_schema,
+else for JSON in its text; what each of these came to is in the error when none gives valid data.
 
 Environment:
-  ANTHROPIC_API_KEY                 required
+  ANTHROPIC_API_KEY                 Claude's key (one of the two keys is required)
   ANTHROPIC_BASE_URL                another Messages API endpoint (a proxy or gateway)
-  WEBJOBS_MODEL                     default model
+  OPENAI_API_KEY                    the key of an OpenAI-compatible server (any value for one that needs none)
+  OPENAI_BASE_URL                   its Chat Completions endpoint, e.g. http://localhost:11434/v1 (Ollama)
+  WEBJOBS_EXTRACT_PROVIDER          default provider, instead of the one whose key is set
+  WEBJOBS_MODEL                     the default provider's default model
   WEBJOBS_LLM_MAX_RETRIES           retries of 429/5xx/overloaded/timeouts per call (default 4)
   WEBJOBS_LLM_TIMEOUT_MS            time allowed for one model call (default 120000)
   WEBJOBS_EXTRACT_MAX_INPUT_TOKENS  page text per model call before pages are split into batches (default 100000)`,
   );
   return cmd.action(async (urls: string[], flags: ExtractFlags) => {
     const request = requestFrom(urls, flags);
-    const label = `Extracting from ${urls.length} page${urls.length === 1 ? '' : 's'}`;
+    const label = `Extracting from ${urls.length} page${urls.length === 1 ? '' : 's'}${await modelLabel(flags)}`;
     process.exitCode = await runJob(
       'extract',
       request,

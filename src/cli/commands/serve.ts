@@ -1,5 +1,6 @@
 /** `webjobs serve`: this machine becomes the service, for `--remote` clients and plain HTTP. */
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
+import { MODEL_PROVIDERS, type ModelProviderName } from '../../api/types.js';
 import { DEFAULT_MAX_JOBS, SERVER_DEFAULTS } from '../../server/defaults.js';
 import { parseInteger, parseList } from '../options.js';
 
@@ -21,6 +22,23 @@ interface ServeFlags {
   headersTimeout: number;
   keepAliveTimeout: number;
   maxResultBytes: number;
+  extractProvider?: ModelProviderName;
+  extractModel?: string;
+}
+
+/** The environment of serve's jobs: --extract-provider and --extract-model become the extract defaults. */
+async function jobEnv(flags: ServeFlags): Promise<NodeJS.ProcessEnv> {
+  const env = {
+    ...process.env,
+    ...(flags.extractProvider ? { WEBJOBS_EXTRACT_PROVIDER: flags.extractProvider } : {}),
+    ...(flags.extractModel ? { WEBJOBS_MODEL: flags.extractModel } : {}),
+  };
+  if (flags.extractProvider) {
+    // A default provider without its key could run no extract job: refused at start, exit 2.
+    const { llmSettings } = await import('../../engine/extract/llm.js');
+    llmSettings(env);
+  }
+  return env;
 }
 
 const HELP = `
@@ -46,6 +64,7 @@ Keys: --keys FILE with {"keys": [{"key": "s3cret", "plan": "scale", "name": "acm
   batch scrape needs scale or higher, useProxy and solveCaptchas a paid plan.
 Crawl maxPages: at most 100 here (the spec's limit), whatever the local CLI allows.
 webjobs extensions: batch "concurrency" (tabs), batch and crawl "delay" (ms between two requests to one host);
+extract "provider" ("anthropic" or "openai") and "model" (defaults: --extract-provider, --extract-model);
 POST /api/map {"url", "search", "limit", "depth", "ignoreSitemap", "includePatterns", "excludePatterns"}.
 
 URLs whose host is or resolves to a loopback, private, link-local or metadata address are
@@ -101,6 +120,12 @@ export function serveCommand(): Command {
       SERVER_DEFAULTS.maxResultBytes,
     )
     .option('--no-worker', 'with --database: answer the API only; `webjobs worker` processes run the jobs')
+    .addOption(
+      new Option('--extract-provider <name>', "extract jobs' default model server (else WEBJOBS_EXTRACT_PROVIDER; else the one whose key is set, Anthropic first)").choices([
+        ...MODEL_PROVIDERS,
+      ]),
+    )
+    .option('--extract-model <name>', "extract jobs' default model (else WEBJOBS_MODEL)")
     .option('--quiet', 'no request log on stderr')
     .addHelpText('after', HELP)
     .action(async (flags: ServeFlags) => {
@@ -108,6 +133,7 @@ export function serveCommand(): Command {
       // Loaded here: the server (Fastify, the job store, the engine) is serve's alone.
       const { startServer } = await import('../../server/server.js');
       const server = await startServer({
+        env: await jobEnv(flags),
         host: flags.host,
         port: flags.port,
         keysFile: flags.keys,

@@ -24,7 +24,8 @@ worker renews every third of that, however long the page takes. A worker that di
 at most 3 attempts in all, then recorded failed saying why. SIGTERM/SIGINT: stop
 taking pages, give the ones running 20 s to finish, hand the rest back to the
 queue, exit 0.
-Extract jobs need the same ANTHROPIC_API_KEY (and model settings) as the API nodes.
+Extract jobs need the same model keys and settings (ANTHROPIC_API_KEY or OPENAI_API_KEY and OPENAI_BASE_URL,
+WEBJOBS_EXTRACT_PROVIDER, WEBJOBS_MODEL) as the API nodes.
 
 URLs whose host is or resolves to a loopback, private, link-local or metadata address are
 refused unless --allow-private or --allow-host (as on serve).

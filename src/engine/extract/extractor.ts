@@ -10,13 +10,12 @@
  * are merged without a model call (see merge.ts). If the merged answer does not
  * satisfy the real schema, one more call merges the partial answers under it.
  */
-import type { Tool } from '@anthropic-ai/sdk/resources/messages/messages.js';
 import { ConfigError, UsageError } from '../../api/errors.js';
 import { planBatches, renderSections, type ScrapedPage, type Section } from './chunk.js';
-import { askWithTool } from './forcedTool.js';
-import type { LlmClient } from './llm.js';
+import type { ModelProvider, ToolSpec } from './providers/provider.js';
 import { mergeResults, withoutRequired } from './merge.js';
 import { checkSchema, validationProblems, type CheckedSchema, type JsonSchema } from './schema.js';
+import { askStructured } from './structured.js';
 
 export const DEFAULT_INPUT_BUDGET_TOKENS = 100_000;
 const EXTRACT_TOOL = 'extract_data';
@@ -48,27 +47,27 @@ function systemPrompt(userSystemPrompt?: string): string {
  * {"data": <schema>} and unwrapped after validation.
  */
 interface ExtractTool {
-  tool: Tool;
+  tool: ToolSpec;
   unwrap(input: unknown): unknown;
 }
 
 function extractTool(schema: JsonSchema): ExtractTool {
   const description = 'Record the data extracted from the pages. The input must follow the schema exactly.';
   if (schema.type === 'object') {
-    return { tool: { name: EXTRACT_TOOL, description, input_schema: schema as Tool['input_schema'] }, unwrap: (input) => input };
+    return { tool: { name: EXTRACT_TOOL, description, inputSchema: schema }, unwrap: (input) => input };
   }
   return {
-    tool: { name: EXTRACT_TOOL, description, input_schema: { type: 'object', properties: { data: schema }, required: ['data'] } },
+    tool: { name: EXTRACT_TOOL, description, inputSchema: { type: 'object', properties: { data: schema }, required: ['data'] } },
     unwrap: (input) => (input as { data?: unknown }).data,
   };
 }
 
 function instructions(prompt: string | undefined, batch?: { index: number; count: number }): string {
-  const task = prompt ?? `Extract the data described by the input schema of the ${EXTRACT_TOOL} tool.`;
+  const task = prompt ?? 'Extract the data the JSON Schema describes.';
   const scope = batch
     ? `\n\nThese pages are batch ${batch.index} of ${batch.count} of the material; other batches are extracted separately and merged. Extract what this batch contains.`
     : '';
-  return `Task: ${task}${scope}\n\nAnswer by calling the ${EXTRACT_TOOL} tool.`;
+  return `Task: ${task}${scope}`;
 }
 
 export interface ExtractInput {
@@ -79,9 +78,9 @@ export interface ExtractInput {
   budgetTokens: number;
 }
 
-async function extractBatch(llm: LlmClient, input: ExtractInput, sections: Section[], checked: CheckedSchema, batch: { index: number; count: number } | undefined, signal?: AbortSignal): Promise<unknown> {
+async function extractBatch(llm: ModelProvider, input: ExtractInput, sections: Section[], checked: CheckedSchema, batch: { index: number; count: number } | undefined, signal?: AbortSignal): Promise<unknown> {
   const { tool, unwrap } = extractTool(checked.schema);
-  return askWithTool(
+  return askStructured(
     llm,
     {
       system: systemPrompt(input.systemPrompt),
@@ -96,18 +95,17 @@ async function extractBatch(llm: LlmClient, input: ExtractInput, sections: Secti
 }
 
 /** The fallback when merging by rule breaks the schema (e.g. maxItems): the model merges. */
-async function mergeWithModel(llm: LlmClient, input: ExtractInput, partials: unknown[], signal?: AbortSignal): Promise<unknown> {
+async function mergeWithModel(llm: ModelProvider, input: ExtractInput, partials: unknown[], signal?: AbortSignal): Promise<unknown> {
   const { tool, unwrap } = extractTool(input.schema.schema);
   const listed = partials.map((p, i) => `<partial batch="${i + 1}">\n${JSON.stringify(p, null, 2)}\n</partial>`).join('\n\n');
-  return askWithTool(
+  return askStructured(
     llm,
     {
       system: systemPrompt(input.systemPrompt),
       content:
         `Data was extracted from the pages in ${partials.length} batches:\n\n${listed}\n\n` +
         `Merge these partial answers into one answer that follows the schema: combine lists without duplicates, ` +
-        `and keep one value per field, the one best supported. Task of the extraction: ${input.prompt ?? 'as the schema describes'}\n\n` +
-        `Answer by calling the ${EXTRACT_TOOL} tool.`,
+        `and keep one value per field, the one best supported. Task of the extraction: ${input.prompt ?? 'as the schema describes'}`,
       tool,
       check: (answer) => validationProblems(input.schema, unwrap(answer)),
       accept: unwrap,
@@ -118,7 +116,7 @@ async function mergeWithModel(llm: LlmClient, input: ExtractInput, partials: unk
 }
 
 /** Extracts one `data` value, valid against `input.schema`, from all pages. */
-export async function extractData(llm: LlmClient, input: ExtractInput, signal?: AbortSignal): Promise<unknown> {
+export async function extractData(llm: ModelProvider, input: ExtractInput, signal?: AbortSignal): Promise<unknown> {
   const batches = planBatches(input.pages, input.budgetTokens);
   if (batches.length === 1) return extractBatch(llm, input, batches[0]!, input.schema, undefined, signal);
   const relaxed = checkSchema(withoutRequired(input.schema.schema));
@@ -131,10 +129,10 @@ export async function extractData(llm: LlmClient, input: ExtractInput, signal?: 
   return mergeWithModel(llm, input, partials, signal);
 }
 
-const SCHEMA_TOOL_DEF: Tool = {
+const SCHEMA_TOOL_DEF: ToolSpec = {
   name: SCHEMA_TOOL,
   description: 'Record the JSON Schema that the extracted data must follow.',
-  input_schema: {
+  inputSchema: {
     type: 'object',
     properties: {
       schema: {
@@ -159,15 +157,15 @@ function schemaProblems(answer: unknown): string[] {
 }
 
 /** Asks the model for a JSON Schema that fits the prompt; it is checked like a user's schema. */
-export async function generateSchema(llm: LlmClient, prompt: string, userSystemPrompt?: string, signal?: AbortSignal): Promise<CheckedSchema> {
-  const schema = await askWithTool(
+export async function generateSchema(llm: ModelProvider, prompt: string, userSystemPrompt?: string, signal?: AbortSignal): Promise<CheckedSchema> {
+  const schema = await askStructured(
     llm,
     {
       system:
         'You design JSON Schemas for data extraction from web pages. Name properties in camelCase, give each a ' +
         'description, use arrays of objects for repeated items, and mark as required only what every page of the ' +
         `kind must state.${userSystemPrompt ? `\n\n${userSystemPrompt}` : ''}`,
-      content: `Design the JSON Schema for this extraction request:\n\n${prompt}\n\nAnswer by calling the ${SCHEMA_TOOL} tool.`,
+      content: `Design the JSON Schema for this extraction request:\n\n${prompt}`,
       tool: SCHEMA_TOOL_DEF,
       check: schemaProblems,
       accept: (answer) => (answer as { schema: JsonSchema }).schema,

@@ -1,6 +1,7 @@
 /**
  * Extract jobs: (generate the schema from the prompt,) scrape every URL as main-
- * content markdown, then have Claude fill the schema (src/engine/extract/).
+ * content markdown, then have the model (Claude, or any OpenAI-compatible server)
+ * fill the schema (src/engine/extract/).
  * A page that cannot be scraped fails the job: extracting from the pages that
  * happened to load would return data the user cannot tell is incomplete.
  */
@@ -8,7 +9,9 @@ import { PageError, errorMessage } from '../../api/errors.js';
 import type { ExtractJob, ExtractRequest } from '../../api/types.js';
 import type { ScrapedPage } from '../../engine/extract/chunk.js';
 import { extractData, generateSchema, inputBudget } from '../../engine/extract/extractor.js';
-import { LlmClient, llmSettings } from '../../engine/extract/llm.js';
+import { llmSettings } from '../../engine/extract/llm.js';
+import { createProvider } from '../../engine/extract/providers/index.js';
+import type { ModelProvider } from '../../engine/extract/providers/provider.js';
 import { checkSchema, type CheckedSchema } from '../../engine/extract/schema.js';
 import type { JobContext, JobRunner } from '../jobRunner.js';
 
@@ -31,7 +34,7 @@ async function scrapePages(ctx: JobContext<'extract'>): Promise<ScrapedPage[]> {
   return pages;
 }
 
-async function schemaFor(ctx: JobContext<'extract'>, llm: LlmClient): Promise<CheckedSchema> {
+async function schemaFor(ctx: JobContext<'extract'>, llm: ModelProvider): Promise<CheckedSchema> {
   const { schema, prompt, systemPrompt } = ctx.request;
   if (schema) return checkSchema(schema);
   const generated = await generateSchema(llm, prompt!, systemPrompt, ctx.signal);
@@ -49,15 +52,15 @@ export const extractRunner: JobRunner<'extract'> = {
     ...(request.schema ? { schema: request.schema } : {}),
   }),
 
-  /** Refuses the job before it exists: no key, a bad model setting, or a schema that is not JSON Schema. */
+  /** Refuses the job before it exists: no key, an unknown provider, a bad model setting, or a schema that is not JSON Schema. */
   preflight(request, env) {
-    llmSettings(env, request.model);
+    llmSettings(env, request);
     inputBudget(env);
     if (request.schema) checkSchema(request.schema);
   },
 
   async run(ctx) {
-    const llm = new LlmClient(llmSettings(ctx.env, ctx.request.model));
+    const llm = createProvider(llmSettings(ctx.env, ctx.request));
     const metadata: Metadata = { inputTokens: 0, outputTokens: 0, numPagesScraped: 0 };
     const saveMetadata = () =>
       ctx.update((record) => {
