@@ -117,6 +117,7 @@ export const scrapeOptionsSchema = objectSchema<ScrapeOptions>(
       description: `what to return of each page: ${FORMATS.join(', ')} (default markdown)`,
     },
     onlyMainContent: boolean('keep only the main content (no navigation, headers, footers, ads)', true),
+    explain: boolean('trace main-content selection in metadata.explain: which pass removed which block, and why', false),
     timeout: integer(1, LIMITS.maxTimeoutMs, 'milliseconds allowed to load and render one page', LIMITS.defaultTimeoutMs),
     waitFor: integer(0, LIMITS.maxWaitForMs, 'milliseconds to wait after the page loaded, for late scripts', 0),
     waitUntil: { type: 'string', enum: WAIT_UNTIL, default: 'load', description: 'when a page counts as loaded' },

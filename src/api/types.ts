@@ -75,6 +75,11 @@ export interface ScrapeOptions {
    * again (`metadata.cacheState` says hit or miss); fresh results are stored.
    */
   maxAge?: number;
+  /**
+   * webjobs extension: trace main-content selection in `metadata.explain` (text, one line a pass and one a
+   * removed block: which pass removed which block, and why; Readability's pick against the region).
+   */
+  explain?: boolean;
 }
 
 /**

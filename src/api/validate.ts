@@ -158,7 +158,7 @@ export function validateScrapeOptions(value: unknown, field = 'scrapeOptions'): 
   const obj = expectObject(value, field);
   rejectUnknown(
     obj,
-    ['formats', 'onlyMainContent', 'timeout', 'waitFor', 'waitUntil', 'includeTags', 'excludeTags', 'headers', 'cookies', 'userAgent', 'maxAge', 'screenshotOptions', 'engine'],
+    ['formats', 'onlyMainContent', 'timeout', 'waitFor', 'waitUntil', 'includeTags', 'excludeTags', 'headers', 'cookies', 'userAgent', 'maxAge', 'screenshotOptions', 'engine', 'explain'],
     field,
   );
   const formats = optStringArray(obj, 'formats', field) ?? ['markdown'];
@@ -187,6 +187,7 @@ export function validateScrapeOptions(value: unknown, field = 'scrapeOptions'): 
     ...accessOptions(obj, field),
     ...(engine !== undefined ? { engine: engine as EngineName } : {}),
     ...optField('maxAge', optInteger(obj, 'maxAge', field, 0, LIMITS.maxMaxAgeMs)),
+    ...(optBoolean(obj, 'explain', field) ? { explain: true } : {}),
     ...optField('screenshotOptions', obj.screenshotOptions === undefined ? undefined : validateScreenshotOptions(obj.screenshotOptions, `${field}.screenshotOptions`)),
   };
 }

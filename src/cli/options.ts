@@ -100,6 +100,7 @@ export interface ScrapeFlags {
   userAgent?: string;
   engine?: EngineName;
   maxAge?: number;
+  explain?: boolean;
   fullPage?: boolean;
   screenshotFormat?: ScreenshotFormat;
 }
@@ -122,6 +123,7 @@ export function addScrapeOptions(cmd: Command): Command {
         .choices([...ENGINES])
         .default(undefined, 'auto')
     )
+    .option('--explain', "say on stderr which main-content pass removed which block of each page, and why (with --json, also in metadata.explain)")
     .option('--full-page', `with --formats screenshot: the whole page, not only its first ${VIEWPORT_SIZE} pixels`)
     .addOption(new Option('--screenshot-format <type>', 'with --formats screenshot: the image type (default: png)').choices([...SCREENSHOT_FORMATS]))
     .option(
@@ -145,6 +147,7 @@ export function scrapeOptionsFrom(flags: ScrapeFlags): ScrapeOptions {
   if (flags.userAgent !== undefined) options.userAgent = flags.userAgent;
   if (flags.engine) options.engine = flags.engine;
   if (flags.maxAge !== undefined) options.maxAge = Math.round(flags.maxAge * 1000);
+  if (flags.explain) options.explain = true;
   if (flags.fullPage || flags.screenshotFormat) {
     options.screenshotOptions = { ...(flags.fullPage ? { fullPage: true } : {}), ...(flags.screenshotFormat ? { format: flags.screenshotFormat } : {}) };
   }

@@ -44,11 +44,19 @@ function warn(text: string): void {
   process.stderr.write(`webjobs: warning: ${text}\n`);
 }
 
+/** --explain: the trace main-content selection left in the page's metadata, on stderr (even with -q: it was asked for). */
+export function tellExplain(data: Pick<PageData, 'metadata'>, url: string): void {
+  const trace = data.metadata?.explain;
+  if (trace === undefined) return;
+  process.stderr.write(`webjobs: explain ${answeredBy(data, url)}\n${trace.replace(/^/gm, '  ')}\n`);
+}
+
 /**
  * scrape: with --fail, an HTTP error page fails the command before anything is
  * written; otherwise its status and the page's warning are said on stderr (not with -q).
  */
 export function checkPage(data: PageData, url: string, flags: FailFlags): void {
+  tellExplain(data, url);
   const status = httpErrorStatus(data);
   if (status !== undefined && flags.fail) {
     throw new JobFailedError(`${answeredBy(data, url)} answered ${statusText(status)}; nothing was written (--fail)`);
@@ -74,6 +82,7 @@ export class PageNotes {
 
   add(entry: PageEntry): void {
     if (entry.status !== 'completed') return;
+    tellExplain(entry, entry.url);
     const status = httpErrorStatus(entry);
     if (status !== undefined) {
       this.httpErrors++;

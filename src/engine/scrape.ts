@@ -392,6 +392,7 @@ export function withDefaults(options: ScrapeOptions = {}): PageOptions {
   return {
     formats: options.formats ?? ['markdown'],
     onlyMainContent: options.onlyMainContent ?? true,
+    explain: options.explain ?? false,
     timeout: options.timeout ?? 30_000,
     waitFor: options.waitFor ?? 0,
     waitUntil: options.waitUntil ?? 'load',
@@ -565,6 +566,7 @@ function extractFrom(page: Page, options: PageOptions): Promise<InPageResult> {
     wantHtml: formats.includes('html'),
     wantMarkdown: formats.includes('markdown'),
     wantLinks: formats.includes('links'),
+    explain: options.explain,
   });
 }
 
@@ -586,6 +588,7 @@ function pageData(
     result.warning ?? '',
   ].filter(Boolean);
   if (warnings.length > 0) data.metadata.warning = warnings.join('; ');
+  if (result.explain !== undefined) data.metadata.explain = result.explain;
   if (formats.includes('markdown')) data.markdown = result.markdown;
   if (formats.includes('html')) data.html = result.html;
   if (formats.includes('links')) data.links = result.links;

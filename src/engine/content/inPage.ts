@@ -7,6 +7,7 @@
  * renderer processes.
  */
 
+import { Explainer, formatExplain } from './main/explain.js';
 import type { MainContent, MainContentSelector } from './main/pipeline.js';
 import { WINDOWS_1252_HIGH } from './windows1252.js';
 
@@ -17,6 +18,8 @@ export interface InPageOptions {
   wantHtml: boolean;
   wantMarkdown: boolean;
   wantLinks: boolean;
+  /** Trace what main-content selection removed and chose (InPageResult.explain). */
+  explain?: boolean;
 }
 
 export interface InPageResult {
@@ -26,6 +29,8 @@ export interface InPageResult {
   links: string[];
   /** Why the content may not be what the reader came for, when there is reason to think so. */
   warning?: string;
+  /** With options.explain: which pass removed which block and why, one line each (main/explain.ts). */
+  explain?: string;
 }
 
 /**
@@ -211,7 +216,7 @@ export function extractInPage(
     removeMediaFallbacks(clone);
     if (repair) repairTextNodes(clone.documentElement, repair);
     for (const css of options.excludeTags) for (const el of selectUser(clone, css, 'excludeTags')) el.remove();
-    if (options.onlyMainContent && options.includeTags.length === 0) return selector.select(clone, doc);
+    if (options.onlyMainContent && options.includeTags.length === 0) return selector.select(clone, doc, explainer);
     remove(clone, 'noscript');
     if (options.includeTags.length > 0) {
       const kept = clone.createElement('div');
@@ -223,6 +228,16 @@ export function extractInPage(
     return { root: clone.body ?? clone.documentElement };
   }
 
+  /** Not with includeTags or without onlyMainContent: then no pass runs (see explainText). */
+  const explainer = options.explain ? new Explainer() : undefined;
+
+  function explainText(): string | undefined {
+    if (!options.explain) return undefined;
+    if (options.includeTags.length > 0) return 'includeTags: only what they select is kept (excludeTags removed first); no main-content pass runs';
+    if (!options.onlyMainContent) return 'onlyMainContent is off: the whole page is kept (excludeTags removed first); no main-content pass runs';
+    return formatExplain(explainer!.steps);
+  }
+
   const repair = doubleEncodingRepair(`${page.title} ${page.body?.textContent || ''}`);
   const metadata = metadataOf(page);
   if (repair) for (const key of Object.keys(metadata)) metadata[key] = repair(metadata[key]!);
@@ -231,8 +246,10 @@ export function extractInPage(
   const main = needContent ? mainContent(page) : null;
   const content = main?.root;
   if (content) absolutise(content);
+  const explain = main ? explainText() : undefined;
   return {
     ...(main?.warning ? { warning: main.warning } : {}),
+    ...(explain !== undefined ? { explain } : {}),
     metadata,
     links,
     html: content && options.wantHtml ? content.innerHTML.trim() : '',

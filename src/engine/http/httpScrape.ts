@@ -45,6 +45,7 @@ function inPageOptions(options: PageOptions): InPageOptions {
     wantHtml: options.formats.includes('html'),
     wantMarkdown: options.formats.includes('markdown'),
     wantLinks: options.formats.includes('links'),
+    explain: options.explain,
   };
 }
 
@@ -54,6 +55,7 @@ function pageData(page: HttpPage, extraction: NodeExtraction, options: PageOptio
     metadata: { ...result.metadata, url: page.url, sourceURL: page.sourceURL, statusCode: String(page.status), scrapedAt: new Date().toISOString(), engine: 'http' },
   };
   if (result.warning) data.metadata.warning = result.warning;
+  if (result.explain !== undefined) data.metadata.explain = result.explain;
   if (options.formats.includes('markdown')) data.markdown = result.markdown;
   if (options.formats.includes('html')) data.html = result.html;
   if (options.formats.includes('links')) data.links = result.links;

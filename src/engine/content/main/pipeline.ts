@@ -17,6 +17,9 @@
  * The same modules run in Node (on linkedom, inNode.ts) and inside the page (bundled at build
  * time from page/entry.ts): nothing here may reach outside the DOM it is given.
  */
+import { textLength } from './dom.js';
+import { choiceNote, Explainer, factsNote, regionStep } from './explain.js';
+import { HIDDEN } from './marks.js';
 import { readPage, reviewsProducts, type PageFacts } from './pageKind.js';
 import { articleOrRegion } from './passes/article.js';
 import { neverSilentlyEmpty } from './passes/fallback.js';
@@ -38,8 +41,8 @@ export { markHidden };
 export interface MainContentSelector {
   /** Marks what the reader cannot see in the live page; returns a function that removes the marks. */
   markHidden(doc: Document): () => void;
-  /** Picks the main content of `doc`, a marked copy of `page`, which it may modify. */
-  select(doc: Document, page: Document): MainContent;
+  /** Picks the main content of `doc`, a marked copy of `page`, which it may modify; `explain` is told each pass. */
+  select(doc: Document, page: Document, explain?: Explainer): MainContent;
 }
 
 /** What the passes share: the page, what it says of itself, and the content as the passes leave it. */
@@ -57,6 +60,8 @@ export interface Selection {
   essentials: Element | null;
   /** What was chosen (the essentials, Readability's article or the region), from the pass `choose` on. */
   chosen: Element | null;
+  /** Readability's pick, chosen or not (null when it found nothing, or when the essentials were chosen). */
+  picked: Element | null;
 }
 
 /** One pass: its name (as --explain will show it), when it applies, and what it does. */
@@ -116,7 +121,7 @@ export const PASSES: readonly Pass[] = [
   {
     name: 'choose',
     run: (s) => {
-      s.chosen = s.essentials ?? articleOrRegion(s.doc, s.content, s.facts.says);
+      s.chosen = s.essentials ?? articleOrRegion(s.doc, s.content, s.facts.says, (picked) => (s.picked = picked));
     },
   },
   { name: 'product-description', run: (s) => addProductDescription(s.facts.jsonLd, s.chosen!) },
@@ -124,13 +129,32 @@ export const PASSES: readonly Pass[] = [
   { name: 'card-repeats', run: (s) => removeCardRepeats(s.chosen!) },
 ];
 
-/** Picks the main content of `doc`, a marked copy of `page` (see markHidden), which it may modify. */
-export function select(doc: Document, page: Document): MainContent {
+/** Picks the main content of `doc`, a marked copy of `page` (see markHidden), which it may modify; `explain` is told each pass. */
+export function select(doc: Document, page: Document, explain?: Explainer): MainContent {
+  if (explain) {
+    const hidden = doc.querySelectorAll(`[${HIDDEN}]`).length;
+    explain.note('visibility', `${hidden} block${hidden === 1 ? '' : 's'} the reader cannot see marked, to go with the furniture`);
+  }
   for (const pass of BEFORE_REGION) pass.run(doc);
   const content = region(doc);
-  const s: Selection = { doc, page, facts: readPage(page), content, untouched: content.cloneNode(true) as Element, essentials: null, chosen: null };
-  for (const pass of PASSES) if (!pass.when || pass.when(s)) pass.run(s);
-  return neverSilentlyEmpty(s.chosen!, s.untouched);
+  const facts = readPage(page);
+  if (explain) {
+    explain.note('page', factsNote(facts));
+    explain.steps.push(regionStep(content, doc));
+  }
+  const s: Selection = { doc, page, facts, content, untouched: content.cloneNode(true) as Element, essentials: null, chosen: null, picked: null };
+  for (const pass of PASSES) {
+    if (pass.when && !pass.when(s)) continue;
+    if (!explain) pass.run(s);
+    else if (pass.name === 'choose') {
+      const start = performance.now();
+      pass.run(s);
+      explain.note('choose', choiceNote(s.picked, s.content, s.chosen!, s.essentials !== null), performance.now() - start);
+    } else explain.run(pass.name, () => s.chosen ?? s.content, () => pass.run(s));
+  }
+  const result = neverSilentlyEmpty(s.chosen!, s.untouched);
+  if (explain) explain.note('result', `${textLength(result.root)} characters of text${result.warning ? `; ${result.warning}` : ''}`);
+  return result;
 }
 
 export const mainContentSelector: MainContentSelector = { markHidden, select };

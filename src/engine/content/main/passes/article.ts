@@ -151,9 +151,10 @@ export function article(doc: Document, content: Element, says: PageKind): Elemen
   return holder;
 }
 
-/** Readability's pick when it is the content (see picksArticle), else the region. */
-export function articleOrRegion(doc: Document, content: Element, says: PageKind): Element {
+/** Readability's pick when it is the content (see picksArticle), else the region; `seen` is told the pick (--explain). */
+export function articleOrRegion(doc: Document, content: Element, says: PageKind, seen?: (picked: Element | null) => void): Element {
   const picked = article(doc, content, says);
+  seen?.(picked);
   if (!picked || !picksArticle(picked, content, says)) return content;
   if (says === 'product') return withPrice(withTitle(picked, content), content);
   return says === 'article' ? picked : withTitle(picked, content);
