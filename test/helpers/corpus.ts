@@ -6,8 +6,9 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-export const CORPUS_DIR = new URL('../fixtures/pages/', import.meta.url).pathname;
+export const CORPUS_DIR = fileURLToPath(new URL('../fixtures/pages/', import.meta.url));
 
 /** What one engine's extraction must give. Every field is optional; each holds its own check. */
 export interface Checks {
