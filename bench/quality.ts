@@ -2,7 +2,9 @@
  * Main-content quality benchmark. Each page set runs as one batch job of webjobs
  * (WCXB as two: a job takes at most 1,000 URLs), served from 127.0.0.1, and the text a reader sees in the Markdown (readerText.ts)
  * is scored against hand-made ground truth; the jsdom peer (Readability + turndown)
- * is scored on the same pages the same way.
+ * is scored on the same pages the same way. webjobs' Markdown opens with the page's headline
+ * (a level-1 heading); the truths leave titles out, so that first line is not scored
+ * (readerText.ts, withoutHeadline), and the bench says how many pages open with one.
  *
  * Sets (one that is absent is skipped, with a line saying how to get it):
  * - articles: the 181 pages of the ScrapingHub article-extraction-benchmark,
@@ -35,7 +37,7 @@ import { Worker } from 'node:worker_threads';
 import { gunzipSync } from 'node:zlib';
 import type { PeerJob, PeerMessage } from './peerWorker.js';
 import { listenOnLoopback, type LoopbackServer } from './loopback.js';
-import { readerText } from './readerText.js';
+import { opensWithHeadline, readerText, withoutHeadline } from './readerText.js';
 import { meanOf, pageF1, scorePage, snippetRate, summarise, wordScore } from './score.js';
 import {
   byIdPrefix,
@@ -213,7 +215,19 @@ async function runWebjobs(set: BenchSet): Promise<Map<string, string>> {
   for (const page of fetched) if (page.engine) engines.set(page.engine, (engines.get(page.engine) ?? 0) + 1);
   console.log(`  engine ${ENGINE}: ${[...engines].map(([name, count]) => `${count} pages read by ${name}`).join(', ')}`);
   dumpPages(set, fetched);
-  return new Map(fetched.map((f) => [f.id, f.error === undefined ? readerText(f.markdown ?? '') : '']));
+  tellHeadlines(set, fetched);
+  return new Map(fetched.map((f) => [f.id, f.error === undefined ? readerText(withoutHeadline(f.markdown ?? '')) : '']));
+}
+
+/** How many pages open with their headline (a level-1 heading); that line is left out of the scored text. */
+function tellHeadlines(set: BenchSet, fetched: FetchedPage[]): void {
+  const types = new Map(set.pages.map((page) => [page.id, page.type]));
+  const rate = (pages: FetchedPage[]) => {
+    const opening = pages.filter((page) => opensWithHeadline(page.markdown ?? '')).length;
+    return `${opening} of ${pages.length} (${((100 * opening) / Math.max(1, pages.length)).toFixed(1)}%)`;
+  };
+  const articles = set.name === 'wcxb' ? `; articles ${rate(fetched.filter((page) => types.get(page.id) === 'article'))}` : '';
+  console.log(`  headline: ${rate(fetched)} pages open with a level-1 heading${articles}; scored without that line (the truths leave titles out)`);
 }
 
 /** WEBJOBS_BENCH_DUMP: the Markdown, the scored text and the truth of every page, for reading side by side. */
@@ -225,7 +239,7 @@ function dumpPages(set: BenchSet, fetched: FetchedPage[]): void {
   const truth = new Map(set.pages.map((p) => [p.id, p.truth]));
   for (const page of fetched) {
     writeFileSync(path.join(dir, `${page.id}.md`), page.markdown ?? `(failed: ${page.error})`);
-    writeFileSync(path.join(dir, `${page.id}.txt`), readerText(page.markdown ?? ''));
+    writeFileSync(path.join(dir, `${page.id}.txt`), readerText(withoutHeadline(page.markdown ?? '')));
     writeFileSync(path.join(dir, `${page.id}.truth.txt`), truth.get(page.id) ?? '');
   }
 }

@@ -20,6 +20,18 @@
  */
 import { Parser, type Node } from 'commonmark';
 
+/** Whether the Markdown opens with a level-1 heading: the page's headline (main content opens with it). */
+export const opensWithHeadline = (markdown: string) => /^# \S/.test(markdown);
+
+/**
+ * The Markdown without its first line when that line is the headline. The truths of both sets leave the
+ * title out, and the peers give it apart from the text (Readability's title): scored with it, webjobs would
+ * lose precision for a line every reader expects.
+ */
+export function withoutHeadline(markdown: string): string {
+  return opensWithHeadline(markdown) ? markdown.replace(/^[^\n]*\n?/, '') : markdown;
+}
+
 export function readerText(markdown: string): string {
   const lines = markdown.replace(/\r\n?/g, '\n').split('\n');
   const blocks: string[] = [];

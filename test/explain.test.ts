@@ -1,7 +1,8 @@
 /**
- * --explain (issue 39 §2): which main-content pass removed which block of the page, and why, on
- * stderr; in metadata.explain with --json and on serve (scrapeOptions.explain). Asking for the
- * trace never changes the content.
+ * Main content at the command line (issue 39): --explain (§2), which main-content pass removed which
+ * block of the page, and why, on stderr; in metadata.explain with --json and on serve
+ * (scrapeOptions.explain); asking for the trace never changes the content. The headline (§3): the
+ * Markdown opens with it, and scrape --front-matter.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempHome } from './helpers/cli.js';
@@ -56,6 +57,33 @@ describe.each(['http', 'browser'])('scrape --explain, engine %s', (engine) => {
     expect(trace).toMatch(/result: \d+ characters of text/);
     expect(plain.stdout).not.toContain('We use cookies');
     expect(plain.stdout).toContain('Paragraph 6 about tomatoes on a balcony');
+  });
+
+  it('the Markdown opens with the headline, once', async () => {
+    const { stdout, code, stderr } = await runCli(['scrape', `${site.url}/tomatoes`, '--engine', engine], { env });
+    expect(code, stderr).toBe(0);
+    expect(stdout.split('\n')[0]).toBe('# Growing tomatoes on a balcony');
+    expect(stdout.match(/Growing tomatoes on a balcony/g)).toHaveLength(1);
+  });
+});
+
+describe('scrape --front-matter', () => {
+  it('starts the Markdown with YAML front matter', async () => {
+    const { stdout, code, stderr } = await runCli(['scrape', `${site.url}/tomatoes`, '--engine', 'http', '--front-matter'], { env });
+    expect(code, stderr).toBe(0);
+    expect(stdout).toMatch(/^---\ntitle: "Growing tomatoes on a balcony"\nurl: "http:\/\/127\.0\.0\.1:\d+\/tomatoes"\n(.*\n)*---\n\n# Growing tomatoes on a balcony\n/);
+  });
+
+  it('with --json or another format: one line, exit 2, nothing fetched', async () => {
+    const before = site.requests.length;
+    for (const extra of [['--json'], ['--formats', 'links']]) {
+      const { stdout, code, stderr } = await runCli(['scrape', `${site.url}/tomatoes`, '--front-matter', ...extra], { env });
+      expect(code).toBe(2);
+      expect(stdout).toBe('');
+      expect(stderr.trim().split('\n')).toHaveLength(1);
+      expect(stderr).toContain('--front-matter goes with Markdown output');
+    }
+    expect(site.requests.length).toBe(before);
   });
 });
 

@@ -35,7 +35,7 @@ const FRONT_MATTER_FIELDS = ['title', 'url', 'sourceURL', 'statusCode', 'scraped
  * apps read it). Each value is a JSON string, which is a valid YAML double-quoted
  * scalar whatever the title holds (colons, quotes, line breaks).
  */
-export function frontMatterOf(entry: PageEntry): string {
+export function frontMatterOf(entry: Pick<PageEntry, 'metadata'>): string {
   const metadata = (entry.metadata ?? {}) as Record<string, string | undefined>;
   const lines = FRONT_MATTER_FIELDS.filter((field) => metadata[field] !== undefined).map((field) => `${field}: ${JSON.stringify(metadata[field])}`);
   return `---\n${lines.join('\n')}\n---\n\n`;

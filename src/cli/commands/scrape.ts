@@ -7,6 +7,7 @@ import { UsageError } from '../../api/errors.js';
 import { pageInput, readStdinPage } from '../inputs.js';
 import { printable } from '../printable.js';
 import { renderRecord, runJob } from '../runJob.js';
+import { frontMatterOf } from '../outputDir.js';
 
 /**
  * --include-tags that matched nothing leaves the page empty, which a script would
@@ -40,12 +41,14 @@ export function scrapeCommand(): Command {
   addSessionOptions(cmd);
   addRunOptions(cmd);
   addFailOption(cmd);
+  cmd.option('--front-matter', 'start the Markdown with YAML front matter (title, url, sourceURL, statusCode, scrapedAt), as --output-dir does');
   cmd.addHelpText(
     'after',
     `
 Examples:
   $ webjobs scrape https://example.com
   $ webjobs scrape https://example.com --formats links
+  $ webjobs scrape https://example.com --front-matter -o page.md   # YAML front matter, then the Markdown
   $ webjobs scrape https://example.com --json | jq -r .data.metadata.title
   $ webjobs scrape https://example.com --no-only-main-content --exclude-tags 'nav,.ads' -o page.md
   $ webjobs scrape https://intranet.example.com --header "Authorization: Bearer $TOKEN" --cookies cookies.txt
@@ -57,7 +60,10 @@ Examples:
 Headers go only to the origin of the URL; each cookie only to its own domain (docs/engines.md: Pages behind a login).
 A saved page is read as saved, without a browser or a network: its scripts do not run, nothing it names is loaded.`,
   );
-  return cmd.action(async (arg: string, flags: ScrapeFlags & SessionFlags & RunFlags & FailFlags) => {
+  return cmd.action(async (arg: string, flags: ScrapeFlags & SessionFlags & RunFlags & FailFlags & { frontMatter?: boolean }) => {
+    if (flags.frontMatter && (flags.json || (flags.formats !== undefined && (flags.formats.length !== 1 || flags.formats[0] !== 'markdown')))) {
+      throw new UsageError('--front-matter goes with Markdown output: drop --json and --formats other than markdown');
+    }
     const page = await pageOf(arg, flags);
     const url = page.url;
     try {
@@ -71,7 +77,10 @@ A saved page is read as saved, without a browser or a network: its scripts do no
           'scrape',
           flags,
           () => `scrape of ${url}`,
-          (record) => pageOutput(record.data!, flags.formats, flags.output, flags.apiKey ?? process.env.WEBJOBS_API_KEY),
+          async (record) => {
+            const output = await pageOutput(record.data!, flags.formats, flags.output, flags.apiKey ?? process.env.WEBJOBS_API_KEY);
+            return flags.frontMatter && typeof output === 'string' ? frontMatterOf(record.data!) + output : output;
+          },
           (record) => {
             checkPage(record.data!, url, flags);
             warnIfNothingIncluded(record.data!, flags);

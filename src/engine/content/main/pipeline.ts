@@ -26,6 +26,7 @@ import { neverSilentlyEmpty } from './passes/fallback.js';
 import { removeFurniture } from './passes/furniture.js';
 import { removeCardGrids, removeCardRepeats } from './passes/grids.js';
 import { addProductDescription, productEssentials, removeReviews, startAtTitle } from './passes/products.js';
+import { headlineOf, openWithHeadline } from './passes/headline.js';
 import { region } from './passes/region.js';
 import { copiedShortRuns, removeRepeats, saidBlocks } from './passes/repeats.js';
 import { removeSectionsHeaded } from './passes/sections.js';
@@ -62,6 +63,10 @@ export interface Selection {
   chosen: Element | null;
   /** Readability's pick, chosen or not (null when it found nothing, or when the essentials were chosen). */
   picked: Element | null;
+  /** The page's headline, read before any pass ran (passes/headline.ts). */
+  readonly headline: string;
+  /** What the selection gives, from the pass `never-silently-empty` on. */
+  result: MainContent | null;
 }
 
 /** One pass: its name (as --explain will show it), when it applies, and what it does. */
@@ -127,6 +132,14 @@ export const PASSES: readonly Pass[] = [
   { name: 'product-description', run: (s) => addProductDescription(s.facts.jsonLd, s.chosen!) },
   // After the choice: the repeats count in the shares of text that choose between the candidates.
   { name: 'card-repeats', run: (s) => removeCardRepeats(s.chosen!) },
+  {
+    name: 'never-silently-empty',
+    run: (s) => {
+      s.result = neverSilentlyEmpty(s.chosen!, s.untouched);
+    },
+  },
+  // Last: the headline is no part of the shares of text above.
+  { name: 'headline', run: (s) => openWithHeadline(s.result!.root, s.headline) },
 ];
 
 /** Picks the main content of `doc`, a marked copy of `page` (see markHidden), which it may modify; `explain` is told each pass. */
@@ -135,6 +148,7 @@ export function select(doc: Document, page: Document, explain?: Explainer): Main
     const hidden = doc.querySelectorAll(`[${HIDDEN}]`).length;
     explain.note('visibility', `${hidden} block${hidden === 1 ? '' : 's'} the reader cannot see marked, to go with the furniture`);
   }
+  const headline = headlineOf(doc, page);
   for (const pass of BEFORE_REGION) pass.run(doc);
   const content = region(doc);
   const facts = readPage(page);
@@ -142,7 +156,7 @@ export function select(doc: Document, page: Document, explain?: Explainer): Main
     explain.note('page', factsNote(facts));
     explain.steps.push(regionStep(content, doc));
   }
-  const s: Selection = { doc, page, facts, content, untouched: content.cloneNode(true) as Element, essentials: null, chosen: null, picked: null };
+  const s: Selection = { doc, page, facts, content, untouched: content.cloneNode(true) as Element, essentials: null, chosen: null, picked: null, headline, result: null };
   for (const pass of PASSES) {
     if (pass.when && !pass.when(s)) continue;
     if (!explain) pass.run(s);
@@ -150,9 +164,9 @@ export function select(doc: Document, page: Document, explain?: Explainer): Main
       const start = performance.now();
       pass.run(s);
       explain.note('choose', choiceNote(s.picked, s.content, s.chosen!, s.essentials !== null), performance.now() - start);
-    } else explain.run(pass.name, () => s.chosen ?? s.content, () => pass.run(s));
+    } else explain.run(pass.name, () => s.result?.root ?? s.chosen ?? s.content, () => pass.run(s));
   }
-  const result = neverSilentlyEmpty(s.chosen!, s.untouched);
+  const result = s.result!;
   if (explain) explain.note('result', `${textLength(result.root)} characters of text${result.warning ? `; ${result.warning}` : ''}`);
   return result;
 }
