@@ -1,0 +1,54 @@
+/**
+ * `extract --selectors`: the items of a Crawl4AI JSON CSS schema (api/cssSchema.ts)
+ * read from a DOM Document, with no model. One object per element the base
+ * selector matches; a field whose selector matches nothing is left out (or takes
+ * its `default`), and an item with no field at all is dropped, as Crawl4AI does.
+ * Text is the element's text with whitespace runs as one space (Crawl4AI's
+ * BeautifulSoup joins text pieces without a space instead).
+ */
+import type { CssField, CssSchema } from '../../api/cssSchema.js';
+import { plainText } from './types.js';
+
+type Item = Record<string, unknown>;
+
+export function selectItems(doc: Document, schema: CssSchema): Item[] {
+  const items: Item[] = [];
+  for (const element of Array.from(doc.querySelectorAll(schema.baseSelector))) {
+    const item = { ...itemOf(element, schema.baseFields ?? []), ...itemOf(element, schema.fields) };
+    if (Object.keys(item).length > 0) items.push(item);
+  }
+  return items;
+}
+
+function itemOf(element: Element, fields: CssField[]): Item {
+  const item: Item = {};
+  for (const field of fields) {
+    const value = fieldValue(element, field);
+    if (value !== undefined) item[field.name] = value;
+  }
+  return item;
+}
+
+function matches(element: Element, selector: string | undefined): Element[] {
+  return selector === undefined ? [element] : Array.from(element.querySelectorAll(selector));
+}
+
+function fieldValue(element: Element, field: CssField): unknown {
+  const found = matches(element, field.selector);
+  if (field.type === 'list' || field.type === 'nested_list') {
+    return found.map((el) => itemOf(el, field.fields!)).filter((item) => Object.keys(item).length > 0);
+  }
+  const first = found[0];
+  if (!first) return field.default;
+  if (field.type === 'nested') return itemOf(first, field.fields!);
+  const raw = field.type === 'attribute' ? first.getAttribute(field.attribute!) : field.type === 'html' ? first.outerHTML : plainText(first.textContent);
+  if (raw === null) return field.default;
+  return transformed(raw, field.transform);
+}
+
+function transformed(value: string, transform: CssField['transform']): string {
+  if (transform === 'lowercase') return value.toLowerCase();
+  if (transform === 'uppercase') return value.toUpperCase();
+  if (transform === 'strip') return value.trim();
+  return value;
+}
