@@ -12,8 +12,11 @@ export type JobStatus = (typeof JOB_STATUSES)[number];
 export const FINAL_STATUSES: readonly JobStatus[] = ['completed', 'failed', 'stopped'];
 export const isFinal = (status: JobStatus): boolean => FINAL_STATUSES.includes(status);
 
-/** rawHtml and screenshot are the real service's formats beyond the spec's three. */
-export const FORMATS = ['markdown', 'html', 'links', 'rawHtml', 'screenshot'] as const;
+/**
+ * rawHtml and screenshot are the real service's formats beyond the spec's three;
+ * structuredData (the page's schema.org data as JSON-LD) is webjobs' own.
+ */
+export const FORMATS = ['markdown', 'html', 'links', 'rawHtml', 'screenshot', 'structuredData'] as const;
 export type Format = (typeof FORMATS)[number];
 
 export const SCREENSHOT_FORMATS = ['png', 'jpeg', 'webp'] as const;
@@ -164,6 +167,12 @@ export interface PageData {
    * the service (`serve` answers GET /api/files/{jobId}/{name}).
    */
   screenshot?: string;
+  /**
+   * webjobs extension: the page's schema.org data, one JSON-LD item each: its
+   * JSON-LD blocks as written (`@graph` kept), then its microdata and RDFa
+   * converted to JSON-LD. An empty list when the page has none.
+   */
+  structuredData?: Record<string, unknown>[];
 }
 
 /** `pending` only appears in the result of a batch that is still running, for URLs not yet done. */

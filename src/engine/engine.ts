@@ -18,6 +18,7 @@ import { ExtractPool } from './http/extractPool.js';
 import { scrapeOverHttp } from './http/httpScrape.js';
 import { savedPageFetch } from './http/savedPage.js';
 import { scrapeUrl, withDefaults } from './scrape.js';
+import type { HtmlReads } from './structured/readHtml.js';
 import { solverConfig } from './session/captcha.js';
 import { proxiedFetch } from './session/proxiedFetch.js';
 import { resolveProxy, type ProxyConfig } from './session/proxy.js';
@@ -149,7 +150,9 @@ export class BrowserEngine implements Engine {
         (response) => (response.ok ? readAtMost(response, maxBytes) : response.body?.cancel().then(() => undefined)),
         () => undefined,
       );
-    const data = await scrapeUrl(this.pool(proxy), url, scrapeOptions, { solver, signal, access, fetchBytes });
+    const readHtml = (html: string, at: string, reads: HtmlReads, limits: { timeoutMs: number; signal?: AbortSignal }) =>
+      (this.extractPool ??= new ExtractPool()).read(html, at, reads, limits);
+    const data = await scrapeUrl(this.pool(proxy), url, scrapeOptions, { solver, signal, access, fetchBytes, readHtml });
     data.metadata.engine = 'browser';
     return data;
   }

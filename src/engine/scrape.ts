@@ -17,6 +17,8 @@ import { describeCaptcha, detectCaptcha, injectToken, solveCaptcha, type Captcha
 import { BAD_USER_SELECTOR, type InPageOptions, type InPageResult } from './content/inPage.js';
 import { isContextGone, MainFrameWatch, pendingRefreshMs } from './mainFrame.js';
 import { installSettleProbe, settleEnabled, settleParams, waitForSettle } from './settle.js';
+import { addStructuredData } from './structured/index.js';
+import type { HtmlReadResult, HtmlReads } from './structured/readHtml.js';
 
 /** The options of one page's scrape, defaults filled; headers, cookies and user-agent travel as the job's SiteAccess. */
 export type PageOptions = Required<Omit<ScrapeOptions, 'headers' | 'cookies' | 'userAgent' | 'maxAge'>>;
@@ -382,6 +384,7 @@ async function pdfPage(page: Page, url: string, response: HTTPResponse, options:
   if (formats.includes('html')) data.html = text.html;
   if (formats.includes('links')) data.links = text.links;
   if (formats.includes('rawHtml')) data.rawHtml = '';
+  if (formats.includes('structuredData')) data.structuredData = [];
   const warnings = [text.warning, formats.includes('screenshot') ? 'a PDF document has no screenshot; its text is in markdown' : undefined].filter(Boolean);
   if (warnings.length > 0) data.metadata.warning = warnings.join('; ');
   return data;
@@ -477,6 +480,7 @@ export function emptyPage(sourceURL: string, url: string, status: number, format
   if (formats.includes('html')) data.html = '';
   if (formats.includes('links')) data.links = [];
   if (formats.includes('rawHtml')) data.rawHtml = '';
+  if (formats.includes('structuredData')) data.structuredData = [];
   return data;
 }
 
@@ -540,20 +544,33 @@ async function scrapeInTab(page: Page, url: string, options: PageOptions, run: T
       if (mayMove && watch.navigations !== rested) continue;
       const commits = watch.commits;
       let result: InPageResult;
+      let rendered: string | undefined;
       try {
         captcha = (await passCaptcha(page, url, run.solver, deadline, signal)) ?? captcha;
         result = await extractFrom(page, options);
+        // The document as rendered, for what is read in Node (structured/readHtml.ts).
+        if (options.formats.includes('structuredData')) rendered = await page.content();
       } catch (err) {
         // The page navigated while it was being read (its document went, or a new one came in under the
         // read and failed it): read the page it went to.
         if (mayMove && (isContextGone(err) || watch.commits !== commits)) continue;
         throw err;
       }
-      return { ...pageData(page, url, response, result, options, { captcha, complete }), ...(await asServedAndSeen(page, response, options)) };
+      const data = { ...pageData(page, url, response, result, options, { captcha, complete }), ...(await asServedAndSeen(page, response, options)) };
+      if (rendered !== undefined) addStructuredData(data, (await readRendered(run, rendered, data.metadata.url!, { structuredData: true }, deadline)).structuredData);
+      return data;
     }
   } finally {
     watch.dispose();
   }
+}
+
+/** Time reading the rendered HTML gets at least, when the page's timeout is (nearly) spent. */
+const MIN_READ_MS = 5_000;
+
+function readRendered(run: TabRun, html: string, url: string, reads: HtmlReads, deadline: number): Promise<HtmlReadResult> {
+  if (!run.readHtml) throw new PageError('structuredData is read by the engine (BrowserEngine), not by scrapeUrl alone');
+  return run.readHtml(html, url, reads, { timeoutMs: Math.max(MIN_READ_MS, deadline - Date.now()), signal: run.signal });
 }
 
 function extractFrom(page: Page, options: PageOptions): Promise<InPageResult> {
@@ -604,6 +621,8 @@ export interface ScrapeContext {
   access?: SiteAccess;
   /** A plain GET of a document the tab could not hand over (a PDF), at most `maxBytes`; undefined when it failed. */
   fetchBytes?: (url: string, maxBytes: number) => Promise<Uint8Array | undefined>;
+  /** Reads the rendered HTML in Node, off this thread (the engine's worker threads): for the structuredData format. */
+  readHtml?: (html: string, url: string, reads: HtmlReads, limits: { timeoutMs: number; signal?: AbortSignal }) => Promise<HtmlReadResult>;
 }
 
 /**

@@ -10,6 +10,8 @@ import type { PageData } from '../../api/types.js';
 import type { SiteAccess } from '../access.js';
 import { BAD_USER_SELECTOR, type InPageOptions } from '../content/inPage.js';
 import type { NodeExtraction } from '../content/inNode.js';
+import { addStructuredData } from '../structured/index.js';
+import type { HtmlReadResult } from '../structured/readHtml.js';
 import type { PlainFetch } from '../crawl/fetchText.js';
 import { emptyPage, RENDERABLE, type PageOptions } from '../scrape.js';
 import { userAgentHeader } from '../userAgent.js';
@@ -48,7 +50,7 @@ function inPageOptions(options: PageOptions): InPageOptions {
   };
 }
 
-function pageData(page: HttpPage, extraction: NodeExtraction, options: PageOptions): PageData {
+function pageData(page: HttpPage, extraction: NodeExtraction & { reads?: HtmlReadResult }, options: PageOptions): PageData {
   const { result } = extraction;
   const data: PageData = {
     metadata: { ...result.metadata, url: page.url, sourceURL: page.sourceURL, statusCode: String(page.status), scrapedAt: new Date().toISOString(), engine: 'http' },
@@ -58,6 +60,7 @@ function pageData(page: HttpPage, extraction: NodeExtraction, options: PageOptio
   if (options.formats.includes('html')) data.html = result.html;
   if (options.formats.includes('links')) data.links = result.links;
   if (options.formats.includes('rawHtml')) data.rawHtml = page.rawHtml;
+  if (options.formats.includes('structuredData')) addStructuredData(data, extraction.reads?.structuredData);
   return data;
 }
 
@@ -81,12 +84,16 @@ export async function scrapeOverHttp(
     if (options.engine === 'auto') return { page, data: { metadata: {} }, needsBrowser: `not a web page (content type ${page.mediaType})` };
     throw new PageError(`${url} is not a web page (content type ${page.mediaType}); read it with --engine auto or browser`);
   }
-  let extraction: NodeExtraction;
+  let extraction: NodeExtraction & { reads?: HtmlReadResult };
   try {
-    extraction = await pool.run(documentOf(page), page.url, inPageOptions(options), {
-      timeoutMs: Math.max(MIN_EXTRACT_MS, deadline - Date.now()),
-      signal: context.signal,
-    });
+    const reads = options.formats.includes('structuredData') ? { structuredData: true } : undefined;
+    extraction = await pool.run(
+      documentOf(page),
+      page.url,
+      inPageOptions(options),
+      { timeoutMs: Math.max(MIN_EXTRACT_MS, deadline - Date.now()), signal: context.signal },
+      reads,
+    );
   } catch (err) {
     const badSelector = err instanceof PageError ? BAD_USER_SELECTOR.exec(err.message) : null;
     if (badSelector) throw new PageError(badSelector[0]);

@@ -5,6 +5,7 @@
  * Document (linkedom in Node, the browser's own in a test): the engines call them
  * on the page's final HTML in a worker thread (http/extractWorker.ts).
  */
+import type { PageData } from '../../api/types.js';
 import { jsonLdOf } from './jsonLd.js';
 import { microdataOf } from './microdata.js';
 import { rdfaOf } from './rdfa.js';
@@ -29,4 +30,10 @@ export function structuredDataOf(doc: Document, pageUrl: string): StructuredRead
   if (jsonLd.invalid === 0) return { items };
   const blocks = jsonLd.invalid === 1 ? 'a JSON-LD block' : `${jsonLd.invalid} JSON-LD blocks`;
   return { items, warning: `${blocks} of the page ${jsonLd.invalid === 1 ? 'is' : 'are'} not valid JSON and ${jsonLd.invalid === 1 ? 'was' : 'were'} left out of structuredData` };
+}
+
+/** Puts what was read into the page's data: its items, and a warning beside any other. */
+export function addStructuredData(data: PageData, read: StructuredRead | undefined): void {
+  data.structuredData = read?.items ?? [];
+  if (read?.warning) data.metadata.warning = [data.metadata.warning, read.warning].filter(Boolean).join('; ');
 }
