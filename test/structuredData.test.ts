@@ -8,6 +8,7 @@ import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
 import { validateCssSchema } from '../src/api/cssSchema.js';
 import { UsageError } from '../src/api/errors.js';
+import { fillFromStructured } from '../src/engine/extract/fromStructured.js';
 import { selectItems } from '../src/engine/structured/cssExtract.js';
 import { structuredDataOf } from '../src/engine/structured/index.js';
 import { jsonLdOf } from '../src/engine/structured/jsonLd.js';
@@ -151,5 +152,52 @@ describe('CSS schema (extract --selectors)', () => {
   ])('refuses %j', (value, message) => {
     expect(() => validateCssSchema(value)).toThrow(UsageError);
     expect(() => validateCssSchema(value)).toThrow(message);
+  });
+});
+
+describe('filling a schema from structured data (extract --schema without a model)', () => {
+  const shop = () => structuredDataOf(dom(fixture('shop-jsonld.html')), 'https://shop.example/p/trail-runner-2').items;
+  const kettle = () => structuredDataOf(dom(fixture('shop-microdata.html')), 'https://homeware.example/catalog/kettles/k-200').items;
+  const product = {
+    type: 'object',
+    properties: {
+      name: { type: 'string' },
+      brand: { type: 'string' },
+      offers: { type: 'object', properties: { price: { type: 'number' }, priceCurrency: { type: 'string' }, availability: { enum: ['InStock', 'OutOfStock'] } } },
+      gtin: { type: 'string' },
+    },
+    required: ['name', 'offers'],
+  };
+
+  it('follows schema.org nesting, converts types, and lists what it could not fill', () => {
+    expect(fillFromStructured(product, shop())).toEqual({
+      data: { name: 'Trail Runner 2', brand: 'Acme', offers: { price: 129.95, priceCurrency: 'EUR', availability: 'InStock' } },
+      missing: ['gtin'],
+    });
+    expect(fillFromStructured(product, kettle())).toEqual({
+      data: { name: 'Kettle K-200', brand: 'Homely', offers: { price: 49, priceCurrency: 'USD', availability: 'InStock' } },
+      missing: ['gtin'],
+    });
+  });
+
+  it('matches names case-insensitively and finds a flat property in a nested item', () => {
+    const flat = { type: 'object', properties: { NAME: { type: 'string' }, price: { type: 'number' }, ratingValue: { type: 'number' }, type: { type: 'string' } } };
+    expect(fillFromStructured(flat, shop()).data).toEqual({ NAME: 'Trail Runner 2', price: 129.95, ratingValue: 4.6, type: 'Product' });
+  });
+
+  it('fills a list from every item of the best type, from @graph members too', () => {
+    const crumbs = { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, position: { type: 'integer' } } } };
+    const list = { type: 'object', properties: { itemListElement: crumbs } };
+    expect(fillFromStructured(list, shop()).data).toEqual({ itemListElement: [{ name: 'Shoes', position: 1 }, { name: 'Trail Runner 2', position: 2 }] });
+  });
+
+  it('gives nothing, and every field as missing, for a page without structured data', () => {
+    expect(fillFromStructured(product, [])).toEqual({ data: undefined, missing: ['name', 'brand', 'offers.price', 'offers.priceCurrency', 'offers.availability', 'gtin'] });
+  });
+
+  it('never reads "129,95" as 12995', () => {
+    const items = [{ '@type': 'Offer', price: '129,95', lowPrice: '1,299.50' }];
+    const schema = { type: 'object', properties: { price: { type: 'number' }, lowPrice: { type: 'number' } } };
+    expect(fillFromStructured(schema, items)).toEqual({ data: { lowPrice: 1299.5 }, missing: ['price'] });
   });
 });

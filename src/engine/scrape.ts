@@ -18,7 +18,8 @@ import { BAD_USER_SELECTOR, type InPageOptions, type InPageResult } from './cont
 import { isContextGone, MainFrameWatch, pendingRefreshMs } from './mainFrame.js';
 import { installSettleProbe, settleEnabled, settleParams, waitForSettle } from './settle.js';
 import { addStructuredData } from './structured/index.js';
-import type { HtmlReadResult, HtmlReads } from './structured/readHtml.js';
+import type { HtmlReadResult, HtmlReads, SelectedItems } from './structured/readHtml.js';
+import type { CssSchema } from '../api/cssSchema.js';
 
 /** The options of one page's scrape, defaults filled; headers, cookies and user-agent travel as the job's SiteAccess. */
 export type PageOptions = Required<Omit<ScrapeOptions, 'headers' | 'cookies' | 'userAgent' | 'maxAge'>>;
@@ -503,7 +504,7 @@ interface TabRun extends ScrapeContext {
   egressFailure(url: string): string | undefined;
 }
 
-async function scrapeInTab(page: Page, url: string, options: PageOptions, run: TabRun): Promise<PageData> {
+async function scrapeInTab(page: Page, url: string, options: PageOptions, run: TabRun): Promise<PageData & SelectedItems> {
   const { settings, signal } = run;
   const deadline = Date.now() + options.timeout;
   await prepare(page, settings, run.access);
@@ -549,15 +550,19 @@ async function scrapeInTab(page: Page, url: string, options: PageOptions, run: T
         captcha = (await passCaptcha(page, url, run.solver, deadline, signal)) ?? captcha;
         result = await extractFrom(page, options);
         // The document as rendered, for what is read in Node (structured/readHtml.ts).
-        if (options.formats.includes('structuredData')) rendered = await page.content();
+        if (options.formats.includes('structuredData') || run.selectors) rendered = await page.content();
       } catch (err) {
         // The page navigated while it was being read (its document went, or a new one came in under the
         // read and failed it): read the page it went to.
         if (mayMove && (isContextGone(err) || watch.commits !== commits)) continue;
         throw err;
       }
-      const data = { ...pageData(page, url, response, result, options, { captcha, complete }), ...(await asServedAndSeen(page, response, options)) };
-      if (rendered !== undefined) addStructuredData(data, (await readRendered(run, rendered, data.metadata.url!, { structuredData: true }, deadline)).structuredData);
+      const data: PageData & SelectedItems = { ...pageData(page, url, response, result, options, { captcha, complete }), ...(await asServedAndSeen(page, response, options)) };
+      if (rendered === undefined) return data;
+      const structuredData = options.formats.includes('structuredData');
+      const read = await readRendered(run, rendered, data.metadata.url!, { structuredData, ...(run.selectors ? { selectors: run.selectors } : {}) }, deadline);
+      if (structuredData) addStructuredData(data, read.structuredData);
+      if (run.selectors) data.selected = read.items ?? [];
       return data;
     }
   } finally {
@@ -623,6 +628,8 @@ export interface ScrapeContext {
   fetchBytes?: (url: string, maxBytes: number) => Promise<Uint8Array | undefined>;
   /** Reads the rendered HTML in Node, off this thread (the engine's worker threads): for the structuredData format. */
   readHtml?: (html: string, url: string, reads: HtmlReads, limits: { timeoutMs: number; signal?: AbortSignal }) => Promise<HtmlReadResult>;
+  /** extract --selectors: the items of this CSS schema, read from the rendered HTML, come back as `selected`. */
+  selectors?: CssSchema;
 }
 
 /**
@@ -630,7 +637,7 @@ export interface ScrapeContext {
  * extraction) must finish within timeout + waitFor plus a grace period, so that a
  * page that hangs after load cannot hold a tab forever.
  */
-export async function scrapeUrl(pool: BrowserPool, url: string, scrapeOptions?: ScrapeOptions, context: ScrapeContext = {}): Promise<PageData> {
+export async function scrapeUrl(pool: BrowserPool, url: string, scrapeOptions?: ScrapeOptions, context: ScrapeContext = {}): Promise<PageData & SelectedItems> {
   const options = withDefaults(scrapeOptions);
   const { signal } = context;
   const page = await pool.acquire(signal).catch((err: Error) => {

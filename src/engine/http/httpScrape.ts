@@ -11,7 +11,8 @@ import type { SiteAccess } from '../access.js';
 import { BAD_USER_SELECTOR, type InPageOptions } from '../content/inPage.js';
 import type { NodeExtraction } from '../content/inNode.js';
 import { addStructuredData } from '../structured/index.js';
-import type { HtmlReadResult } from '../structured/readHtml.js';
+import type { HtmlReadResult, SelectedItems } from '../structured/readHtml.js';
+import type { CssSchema } from '../../api/cssSchema.js';
 import type { PlainFetch } from '../crawl/fetchText.js';
 import { emptyPage, RENDERABLE, type PageOptions } from '../scrape.js';
 import { userAgentHeader } from '../userAgent.js';
@@ -23,7 +24,7 @@ export interface HttpScrape {
   /** The page as fetched: final URL, status, headers, the document as served. */
   page: HttpPage;
   /** What the engine returns for the page when it is read over HTTP. */
-  data: PageData;
+  data: PageData & SelectedItems;
   /** Why the page needs a browser, when it seems to (auto renders it then; http returns `data` with a warning). */
   needsBrowser?: string;
 }
@@ -64,12 +65,16 @@ function pageData(page: HttpPage, extraction: NodeExtraction & { reads?: HtmlRea
   return data;
 }
 
+function selectedOf(extraction: { reads?: HtmlReadResult }, selectors: CssSchema | undefined): SelectedItems {
+  return selectors ? { selected: extraction.reads?.items ?? [] } : {};
+}
+
 export async function scrapeOverHttp(
   fetcher: PlainFetch,
   pool: ExtractPool,
   url: string,
   options: PageOptions,
-  context: { signal?: AbortSignal; access?: SiteAccess },
+  context: { signal?: AbortSignal; access?: SiteAccess; selectors?: CssSchema },
 ): Promise<HttpScrape> {
   const deadline = Date.now() + options.timeout;
   pool.warm();
@@ -86,7 +91,8 @@ export async function scrapeOverHttp(
   }
   let extraction: NodeExtraction & { reads?: HtmlReadResult };
   try {
-    const reads = options.formats.includes('structuredData') ? { structuredData: true } : undefined;
+    const structuredData = options.formats.includes('structuredData');
+    const reads = structuredData || context.selectors ? { structuredData, ...(context.selectors ? { selectors: context.selectors } : {}) } : undefined;
     extraction = await pool.run(
       documentOf(page),
       page.url,
@@ -99,6 +105,6 @@ export async function scrapeOverHttp(
     if (badSelector) throw new PageError(badSelector[0]);
     throw err;
   }
-  const data = pageData(page, extraction, options);
+  const data = { ...pageData(page, extraction, options), ...selectedOf(extraction, context.selectors) };
   return { page, data, needsBrowser: mediaNeedsBrowser(page.mediaType) ?? pageNeedsBrowser(page, extraction, options) };
 }

@@ -14,6 +14,14 @@ export interface HtmlReads {
   selectors?: CssSchema;
 }
 
+/**
+ * What a scrape returns beyond the API's PageData when a job's own code asks for
+ * it (never stored, never answered as is): the items of extract --selectors.
+ */
+export interface SelectedItems {
+  selected?: Record<string, unknown>[];
+}
+
 export interface HtmlReadResult {
   structuredData?: StructuredRead;
   items?: Record<string, unknown>[];
