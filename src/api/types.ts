@@ -1,3 +1,5 @@
+import type { CssSchema } from './cssSchema.js';
+
 /**
  * The service's interface (shared/spec/web-data-job-service.md) as types.
  * Names are the spec's; fields the spec leaves open follow the real service.
@@ -138,6 +140,12 @@ export interface ExtractRequest {
   urls: string[];
   prompt?: string;
   schema?: Record<string, unknown>;
+  /**
+   * webjobs extension: Crawl4AI's JSON CSS schema (api/cssSchema.ts). The result is
+   * the array of items it reads from each page's repeated elements, with no model;
+   * not with a prompt or a schema.
+   */
+  selectors?: CssSchema;
   systemPrompt?: string;
   model?: string;
   sessionOptions?: SessionOptions;
@@ -232,6 +240,14 @@ export interface ExtractJob {
   /** The schema the job extracted with: the user's, or the one generated from the prompt. */
   schema?: Record<string, unknown>;
   metadata?: { inputTokens: number; outputTokens: number; numPagesScraped: number };
+  /**
+   * webjobs extension: a schema filled from the pages' structured data without a
+   * model (no model configured) says here that fields were not found, and lists
+   * them in `missing` (paths such as "offers.price"); such a job fails when the
+   * data found does not satisfy the schema.
+   */
+  warning?: string;
+  missing?: string[];
   error?: string;
 }
 
