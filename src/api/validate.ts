@@ -445,7 +445,7 @@ export function validateExtractRequest(value: unknown): ExtractRequest {
     throw new UsageError('extract takes selectors (no model) or a schema and/or a prompt, not both');
   }
   const selectors = obj.selectors === undefined ? undefined : validateCssSchema(obj.selectors);
-  if (prompt === undefined && schema === undefined && selectors === undefined) throw new UsageError('extract needs a schema, a prompt, or both (or selectors)');
+  if (prompt === undefined && schema === undefined && selectors === undefined) throw new UsageError('extract needs a schema, a prompt, or both');
   return {
     urls: validateUrlList(obj.urls, 'urls', LIMITS.maxExtractUrls),
     ...(selectors !== undefined ? { selectors } : {}),
