@@ -210,9 +210,19 @@ describe('extract --schema with no model configured', () => {
     expect(none.stderr).toContain('the pages have no structured data (JSON-LD, microdata, RDFa)');
   });
 
-  it('serve /api/extract: the same record', async () => {
+  it('serve /api/extract and Firecrawl /v2/extract: the same record', async () => {
     const job = await api.start('extract', { urls: [site.at('/catalog/kettle')], schema: productSchema });
     expect(await api.waitFinal(job)).toBe('completed');
     expect((await api.call('GET', job)).body).toMatchObject({ data: { name: 'Kettle K-200', offers: { price: 49 } }, missing: ['gtin'] });
+
+    const started = await firecrawl('POST', '/v2/extract', { urls: [site.at('/catalog/kettle')], schema: productSchema });
+    expect(await api.waitFinal(`/api/extract/${started.body.id}`)).toBe('completed');
+    expect((await firecrawl('GET', `/v2/extract/${started.body.id}`)).body).toMatchObject({
+      success: true,
+      status: 'completed',
+      data: { name: 'Kettle K-200' },
+      warning: expect.stringContaining('1 field not found: gtin'),
+      missing: ['gtin'],
+    });
   });
 });
