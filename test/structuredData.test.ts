@@ -201,3 +201,22 @@ describe('filling a schema from structured data (extract --schema without a mode
     expect(fillFromStructured(schema, items)).toEqual({ data: { lowPrice: 1299.5 }, missing: ['price'] });
   });
 });
+
+describe('hostile pages', () => {
+  it('reads items nested thousands deep without ending the stack', () => {
+    const depth = 20_000;
+    const nested = `${'<div itemprop="part" itemscope typeof="Thing" property="part">'.repeat(depth)}x${'</div>'.repeat(depth)}`;
+    const doc = dom(`<body vocab="https://schema.org/"><div itemscope itemtype="https://schema.org/Thing" typeof="Thing">${nested}</div></body>`);
+    const [microdata] = microdataOf(doc, 'https://x.example/');
+    let levels = 0;
+    for (let item = microdata as Record<string, unknown> | undefined; item; item = item.part as Record<string, unknown> | undefined) levels++;
+    expect(levels).toBe(64);
+    expect(rdfaOf(doc, 'https://x.example/')).toHaveLength(1);
+  });
+
+  it('fails a schema that repeats the page over and over, instead of filling the memory', () => {
+    const doc = dom(`<body>${'<div><p>lorem ipsum dolor sit amet</p>'.repeat(3000)}${'</div>'.repeat(3000)}</body>`);
+    const schema = validateCssSchema({ baseSelector: 'div', fields: [{ name: 'all', type: 'html' }] });
+    expect(() => selectItems(doc, schema)).toThrow(/the selectors' items hold more than 20,000,000 characters of this page; narrow them \(field "all"\)/);
+  });
+});

@@ -17,6 +17,8 @@ const SRC = new Set(['AUDIO', 'EMBED', 'IFRAME', 'IMG', 'SOURCE', 'TRACK', 'VIDE
 const HREF = new Set(['A', 'AREA', 'LINK']);
 
 const tokens = (value: string | null): string[] => (value ?? '').split(/\s+/).filter(Boolean);
+/** Items nested deeper than this are left out (each level is a call: a hostile page must not end the stack). */
+const MAX_NESTING = 64;
 
 export function microdataOf(doc: Document, pageUrl: string): StructuredItem[] {
   const base = baseOf(doc, pageUrl);
@@ -66,23 +68,22 @@ class ItemReader {
   private properties(root: Element): Element[] {
     const found: Element[] = [];
     const seen = new Set<Element>([root]);
-    const pending: Element[] = [...Array.from(root.children)];
-    for (const id of tokens(root.getAttribute('itemref'))) {
-      const referenced = this.doc.getElementById(id);
-      if (referenced) pending.push(referenced);
-    }
+    // A stack, the next element on top: the subtree in tree order, then what itemref names.
+    const referenced = tokens(root.getAttribute('itemref')).flatMap((id) => this.doc.getElementById(id) ?? []);
+    const pending: Element[] = [...referenced.reverse(), ...Array.from(root.children).reverse()];
     while (pending.length > 0) {
-      const el = pending.shift()!;
+      const el = pending.pop()!;
       if (seen.has(el)) continue;
       seen.add(el);
       if (el.hasAttribute('itemprop')) found.push(el);
-      if (!el.hasAttribute('itemscope')) pending.unshift(...Array.from(el.children));
+      if (!el.hasAttribute('itemscope')) pending.push(...Array.from(el.children).reverse());
     }
     return found;
   }
 
   private value(el: Element): unknown {
-    if (el.hasAttribute('itemscope')) return this.reading.has(el) ? undefined : this.item(el, false);
+    // An item inside itself (itemref), or nested deeper than any real page does, is not read.
+    if (el.hasAttribute('itemscope')) return this.reading.has(el) || this.reading.size >= MAX_NESTING ? undefined : this.item(el, false);
     const content = el.getAttribute('content');
     if (content !== null) return content;
     const tag = el.tagName.toUpperCase();

@@ -61,7 +61,19 @@ function literal(el: Element, base: string): string {
   return plainText(el.textContent);
 }
 
-function walk(el: Element, outer: Scope, base: string, top: StructuredItem[]): void {
+/** Every element in tree order with the scope it opens, without recursion (a page may nest thousands deep). */
+function walk(root: Element, rootScope: Scope, base: string, top: StructuredItem[]): void {
+  const stack: [Element, Scope][] = [[root, rootScope]];
+  while (stack.length > 0) {
+    const [el, outer] = stack.pop()!;
+    const scope = visit(el, outer, base, top);
+    const children = Array.from(el.children);
+    for (let i = children.length - 1; i >= 0; i--) stack.push([children[i]!, scope]);
+  }
+}
+
+/** What `el` adds (an item, a value) to the item around it; returns the scope of its children. */
+function visit(el: Element, outer: Scope, base: string, top: StructuredItem[]): Scope {
   const vocabAttr = el.getAttribute('vocab');
   const scope: Scope = {
     vocab: vocabAttr !== null ? vocabAttr.trim() || undefined : outer.vocab,
@@ -83,7 +95,7 @@ function walk(el: Element, outer: Scope, base: string, top: StructuredItem[]): v
     const value = literal(el, base);
     for (const name of properties) addValue(scope.item, name, value);
   }
-  for (const child of Array.from(el.children)) walk(child, scope, base, top);
+  return scope;
 }
 
 function contextOf(scope: Scope): unknown {
