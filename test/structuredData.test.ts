@@ -149,6 +149,10 @@ describe('CSS schema (extract --selectors)', () => {
     [{ baseSelector: 'li', fields: [{ name: 'a', type: 'text' }, { name: 'a', type: 'html' }] }, /"a" is the name of an earlier field too/],
     [{ baseSelector: 'li[', fields: [{ name: 'a', type: 'text' }] }, /selectors.baseSelector: "li\[" is not a valid CSS selector/],
     [{ baseSelector: 'li', fields: [{ name: 'a', type: 'nested', selector: 'p', fields: [{ name: 'b', selector: 'a[href=]', type: 'text' }] }] }, /selectors.fields\[0\].fields\[0\].selector: "a\[href=\]" is not a valid CSS selector/],
+    [
+      { baseSelector: 'li', fields: [Array.from({ length: 40 }).reduce<object>((inner) => ({ name: 'n', type: 'nested', selector: 'div', fields: [inner] }), { name: 'a', type: 'text' })] },
+      /nests fields more than 32 levels deep, the limit/,
+    ],
   ])('refuses %j', (value, message) => {
     expect(() => validateCssSchema(value)).toThrow(UsageError);
     expect(() => validateCssSchema(value)).toThrow(message);

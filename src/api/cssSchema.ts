@@ -18,7 +18,6 @@
  * nothing matches; `transform` is lowercase, uppercase or strip.
  */
 import { UsageError } from './errors.js';
-import { LIMITS } from './limits.js';
 import { invalidSelectors } from './selectors.js';
 
 export const CSS_FIELD_TYPES = ['text', 'attribute', 'html', 'nested', 'list', 'nested_list'] as const;
@@ -53,6 +52,8 @@ const isObject = (value: unknown): value is Obj => typeof value === 'object' && 
 const WITH_FIELDS: readonly CssFieldType[] = ['nested', 'list', 'nested_list'];
 /** Fields of a schema at most, all levels together. */
 const MAX_FIELDS = 1_000;
+/** Levels of nested and list fields at most. */
+const MAX_DEPTH = 32;
 
 /** `value` as a CssSchema, or a UsageError naming the first problem's place (`label.fields[2].type`). */
 export function validateCssSchema(value: unknown, label = 'selectors'): CssSchema {
@@ -87,7 +88,7 @@ function selectorOf(value: unknown, label: string, required: boolean): string | 
 
 function fieldsOf(value: unknown, label: string, depth: number, count: { fields: number }, mayBeEmpty: boolean): CssField[] {
   if (!Array.isArray(value) || (!mayBeEmpty && value.length === 0)) throw new UsageError(`${label} must be a non-empty array of fields ({"name", "selector", "type"})`);
-  if (depth > LIMITS.maxSchemaDepth) throw new UsageError(`${label} nests fields more than ${LIMITS.maxSchemaDepth} levels deep, the limit`);
+  if (depth > MAX_DEPTH) throw new UsageError(`${label} nests fields more than ${MAX_DEPTH} levels deep, the limit`);
   count.fields += value.length;
   if (count.fields > MAX_FIELDS) throw new UsageError(`the schema has more than ${MAX_FIELDS} fields, the limit`);
   const names = new Set<string>();
