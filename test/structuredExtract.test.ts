@@ -140,6 +140,16 @@ describe('extract --selectors (no model)', () => {
     expect(JSON.parse(run.stdout)).toEqual(expected);
   });
 
+  it('CLI --remote: the service reads them; a bad selector is exit 2 there too', async () => {
+    const remote = ['--remote', server.url, '--api-key', KEY];
+    const run = await runCli(['extract', site.at('/search'), '--selectors', fixtureFile('listing.selectors.json'), ...remote], { env });
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual(expected);
+    const bad = await runCli(['extract', site.at('/search'), '--selectors', '{"baseSelector": "li[", "fields": [{"name": "a", "type": "text"}]}', ...remote], { env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('selectors.baseSelector: "li[" is not a valid CSS selector');
+  });
+
   it('serve /api/extract and Firecrawl /v1/extract take the request field selectors', async () => {
     const selectors = JSON.parse(fixture('listing.selectors.json'));
     const job = await api.start('extract', { urls: [site.at('/search')], selectors });
