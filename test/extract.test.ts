@@ -381,9 +381,10 @@ describe('several pages', () => {
 });
 
 describe('refused before the job exists', () => {
-  it('without ANTHROPIC_API_KEY or OPENAI_API_KEY: exit 2 naming both variables in one line, no job, no page fetched', async () => {
+  it('without ANTHROPIC_API_KEY or OPENAI_API_KEY, for a prompt: exit 2 naming both variables in one line, no job, no page fetched', async () => {
     const before = await jobIds();
-    const run = await runCli(['extract', site.at('/product'), '--schema', schemaFile], { env: env({ ANTHROPIC_API_KEY: '' }) });
+    // A schema alone is filled from the page's structured data instead (test/structuredExtract.test.ts).
+    const run = await runCli(['extract', site.at('/product'), '--prompt', 'the name and price', '--schema', schemaFile], { env: env({ ANTHROPIC_API_KEY: '' }) });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('ANTHROPIC_API_KEY');
     expect(run.stderr).toContain('OPENAI_API_KEY');

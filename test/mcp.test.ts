@@ -114,6 +114,15 @@ beforeAll(async () => {
     '/long': (_req, res) => sendHtml(res, html(`<article><h1>The long river</h1>${longParagraphs}</article>`, { title: 'The long river' })),
     '/product': (_req, res) =>
       sendHtml(res, html(`<main><h1>Aurora Teapot</h1><p>A cast-iron teapot. Price: 49.90 EUR</p>${articleText('teapots', 3)}</main>`, { title: 'Aurora Teapot' })),
+    '/kettle': (_req, res) =>
+      sendHtml(
+        res,
+        html(
+          `<main itemscope itemtype="https://schema.org/Product"><h1 itemprop="name">Kettle K-200</h1>
+           <div itemprop="offers" itemscope itemtype="https://schema.org/Offer"><span itemprop="price" content="49.00">$49</span></div>${articleText('kettles', 3)}</main>`,
+          { title: 'Kettle' },
+        ),
+      ),
     '/site/': (_req, res) =>
       sendHtml(res, html(`<main><h1>Site home</h1><p><a href="/site/a">A</a> <a href="/site/b">B</a></p>${articleText('home', 3)}</main>`, { title: 'Home' })),
     '/site/a': (_req, res) => sendHtml(res, html(`<main><h1>Page A</h1><p><a href="/site/">home</a></p>${articleText('apples', 3)}</main>`, { title: 'A' })),
@@ -171,6 +180,19 @@ describe('webjobs mcp (local)', () => {
     expect(record.jobId).toMatch(/^[0-9a-f-]{36}$/);
     expect(record.data.markdown).toContain('Paragraph 3 about topic 1');
     expect(record.nextCursor).toBeUndefined();
+  });
+
+  it('scrape with structuredData: the items whole in the structured content, as JSON in the text; extract with selectors, no model', async () => {
+    const result = await call(local, 'scrape', { url: site.at('/kettle'), scrapeOptions: { formats: ['markdown', 'structuredData'] } });
+    expect(result.isError).toBeFalsy();
+    const product = { '@context': 'https://schema.org', '@type': 'Product', name: 'Kettle K-200', offers: { '@type': 'Offer', price: '49.00' } };
+    expect(structured(result).data.structuredData).toEqual([product]);
+    expect(textOf(result)).toContain('==> structuredData <==');
+    expect(textOf(result)).toContain(JSON.stringify([product], null, 2));
+    const selectors = { baseSelector: 'main a', fields: [{ name: 'text', type: 'text' }, { name: 'href', type: 'attribute', attribute: 'href' }] };
+    const links = await call(local, 'extract', { urls: [site.at('/site/')], selectors });
+    expect(links.isError).toBeFalsy();
+    expect(structured(links).data).toEqual([{ text: 'A', href: '/site/a' }, { text: 'B', href: '/site/b' }]);
   });
 
   it('batch_scrape: progress notifications (pages done of total), pages in the order given', async () => {

@@ -219,6 +219,11 @@ export function extractRequestSchema(): JsonSchema {
       urls: urls('the pages to extract from', LIMITS.maxExtractUrls),
       prompt: text('what to extract, in words; a prompt, a schema, or both are needed'),
       schema: { type: 'object', description: 'JSON Schema of the data to extract; a prompt, a schema, or both are needed' },
+      selectors: {
+        type: 'object',
+        description:
+          'instead of a prompt or schema, no model: Crawl4AI\'s JSON CSS schema {"baseSelector": "li.product", "fields": [{"name": "title", "selector": "h2", "type": "text"}]} (types text, attribute with "attribute", html, nested and list with their own "fields"); the result is an array with one object per element baseSelector matches',
+      },
       systemPrompt: text('system prompt for the language model'),
       provider: { type: 'string', enum: MODEL_PROVIDERS, description: "the model server: anthropic (Claude) or openai (OpenAI or any server that speaks its Chat Completions API); default: the service's" },
       model: text("the language model to use (default: the service's)"),

@@ -1,3 +1,5 @@
+import type { CssSchema } from './cssSchema.js';
+
 /**
  * The service's interface (shared/spec/web-data-job-service.md) as types.
  * Names are the spec's; fields the spec leaves open follow the real service.
@@ -12,8 +14,11 @@ export type JobStatus = (typeof JOB_STATUSES)[number];
 export const FINAL_STATUSES: readonly JobStatus[] = ['completed', 'failed', 'stopped'];
 export const isFinal = (status: JobStatus): boolean => FINAL_STATUSES.includes(status);
 
-/** rawHtml and screenshot are the real service's formats beyond the spec's three. */
-export const FORMATS = ['markdown', 'html', 'links', 'rawHtml', 'screenshot'] as const;
+/**
+ * rawHtml and screenshot are the real service's formats beyond the spec's three;
+ * structuredData (the page's schema.org data as JSON-LD) is webjobs' own.
+ */
+export const FORMATS = ['markdown', 'html', 'links', 'rawHtml', 'screenshot', 'structuredData'] as const;
 export type Format = (typeof FORMATS)[number];
 
 export const SCREENSHOT_FORMATS = ['png', 'jpeg', 'webp'] as const;
@@ -144,6 +149,12 @@ export interface ExtractRequest {
   urls: string[];
   prompt?: string;
   schema?: Record<string, unknown>;
+  /**
+   * webjobs extension: Crawl4AI's JSON CSS schema (api/cssSchema.ts). The result is
+   * the array of items it reads from each page's repeated elements, with no model;
+   * not with a prompt or a schema.
+   */
+  selectors?: CssSchema;
   systemPrompt?: string;
   /** webjobs extension: "anthropic" or "openai" (any OpenAI-compatible server); default: the server's. */
   provider?: ModelProviderName;
@@ -175,6 +186,12 @@ export interface PageData {
    * the service (`serve` answers GET /api/files/{jobId}/{name}).
    */
   screenshot?: string;
+  /**
+   * webjobs extension: the page's schema.org data, one JSON-LD item each: its
+   * JSON-LD blocks as written (`@graph` kept), then its microdata and RDFa
+   * converted to JSON-LD. An empty list when the page has none.
+   */
+  structuredData?: Record<string, unknown>[];
 }
 
 /** `pending` only appears in the result of a batch that is still running, for URLs not yet done. */
@@ -234,6 +251,14 @@ export interface ExtractJob {
   /** The schema the job extracted with: the user's, or the one generated from the prompt. */
   schema?: Record<string, unknown>;
   metadata?: { inputTokens: number; outputTokens: number; numPagesScraped: number };
+  /**
+   * webjobs extension: a schema filled from the pages' structured data without a
+   * model (no model configured) says here that fields were not found, and lists
+   * them in `missing` (paths such as "offers.price"); such a job fails when the
+   * data found does not satisfy the schema.
+   */
+  warning?: string;
+  missing?: string[];
   error?: string;
 }
 

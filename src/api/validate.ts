@@ -5,6 +5,7 @@
  * whose message names the offending field.
  */
 import { invalidSelectors } from './selectors.js';
+import { validateCssSchema } from './cssSchema.js';
 import { LimitError, UsageError } from './errors.js';
 import { LIMITS } from './limits.js';
 import { MODEL_PROVIDERS, type ModelProviderName } from './types.js';
@@ -444,14 +445,19 @@ function modelProvider(value: unknown): ModelProviderName {
 /** Shape only; whether `schema` is valid JSON Schema is checked by the extract engine with ajv. */
 export function validateExtractRequest(value: unknown): ExtractRequest {
   const obj = requestObject(value);
-  rejectUnknown(obj, ['urls', 'prompt', 'schema', 'systemPrompt', 'provider', 'model', 'sessionOptions'], 'request');
+  rejectUnknown(obj, ['urls', 'prompt', 'schema', 'selectors', 'systemPrompt', 'provider', 'model', 'sessionOptions'], 'request');
   const prompt = optString(obj, 'prompt');
   const schema = obj.schema;
   if (schema !== undefined && !isObject(schema)) throw new UsageError('request.schema must be a JSON Schema object');
   if (schema !== undefined) checkSchemaDepth(schema, 'request.schema');
-  if (prompt === undefined && schema === undefined) throw new UsageError('extract needs a schema, a prompt, or both');
+  if (obj.selectors !== undefined && (prompt !== undefined || schema !== undefined)) {
+    throw new UsageError('extract takes selectors (no model) or a schema and/or a prompt, not both');
+  }
+  const selectors = obj.selectors === undefined ? undefined : validateCssSchema(obj.selectors);
+  if (prompt === undefined && schema === undefined && selectors === undefined) throw new UsageError('extract needs a schema, a prompt, or both');
   return {
     urls: validateUrlList(obj.urls, 'urls', LIMITS.maxExtractUrls),
+    ...(selectors !== undefined ? { selectors } : {}),
     ...(prompt !== undefined ? { prompt } : {}),
     ...(schema !== undefined ? { schema: schema as Record<string, unknown> } : {}),
     ...(optString(obj, 'systemPrompt') !== undefined ? { systemPrompt: optString(obj, 'systemPrompt') } : {}),

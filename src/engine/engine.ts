@@ -18,6 +18,8 @@ import { ExtractPool } from './http/extractPool.js';
 import { scrapeOverHttp } from './http/httpScrape.js';
 import { savedPageFetch } from './http/savedPage.js';
 import { scrapeUrl, withDefaults } from './scrape.js';
+import type { HtmlReads, SelectedItems } from './structured/readHtml.js';
+import type { CssSchema } from '../api/cssSchema.js';
 import { solverConfig } from './session/captcha.js';
 import { proxiedFetch } from './session/proxiedFetch.js';
 import { resolveProxy, type ProxyConfig } from './session/proxy.js';
@@ -33,6 +35,15 @@ export interface FetchOptions {
 
 const MAX_REDIRECTS = 10;
 
+/** A scrape's options as a job's own code may give them: the API's, and extract --selectors' CSS schema. */
+export interface EngineScrapeOptions extends ScrapeOptions {
+  /** The items of this schema, read from the page's final HTML, come back as the page's `selected`. */
+  selectors?: CssSchema;
+}
+
+/** A page as the engine returns it: the API's PageData, and the items of `selectors` when given. */
+export type EnginePage = PageData & SelectedItems;
+
 export interface Engine {
   /**
    * Throws or rejects (EnvironmentError, ConfigError) when a job with these options
@@ -47,7 +58,7 @@ export interface Engine {
    * Whoever runs the job aborts its signal when the job is cancelled or ends.
    * `access`: the job's headers, cookies and user-agent (see access.ts).
    */
-  scrape(url: string, scrapeOptions?: ScrapeOptions, sessionOptions?: SessionOptions, signal?: AbortSignal, access?: SiteAccess): Promise<PageData>;
+  scrape(url: string, scrapeOptions?: EngineScrapeOptions, sessionOptions?: SessionOptions, signal?: AbortSignal, access?: SiteAccess): Promise<EnginePage>;
   /** A plain HTTP GET outside the browser, through the session's proxy when it has one. */
   fetch(url: string, options: FetchOptions): Promise<Response>;
   /** Why the address guard (serve, mcp) refuses `url`, by what its host resolves to; undefined when it may be fetched. */
@@ -99,9 +110,10 @@ export class BrowserEngine implements Engine {
     return findBrowser(this.env, () => puppeteer.executablePath());
   }
 
-  async scrape(url: string, scrapeOptions?: ScrapeOptions, sessionOptions?: SessionOptions, signal?: AbortSignal, access?: SiteAccess): Promise<PageData> {
+  async scrape(url: string, scrapeOptions?: EngineScrapeOptions, sessionOptions?: SessionOptions, signal?: AbortSignal, access?: SiteAccess): Promise<EnginePage> {
     const options = withDefaults(scrapeOptions);
-    if (url.startsWith('file:')) return this.readSaved(url, options, signal);
+    const selectors = scrapeOptions?.selectors;
+    if (url.startsWith('file:')) return this.readSaved(url, options, signal, selectors);
     if (options.engine === 'browser') return this.render(url, scrapeOptions, sessionOptions, signal, access);
     const before = options.engine === 'auto' ? optionsNeedBrowser(options) : undefined;
     if (before) return this.renderBecause(before, url, scrapeOptions, sessionOptions, signal, access);
@@ -111,7 +123,7 @@ export class BrowserEngine implements Engine {
     this.extractPool ??= new ExtractPool();
     const fetcher = (target: string, init: { timeoutMs: number; signal?: AbortSignal; headers: Record<string, string> }) =>
       this.fetch(target, { ...init, sessionOptions, access });
-    const read = await scrapeOverHttp(fetcher, this.extractPool, url, options, { signal, access });
+    const read = await scrapeOverHttp(fetcher, this.extractPool, url, options, { signal, access, selectors });
     if (!read.needsBrowser) return read.data;
     if (options.engine === 'http') {
       const note = `this page may need a browser (${read.needsBrowser}); --engine auto or browser renders it`;
@@ -127,12 +139,12 @@ export class BrowserEngine implements Engine {
    * browser does (--engine browser, screenshots, waits for scripts) fails the page
    * saying so; a page that seems to need scripts is read as saved, with a warning.
    */
-  private async readSaved(url: string, options: ReturnType<typeof withDefaults>, signal?: AbortSignal): Promise<PageData> {
+  private async readSaved(url: string, options: ReturnType<typeof withDefaults>, signal?: AbortSignal, selectors?: CssSchema): Promise<EnginePage> {
     if (!this.settings.savedPages) throw new PageError(`${url}: saved pages (file://) are read only by the command line, on their own machine`);
     const browserOnly = options.engine === 'browser' ? '--engine browser renders pages in Chromium' : optionsNeedBrowser(options);
     if (browserOnly) throw new PageError(`${url} is a saved page, read without a browser or a network, but ${browserOnly}`);
     this.extractPool ??= new ExtractPool();
-    const read = await scrapeOverHttp(savedPageFetch(url), this.extractPool, url, options, { signal });
+    const read = await scrapeOverHttp(savedPageFetch(url), this.extractPool, url, options, { signal, selectors });
     if (read.needsBrowser) {
       const note = `this saved page may need a browser (${read.needsBrowser}); it was read as saved, without running its scripts`;
       read.data.metadata.warning = [read.data.metadata.warning, note].filter(Boolean).join('; ');
@@ -141,7 +153,7 @@ export class BrowserEngine implements Engine {
   }
 
   /** The page rendered in Chromium, its metadata saying so. */
-  private async render(url: string, scrapeOptions?: ScrapeOptions, sessionOptions?: SessionOptions, signal?: AbortSignal, access?: SiteAccess): Promise<PageData> {
+  private async render(url: string, scrapeOptions?: EngineScrapeOptions, sessionOptions?: SessionOptions, signal?: AbortSignal, access?: SiteAccess): Promise<EnginePage> {
     const proxy = resolveProxy(sessionOptions, this.env);
     const solver = sessionOptions?.solveCaptchas ? solverConfig(this.env) : undefined;
     const fetchBytes = (target: string, maxBytes: number) =>
@@ -149,7 +161,9 @@ export class BrowserEngine implements Engine {
         (response) => (response.ok ? readAtMost(response, maxBytes) : response.body?.cancel().then(() => undefined)),
         () => undefined,
       );
-    const data = await scrapeUrl(this.pool(proxy), url, scrapeOptions, { solver, signal, access, fetchBytes });
+    const readHtml = (html: string, at: string, reads: HtmlReads, limits: { timeoutMs: number; signal?: AbortSignal }) =>
+      (this.extractPool ??= new ExtractPool()).read(html, at, reads, limits);
+    const data = await scrapeUrl(this.pool(proxy), url, scrapeOptions, { solver, signal, access, fetchBytes, readHtml, selectors: scrapeOptions?.selectors });
     data.metadata.engine = 'browser';
     return data;
   }
@@ -161,11 +175,11 @@ export class BrowserEngine implements Engine {
   private async renderBecause(
     reason: string,
     url: string,
-    scrapeOptions?: ScrapeOptions,
+    scrapeOptions?: EngineScrapeOptions,
     sessionOptions?: SessionOptions,
     signal?: AbortSignal,
     access?: SiteAccess,
-  ): Promise<PageData> {
+  ): Promise<EnginePage> {
     try {
       await this.browserPath();
       const data = await this.render(url, scrapeOptions, sessionOptions, signal, access);

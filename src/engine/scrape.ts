@@ -17,6 +17,9 @@ import { describeCaptcha, detectCaptcha, injectToken, solveCaptcha, type Captcha
 import { BAD_USER_SELECTOR, type InPageOptions, type InPageResult } from './content/inPage.js';
 import { isContextGone, MainFrameWatch, pendingRefreshMs } from './mainFrame.js';
 import { installSettleProbe, settleEnabled, settleParams, waitForSettle } from './settle.js';
+import { addStructuredData } from './structured/index.js';
+import type { HtmlReadResult, HtmlReads, SelectedItems } from './structured/readHtml.js';
+import type { CssSchema } from '../api/cssSchema.js';
 
 /** The options of one page's scrape, defaults filled; headers, cookies and user-agent travel as the job's SiteAccess. */
 export type PageOptions = Required<Omit<ScrapeOptions, 'headers' | 'cookies' | 'userAgent' | 'maxAge'>>;
@@ -382,6 +385,7 @@ async function pdfPage(page: Page, url: string, response: HTTPResponse, options:
   if (formats.includes('html')) data.html = text.html;
   if (formats.includes('links')) data.links = text.links;
   if (formats.includes('rawHtml')) data.rawHtml = '';
+  if (formats.includes('structuredData')) data.structuredData = [];
   const warnings = [text.warning, formats.includes('screenshot') ? 'a PDF document has no screenshot; its text is in markdown' : undefined].filter(Boolean);
   if (warnings.length > 0) data.metadata.warning = warnings.join('; ');
   return data;
@@ -478,6 +482,7 @@ export function emptyPage(sourceURL: string, url: string, status: number, format
   if (formats.includes('html')) data.html = '';
   if (formats.includes('links')) data.links = [];
   if (formats.includes('rawHtml')) data.rawHtml = '';
+  if (formats.includes('structuredData')) data.structuredData = [];
   return data;
 }
 
@@ -500,7 +505,7 @@ interface TabRun extends ScrapeContext {
   egressFailure(url: string): string | undefined;
 }
 
-async function scrapeInTab(page: Page, url: string, options: PageOptions, run: TabRun): Promise<PageData> {
+async function scrapeInTab(page: Page, url: string, options: PageOptions, run: TabRun): Promise<PageData & SelectedItems> {
   const { settings, signal } = run;
   const deadline = Date.now() + options.timeout;
   await prepare(page, settings, run.access);
@@ -541,20 +546,37 @@ async function scrapeInTab(page: Page, url: string, options: PageOptions, run: T
       if (mayMove && watch.navigations !== rested) continue;
       const commits = watch.commits;
       let result: InPageResult;
+      let rendered: string | undefined;
       try {
         captcha = (await passCaptcha(page, url, run.solver, deadline, signal)) ?? captcha;
         result = await extractFrom(page, options);
+        // The document as rendered, for what is read in Node (structured/readHtml.ts).
+        if (options.formats.includes('structuredData') || run.selectors) rendered = await page.content();
       } catch (err) {
         // The page navigated while it was being read (its document went, or a new one came in under the
         // read and failed it): read the page it went to.
         if (mayMove && (isContextGone(err) || watch.commits !== commits)) continue;
         throw err;
       }
-      return { ...pageData(page, url, response, result, options, { captcha, complete }), ...(await asServedAndSeen(page, response, options)) };
+      const data: PageData & SelectedItems = { ...pageData(page, url, response, result, options, { captcha, complete }), ...(await asServedAndSeen(page, response, options)) };
+      if (rendered === undefined) return data;
+      const structuredData = options.formats.includes('structuredData');
+      const read = await readRendered(run, rendered, data.metadata.url!, { structuredData, ...(run.selectors ? { selectors: run.selectors } : {}) }, deadline);
+      if (structuredData) addStructuredData(data, read.structuredData);
+      if (run.selectors) data.selected = read.items ?? [];
+      return data;
     }
   } finally {
     watch.dispose();
   }
+}
+
+/** Time reading the rendered HTML gets at least, when the page's timeout is (nearly) spent. */
+const MIN_READ_MS = 5_000;
+
+function readRendered(run: TabRun, html: string, url: string, reads: HtmlReads, deadline: number): Promise<HtmlReadResult> {
+  if (!run.readHtml) throw new PageError('structuredData is read by the engine (BrowserEngine), not by scrapeUrl alone');
+  return run.readHtml(html, url, reads, { timeoutMs: Math.max(MIN_READ_MS, deadline - Date.now()), signal: run.signal });
 }
 
 function extractFrom(page: Page, options: PageOptions): Promise<InPageResult> {
@@ -607,6 +629,10 @@ export interface ScrapeContext {
   access?: SiteAccess;
   /** A plain GET of a document the tab could not hand over (a PDF), at most `maxBytes`; undefined when it failed. */
   fetchBytes?: (url: string, maxBytes: number) => Promise<Uint8Array | undefined>;
+  /** Reads the rendered HTML in Node, off this thread (the engine's worker threads): for the structuredData format. */
+  readHtml?: (html: string, url: string, reads: HtmlReads, limits: { timeoutMs: number; signal?: AbortSignal }) => Promise<HtmlReadResult>;
+  /** extract --selectors: the items of this CSS schema, read from the rendered HTML, come back as `selected`. */
+  selectors?: CssSchema;
 }
 
 /**
@@ -614,7 +640,7 @@ export interface ScrapeContext {
  * extraction) must finish within timeout + waitFor plus a grace period, so that a
  * page that hangs after load cannot hold a tab forever.
  */
-export async function scrapeUrl(pool: BrowserPool, url: string, scrapeOptions?: ScrapeOptions, context: ScrapeContext = {}): Promise<PageData> {
+export async function scrapeUrl(pool: BrowserPool, url: string, scrapeOptions?: ScrapeOptions, context: ScrapeContext = {}): Promise<PageData & SelectedItems> {
   const options = withDefaults(scrapeOptions);
   const { signal } = context;
   const page = await pool.acquire(signal).catch((err: Error) => {

@@ -54,7 +54,9 @@ interface Parts {
 
 function partsOf(data: PageData): Parts {
   const formats = FORMATS.filter((format) => data[format] !== undefined);
-  const texts = formats.map((format) => (format === 'links' ? (data.links ?? []).join('\n') : (data[format] ?? '')));
+  const texts = formats.map((format) =>
+    format === 'links' ? (data.links ?? []).join('\n') : format === 'structuredData' ? JSON.stringify(data.structuredData, null, 2) : (data[format] ?? ''),
+  );
   return { formats, texts, length: texts.reduce((sum, t) => sum + t.length, 0) };
 }
 
@@ -82,7 +84,10 @@ function slice(data: PageData, parts: Parts, from: number, to: number): PageData
     // A format the page has but left empty (no links) shows as empty in the first window; other formats only where they overlap it.
     if (b <= a && !(text === '' && from === 0)) return;
     const piece = text.slice(a, Math.max(a, b));
-    if (format === 'links') out.links = piece.split('\n').filter((link) => link !== '');
+    // JSON cut in two is no JSON: the structured data shows whole, in the window where it starts.
+    if (format === 'structuredData') {
+      if (a === 0) out.structuredData = data.structuredData;
+    } else if (format === 'links') out.links = piece.split('\n').filter((link) => link !== '');
     else out[format] = piece;
   });
   return out;
@@ -107,7 +112,7 @@ function rangeNote(from: number, to: number, length: number): string {
 function cutPage<T extends PageData>(entry: T, index: number, offset: number, budget: number, heading: string): { piece: Piece<T>; end: number; length: number } {
   const parts = partsOf(entry);
   const end = cutAt(parts.texts.join(''), offset, Math.max(budget, 1));
-  const { markdown: _m, html: _h, links: _l, ...rest } = entry;
+  const { markdown: _m, html: _h, links: _l, structuredData: _s, ...rest } = entry;
   const shown = { ...rest, ...slice(entry, parts, offset, end) } as T;
   const visible = parts.formats.filter((format) => shown[format] !== undefined);
   const body = visible.length > 0 ? renderPage(shown, visible) : '';

@@ -214,7 +214,7 @@ export function tools(limits: RequestLimits): Tool[] {
       'extract',
       'extract',
       'Extract structured data',
-      `Extract structured data as JSON from up to ${LIMITS.maxExtractUrls} pages with a language model, following a JSON Schema, a prompt, or both (at least one). Use it when you need particular fields (prices, names, dates, lists of items) rather than the page text; the pages' data is merged into one answer.`,
+      `Extract structured data as JSON from up to ${LIMITS.maxExtractUrls} pages with a language model, following a JSON Schema, a prompt, or both (at least one). Use it when you need particular fields (prices, names, dates, lists of items) rather than the page text; the pages' data is merged into one answer. With no model: \`selectors\` (CSS) returns one object per repeated element (listings, tables, search results), and a \`schema\` alone is filled from the pages' schema.org data when no model is configured.`,
       limits,
     ),
     jobStatusTool(),

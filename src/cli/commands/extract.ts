@@ -9,38 +9,47 @@ import { renderRecord, runJob } from '../runJob.js';
 interface ExtractFlags extends SessionFlags, RunFlags {
   prompt?: string;
   schema?: string;
+  selectors?: string;
   systemPrompt?: string;
   provider?: ModelProviderName;
   model?: string;
 }
 
-function parseJson(text: string, where: string): Record<string, unknown> {
+const SCHEMA_EXAMPLE = '{"type":"object","properties":{...}}';
+const SELECTORS_EXAMPLE = '{"baseSelector":"li.product","fields":[{"name":"title","selector":"h2","type":"text"}]}';
+
+function parseJson(text: string, where: string, flag: string, example: string): Record<string, unknown> {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new UsageError(`--schema: ${where} is not valid JSON: ${(err as Error).message}`);
+    throw new UsageError(`${flag}: ${where} is not valid JSON: ${(err as Error).message}`);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new UsageError(`--schema: ${where} must hold a JSON Schema object, e.g. {"type":"object","properties":{...}}`);
+    throw new UsageError(`${flag}: ${where} must hold a JSON object, e.g. ${example}`);
   }
   return value as Record<string, unknown>;
 }
 
-/** --schema is inline JSON when it looks like an object, else the path of a JSON file. */
-export function readSchemaFlag(value: string): Record<string, unknown> {
+/** A flag's JSON object: inline JSON when it looks like an object, else the path of a JSON file. */
+function readJsonFlag(value: string, flag: string, example: string): Record<string, unknown> {
   const trimmed = value.trim();
-  if (trimmed.startsWith('{')) return parseJson(trimmed, 'the inline schema');
+  if (trimmed.startsWith('{')) return parseJson(trimmed, 'the inline JSON', flag, example);
   if (!existsSync(trimmed)) {
-    throw new UsageError(`--schema: no file named "${value}", and it is not inline JSON either (inline JSON starts with "{")`);
+    throw new UsageError(`${flag}: no file named "${value}", and it is not inline JSON either (inline JSON starts with "{")`);
   }
   let text: string;
   try {
     text = readFileSync(trimmed, 'utf8');
   } catch (err) {
-    throw new UsageError(`--schema: cannot read ${value}: ${(err as Error).message}`);
+    throw new UsageError(`${flag}: cannot read ${value}: ${(err as Error).message}`);
   }
-  return parseJson(text, `the file ${value}`);
+  return parseJson(text, `the file ${value}`, flag, example);
+}
+
+/** --schema is inline JSON when it looks like an object, else the path of a JSON file. */
+export function readSchemaFlag(value: string): Record<string, unknown> {
+  return readJsonFlag(value, '--schema', SCHEMA_EXAMPLE);
 }
 
 function requestFrom(urls: string[], flags: ExtractFlags): ExtractRequest {
@@ -48,6 +57,8 @@ function requestFrom(urls: string[], flags: ExtractFlags): ExtractRequest {
     urls,
     ...(flags.prompt !== undefined ? { prompt: flags.prompt } : {}),
     ...(flags.schema !== undefined ? { schema: readSchemaFlag(flags.schema) } : {}),
+    // Checked as the request is (api/cssSchema.ts): a bad field is named there.
+    ...(flags.selectors !== undefined ? { selectors: readJsonFlag(flags.selectors, '--selectors', SELECTORS_EXAMPLE) as unknown as ExtractRequest['selectors'] } : {}),
     ...(flags.systemPrompt !== undefined ? { systemPrompt: flags.systemPrompt } : {}),
     ...(flags.provider !== undefined ? { provider: flags.provider } : {}),
     ...(flags.model !== undefined ? { model: flags.model } : {}),
@@ -73,11 +84,12 @@ export function extractCommand(): Command {
     .description(
       'Scrape one or more URLs and extract one JSON value from them with a language model, valid against a JSON Schema.\n' +
         'Give a schema, a prompt, or both (best). Without a schema, one is generated from the prompt and kept in the job record.\n' +
-        'Needs ANTHROPIC_API_KEY (Claude) or OPENAI_API_KEY (OpenAI, Ollama, vLLM, LM Studio, LiteLLM: any Chat Completions API).',
+        'Needs ANTHROPIC_API_KEY (Claude) or OPENAI_API_KEY (OpenAI, Ollama, vLLM, LM Studio, LiteLLM: any Chat Completions API); --selectors, and --schema with no key set, use no model.',
     )
     .argument('<urls...>', 'the pages to extract from (http or https); their data is combined into one result')
     .option('-p, --prompt <text>', 'what to extract, in words')
-    .option('-s, --schema <file|json>', 'JSON Schema the result must match: a file path, or inline JSON')
+    .option('-s, --schema <file|json>', 'JSON Schema the result must match: a file path, or inline JSON (with no model configured: filled from the pages\' structured data)')
+    .option('--selectors <file|json>', 'no model: Crawl4AI\'s JSON CSS schema (baseSelector, fields); prints an array of the items it finds')
     .option('--system-prompt <text>', 'extra instructions for the model, added to webjobs\'s own')
     .addOption(new Option('--provider <name>', 'model server: anthropic or openai (default: the one whose key is set, Anthropic first)').choices([...MODEL_PROVIDERS]))
     .option('-m, --model <name>', `model name (env: WEBJOBS_MODEL; default: ${DEFAULT_MODEL}, or ${DEFAULT_OPENAI_MODEL} with openai)`);
@@ -97,12 +109,18 @@ Examples:
   $ webjobs extract https://example.com --prompt "the company's contact email" --json | jq .schema > contact.schema.json
   $ OPENAI_BASE_URL=http://localhost:11434/v1 OPENAI_API_KEY=ollama \\
       webjobs extract https://shop.example.com/item/42 --schema product.schema.json --provider openai --model llama3.1
+  $ webjobs extract https://shop.example.com/search?q=lamp --selectors listing.json    # no model: one item per li.product
+  $ webjobs extract https://shop.example.com/item/42 --schema product.schema.json       # no key set: from the page's JSON-LD/microdata
 
 With --provider openai the model is asked for a tool call, else for JSON by response_format json_schema,
 else for JSON in its text; what each of these came to is in the error when none gives valid data.
 
+Without a model configured, --schema is filled from the pages' structured data (the structuredData format);
+the fields it could not fill are listed in the record's "missing" and said on stderr, and the job fails when
+what was found does not satisfy the schema (docs/cli.md).
+
 Environment:
-  ANTHROPIC_API_KEY                 Claude's key (one of the two keys is required)
+  ANTHROPIC_API_KEY                 Claude's key (with a prompt, this or OPENAI_API_KEY is required; without either: no model, see above)
   ANTHROPIC_BASE_URL                another Messages API endpoint (a proxy or gateway)
   OPENAI_API_KEY                    the key of an OpenAI-compatible server (any value for one that needs none)
   OPENAI_BASE_URL                   its Chat Completions endpoint, e.g. http://localhost:11434/v1 (Ollama)
@@ -120,7 +138,15 @@ Environment:
       request,
       flags,
       { label },
-      renderRecord('extract', flags, (jobId) => `extract job ${jobId}`, (record) => JSON.stringify(record.data ?? null, null, 2)),
+      renderRecord(
+        'extract',
+        flags,
+        (jobId) => `extract job ${jobId}`,
+        (record) => JSON.stringify(record.data ?? null, null, 2),
+        (record) => {
+          if (record.warning && !flags.quiet) process.stderr.write(`webjobs: warning: ${record.warning}\n`);
+        },
+      ),
     );
   });
 }

@@ -12,15 +12,21 @@ import { Worker } from 'node:worker_threads';
 import { PageError } from '../../api/errors.js';
 import type { InPageOptions } from '../content/inPage.js';
 import type { NodeExtraction } from '../content/inNode.js';
+import type { HtmlReadResult, HtmlReads } from '../structured/readHtml.js';
 
+/** A page to read: its content with `options` (extraction), and what `reads` asks of its HTML besides (structured/readHtml.ts). */
 export interface ExtractTask {
   id: number;
   html: string;
   url: string;
-  options: InPageOptions;
+  options?: InPageOptions;
+  reads?: HtmlReads;
 }
 
-export type ExtractReply = ({ id: number } & NodeExtraction) | { id: number; error: string };
+/** What a worker found: the extraction when asked, the reads when asked. */
+export type ExtractAnswer = Partial<NodeExtraction> & { reads?: HtmlReadResult };
+
+export type ExtractReply = ({ id: number } & ExtractAnswer) | { id: number; error: string };
 
 /** Heap of one worker: the DOM of a very large page takes ten times its HTML. */
 const WORKER_HEAP_MB = 1024;
@@ -42,7 +48,7 @@ function workerFile(): URL {
 
 interface Pending {
   task: ExtractTask;
-  resolve(extraction: NodeExtraction): void;
+  resolve(answer: ExtractAnswer): void;
   reject(err: Error): void;
   signal?: AbortSignal;
   /** Time allowed once a worker has the page (waiting for a free worker does not count). */
@@ -68,11 +74,26 @@ export class ExtractPool {
    * The extraction of `html` served at `url`; rejects with PageError when a worker
    * spent `timeoutMs` on it, or with the signal's reason when the job stops.
    */
-  run(html: string, url: string, options: InPageOptions, limits: { timeoutMs: number; signal?: AbortSignal }): Promise<NodeExtraction> {
+  run(
+    html: string,
+    url: string,
+    options: InPageOptions,
+    limits: { timeoutMs: number; signal?: AbortSignal },
+    reads?: HtmlReads,
+  ): Promise<NodeExtraction & { reads?: HtmlReadResult }> {
+    return this.submit(html, url, { options, ...(reads ? { reads } : {}) }, limits) as Promise<NodeExtraction & { reads?: HtmlReadResult }>;
+  }
+
+  /** Only what `reads` asks of `html` (a page the browser rendered: its content was extracted in the tab). */
+  async read(html: string, url: string, reads: HtmlReads, limits: { timeoutMs: number; signal?: AbortSignal }): Promise<HtmlReadResult> {
+    return (await this.submit(html, url, { reads }, limits)).reads ?? {};
+  }
+
+  private submit(html: string, url: string, asked: Pick<ExtractTask, 'options' | 'reads'>, limits: { timeoutMs: number; signal?: AbortSignal }): Promise<ExtractAnswer> {
     if (this.closed) return Promise.reject(new Error('the extraction pool is closed'));
     return new Promise((resolve, reject) => {
       const pending: Pending = {
-        task: { id: this.nextId++, html, url, options },
+        task: { id: this.nextId++, html, url, ...asked },
         resolve,
         reject,
         signal: limits.signal,
@@ -115,8 +136,8 @@ export class ExtractPool {
       const pending = slot.busy;
       if (!pending || pending.task.id !== reply.id) return;
       this.finish(slot);
-      if ('result' in reply) pending.resolve({ result: reply.result, signals: reply.signals });
-      else pending.reject(new PageError(reply.error));
+      if ('error' in reply) pending.reject(new PageError(reply.error));
+      else pending.resolve({ result: reply.result, signals: reply.signals, reads: reply.reads });
       this.dispatch();
     });
     const fail = (why: string) => {

@@ -10,6 +10,9 @@ import type { PageData } from '../../api/types.js';
 import type { SiteAccess } from '../access.js';
 import { BAD_USER_SELECTOR, type InPageOptions } from '../content/inPage.js';
 import type { NodeExtraction } from '../content/inNode.js';
+import { addStructuredData } from '../structured/index.js';
+import type { HtmlReadResult, SelectedItems } from '../structured/readHtml.js';
+import type { CssSchema } from '../../api/cssSchema.js';
 import type { PlainFetch } from '../crawl/fetchText.js';
 import { emptyPage, RENDERABLE, type PageOptions } from '../scrape.js';
 import { userAgentHeader } from '../userAgent.js';
@@ -21,7 +24,7 @@ export interface HttpScrape {
   /** The page as fetched: final URL, status, headers, the document as served. */
   page: HttpPage;
   /** What the engine returns for the page when it is read over HTTP. */
-  data: PageData;
+  data: PageData & SelectedItems;
   /** Why the page needs a browser, when it seems to (auto renders it then; http returns `data` with a warning). */
   needsBrowser?: string;
 }
@@ -49,7 +52,7 @@ function inPageOptions(options: PageOptions): InPageOptions {
   };
 }
 
-function pageData(page: HttpPage, extraction: NodeExtraction, options: PageOptions): PageData {
+function pageData(page: HttpPage, extraction: NodeExtraction & { reads?: HtmlReadResult }, options: PageOptions): PageData {
   const { result } = extraction;
   const data: PageData = {
     metadata: { ...result.metadata, url: page.url, sourceURL: page.sourceURL, statusCode: String(page.status), scrapedAt: new Date().toISOString(), engine: 'http' },
@@ -60,7 +63,12 @@ function pageData(page: HttpPage, extraction: NodeExtraction, options: PageOptio
   if (options.formats.includes('html')) data.html = result.html;
   if (options.formats.includes('links')) data.links = result.links;
   if (options.formats.includes('rawHtml')) data.rawHtml = page.rawHtml;
+  if (options.formats.includes('structuredData')) addStructuredData(data, extraction.reads?.structuredData);
   return data;
+}
+
+function selectedOf(extraction: { reads?: HtmlReadResult }, selectors: CssSchema | undefined): SelectedItems {
+  return selectors ? { selected: extraction.reads?.items ?? [] } : {};
 }
 
 export async function scrapeOverHttp(
@@ -68,7 +76,7 @@ export async function scrapeOverHttp(
   pool: ExtractPool,
   url: string,
   options: PageOptions,
-  context: { signal?: AbortSignal; access?: SiteAccess },
+  context: { signal?: AbortSignal; access?: SiteAccess; selectors?: CssSchema },
 ): Promise<HttpScrape> {
   const deadline = Date.now() + options.timeout;
   pool.warm();
@@ -83,17 +91,22 @@ export async function scrapeOverHttp(
     if (options.engine === 'auto') return { page, data: { metadata: {} }, needsBrowser: `not a web page (content type ${page.mediaType})` };
     throw new PageError(`${url} is not a web page (content type ${page.mediaType}); read it with --engine auto or browser`);
   }
-  let extraction: NodeExtraction;
+  let extraction: NodeExtraction & { reads?: HtmlReadResult };
   try {
-    extraction = await pool.run(documentOf(page), page.url, inPageOptions(options), {
-      timeoutMs: Math.max(MIN_EXTRACT_MS, deadline - Date.now()),
-      signal: context.signal,
-    });
+    const structuredData = options.formats.includes('structuredData');
+    const reads = structuredData || context.selectors ? { structuredData, ...(context.selectors ? { selectors: context.selectors } : {}) } : undefined;
+    extraction = await pool.run(
+      documentOf(page),
+      page.url,
+      inPageOptions(options),
+      { timeoutMs: Math.max(MIN_EXTRACT_MS, deadline - Date.now()), signal: context.signal },
+      reads,
+    );
   } catch (err) {
     const badSelector = err instanceof PageError ? BAD_USER_SELECTOR.exec(err.message) : null;
     if (badSelector) throw new PageError(badSelector[0]);
     throw err;
   }
-  const data = pageData(page, extraction, options);
+  const data = { ...pageData(page, extraction, options), ...selectedOf(extraction, context.selectors) };
   return { page, data, needsBrowser: mediaNeedsBrowser(page.mediaType) ?? pageNeedsBrowser(page, extraction, options) };
 }

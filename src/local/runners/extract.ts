@@ -5,7 +5,6 @@
  * A page that cannot be scraped fails the job: extracting from the pages that
  * happened to load would return data the user cannot tell is incomplete.
  */
-import { PageError, errorMessage } from '../../api/errors.js';
 import type { ExtractJob, ExtractRequest } from '../../api/types.js';
 import type { ScrapedPage } from '../../engine/extract/chunk.js';
 import { extractData, generateSchema, inputBudget } from '../../engine/extract/extractor.js';
@@ -14,21 +13,14 @@ import { createProvider } from '../../engine/extract/providers/index.js';
 import type { ModelProvider } from '../../engine/extract/providers/provider.js';
 import { checkSchema, type CheckedSchema } from '../../engine/extract/schema.js';
 import type { JobContext, JobRunner } from '../jobRunner.js';
+import { scrapeForExtract, withoutModel } from './extractNoModel.js';
 
 type Metadata = NonNullable<ExtractJob['metadata']>;
 
 async function scrapePages(ctx: JobContext<'extract'>): Promise<ScrapedPage[]> {
   const pages: ScrapedPage[] = [];
   for (const url of ctx.request.urls) {
-    ctx.signal.throwIfAborted();
-    let data;
-    try {
-      data = await ctx.engine.scrape(url, { formats: ['markdown'], onlyMainContent: true }, ctx.request.sessionOptions, ctx.signal);
-    } catch (err) {
-      throw new PageError(`could not scrape ${url}: ${errorMessage(err)}`);
-    }
-    const status = Number(data.metadata.statusCode);
-    if (status >= 400) throw new PageError(`could not scrape ${url}: the server answered HTTP ${status}`);
+    const data = await scrapeForExtract(ctx, url, { formats: ['markdown'], onlyMainContent: true });
     pages.push({ url, title: data.metadata.title ?? '', markdown: data.markdown ?? '' });
   }
   return pages;
@@ -52,14 +44,18 @@ export const extractRunner: JobRunner<'extract'> = {
     ...(request.schema ? { schema: request.schema } : {}),
   }),
 
-  /** Refuses the job before it exists: no key, an unknown provider, a bad model setting, or a schema that is not JSON Schema. */
+  /** Refuses the job before it exists: no key, an unknown provider, a bad model setting, or a schema that is not JSON Schema (extractNoModel.ts: what needs no model). */
   preflight(request, env) {
+    const noModel = withoutModel(request, env);
+    if (noModel) return noModel.preflight();
     llmSettings(env, request);
     inputBudget(env);
     if (request.schema) checkSchema(request.schema);
   },
 
   async run(ctx) {
+    const noModel = withoutModel(ctx.request, ctx.env);
+    if (noModel) return noModel.run(ctx);
     const llm = createProvider(llmSettings(ctx.env, ctx.request));
     const metadata: Metadata = { inputTokens: 0, outputTokens: 0, numPagesScraped: 0 };
     const saveMetadata = () =>

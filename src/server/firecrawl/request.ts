@@ -376,7 +376,7 @@ export function mapExtract(body: Obj): MappedRequest {
   for (const key of Object.keys(body)) {
     const value = body[key];
     if (value === undefined || LABELS.includes(key) || key === 'ignoreInvalidURLs') continue;
-    if (key === 'urls' || key === 'prompt' || key === 'schema' || key === 'systemPrompt') out[key] = value;
+    if (key === 'urls' || key === 'prompt' || key === 'schema' || key === 'systemPrompt' || key === 'selectors') out[key] = value;
     else unmapped(body, key, '', { neutral: EXTRACT_NEUTRAL, whyNot: EXTRACT_WHY_NOT });
   }
   const { urls, invalidURLs } = mapUrls(body);

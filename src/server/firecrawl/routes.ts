@@ -135,6 +135,9 @@ async function versionRoutes(app: FastifyInstance, options: FirecrawlOptions, ve
       status: extractState(record.status),
       ...(record.data !== undefined ? { data: record.data } : {}),
       ...(record.error ? { error: record.error } : {}),
+      // A schema filled without a model: what was not found (Firecrawl's answers carry a warning too).
+      ...(record.warning ? { warning: record.warning } : {}),
+      ...(record.missing ? { missing: record.missing } : {}),
       ...(usage ? { tokensUsed: usage.inputTokens + usage.outputTokens } : {}),
     };
   });

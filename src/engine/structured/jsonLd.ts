@@ -1,0 +1,49 @@
+/**
+ * JSON-LD blocks of a page (`<script type="application/ld+json">`), as written:
+ * each block's top-level object, or each element of a block that is an array,
+ * with `@graph` and `@context` kept as the page has them. A block that is not
+ * JSON is left out and counted, so the caller can say so.
+ */
+import type { StructuredItem } from './types.js';
+
+const JSON_LD = /^application\/ld\+json$/i;
+
+/** Wrappers some sites put around the JSON: an HTML comment, a CDATA section. */
+function unwrap(text: string): string {
+  return text
+    .trim()
+    .replace(/^<!--/, '')
+    .replace(/-->$/, '')
+    .replace(/^\/\/\s*<!\[CDATA\[/, '')
+    .replace(/^<!\[CDATA\[/, '')
+    .replace(/(\/\/\s*)?\]\]>$/, '')
+    .trim();
+}
+
+export interface JsonLdRead {
+  items: StructuredItem[];
+  /** Blocks that are not JSON (left out). */
+  invalid: number;
+}
+
+export function jsonLdOf(doc: Document): JsonLdRead {
+  const items: StructuredItem[] = [];
+  let invalid = 0;
+  for (const script of Array.from(doc.querySelectorAll('script[type]'))) {
+    const type = (script.getAttribute('type') ?? '').split(';')[0]!.trim();
+    if (!JSON_LD.test(type)) continue;
+    const text = unwrap(script.textContent ?? '');
+    if (text === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      invalid++;
+      continue;
+    }
+    for (const item of Array.isArray(value) ? value : [value]) {
+      if (typeof item === 'object' && item !== null && !Array.isArray(item)) items.push(item as StructuredItem);
+    }
+  }
+  return { items, invalid };
+}

@@ -1,0 +1,96 @@
+/**
+ * Extract jobs that need no model (issue 42):
+ *
+ * - `selectors` (Crawl4AI's JSON CSS schema): every page is read, and the items
+ *   the schema finds on each (api/cssSchema.ts, engine/structured/cssExtract.ts)
+ *   are the result, one array for all pages in the order given.
+ * - `schema` alone, with no model configured (no ANTHROPIC_API_KEY nor
+ *   OPENAI_API_KEY): the schema is filled from the pages' structured data
+ *   (engine/extract/fromStructured.ts). The record lists the fields not found in
+ *   `missing` and says so in `warning`. When what was found does not satisfy the
+ *   schema (a required field is missing, a value has the wrong type), the job
+ *   fails, its data and `missing` kept: a half-filled record never passes for a
+ *   complete one.
+ */
+import { PageError, errorMessage } from '../../api/errors.js';
+import type { ExtractJob, ExtractRequest } from '../../api/types.js';
+import type { EnginePage, EngineScrapeOptions } from '../../engine/engine.js';
+import { fillFromStructured } from '../../engine/extract/fromStructured.js';
+import { checkSchema, validationProblems } from '../../engine/extract/schema.js';
+import type { JobContext } from '../jobRunner.js';
+
+/** Keys of the model servers extract can use; with none set, no model is configured. */
+const MODEL_KEYS = ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY'];
+
+export function modelConfigured(env: NodeJS.ProcessEnv): boolean {
+  return MODEL_KEYS.some((name) => (env[name]?.trim() ?? '') !== '');
+}
+
+export interface NoModelPlan {
+  preflight(): void;
+  run(ctx: JobContext<'extract'>): Promise<void>;
+}
+
+/** How the request is served without a model, or undefined when it needs one. */
+export function withoutModel(request: ExtractRequest, env: NodeJS.ProcessEnv): NoModelPlan | undefined {
+  if (request.selectors) return { preflight: () => undefined, run: runSelectors };
+  if (request.schema && request.prompt === undefined && request.model === undefined && request.provider === undefined && !modelConfigured(env)) {
+    return { preflight: () => void checkSchema(request.schema), run: fillSchema };
+  }
+  return undefined;
+}
+
+/** One page of an extract job: a page that cannot be scraped, or answers an HTTP error, fails the job. */
+export async function scrapeForExtract(ctx: JobContext<'extract'>, url: string, options: EngineScrapeOptions): Promise<EnginePage> {
+  ctx.signal.throwIfAborted();
+  let data: EnginePage;
+  try {
+    data = await ctx.engine.scrape(url, options, ctx.request.sessionOptions, ctx.signal);
+  } catch (err) {
+    throw new PageError(`could not scrape ${url}: ${errorMessage(err)}`);
+  }
+  const status = Number(data.metadata.statusCode);
+  if (status >= 400) throw new PageError(`could not scrape ${url}: the server answered HTTP ${status}`);
+  return data;
+}
+
+const noTokens = (pages: number): NonNullable<ExtractJob['metadata']> => ({ inputTokens: 0, outputTokens: 0, numPagesScraped: pages });
+
+async function runSelectors(ctx: JobContext<'extract'>): Promise<void> {
+  const items: Record<string, unknown>[] = [];
+  for (const url of ctx.request.urls) {
+    // links: the cheapest extraction; the items are read from the page's final HTML beside it.
+    const page = await scrapeForExtract(ctx, url, { formats: ['links'], selectors: ctx.request.selectors });
+    items.push(...(page.selected ?? []));
+  }
+  await ctx.update((record) => {
+    record.data = items;
+    (record as ExtractJob).metadata = noTokens(ctx.request.urls.length);
+  });
+}
+
+async function fillSchema(ctx: JobContext<'extract'>): Promise<void> {
+  const checked = checkSchema(ctx.request.schema);
+  const structured: Record<string, unknown>[] = [];
+  for (const url of ctx.request.urls) {
+    const page = await scrapeForExtract(ctx, url, { formats: ['structuredData'] });
+    structured.push(...(page.structuredData ?? []));
+  }
+  const { data, missing } = fillFromStructured(checked.schema, structured);
+  const problems = validationProblems(checked, data);
+  const notFound = missing.length === 0 ? '' : `${missing.length} field${missing.length === 1 ? '' : 's'} not found: ${missing.join(', ')}`;
+  await ctx.update((record) => {
+    const job = record as ExtractJob;
+    if (data !== undefined) job.data = data;
+    job.metadata = noTokens(ctx.request.urls.length);
+    job.missing = missing;
+    if (notFound) job.warning = `no model is configured: filled from the pages' structured data; ${notFound}`;
+  });
+  if (problems.length > 0) {
+    const found = structured.length === 0 ? 'the pages have no structured data (JSON-LD, microdata, RDFa)' : `the pages' structured data does not fill the schema (${problems.slice(0, 5).join('; ')})`;
+    throw new PageError(
+      `no model is configured (set ANTHROPIC_API_KEY or OPENAI_API_KEY), and ${found}${notFound ? `; ${notFound}` : ''}` +
+        `${data === undefined ? '' : '; what was found is in the record\'s data'}`,
+    );
+  }
+}
