@@ -8,7 +8,7 @@
  *   page's address (and its `<base href>`), as in a browser; linkedom returns the
  *   attribute as written.
  * - `document.implementation.createHTMLDocument`, a TreeWalker that honours its
- *   filter (linkedom's ignores it), a table's `rows` and a row's `cells`.
+ *   filter and its whatToShow (linkedom's ignores both), a table's `rows` and `caption`, a row's `cells`.
  * - `<noscript>`: a browser with scripts on reads its content as text; linkedom
  *   parses it into elements. It is turned back into text, as Chromium has it.
  * - Visibility (`checkVisibility`): no layout or style sheets here. The substitute
@@ -42,9 +42,10 @@ import { hiddenBySheets, type SheetHiding } from './inlineSheets.js';
 const SHOW_ELEMENT = 0x1;
 const FILTER_ACCEPT = 1;
 const FILTER_REJECT = 2;
+const FILTER_SKIP = 3;
 
 /** NodeFilter's constants, which mainContent.ts reads from the global scope as a page does. */
-export const NODE_FILTER = { FILTER_ACCEPT, FILTER_REJECT, FILTER_SKIP: 3, SHOW_ALL: 0xffffffff, SHOW_ELEMENT, SHOW_TEXT: 0x4 };
+export const NODE_FILTER = { FILTER_ACCEPT, FILTER_REJECT, FILTER_SKIP, SHOW_ALL: 0xffffffff, SHOW_ELEMENT, SHOW_TEXT: 0x4 };
 
 /**
  * The page being read: its URL, the base its relative URLs resolve against, and what its own
@@ -62,17 +63,26 @@ function resolved(value: string | null): string {
   }
 }
 
-/** A TreeWalker over elements that honours its filter's REJECT (skip the subtree) and SKIP. */
-class ElementWalker {
+/**
+ * A TreeWalker that honours `whatToShow` (linkedom's walks elements whatever it is asked) and its
+ * filter's REJECT (skip the subtree) and SKIP. A node `whatToShow` leaves out is skipped: its
+ * children are still visited.
+ */
+class NodeWalker {
   currentNode: Node;
+  /** Elements only: walked by the element links, faster than visiting every text node too. */
+  private readonly elementsOnly: boolean;
   constructor(
     readonly root: Node,
+    private readonly whatToShow: number,
     private readonly filter?: { acceptNode(node: Node): number } | ((node: Node) => number),
   ) {
     this.currentNode = root;
+    this.elementsOnly = whatToShow === SHOW_ELEMENT;
   }
 
   private accept(node: Node): number {
+    if (!(this.whatToShow & (1 << (node.nodeType - 1)))) return FILTER_SKIP;
     if (!this.filter) return FILTER_ACCEPT;
     return typeof this.filter === 'function' ? this.filter(node) : this.filter.acceptNode(node);
   }
@@ -81,7 +91,9 @@ class ElementWalker {
     let node: Node | null = this.currentNode;
     let descend = true;
     for (;;) {
-      const next: Node | null = (descend && firstElement(node)) || nextElementAfter(node, this.root);
+      const next: Node | null = this.elementsOnly
+        ? (descend && firstElement(node)) || nextElementAfter(node, this.root)
+        : (descend && node.firstChild) || nextNodeAfter(node, this.root);
       if (!next) return null;
       const verdict = this.accept(next);
       node = next;
@@ -103,6 +115,14 @@ function nextElementAfter(node: Node, root: Node): Element | null {
   for (let at: Node | null = node; at && at !== root; at = at.parentNode) {
     const sibling = (at as Element).nextElementSibling;
     if (sibling) return sibling;
+  }
+  return null;
+}
+
+/** The node after `node` in document order, its subtree skipped, without leaving `root`. */
+function nextNodeAfter(node: Node, root: Node): Node | null {
+  for (let at: Node | null = node; at && at !== root; at = at.parentNode) {
+    if (at.nextSibling) return at.nextSibling;
   }
   return null;
 }
@@ -195,7 +215,7 @@ function patchLinkedom(): void {
   });
   Object.defineProperty(documentProto, 'createTreeWalker', {
     configurable: true,
-    value: (root: Node, _whatToShow?: number, filter?: { acceptNode(node: Node): number }) => new ElementWalker(root, filter),
+    value: (root: Node, whatToShow = NODE_FILTER.SHOW_ALL, filter?: { acceptNode(node: Node): number }) => new NodeWalker(root, whatToShow, filter),
   });
   // On every element: linkedom makes some tables (inside other elements' innerHTML) plain elements.
   Object.defineProperty(LinkedomElement.prototype, 'rows', {
@@ -203,6 +223,13 @@ function patchLinkedom(): void {
     get(this: Element) {
       // The table's own rows: those whose nearest table is this one.
       return Array.from(this.querySelectorAll('tr')).filter((row) => row.parentElement?.closest('table') === this);
+    },
+  });
+  // A table's caption: its first <caption> child (linkedom has none; turndown's table rule writes it).
+  Object.defineProperty(LinkedomElement.prototype, 'caption', {
+    configurable: true,
+    get(this: Element) {
+      return this.tagName === 'TABLE' ? (Array.from(this.children).find((child) => child.tagName === 'CAPTION') ?? null) : undefined;
     },
   });
   Object.defineProperty(LinkedomElement.prototype, 'cells', {
