@@ -156,6 +156,11 @@ export class TooManyJobsError extends WebjobsError {
   constructor(message: string, readonly retryAfterSeconds = 5) {
     super(message);
   }
+
+  /** The answer to a key that already has `maxActive` jobs pending or running (serve on either store). */
+  static forKey(maxActive: number): TooManyJobsError {
+    return new TooManyJobsError(`too many jobs at once: this API key has ${maxActive} pending or running; wait for one to finish`);
+  }
 }
 
 /**

@@ -11,7 +11,7 @@ import type { CrawlRequest, Format, PageEntry } from '../api/types.js';
 import type { SiteAccess } from '../engine/access.js';
 import type { PlainFetch } from '../engine/crawl/fetchText.js';
 import { crawlPolitely, type PoliteGate, type PoliteRequest } from '../engine/crawl/hostGate.js';
-import { looksLikePage, normalizeUrl } from '../engine/crawl/normalize.js';
+import { looksLikePage, normalizeUrl } from '../api/normalizeUrl.js';
 import { RobotsCache } from '../engine/crawl/robots.js';
 import { CrawlScope } from '../engine/crawl/scope.js';
 import { sitemapUrls } from '../engine/crawl/sitemap.js';

@@ -13,10 +13,9 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type PgBoss from 'pg-boss';
-import { JobNotFoundError } from '../api/errors.js';
-import { tooManyJobs } from '../server/admission.js';
+import { JobNotFoundError, TooManyJobsError } from '../api/errors.js';
 import { LIMITS } from '../api/limits.js';
-import { normalizeUrl } from '../engine/crawl/normalize.js';
+import { normalizeUrl } from '../api/normalizeUrl.js';
 import { requestUrls, withoutCredentials } from '../api/redact.js';
 import { JOB_ID_PATTERN, validatePageQuery } from '../api/validate.js';
 import type { BatchScrapeRequest, CrawlRequest, JobKind, JobRecord, JobRequest, JobStatus, JobSummary, PageEntry, PageQuery } from '../api/types.js';
@@ -155,7 +154,7 @@ export class PgJobStore {
         await client.query(`SELECT pg_advisory_xact_lock(hashtext('webjobs-key:' || $1))`, [owner.key]);
         const { rows } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM webjobs_jobs WHERE owner_key = $1 AND status IN ${ACTIVE}`, [owner.key]);
         if (rows[0]!.n >= owner.maxActive) {
-          throw tooManyJobs(owner.maxActive);
+          throw TooManyJobsError.forKey(owner.maxActive);
         }
       }
       const urls = kind === 'batch' ? (request as BatchScrapeRequest).urls : kind === 'crawl' ? [(request as CrawlRequest).url] : [];

@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { PageData, ScrapeOptions, SessionOptions } from '../api/types.js';
-import { normalizeUrl } from '../engine/crawl/normalize.js';
+import { normalizeUrl } from '../api/normalizeUrl.js';
 import { readJson, writeJsonAtomic } from './atomicFile.js';
 
 interface CacheEntry {

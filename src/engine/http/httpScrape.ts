@@ -11,7 +11,7 @@ import type { SiteAccess } from '../access.js';
 import { BAD_USER_SELECTOR, type InPageOptions } from '../content/inPage.js';
 import type { NodeExtraction } from '../content/inNode.js';
 import type { PlainFetch } from '../crawl/fetchText.js';
-import { emptyPage, RENDERABLE, type PageOptions } from '../scrape.js';
+import { emptyPage, RENDERABLE, type PageOptions } from '../pageOptions.js';
 import { userAgentHeader } from '../userAgent.js';
 import { mediaNeedsBrowser, pageNeedsBrowser } from './choice.js';
 import type { ExtractPool } from './extractPool.js';

@@ -14,7 +14,7 @@ import { defaultConcurrency } from '../../engine/browser.js';
 import type { PlainFetch } from '../../engine/crawl/fetchText.js';
 import { Frontier } from '../../engine/crawl/frontier.js';
 import { HostGate, crawlPolitely, type PoliteGate, type PoliteRequest } from '../../engine/crawl/hostGate.js';
-import { looksLikePage, normalizeUrl } from '../../engine/crawl/normalize.js';
+import { looksLikePage, normalizeUrl } from '../../api/normalizeUrl.js';
 import { RobotsCache } from '../../engine/crawl/robots.js';
 import { CrawlScope } from '../../engine/crawl/scope.js';
 import { sitemapUrls } from '../../engine/crawl/sitemap.js';
