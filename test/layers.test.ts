@@ -16,15 +16,17 @@ const SRC = fileURLToPath(new URL('../src/', import.meta.url));
 const LAYERS: Record<string, readonly string[]> = {
   api: [],
   engine: ['api'],
-  // The file store keeps what it is given; it knows no engine.
-  store: ['api'],
-  local: ['api', 'engine', 'store'],
-  pg: ['api', 'engine', 'store', 'local'],
+  // The job layer: the runners, written once, and the contracts they run on (JobStore, leases, the page cache, job files).
+  jobs: ['api', 'engine'],
+  // The back ends: each implements the contracts of jobs/, and none imports another.
+  store: ['api', 'jobs'],
+  local: ['api', 'engine', 'jobs'],
+  pg: ['api', 'engine', 'jobs'],
   remote: ['api'],
-  server: ['api', 'engine', 'store', 'local', 'pg'],
+  server: ['api', 'engine', 'jobs', 'store', 'local', 'pg'],
   // A front end never imports another one.
   mcp: ['api'],
-  cli: ['api', 'engine', 'store', 'local', 'pg', 'remote', 'server', 'mcp'],
+  cli: ['api', 'engine', 'jobs', 'store', 'local', 'pg', 'remote', 'server', 'mcp'],
 };
 
 /** Imports refused inside a folder: the HTTP engine and the page's content code never reach into the browser's. */

@@ -19,7 +19,7 @@ import {
 } from '../api/types.js';
 import type { JobStart } from '../api/backend.js';
 import { validateJobId, validateRequest } from '../api/validate.js';
-import { loadRunner } from '../local/runners/index.js';
+import { loadRunner } from '../jobs/runners/index.js';
 import { reachable, type PgConnection } from './connect.js';
 import { PgJobStore, type JobOwner } from './store.js';
 

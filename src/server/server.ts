@@ -20,7 +20,7 @@ import { loadKeys } from './keys.js';
 import { FileAdmission, PgAdmission, type Admission } from './admission.js';
 import { JobOwners } from './owners.js';
 import { recoverJobs, watchOrphans } from './recovery.js';
-import { leaseMs } from '../store/leases.js';
+import { leaseMs } from '../jobs/leases.js';
 import { createGuards } from '../engine/ssrf.js';
 import type { ConnectionLimits } from './connections.js';
 

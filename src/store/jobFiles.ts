@@ -7,6 +7,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { JOB_ID_PATTERN } from '../api/validate.js';
+import type { JobFileWriter } from '../jobs/contracts.js';
 import { writeError, writeStoreFile } from './atomicFile.js';
 
 /** What a job file may be called: what `put` makes. */
@@ -14,7 +15,7 @@ const FILE_NAME = /^[a-z]+-\d{1,9}\.(png|jpeg|webp)$/;
 
 export const FILE_TYPES: Record<string, string> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' };
 
-export class JobFiles {
+export class JobFiles implements JobFileWriter {
   private readonly jobsDir: string;
 
   constructor(home: string) {

@@ -14,27 +14,13 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { PageData, ScrapeOptions, SessionOptions } from '../api/types.js';
 import { normalizeUrl } from '../api/normalizeUrl.js';
+import type { CachedScrape, PageCache } from '../jobs/contracts.js';
 import { readJson, writeJsonAtomic } from './atomicFile.js';
 
 interface CacheEntry {
   /** Date.now() when the page was scraped. */
   storedAt: number;
   data: PageData;
-}
-
-/** One scrape as the cache sees it. */
-export interface CachedScrape {
-  url: string;
-  scrapeOptions?: ScrapeOptions;
-  sessionOptions?: SessionOptions;
-  /** Whose entries these are (serve: the API key); none: the cache of this machine's user. */
-  tenant?: string;
-}
-
-export interface PageCache {
-  /** The stored page when it is at most `maxAgeMs` old. */
-  get(scrape: CachedScrape, maxAgeMs: number): Promise<PageData | undefined>;
-  put(scrape: CachedScrape, data: PageData): Promise<void>;
 }
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');

@@ -19,8 +19,7 @@
 import type { PageData, ScrapeOptions, SessionOptions } from '../api/types.js';
 import type { SiteAccess } from '../engine/access.js';
 import type { Engine } from '../engine/engine.js';
-import type { JobFiles } from '../store/jobFiles.js';
-import type { PageCache } from '../store/pageCache.js';
+import type { JobFileWriter, PageCache } from './contracts.js';
 
 type Scrape = Engine['scrape'];
 
@@ -55,7 +54,7 @@ export function withCache(engine: Engine, cache: PageCache, tenant?: string): En
 
 const DATA_URL = /^data:image\/(png|jpeg|webp);base64,/;
 
-export function withJobFiles(engine: Engine, files: JobFiles, jobId: string): Engine {
+export function withJobFiles(engine: Engine, files: JobFileWriter, jobId: string): Engine {
   let taken = 0;
   return withScrape(engine, async (...args: Parameters<Scrape>) => {
     const data = await engine.scrape(...args);
