@@ -39,7 +39,12 @@ afterAll(async () => {
 });
 
 const post = (path: string, body: unknown) =>
-  fetch(`${serve.url}${path}`, { method: 'POST', headers: { 'x-api-key': KEY, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  fetch(`${serve.url}${path}`, {
+    method: 'POST',
+    // /api takes x-api-key, the Firecrawl routes a bearer token.
+    headers: { 'x-api-key': KEY, authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 describe('serve --database refuses what it lacks, naming it', () => {
   it('map: 501 on /api/map and on the Firecrawl route; map --remote exits 9', async () => {
@@ -57,7 +62,7 @@ describe('serve --database refuses what it lacks, naming it', () => {
     const scrape = await post('/api/scrape', { url: site.at('/a'), scrapeOptions: { maxAge: 60_000 } });
     expect(scrape.status).toBe(501);
     expect(((await scrape.json()) as { message: string }).message).toMatch(/scrapeOptions\.maxAge \(the page cache\) is not supported on PostgreSQL/);
-    const batch = await post('/api/batch/scrape', { urls: [site.at('/a')], scrapeOptions: { maxAge: 60_000 } });
+    const batch = await post('/api/scrape/batch', { urls: [site.at('/a')], scrapeOptions: { maxAge: 60_000 } });
     expect(batch.status).toBe(501);
     const remote = await runCli(['batch', site.at('/a'), '--max-age', '1h', '--remote', serve.url, '--api-key', KEY], { env: { WEBJOBS_HOME: tempHome() } });
     expect(remote.code, remote.stderr).toBe(9);

@@ -13,6 +13,7 @@ export const ExitCode = {
   environment: 6,
   remote: 7,
   damaged: 8,
+  unsupported: 9,
   /** 128 + the signal's number, as shells report a process ended by a signal. */
   hangup: 129,
   interrupted: 130,
@@ -147,6 +148,21 @@ export class AuthError extends WebjobsError {
 export class PlanError extends WebjobsError {
   readonly exitCode = ExitCode.usage;
   readonly httpStatus = 402;
+}
+
+/**
+ * A feature this back end lacks (map on PostgreSQL, say), named: refused
+ * before anything starts, never silently ignored. 501: the request is right, the
+ * server cannot do it; another back end (the file store) can.
+ */
+export class UnsupportedError extends WebjobsError {
+  readonly exitCode = ExitCode.unsupported;
+  readonly httpStatus = 501;
+
+  /** `feature` is not available on `backend` ("PostgreSQL (serve --database)"). */
+  static of(feature: string, backend: string): UnsupportedError {
+    return new UnsupportedError(`${feature} is not supported on ${backend}`);
+  }
 }
 
 export class TooManyJobsError extends WebjobsError {

@@ -5,7 +5,7 @@
  * cannot be reached is a DatabaseUnavailableError (503 + Retry-After), never a 500.
  */
 import type { JobBackend, StartOptions, WaitOptions } from '../api/backend.js';
-import { UsageError, WaitTimeoutError, WrongKindError } from '../api/errors.js';
+import { UnsupportedError, UsageError, WaitTimeoutError, WrongKindError } from '../api/errors.js';
 import {
   isFinal,
   type JobHandle,
@@ -16,23 +16,29 @@ import {
   type JobStatusObject,
   type JobSummary,
   type PageQuery,
+  type ScrapeOptions,
 } from '../api/types.js';
 import type { JobStart } from '../api/backend.js';
 import { validateJobId, validateRequest } from '../api/validate.js';
 import { loadRunner } from '../jobs/runners/index.js';
 import { reachable, type PgConnection } from './connect.js';
+import { PgProgress } from './progress.js';
 import { PgJobStore, type JobOwner } from './store.js';
 
 const WAIT_POLL_MS = 250;
+/** How a refusal names this back end. */
+const ON_POSTGRES = 'PostgreSQL (serve --database)';
 
 export class PgBackend implements JobBackend {
   readonly store: PgJobStore;
+  private readonly progress: PgProgress;
 
   constructor(
     connection: PgConnection,
     private readonly env: NodeJS.ProcessEnv = process.env,
   ) {
     this.store = new PgJobStore(connection);
+    this.progress = new PgProgress(connection.pool);
   }
 
   async start<K extends JobKind>(kind: K, request: JobRequestByKind[K], _options: StartOptions = {}): Promise<JobHandle> {
@@ -42,6 +48,8 @@ export class PgBackend implements JobBackend {
   /** Starts a job for an API key, refused with TooManyJobsError when the key already has maxActive pending or running. */
   async startOwned<K extends JobKind>(kind: K, request: JobRequestByKind[K], owner?: JobOwner): Promise<JobHandle> {
     const validated = validateRequest(kind, request);
+    // No page cache here yet: a maxAge would be ignored, so it is refused.
+    if ((validated as { scrapeOptions?: ScrapeOptions }).scrapeOptions?.maxAge) throw UnsupportedError.of('scrapeOptions.maxAge (the page cache)', ON_POSTGRES);
     const runner = await loadRunner(kind);
     if (!runner) throw new UsageError(`${kind} jobs are not available in this build`);
     // The API node checks what it can without a browser (an extract's LLM key, its schema); workers need the same settings.
@@ -74,16 +82,45 @@ export class PgBackend implements JobBackend {
     return (await reachable(() => this.store.result(jobId, query))) as JobRecordByKind[K];
   }
 
-  /** Polls the job's row: the job runs on some worker, which may be on another machine. */
+  /**
+   * Polls the job's row: the job runs on some worker, which may be on another machine. Progress counts the
+   * pages finished and failed; onPage gets each finished entry once, in page order.
+   */
   async wait(kind: JobKind, jobId: string, options: WaitOptions = {}): Promise<JobStatus> {
+    await this.header(jobId, kind);
     const started = Date.now();
+    const replay = options.onPage && (kind === 'batch' || kind === 'crawl') ? this.pageReplay(kind, jobId, options.onPage) : undefined;
     for (;;) {
-      const { status } = await this.header(jobId, kind);
-      options.onProgress?.({ status, done: 0, failed: 0 });
-      if (isFinal(status)) return status;
+      const { kind: _kind, ...progress } = await reachable(() => this.progress.progress(jobId));
+      const final = isFinal(progress.status);
+      await replay?.(final);
+      options.onProgress?.(progress);
+      if (final) return progress.status;
       if (options.timeoutMs !== undefined && Date.now() - started >= options.timeoutMs) throw new WaitTimeoutError(jobId, options.timeoutMs);
       await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
     }
+  }
+
+  /**
+   * Hands each finished entry to onPage once, in page order: one waits for an earlier page still running, until
+   * the job has ended (a crawl cancelled leaves pages unfinished). Its index is its place in the result's data:
+   * a batch lists every URL, a crawl its finished pages.
+   */
+  private pageReplay(kind: 'batch' | 'crawl', jobId: string, onPage: NonNullable<WaitOptions['onPage']>): (final: boolean) => Promise<void> {
+    let next = 0;
+    let given = 0;
+    return async (final) => {
+      for (;;) {
+        const rows = await reachable(() => this.progress.finished(jobId, next));
+        for (const { idx, entry } of rows) {
+          if (idx !== next && !final) return;
+          onPage(entry, kind === 'batch' ? idx : given);
+          given++;
+          next = idx + 1;
+        }
+        if (rows.length === 0) return;
+      }
+    };
   }
 
   list(jobIds?: readonly string[]): Promise<JobSummary[]> {

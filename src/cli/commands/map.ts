@@ -1,6 +1,6 @@
 /** `webjobs map`: a site's URLs, one a line, ready for `webjobs batch -`. */
 import { Command } from 'commander';
-import { UsageError } from '../../api/errors.js';
+import { UnsupportedError, UsageError } from '../../api/errors.js';
 import { LIMITS } from '../../api/limits.js';
 import type { MapRequest } from '../../api/types.js';
 import { validateMapRequest } from '../../api/validate.js';
@@ -55,7 +55,8 @@ Examples:
   $ webjobs map https://example.com --json | jq -r '.links[] | "\\(.url)\\t\\(.title // "")"'
 
 Exit codes: 0 the map was made (even when empty), 1 the site could not be read
-(robots.txt answered 5xx or could not be fetched), 2 bad usage, 7 the remote service failed.`,
+(robots.txt answered 5xx or could not be fetched), 2 bad usage, 7 the remote service failed,
+9 the back end cannot map (--remote to a serve on PostgreSQL).`,
     )
     .action(async (url: string, flags: MapFlags) => {
       const request: MapRequest = {
@@ -69,7 +70,7 @@ Exit codes: 0 the map was made (even when empty), 1 the site could not be read
       };
       validateMapRequest(request);
       const result = await withBackend({ remote: flags.remote, apiKey: flags.apiKey }, async (backend) => {
-        if (!backend.map) throw new UsageError('this back end cannot map sites');
+        if (!backend.map) throw UnsupportedError.of('map', 'this back end');
         return backend.map(request);
       });
       const text = flags.json ? JSON.stringify(result, null, 2) : result.links.map((link) => link.url).join('\n');
