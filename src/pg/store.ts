@@ -19,7 +19,8 @@ import { normalizeUrl } from '../api/normalizeUrl.js';
 import { requestUrls, withoutCredentials } from '../api/redact.js';
 import { JOB_ID_PATTERN, validatePageQuery } from '../api/validate.js';
 import type { BatchScrapeRequest, CrawlRequest, JobKind, JobRecord, JobRequest, JobStatus, JobSummary, PageEntry, PageQuery } from '../api/types.js';
-import type { RecordHeader } from '../jobs/jobStore.js';
+import type { JobRecords, RecordHeader } from '../jobs/jobStore.js';
+import type { Held, WorkLeases } from '../jobs/leases.js';
 import { inTransaction } from './client.js';
 import { BOSS_SCHEMA, JOB_QUEUE, MAX_ATTEMPTS, PAGE_QUEUE, type PgConnection } from './connect.js';
 
@@ -48,13 +49,6 @@ interface JobRow {
 export interface JobOwner {
   key: string;
   maxActive: number;
-}
-
-/** What a worker holds: a page (index) of a batch or crawl, or a whole scrape/extract job (no index), at one attempt. */
-export interface Held {
-  jobId: string;
-  index?: number;
-  attempt: number;
 }
 
 export interface PageLease extends Held {
@@ -115,7 +109,7 @@ function bossDb(client: pg.PoolClient): PgBoss.Db {
   return { executeSql: (text, values) => client.query(text, values) };
 }
 
-export class PgJobStore {
+export class PgJobStore implements JobRecords, WorkLeases {
   private readonly pool: pg.Pool;
   private readonly boss: PgBoss;
   private readonly leaseSeconds: number;

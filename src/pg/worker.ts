@@ -30,7 +30,8 @@ import { crawlPage } from '../jobs/crawlPage.js';
 import { crawlRules, type CrawlRules } from '../jobs/crawlRules.js';
 import { Feed } from './feed.js';
 import { HostSlots, PgHostGate, type HostSlot } from './hostGate.js';
-import { ENDED_CHANNEL, LEASE_EXPIRED, PgJobStore, type Held, type PageJobData, type WholeJobData } from './store.js';
+import type { Held } from '../jobs/leases.js';
+import { ENDED_CHANNEL, LEASE_EXPIRED, PgJobStore, type PageJobData, type WholeJobData } from './store.js';
 
 export interface PgWorkerOptions {
   connection: PgConnection;
