@@ -1,5 +1,5 @@
 /**
- * Where serve on PostgreSQL differs from the file store, it says so (issue 40): a feature it lacks is refused
+ * serve on PostgreSQL against the file store (issue 40): map answers the same; a feature it lacks is refused
  * with UnsupportedError (HTTP 501, exit code 9) naming it, never silently ignored; and waiting on a job reports
  * its pages as they finish, as on the file store.
  */
@@ -22,6 +22,7 @@ let connection: PgConnection;
 
 beforeAll(async () => {
   site = await startFixtureServer({
+    '/': (_req, res) => sendHtml(res, html(`<article><h1>Home</h1>${articleText('home')}<p><a href="/a">A</a> <a href="/b">B</a></p></article>`, { title: 'Home' })),
     '/a': (_req, res) => sendHtml(res, html(`<article><h1>A</h1>${articleText('alpha')}</article>`)),
     '/b': (_req, res) => sendHtml(res, html(`<article><h1>B</h1>${articleText('beta')}</article>`)),
   });
@@ -46,16 +47,20 @@ const post = (path: string, body: unknown) =>
     body: JSON.stringify(body),
   });
 
-describe('serve --database refuses what it lacks, naming it', () => {
-  it('map: 501 on /api/map and on the Firecrawl route; map --remote exits 9', async () => {
-    for (const path of ['/api/map', '/v1/map']) {
-      const response = await post(path, { url: site.at('/a') });
-      expect(response.status, path).toBe(501);
-      expect(JSON.stringify(await response.json()), path).toMatch(/map is not supported on this server/);
-    }
-    const remote = await runCli(['map', site.at('/a'), '--remote', serve.url, '--api-key', KEY], { env: { WEBJOBS_HOME: tempHome() } });
-    expect(remote.code, remote.stderr).toBe(9);
-    expect(remote.stderr).toMatch(/map is not supported/);
+describe('serve --database offers what the file store does, or refuses it naming it', () => {
+  it('map: answered by the API node as on the file store, on /api/map, the Firecrawl route and map --remote', async () => {
+    const local = await runCli(['map', site.at('/'), '--json'], { env: { WEBJOBS_HOME: tempHome() } });
+    expect(local.code, local.stderr).toBe(0);
+    const remote = await runCli(['map', site.at('/'), '--json', '--remote', serve.url, '--api-key', KEY], { env: { WEBJOBS_HOME: tempHome() } });
+    expect(remote.code, remote.stderr).toBe(0);
+    expect(remote.stdout).toBe(local.stdout);
+    expect((JSON.parse(local.stdout) as { links: { url: string }[] }).links.map((link) => link.url)).toEqual([site.at('/'), site.at('/a'), site.at('/b')]);
+    const api = await post('/api/map', { url: site.at('/') });
+    expect(api.status).toBe(200);
+    expect(await api.json()).toEqual(JSON.parse(local.stdout));
+    const firecrawl = await post('/v1/map', { url: site.at('/') });
+    expect(firecrawl.status).toBe(200);
+    expect(await firecrawl.json()).toEqual({ success: true, links: (JSON.parse(local.stdout) as { links: { url: string }[] }).links.map((link) => link.url) });
   });
 
   it('scrapeOptions.maxAge: 501 naming the page cache, before any job exists; --max-age --remote exits 9', async () => {

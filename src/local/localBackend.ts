@@ -346,14 +346,11 @@ export class LocalBackend implements JobBackend {
     }
   }
 
-  /** Plain HTTP through the engine's fetch (in serve, the request guard checks every hop): no browser starts. */
+  /** jobs/map.ts: plain HTTP through the engine's fetch, no browser. */
   async map(request: MapRequest, signal?: AbortSignal): Promise<MapResult> {
     const validated = validateMapRequest(request);
-    const [engine, { mapSite }] = await Promise.all([this.getEngine(), import('../engine/crawl/map.js')]);
-    // Answered at once, so a refused start URL is the request's fault (400), as at the other routes' start.
-    const refused = await engine.addressRefusal?.(validated.url);
-    if (refused) throw new UsageError(refused);
-    return mapSite(validated, (url, init) => engine.fetch(url, init), signal);
+    const [engine, { mapWith }] = await Promise.all([this.getEngine(), import('../jobs/map.js')]);
+    return mapWith(engine, validated, signal);
   }
 
   async remove(jobId: string): Promise<boolean> {

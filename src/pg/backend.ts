@@ -15,11 +15,14 @@ import {
   type JobStatus,
   type JobStatusObject,
   type JobSummary,
+  type MapRequest,
+  type MapResult,
   type PageQuery,
   type ScrapeOptions,
 } from '../api/types.js';
 import type { JobStart } from '../api/backend.js';
-import { validateJobId, validateRequest } from '../api/validate.js';
+import { validateJobId, validateMapRequest, validateRequest } from '../api/validate.js';
+import type { Engine } from '../engine/engine.js';
 import { loadRunner } from '../jobs/runners/index.js';
 import { reachable, type PgConnection } from './connect.js';
 import { PgProgress } from './progress.js';
@@ -33,12 +36,28 @@ export class PgBackend implements JobBackend {
   readonly store: PgJobStore;
   private readonly progress: PgProgress;
 
+  private engine: Promise<Engine> | undefined;
+
+  /** `createEngine`: the engine map reads sites with, on this node (plain HTTP, no browser); without one, map is unsupported. */
   constructor(
     connection: PgConnection,
     private readonly env: NodeJS.ProcessEnv = process.env,
+    private readonly createEngine?: () => Promise<Engine>,
   ) {
     this.store = new PgJobStore(connection);
     this.progress = new PgProgress(connection.pool);
+  }
+
+  /** Answered at once by this API node, as on the file store (jobs/map.ts): map is no job, so no worker runs it. */
+  async map(request: MapRequest, signal?: AbortSignal): Promise<MapResult> {
+    const validated = validateMapRequest(request);
+    if (!this.createEngine) throw UnsupportedError.of('map', `${ON_POSTGRES} without an engine`);
+    this.engine ??= this.createEngine().catch((err: unknown) => {
+      this.engine = undefined;
+      throw err;
+    });
+    const [engine, { mapWith }] = await Promise.all([this.engine, import('../jobs/map.js')]);
+    return mapWith(engine, validated, signal);
   }
 
   async start<K extends JobKind>(kind: K, request: JobRequestByKind[K], _options: StartOptions = {}): Promise<JobHandle> {
@@ -140,6 +159,10 @@ export class PgBackend implements JobBackend {
     return (await reachable(() => this.store.request(validateJobId(jobId)))) as JobStart;
   }
 
-  /** The connection is the caller's to close. */
-  async close(): Promise<void> {}
+  /** Closes map's engine; the connection is the caller's to close. */
+  async close(): Promise<void> {
+    const engine = this.engine;
+    this.engine = undefined;
+    await (await engine?.catch(() => undefined))?.close();
+  }
 }

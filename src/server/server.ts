@@ -190,7 +190,8 @@ async function postgresJobs(options: ServeOptions, env: NodeJS.ProcessEnv, guard
     import('../pg/worker.js'),
   ]);
   const connection = await connect(pgSettings(options.database!, env), log);
-  const backend = new PgBackend(connection, env);
+  // Map is answered by this node, by plain HTTP through the guarded engine: no browser starts for it.
+  const backend = new PgBackend(connection, env, () => browserEngine(env, guards, options.browserNice));
   const worker =
     options.worker === false
       ? undefined
@@ -203,6 +204,7 @@ async function postgresJobs(options: ServeOptions, env: NodeJS.ProcessEnv, guard
     health: async () => ({ database: await database() }),
     close: async () => {
       await worker?.close(SHUTDOWN_GRACE_MS);
+      await backend.close().catch(() => undefined);
       await connection.close();
     },
   };

@@ -55,8 +55,7 @@ Examples:
   $ webjobs map https://example.com --json | jq -r '.links[] | "\\(.url)\\t\\(.title // "")"'
 
 Exit codes: 0 the map was made (even when empty), 1 the site could not be read
-(robots.txt answered 5xx or could not be fetched), 2 bad usage, 7 the remote service failed,
-9 the back end cannot map (--remote to a serve on PostgreSQL).`,
+(robots.txt answered 5xx or could not be fetched), 2 bad usage, 7 the remote service failed.`,
     )
     .action(async (url: string, flags: MapFlags) => {
       const request: MapRequest = {
