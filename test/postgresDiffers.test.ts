@@ -1,7 +1,6 @@
 /**
- * serve on PostgreSQL against the file store (issue 40): map answers the same; a feature it lacks is refused
- * with UnsupportedError (HTTP 501, exit code 9) naming it, never silently ignored; and waiting on a job reports
- * its pages as they finish, as on the file store.
+ * serve on PostgreSQL against the file store (issue 40): map and the page cache (maxAge, cacheState, each
+ * key its own entries) answer the same; and waiting on a job reports its pages as they finish, as on the file store.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobProgress } from '../src/api/backend.js';
@@ -14,6 +13,7 @@ import { startPostgres, type TestPostgres } from './helpers/postgres.js';
 import { startServe, type ServeProcess } from './helpers/serve.js';
 
 const KEY = 'differs-test-key-0123456789';
+const OTHER_KEY = 'differs-other-key-0123456789';
 
 let site: FixtureServer;
 let pg: TestPostgres;
@@ -28,7 +28,7 @@ beforeAll(async () => {
   });
   pg = await startPostgres();
   // The API node runs a worker too: the jobs started here through PgBackend run on it.
-  serve = await startServe({ args: ['--allow-private', '--quiet', '--database', pg.url], env: { WEBJOBS_HOME: tempHome(), WEBJOBS_API_KEYS: `${KEY}:scale` } });
+  serve = await startServe({ args: ['--allow-private', '--quiet', '--database', pg.url], env: { WEBJOBS_HOME: tempHome(), WEBJOBS_API_KEYS: `${KEY}:scale,${OTHER_KEY}:scale` } });
   connection = await connect(pgSettings(pg.url));
 });
 
@@ -47,7 +47,7 @@ const post = (path: string, body: unknown) =>
     body: JSON.stringify(body),
   });
 
-describe('serve --database offers what the file store does, or refuses it naming it', () => {
+describe('serve --database offers what the file store does', () => {
   it('map: answered by the API node as on the file store, on /api/map, the Firecrawl route and map --remote', async () => {
     const local = await runCli(['map', site.at('/'), '--json'], { env: { WEBJOBS_HOME: tempHome() } });
     expect(local.code, local.stderr).toBe(0);
@@ -63,19 +63,30 @@ describe('serve --database offers what the file store does, or refuses it naming
     expect(await firecrawl.json()).toEqual({ success: true, links: (JSON.parse(local.stdout) as { links: { url: string }[] }).links.map((link) => link.url) });
   });
 
-  it('scrapeOptions.maxAge: 501 naming the page cache, before any job exists; --max-age --remote exits 9', async () => {
-    const scrape = await post('/api/scrape', { url: site.at('/a'), scrapeOptions: { maxAge: 60_000 } });
-    expect(scrape.status).toBe(501);
-    expect(((await scrape.json()) as { message: string }).message).toMatch(/scrapeOptions\.maxAge \(the page cache\) is not supported on PostgreSQL/);
-    const batch = await post('/api/scrape/batch', { urls: [site.at('/a')], scrapeOptions: { maxAge: 60_000 } });
-    expect(batch.status).toBe(501);
-    const remote = await runCli(['batch', site.at('/a'), '--max-age', '1h', '--remote', serve.url, '--api-key', KEY], { env: { WEBJOBS_HOME: tempHome() } });
-    expect(remote.code, remote.stderr).toBe(9);
-    expect(remote.stderr).toMatch(/maxAge/);
-    const jobs = await fetch(`${serve.url}/api/jobs`, { headers: { 'x-api-key': KEY } });
-    expect(await jobs.json()).toEqual([]);
-    // maxAge 0 asks for no cache: nothing to refuse.
-    expect((await post('/api/scrape', { url: site.at('/a'), scrapeOptions: { maxAge: 0 } })).status).toBe(200);
+  it('scrapeOptions.maxAge: the page cache, each key its own entries, as on the file store', async () => {
+    const cacheState = async (key: string, path: string) => {
+      const run = await runCli(['batch', site.at(path), '--max-age', '1h', '--json', '--remote', serve.url, '--api-key', key], { env: { WEBJOBS_HOME: tempHome() } });
+      expect(run.code, run.stderr).toBe(0);
+      return (JSON.parse(run.stdout) as { data: PageEntry[] }).data.map((entry) => entry.metadata.cacheState);
+    };
+    const home = tempHome();
+    const local = async () => {
+      const run = await runCli(['batch', site.at('/b'), '--max-age', '1h', '--json'], { env: { WEBJOBS_HOME: home } });
+      return (JSON.parse(run.stdout) as { data: PageEntry[] }).data.map((entry) => entry.metadata.cacheState);
+    };
+    expect([await local(), await local()]).toEqual([['miss'], ['hit']]);
+    expect([await cacheState(KEY, '/b'), await cacheState(KEY, '/b'), await cacheState(OTHER_KEY, '/b')]).toEqual([['miss'], ['hit'], ['miss']]);
+    // A scrape and a Firecrawl scrape read the same cache; maxAge 0 asks for no cache.
+    const scrape = await post('/api/scrape', { url: site.at('/b'), scrapeOptions: { maxAge: 3_600_000 } });
+    expect(scrape.status).toBe(200);
+    const { jobId } = (await scrape.json()) as { jobId: string };
+    const remoteArgs = ['--remote', serve.url, '--api-key', KEY];
+    expect((await runCli(['wait', jobId, ...remoteArgs], { env: { WEBJOBS_HOME: tempHome() } })).stdout.trim()).toBe('completed');
+    const run = await runCli(['result', jobId, '--json', ...remoteArgs], { env: { WEBJOBS_HOME: tempHome() } });
+    expect(run.code, run.stderr).toBe(0);
+    expect((JSON.parse(run.stdout) as { data: PageEntry }).data.metadata.cacheState).toBe('hit');
+    const firecrawl = await post('/v1/scrape', { url: site.at('/b'), maxAge: 3_600_000 });
+    expect(((await firecrawl.json()) as { data: { metadata: Record<string, string> } }).data.metadata.cacheState).toBe('hit');
   });
 });
 

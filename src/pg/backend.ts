@@ -18,7 +18,6 @@ import {
   type MapRequest,
   type MapResult,
   type PageQuery,
-  type ScrapeOptions,
 } from '../api/types.js';
 import type { JobStart } from '../api/backend.js';
 import { validateJobId, validateMapRequest, validateRequest } from '../api/validate.js';
@@ -29,6 +28,13 @@ import { PgProgress } from './progress.js';
 import { PgJobStore, type JobOwner } from './store.js';
 
 const WAIT_POLL_MS = 250;
+
+export interface PgBackendOptions {
+  /** The engine map reads sites with, on this node (plain HTTP, no browser); without one, map is unsupported. */
+  createEngine?: () => Promise<Engine>;
+  /** serve --shared-cache: every key reads and writes the same entries of the page cache (maxAge). */
+  sharedCache?: boolean;
+}
 /** How a refusal names this back end. */
 const ON_POSTGRES = 'PostgreSQL (serve --database)';
 
@@ -38,11 +44,10 @@ export class PgBackend implements JobBackend {
 
   private engine: Promise<Engine> | undefined;
 
-  /** `createEngine`: the engine map reads sites with, on this node (plain HTTP, no browser); without one, map is unsupported. */
   constructor(
     connection: PgConnection,
     private readonly env: NodeJS.ProcessEnv = process.env,
-    private readonly createEngine?: () => Promise<Engine>,
+    private readonly options: PgBackendOptions = {},
   ) {
     this.store = new PgJobStore(connection);
     this.progress = new PgProgress(connection.pool);
@@ -51,8 +56,9 @@ export class PgBackend implements JobBackend {
   /** Answered at once by this API node, as on the file store (jobs/map.ts): map is no job, so no worker runs it. */
   async map(request: MapRequest, signal?: AbortSignal): Promise<MapResult> {
     const validated = validateMapRequest(request);
-    if (!this.createEngine) throw UnsupportedError.of('map', `${ON_POSTGRES} without an engine`);
-    this.engine ??= this.createEngine().catch((err: unknown) => {
+    const { createEngine } = this.options;
+    if (!createEngine) throw UnsupportedError.of('map', `${ON_POSTGRES} without an engine`);
+    this.engine ??= createEngine().catch((err: unknown) => {
       this.engine = undefined;
       throw err;
     });
@@ -67,13 +73,13 @@ export class PgBackend implements JobBackend {
   /** Starts a job for an API key, refused with TooManyJobsError when the key already has maxActive pending or running. */
   async startOwned<K extends JobKind>(kind: K, request: JobRequestByKind[K], owner?: JobOwner): Promise<JobHandle> {
     const validated = validateRequest(kind, request);
-    // No page cache here yet: a maxAge would be ignored, so it is refused.
-    if ((validated as { scrapeOptions?: ScrapeOptions }).scrapeOptions?.maxAge) throw UnsupportedError.of('scrapeOptions.maxAge (the page cache)', ON_POSTGRES);
     const runner = await loadRunner(kind);
     if (!runner) throw new UsageError(`${kind} jobs are not available in this build`);
     // The API node checks what it can without a browser (an extract's LLM key, its schema); workers need the same settings.
     await runner.preflight?.(validated, this.env);
-    return { jobId: await reachable(() => this.store.create(kind, validated, runner.initialRecord(validated), owner)) };
+    // The job reads and writes its key's entries of the page cache, unless the keys share it.
+    const cacheTenant = this.options.sharedCache ? undefined : owner?.key;
+    return { jobId: await reachable(() => this.store.create(kind, validated, runner.initialRecord(validated), owner, cacheTenant)) };
   }
 
   /** The jobs of an API key, oldest first. */

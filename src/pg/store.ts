@@ -59,6 +59,8 @@ export interface PageLease extends Held {
   request?: JobRequest;
   /** Why the attempt before this one ended without a result (its worker's lease ran out, or an error). */
   lastError: string | null;
+  /** Whose entries of the page cache the job reads and writes (serve: its API key); none: the shared ones. */
+  cacheTenant?: string;
 }
 
 /**
@@ -75,6 +77,7 @@ export interface JobLease extends Held {
   request: JobRequest;
   record: Record<string, unknown>;
   lastError: string | null;
+  cacheTenant?: string;
 }
 
 /** What became of a page's result: stored, dropped because the job ended meanwhile, or fenced off (a later attempt holds the page). */
@@ -139,7 +142,7 @@ export class PgJobStore implements JobRecords, WorkLeases {
    * first: two API nodes starting jobs for one key at once take turns, so the
    * limit holds exactly.
    */
-  async create(kind: JobKind, request: JobRequest, initial: RecordHeader, owner?: JobOwner): Promise<string> {
+  async create(kind: JobKind, request: JobRequest, initial: RecordHeader, owner?: JobOwner, cacheTenant?: string): Promise<string> {
     const jobId = randomUUID();
     const { status: _status, jobId: _id, data: _data, ...record } = initial as RecordHeader & Record<string, unknown>;
     const url = withoutCredentials(requestUrls(request)[0] ?? '');
@@ -155,9 +158,9 @@ export class PgJobStore implements JobRecords, WorkLeases {
       const maxPages = kind === 'batch' ? urls.length : kind === 'crawl' ? ((request as CrawlRequest).maxPages ?? LIMITS.defaultCrawlPages) : 0;
       const whole = urls.length === 0 ? this.queueJob(JOB_QUEUE, { jobId }) : undefined;
       await client.query(
-        `INSERT INTO webjobs_jobs (id, kind, status, url, request, record, owner_key, total_pages, max_pages, queue_job)
-         VALUES ($1, $2, 'pending', $3, $4, $5, $6, $7, $8, $9)`,
-        [jobId, kind, url, request, record, owner?.key ?? null, urls.length, maxPages, whole?.id ?? null],
+        `INSERT INTO webjobs_jobs (id, kind, status, url, request, record, owner_key, total_pages, max_pages, queue_job, cache_tenant)
+         VALUES ($1, $2, 'pending', $3, $4, $5, $6, $7, $8, $9, $10)`,
+        [jobId, kind, url, request, record, owner?.key ?? null, urls.length, maxPages, whole?.id ?? null, cacheTenant ?? null],
       );
       if (whole) {
         await this.boss.insert([whole], { db: bossDb(client) });
@@ -269,9 +272,9 @@ export class PgJobStore implements JobRecords, WorkLeases {
    * worker does not hold it already (`withRequest`).
    */
   async beginPage(jobId: string, index: number, queueJob: string, withRequest = true): Promise<PageLease | undefined> {
-    const { rows } = await this.pool.query<{ attempt: number; url: string; last_error: string | null; kind: JobKind; request: JobRequest | null }>({
+    const { rows } = await this.pool.query<{ attempt: number; url: string; last_error: string | null; kind: JobKind; request: JobRequest | null; cache_tenant: string | null }>({
       name: 'webjobs-begin-page',
-      text: `WITH job AS (SELECT kind, CASE WHEN $5 THEN request END AS request FROM webjobs_jobs WHERE id = $1 AND status IN ${ACTIVE}),
+      text: `WITH job AS (SELECT kind, CASE WHEN $5 THEN request END AS request, cache_tenant FROM webjobs_jobs WHERE id = $1 AND status IN ${ACTIVE}),
        -- A page another worker holds on a live lease is not taken from it (a duplicate delivery).
        page AS (
          UPDATE webjobs_pages SET attempt = attempt + 1, status = 'running', lease_until = now() + make_interval(secs => $3), queue_job = $4
@@ -280,12 +283,21 @@ export class PgJobStore implements JobRecords, WorkLeases {
          RETURNING attempt, url, last_error),
        -- Re-checked under the row lock: a job stopped meanwhile stays stopped.
        started AS (UPDATE webjobs_jobs SET status = 'running' WHERE id = $1 AND status = 'pending' AND EXISTS (SELECT 1 FROM page))
-       SELECT page.attempt, page.url, page.last_error, job.kind, job.request FROM page, job`,
+       SELECT page.attempt, page.url, page.last_error, job.kind, job.request, job.cache_tenant FROM page, job`,
       values: [jobId, index, this.leaseSeconds, queueJob, withRequest],
     });
     const taken = rows[0];
     if (!taken) return undefined;
-    return { jobId, index, attempt: taken.attempt, url: taken.url, lastError: taken.last_error, kind: taken.kind, request: taken.request ?? undefined };
+    return {
+      jobId,
+      index,
+      attempt: taken.attempt,
+      url: taken.url,
+      lastError: taken.last_error,
+      kind: taken.kind,
+      request: taken.request ?? undefined,
+      cacheTenant: taken.cache_tenant ?? undefined,
+    };
   }
 
   /**
@@ -362,14 +374,16 @@ export class PgJobStore implements JobRecords, WorkLeases {
 
   /** Takes a scrape or extract job for one more attempt; undefined when it has ended or a live lease holds it. */
   async beginJob(jobId: string, queueJob: string): Promise<JobLease | undefined> {
-    const { rows } = await this.pool.query<JobRow & { last_error: string | null }>(
+    const { rows } = await this.pool.query<JobRow & { last_error: string | null; cache_tenant: string | null }>(
       `UPDATE webjobs_jobs SET status = 'running', attempt = attempt + 1, lease_until = now() + make_interval(secs => $2), queue_job = $3
        WHERE id = $1 AND status IN ${ACTIVE} AND (lease_until IS NULL OR lease_until < now())
-       RETURNING attempt, kind, request, record, last_error`,
+       RETURNING attempt, kind, request, record, last_error, cache_tenant`,
       [jobId, this.leaseSeconds, queueJob],
     );
     const row = rows[0];
-    return row ? { jobId, attempt: row.attempt, kind: row.kind, request: row.request, record: row.record, lastError: row.last_error } : undefined;
+    return row
+      ? { jobId, attempt: row.attempt, kind: row.kind, request: row.request, record: row.record, lastError: row.last_error, cacheTenant: row.cache_tenant ?? undefined }
+      : undefined;
   }
 
   /** Read-modify-write of the record header by the attempt that holds the job (attempt undefined: any, for page jobs). */

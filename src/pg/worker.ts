@@ -22,6 +22,7 @@ import type { BatchScrapeRequest, CrawlRequest, JobKind, JobRequest, PageEntry }
 import { siteAccess, type SiteAccess } from '../engine/access.js';
 import type { Engine } from '../engine/engine.js';
 import { jobCleaner, type JobCleaner } from '../jobs/cleaner.js';
+import { withCache } from '../jobs/jobEngine.js';
 import type { JobContext } from '../jobs/jobRunner.js';
 import { failedEntry, isJobFatal, pageEntry } from '../jobs/runners/pageEntry.js';
 import { loadRunner } from '../jobs/runners/index.js';
@@ -30,6 +31,7 @@ import { crawlPage } from '../jobs/crawlPage.js';
 import { crawlRules, type CrawlRules } from '../jobs/crawlRules.js';
 import { Feed } from './feed.js';
 import { HostSlots, PgHostGate, type HostSlot } from './hostGate.js';
+import { PgPageCache } from './pageCache.js';
 import type { Held } from '../jobs/leases.js';
 import { ENDED_CHANNEL, LEASE_EXPIRED, PgJobStore, type PageJobData, type WholeJobData } from './store.js';
 
@@ -95,6 +97,8 @@ function jobInfo(kind: JobKind, request: JobRequest): JobInfo {
 
 export class PgWorker {
   private readonly store: PgJobStore;
+  /** Where scrapeOptions.maxAge finds and keeps pages, shared with every worker. */
+  private readonly cache: PgPageCache;
   private readonly boss: PgBoss;
   private engine: Promise<Engine> | undefined;
   private readonly jobs = new Map<string, HeldJob>();
@@ -117,6 +121,7 @@ export class PgWorker {
 
   constructor(private readonly options: PgWorkerOptions) {
     this.store = new PgJobStore(options.connection);
+    this.cache = new PgPageCache(options.connection.pool);
     this.hostSlots = new HostSlots(options.connection.pool, options.connection.settings.leaseSeconds);
     this.boss = options.connection.boss;
     this.log = options.log ?? (() => undefined);
@@ -280,7 +285,7 @@ export class PgWorker {
     if (lease.attempt > MAX_ATTEMPTS) return this.giveUp(lease, job);
     await this.leased(lease, `page ${index} of job ${jobId}`, async () => {
       try {
-        const engine = await this.getEngine();
+        const engine = withCache(await this.getEngine(), this.cache, lease.cacheTenant);
         const { access } = job;
         await this.hold(jobId, job, async (held) => {
           const { signal } = held.controller;
@@ -326,7 +331,7 @@ export class PgWorker {
         const ctx: JobContext<JobKind> = {
           jobId,
           request: lease.request as JobRequest,
-          engine: await this.getEngine(),
+          engine: withCache(await this.getEngine(), this.cache, lease.cacheTenant),
           signal,
           env: this.options.env,
           access: siteAccess(requestUrls(lease.request), 'scrapeOptions' in lease.request ? lease.request.scrapeOptions : undefined),

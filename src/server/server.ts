@@ -191,7 +191,7 @@ async function postgresJobs(options: ServeOptions, env: NodeJS.ProcessEnv, guard
   ]);
   const connection = await connect(pgSettings(options.database!, env), log);
   // Map is answered by this node, by plain HTTP through the guarded engine: no browser starts for it.
-  const backend = new PgBackend(connection, env, () => browserEngine(env, guards, options.browserNice));
+  const backend = new PgBackend(connection, env, { createEngine: () => browserEngine(env, guards, options.browserNice), sharedCache: options.sharedCache });
   const worker =
     options.worker === false
       ? undefined
