@@ -1,6 +1,7 @@
 /**
- * serve on PostgreSQL against the file store (issue 40): map and the page cache (maxAge, cacheState, each
- * key its own entries) answer the same; and waiting on a job reports its pages as they finish, as on the file store.
+ * serve on PostgreSQL against the file store (issue 40): map, the page cache (maxAge, cacheState, each key its
+ * own entries) and screenshots (files served by URL) answer the same; and waiting on a job reports its pages as
+ * they finish, as on the file store.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobProgress } from '../src/api/backend.js';
@@ -10,6 +11,7 @@ import { connect, pgSettings, type PgConnection } from '../src/pg/connect.js';
 import { runCli, tempHome } from './helpers/cli.js';
 import { articleText, html, sendHtml, startFixtureServer, type FixtureServer } from './helpers/fixtureServer.js';
 import { startPostgres, type TestPostgres } from './helpers/postgres.js';
+import { pngSize } from './helpers/png.js';
 import { startServe, type ServeProcess } from './helpers/serve.js';
 
 const KEY = 'differs-test-key-0123456789';
@@ -87,6 +89,27 @@ describe('serve --database offers what the file store does', () => {
     expect((JSON.parse(run.stdout) as { data: PageEntry }).data.metadata.cacheState).toBe('hit');
     const firecrawl = await post('/v1/scrape', { url: site.at('/b'), maxAge: 3_600_000 });
     expect(((await firecrawl.json()) as { data: { metadata: Record<string, string> } }).data.metadata.cacheState).toBe('hit');
+  });
+
+  it('screenshots: kept beside the job, not in its record, and served by URL to its key only', async () => {
+    const run = await runCli(['batch', site.at('/a'), site.at('/b'), '--formats', 'screenshot', '--json', '--remote', serve.url, '--api-key', KEY], {
+      env: { WEBJOBS_HOME: tempHome() },
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const shots = (JSON.parse(run.stdout) as { data: PageEntry[] }).data.map((entry) => entry.screenshot!);
+    const jobId = new RegExp(`^${serve.url}/api/files/([0-9a-f-]{36})/screenshot-1\\.png$`).exec(shots[0]!)?.[1];
+    expect(jobId, shots[0]).toBeDefined();
+    expect(shots).toEqual([1, 2].map((n) => `${serve.url}/api/files/${jobId}/screenshot-${n}.png`));
+    for (const shot of shots) {
+      const served = await fetch(shot, { headers: { 'x-api-key': KEY } });
+      expect(served.status).toBe(200);
+      expect(served.headers.get('content-type')).toBe('image/png');
+      expect(pngSize(Buffer.from(await served.arrayBuffer())).width).toBeGreaterThan(0);
+      expect((await fetch(shot, { headers: { 'x-api-key': OTHER_KEY } })).status).toBe(404);
+    }
+    expect((await fetch(`${serve.url}/api/files/${jobId}/..%2F..%2Fkeys.json`, { headers: { 'x-api-key': KEY } })).status).toBe(404);
+    const { rows } = await connection.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM webjobs_pages WHERE job_id = $1 AND entry::text LIKE '%data:image%'`, [jobId]);
+    expect(rows[0]!.n).toBe(0);
   });
 });
 

@@ -20,8 +20,29 @@ export interface PageCache {
   put(scrape: CachedScrape, data: PageData): Promise<void>;
 }
 
-/** Where a job's files go: the record keeps what `put` answers (a path or a URL) in place of the bytes. */
+/** Where a job's files go: the record keeps what `put` answers (a path, or the file's path on serve) in place of the bytes. */
 export interface JobFileWriter {
-  /** Stores file number `n` of `kind` (`screenshot`) with extension `ext`. */
+  /** Stores file number `n` of `kind` (`screenshot`) with extension `ext`; storing it again replaces it. */
   put(jobId: string, kind: string, n: number, ext: string, bytes: Uint8Array): Promise<string>;
 }
+
+/** One stored job file, to serve. */
+export interface JobFile {
+  /** Its media type (image/png...). */
+  type: string;
+  size: number;
+  open(): NodeJS.ReadableStream;
+}
+
+/** A job's files, written by its runs and served by serve at GET /api/files/{jobId}/{name}. */
+export interface JobFileStore extends JobFileWriter {
+  /** The job and name of a file from what `put` answered; undefined for anything else (a page's own URL). */
+  nameOf(stored: string): { jobId: string; name: string } | undefined;
+  /** The file, or undefined when the job has no file of that name (or the name is none `put` makes). */
+  read(jobId: string, name: string): Promise<JobFile | undefined>;
+}
+
+/** What a job file may be called: what `put` makes of its kind, number and extension. */
+export const JOB_FILE_NAME = /^[a-z]+-\d{1,9}\.(png|jpeg|webp)$/;
+
+export const JOB_FILE_TYPES: Record<string, string> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' };

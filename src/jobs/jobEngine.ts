@@ -54,8 +54,9 @@ export function withCache(engine: Engine, cache: PageCache, tenant?: string): En
 
 const DATA_URL = /^data:image\/(png|jpeg|webp);base64,/;
 
-export function withJobFiles(engine: Engine, files: JobFileWriter, jobId: string): Engine {
-  let taken = 0;
+/** Files are numbered from `first` on (a worker running one page of a batch: its place, so pages never share one). */
+export function withJobFiles(engine: Engine, files: JobFileWriter, jobId: string, first = 1): Engine {
+  let taken = first - 1;
   return withScrape(engine, async (...args: Parameters<Scrape>) => {
     const data = await engine.scrape(...args);
     const match = data.screenshot === undefined ? null : DATA_URL.exec(data.screenshot);

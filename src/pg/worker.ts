@@ -22,7 +22,7 @@ import type { BatchScrapeRequest, CrawlRequest, JobKind, JobRequest, PageEntry }
 import { siteAccess, type SiteAccess } from '../engine/access.js';
 import type { Engine } from '../engine/engine.js';
 import { jobCleaner, type JobCleaner } from '../jobs/cleaner.js';
-import { withCache } from '../jobs/jobEngine.js';
+import { withCache, withJobFiles } from '../jobs/jobEngine.js';
 import type { JobContext } from '../jobs/jobRunner.js';
 import { failedEntry, isJobFatal, pageEntry } from '../jobs/runners/pageEntry.js';
 import { loadRunner } from '../jobs/runners/index.js';
@@ -31,6 +31,7 @@ import { crawlPage } from '../jobs/crawlPage.js';
 import { crawlRules, type CrawlRules } from '../jobs/crawlRules.js';
 import { Feed } from './feed.js';
 import { HostSlots, PgHostGate, type HostSlot } from './hostGate.js';
+import { PgJobFiles } from './jobFiles.js';
 import { PgPageCache } from './pageCache.js';
 import type { Held } from '../jobs/leases.js';
 import { ENDED_CHANNEL, LEASE_EXPIRED, PgJobStore, type PageJobData, type WholeJobData } from './store.js';
@@ -99,6 +100,8 @@ export class PgWorker {
   private readonly store: PgJobStore;
   /** Where scrapeOptions.maxAge finds and keeps pages, shared with every worker. */
   private readonly cache: PgPageCache;
+  /** Where screenshots go: out of the records, served by any API node. */
+  private readonly files: PgJobFiles;
   private readonly boss: PgBoss;
   private engine: Promise<Engine> | undefined;
   private readonly jobs = new Map<string, HeldJob>();
@@ -122,6 +125,7 @@ export class PgWorker {
   constructor(private readonly options: PgWorkerOptions) {
     this.store = new PgJobStore(options.connection);
     this.cache = new PgPageCache(options.connection.pool);
+    this.files = new PgJobFiles(options.connection.pool);
     this.hostSlots = new HostSlots(options.connection.pool, options.connection.settings.leaseSeconds);
     this.boss = options.connection.boss;
     this.log = options.log ?? (() => undefined);
@@ -285,7 +289,7 @@ export class PgWorker {
     if (lease.attempt > MAX_ATTEMPTS) return this.giveUp(lease, job);
     await this.leased(lease, `page ${index} of job ${jobId}`, async () => {
       try {
-        const engine = withCache(await this.getEngine(), this.cache, lease.cacheTenant);
+        const engine = withJobFiles(withCache(await this.getEngine(), this.cache, lease.cacheTenant), this.files, jobId, index + 1);
         const { access } = job;
         await this.hold(jobId, job, async (held) => {
           const { signal } = held.controller;
@@ -331,7 +335,7 @@ export class PgWorker {
         const ctx: JobContext<JobKind> = {
           jobId,
           request: lease.request as JobRequest,
-          engine: withCache(await this.getEngine(), this.cache, lease.cacheTenant),
+          engine: withJobFiles(withCache(await this.getEngine(), this.cache, lease.cacheTenant), this.files, jobId),
           signal,
           env: this.options.env,
           access: siteAccess(requestUrls(lease.request), 'scrapeOptions' in lease.request ? lease.request.scrapeOptions : undefined),

@@ -12,6 +12,7 @@ import { LocalBackend } from '../local/localBackend.js';
 import { FileJobStore } from '../store/fileStore.js';
 import { FilePageCache } from '../store/pageCache.js';
 import { JobFiles } from '../store/jobFiles.js';
+import type { JobFileStore } from '../jobs/contracts.js';
 import { HeaderCache } from '../store/headerCache.js';
 import { webjobsHome } from '../store/paths.js';
 import { buildApp } from './app.js';
@@ -75,8 +76,8 @@ async function atMost(promise: Promise<unknown>, ms: number): Promise<void> {
 interface Jobs {
   backend: JobBackend;
   admission: Admission;
-  /** The jobs' screenshot files, served by URL (the file store only). */
-  files?: JobFiles;
+  /** The jobs' screenshot files, served by URL. */
+  files?: JobFileStore;
   /** Stops running jobs with `reason` and releases what the back end holds. */
   close(reason: string): Promise<void>;
   /** The state of what the jobs depend on, for /healthz: `database` with PostgreSQL. */
@@ -184,10 +185,11 @@ async function fileJobs(options: ServeOptions, env: NodeJS.ProcessEnv, guards: G
  * needs recovering on start: a dead node's pages come back when their lease ends.
  */
 async function postgresJobs(options: ServeOptions, env: NodeJS.ProcessEnv, guards: Guards, log: (line: string) => void): Promise<Jobs> {
-  const [{ connect, databaseHealth, pgSettings }, { PgBackend }, { PgWorker }] = await Promise.all([
+  const [{ connect, databaseHealth, pgSettings }, { PgBackend }, { PgWorker }, { PgJobFiles }] = await Promise.all([
     import('../pg/connect.js'),
     import('../pg/backend.js'),
     import('../pg/worker.js'),
+    import('../pg/jobFiles.js'),
   ]);
   const connection = await connect(pgSettings(options.database!, env), log);
   // Map is answered by this node, by plain HTTP through the guarded engine: no browser starts for it.
@@ -201,6 +203,7 @@ async function postgresJobs(options: ServeOptions, env: NodeJS.ProcessEnv, guard
   return {
     backend,
     admission: new PgAdmission(backend),
+    files: new PgJobFiles(connection.pool),
     health: async () => ({ database: await database() }),
     close: async () => {
       await worker?.close(SHUTDOWN_GRACE_MS);
