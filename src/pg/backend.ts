@@ -35,13 +35,14 @@ export interface PgBackendOptions {
   /** serve --shared-cache: every key reads and writes the same entries of the page cache (maxAge). */
   sharedCache?: boolean;
 }
+
 /** How a refusal names this back end. */
 const ON_POSTGRES = 'PostgreSQL (serve --database)';
 
 export class PgBackend implements JobBackend {
   readonly store: PgJobStore;
   private readonly progress: PgProgress;
-
+  /** Map's engine, made on the first map. */
   private engine: Promise<Engine> | undefined;
 
   constructor(
