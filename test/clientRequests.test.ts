@@ -193,3 +193,20 @@ describe('--remote without --kind asks the service once', () => {
     }
   });
 });
+
+describe('a feature the service lacks', () => {
+  it('a 501 naming it: --remote exits 9 with its message, after one request (a 501 is not retried)', async () => {
+    const lacking = await startFixtureServer({}, (_req, res) => {
+      res.writeHead(501, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ message: 'map is not supported on this server' }));
+    });
+    try {
+      const map = await runCli(['map', 'http://127.0.0.1:9/', '--remote', lacking.url, '--api-key', KEY], { env: { WEBJOBS_HOME: tempHome() } });
+      expect(map.code, map.stderr).toBe(9);
+      expect(map.stderr).toContain('map is not supported on this server');
+      expect(lacking.requests).toEqual(['POST /api/map']);
+    } finally {
+      await lacking.close();
+    }
+  });
+});

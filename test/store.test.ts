@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { JobNotFoundError } from '../src/api/errors.js';
 import { FileJobStore } from '../src/store/fileStore.js';
-import type { RecordHeader } from '../src/store/jobStore.js';
+import type { RecordHeader } from '../src/jobs/jobStore.js';
 import { tempHome } from './helpers/cli.js';
 
 const DIST_STORE = fileURLToPath(new URL('../dist/store/fileStore.js', import.meta.url));

@@ -13,6 +13,7 @@ export const ExitCode = {
   environment: 6,
   remote: 7,
   damaged: 8,
+  unsupported: 9,
   /** 128 + the signal's number, as shells report a process ended by a signal. */
   hangup: 129,
   interrupted: 130,
@@ -149,12 +150,32 @@ export class PlanError extends WebjobsError {
   readonly httpStatus = 402;
 }
 
+/**
+ * A feature this back end lacks (map on PostgreSQL, say), named: refused
+ * before anything starts, never silently ignored. 501: the request is right, the
+ * server cannot do it; another back end (the file store) can.
+ */
+export class UnsupportedError extends WebjobsError {
+  readonly exitCode = ExitCode.unsupported;
+  readonly httpStatus = 501;
+
+  /** `feature` is not available on `backend` ("PostgreSQL (serve --database)"). */
+  static of(feature: string, backend: string): UnsupportedError {
+    return new UnsupportedError(`${feature} is not supported on ${backend}`);
+  }
+}
+
 export class TooManyJobsError extends WebjobsError {
   readonly exitCode = ExitCode.remote;
   readonly httpStatus = 429;
   /** Seconds a client should wait before trying again (the Retry-After header). */
   constructor(message: string, readonly retryAfterSeconds = 5) {
     super(message);
+  }
+
+  /** The answer to a key that already has `maxActive` jobs pending or running (serve on either store). */
+  static forKey(maxActive: number): TooManyJobsError {
+    return new TooManyJobsError(`too many jobs at once: this API key has ${maxActive} pending or running; wait for one to finish`);
   }
 }
 

@@ -12,7 +12,7 @@ import type { Format, JobRecordByKind, JobRequestByKind, PageEntry } from '../ap
 import { entriesOf, headOf, writeMergedRecord, type ManyKind } from './jobPages.js';
 import { OutputDir } from './outputDir.js';
 import { failHttpError, PageNotes, type FailFlags } from './pageChecks.js';
-import { renderPage } from './pageText.js';
+import { renderPage } from '../api/renderPage.js';
 import { parseDuration, parseInteger, type RunFlags } from './options.js';
 import { openOutput, type OutputStream } from './output.js';
 import { runJob, type FinishedJob } from './runJob.js';

@@ -8,7 +8,7 @@ import { OutputWriteError, UsageError, WebjobsError } from '../api/errors.js';
 import type { Format, PageEntry } from '../api/types.js';
 import { makeDirs } from './output.js';
 import { readScreenshot } from './screenshot.js';
-import { FORMAT_EXTENSIONS, formatsOrDefault, renderFormat, withNewline } from './pageText.js';
+import { FORMAT_EXTENSIONS, formatsOrDefault, renderFormat, withNewline } from '../api/renderPage.js';
 
 /** A file name from the URL, without extension: host and path, made safe; duplicates get -2, -3... */
 export function baseNameFor(url: string, taken: Set<string>): string {

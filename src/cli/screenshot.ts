@@ -7,7 +7,7 @@ import { promises as fs } from 'node:fs';
 import { RemoteError } from '../api/errors.js';
 import type { Format, PageData } from '../api/types.js';
 import { outputIsTerminal } from './output.js';
-import { renderPage } from './pageText.js';
+import { renderPage } from '../api/renderPage.js';
 
 /** The image `ref` names: a file of the local store, or a URL of the service, fetched with its API key. */
 export async function readScreenshot(ref: string, apiKey: string | undefined): Promise<Uint8Array> {

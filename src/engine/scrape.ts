@@ -20,18 +20,13 @@ import { installSettleProbe, settleEnabled, settleParams, waitForSettle } from '
 import { addStructuredData } from './structured/index.js';
 import type { HtmlReadResult, HtmlReads, SelectedItems } from './structured/readHtml.js';
 import type { CssSchema } from '../api/cssSchema.js';
-
-/** The options of one page's scrape, defaults filled; headers, cookies and user-agent travel as the job's SiteAccess. */
-export type PageOptions = Required<Omit<ScrapeOptions, 'headers' | 'cookies' | 'userAgent' | 'maxAge'>>;
+import { emptyPage, RENDERABLE, withDefaults, type PageOptions } from './pageOptions.js';
 
 const WAIT_UNTIL: Record<WaitUntil, PuppeteerLifeCycleEvent> = {
   load: 'load',
   domcontentloaded: 'domcontentloaded',
   networkidle: 'networkidle0',
 };
-
-/** Content types Chromium renders as a document we can read. */
-export const RENDERABLE = /^(text\/|application\/(xhtml\+xml|xml|json|ld\+json|rss\+xml|atom\+xml))/i;
 
 /** A PDF document: its text is read in Node (content/pdf.ts), not rendered. */
 const PDF = /^application\/(x-)?pdf\b/i;
@@ -391,22 +386,6 @@ async function pdfPage(page: Page, url: string, response: HTTPResponse, options:
   return data;
 }
 
-/** Fills the defaults the validator would; the engine can be called directly too. */
-export function withDefaults(options: ScrapeOptions = {}): PageOptions {
-  return {
-    formats: options.formats ?? ['markdown'],
-    onlyMainContent: options.onlyMainContent ?? true,
-    explain: options.explain ?? false,
-    timeout: options.timeout ?? 30_000,
-    waitFor: options.waitFor ?? 0,
-    waitUntil: options.waitUntil ?? 'load',
-    includeTags: options.includeTags ?? [],
-    excludeTags: options.excludeTags ?? [],
-    engine: options.engine ?? 'auto',
-    screenshotOptions: { fullPage: false, format: 'png', ...options.screenshotOptions },
-  };
-}
-
 /**
  * rawHtml: the body of the response the tab rests on, as the server sent it.
  * screenshot: the tab as it stands, as a data: URL (the job keeps it as a file).
@@ -466,24 +445,6 @@ function showsBrowserErrorPage(page: Page, response: HTTPResponse): boolean {
 /** The page as the server sent it: its status code and nothing to read. */
 function emptyErrorPage(url: string, response: HTTPResponse, formats: PageOptions['formats']): PageData {
   return emptyPage(url, response.url(), response.status(), formats);
-}
-
-/** A page whose server answered an HTTP error with an empty body: its status code and nothing to read (both engines). */
-export function emptyPage(sourceURL: string, url: string, status: number, formats: PageOptions['formats']): PageData {
-  const data: PageData = {
-    metadata: {
-      url,
-      sourceURL,
-      statusCode: String(status),
-      warning: `the server answered HTTP ${status} with an empty body`,
-    },
-  };
-  if (formats.includes('markdown')) data.markdown = '';
-  if (formats.includes('html')) data.html = '';
-  if (formats.includes('links')) data.links = [];
-  if (formats.includes('rawHtml')) data.rawHtml = '';
-  if (formats.includes('structuredData')) data.structuredData = [];
-  return data;
 }
 
 /** The page as it stands, after a navigation: checked for what Chromium shows instead of a document. */

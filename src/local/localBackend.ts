@@ -25,15 +25,14 @@ import { requestUrls, withoutCredentials } from '../api/redact.js';
 import { CLI_LIMITS, LOCAL_LIMITS, validateJobId, validateMapRequest, validateRequest } from '../api/validate.js';
 import { siteAccess } from '../engine/access.js';
 import type { Engine } from '../engine/engine.js';
-import type { JobHeader, JobStore, RecordHeader, StoredJob } from '../store/jobStore.js';
-import type { PageCache } from '../store/pageCache.js';
-import type { JobFiles } from '../store/jobFiles.js';
-import { withCache, withJobFiles } from './jobEngine.js';
-import { jobCleaner } from './cleaner.js';
+import type { JobHeader, JobStore, RecordHeader, StoredJob } from '../jobs/jobStore.js';
+import type { JobFileWriter, PageCache } from '../jobs/contracts.js';
+import { withCache, withJobFiles } from '../jobs/jobEngine.js';
+import { jobCleaner } from '../jobs/cleaner.js';
 import { JobQueue } from './jobQueue.js';
-import type { JobContext, JobRunner } from './jobRunner.js';
+import type { JobContext, JobRunner } from '../jobs/jobRunner.js';
 import { entryCount, readRecord, readRecordEntries, readRecordText } from './records.js';
-import { loadRunner } from './runners/index.js';
+import { loadRunner } from '../jobs/runners/index.js';
 
 export interface LocalBackendOptions {
   store: JobStore;
@@ -47,7 +46,7 @@ export interface LocalBackendOptions {
   /** Where scrapeOptions.maxAge finds and keeps pages; without it maxAge has no effect. */
   pageCache?: PageCache;
   /** Where jobs keep their screenshots; without it a screenshot stays a data: URL in the record. */
-  files?: JobFiles;
+  files?: JobFileWriter;
   /** scrape and batch may read saved pages (file:// URLs): the CLI's own jobs, never serve's or MCP's. */
   savedPages?: boolean;
   /** Running jobs one tenant (serve: API key) may have at once; the slots are taken in turn over tenants (jobQueue.ts). */
@@ -77,7 +76,7 @@ export class LocalBackend implements JobBackend {
   private readonly maxConcurrentJobs: number;
   private readonly cancelCheckMs: number;
   private readonly pageCache: PageCache | undefined;
-  private readonly files: JobFiles | undefined;
+  private readonly files: JobFileWriter | undefined;
   private readonly savedPages: boolean;
   private engine: Promise<Engine> | undefined;
   private readonly events = new EventEmitter();
@@ -347,14 +346,11 @@ export class LocalBackend implements JobBackend {
     }
   }
 
-  /** Plain HTTP through the engine's fetch (in serve, the request guard checks every hop): no browser starts. */
+  /** jobs/map.ts: plain HTTP through the engine's fetch, no browser. */
   async map(request: MapRequest, signal?: AbortSignal): Promise<MapResult> {
     const validated = validateMapRequest(request);
-    const [engine, { mapSite }] = await Promise.all([this.getEngine(), import('../engine/crawl/map.js')]);
-    // Answered at once, so a refused start URL is the request's fault (400), as at the other routes' start.
-    const refused = await engine.addressRefusal?.(validated.url);
-    if (refused) throw new UsageError(refused);
-    return mapSite(validated, (url, init) => engine.fetch(url, init), signal);
+    const [engine, { mapWith }] = await Promise.all([this.getEngine(), import('../jobs/map.js')]);
+    return mapWith(engine, validated, signal);
   }
 
   async remove(jobId: string): Promise<boolean> {

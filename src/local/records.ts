@@ -3,7 +3,7 @@ import { withoutCredentials } from '../api/redact.js';
 import { validatePageQuery } from '../api/validate.js';
 import type { EntryText, PagedEntries, PagedText } from '../api/backend.js';
 import type { BatchScrapeRequest, JobRecord, PageEntry, PagedRecordHead, PageQuery } from '../api/types.js';
-import type { JobStore, StoredJob } from '../store/jobStore.js';
+import type { JobStore, StoredJob } from '../jobs/jobStore.js';
 
 /** Number of page entries a batch or crawl job has (or will have, for batch). */
 export function entryCount(job: StoredJob): number {

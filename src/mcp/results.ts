@@ -9,7 +9,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { JobBackend } from '../api/backend.js';
 import { UsageError } from '../api/errors.js';
 import { FORMATS, type ExtractJob, type Format, type JobKind, type PageData, type PageEntry } from '../api/types.js';
-import { renderPage } from '../cli/pageText.js';
+import { renderPage } from '../api/renderPage.js';
 
 /** Characters of result text one tool call returns at most (about 5,000 tokens); docs/mcp.md documents it. */
 export const RESULT_CHARS = 20_000;

@@ -6,7 +6,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { JobBackend, JobProgress } from '../api/backend.js';
 import { LIMITS } from '../api/limits.js';
-import { UsageError } from '../api/errors.js';
+import { UnsupportedError, UsageError } from '../api/errors.js';
 import { requestUrls } from '../api/redact.js';
 import { mapRequestSchema, objectSchema, requestSchema, type JsonSchema } from '../api/requestSchema.js';
 import { isFinal, type JobKind, type JobRequestByKind } from '../api/types.js';
@@ -164,7 +164,7 @@ function mapTool(): Tool {
     inputSchema: mapRequestSchema(),
     annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
     run: async (args, ctx) => {
-      if (!ctx.backend.map) throw new UsageError('this back end cannot map sites');
+      if (!ctx.backend.map) throw UnsupportedError.of('map', 'this back end');
       const request = validateMapRequest(args);
       ctx.refuseUrls([request.url]);
       const { links } = await ctx.backend.map(request, ctx.signal);

@@ -5,7 +5,7 @@
 import pg from 'pg';
 import PgBoss from 'pg-boss';
 import { ConfigError, DatabaseUnavailableError, EnvironmentError, errorMessage } from '../api/errors.js';
-import { leaseMs } from '../store/leases.js';
+import { leaseMs } from '../jobs/leases.js';
 import { migrate } from './migrations.js';
 
 /** One queue job per batch or crawl page: { jobId, index }. */

@@ -69,6 +69,21 @@ export const MIGRATIONS: readonly string[] = [
      free_at timestamptz NOT NULL DEFAULT now(),
      PRIMARY KEY (job_id, host, slot)
    );`,
+  // 4: the page cache of maxAge (jobs/cacheKey.ts names an entry), shared by every worker; the tenant whose
+  // entries a job reads and writes (serve: its API key; NULL: the cache shared between keys), set where it starts;
+  // and the files of jobs (screenshots), out of the records, gone with their job.
+  `CREATE TABLE webjobs_page_cache (
+     key text PRIMARY KEY,
+     stored_at timestamptz NOT NULL,
+     data json NOT NULL
+   );
+   ALTER TABLE webjobs_jobs ADD COLUMN cache_tenant text;
+   CREATE TABLE webjobs_job_files (
+     job_id uuid NOT NULL REFERENCES webjobs_jobs (id) ON DELETE CASCADE,
+     name text NOT NULL,
+     bytes bytea NOT NULL,
+     PRIMARY KEY (job_id, name)
+   );`,
 ];
 
 /**

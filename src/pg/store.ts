@@ -13,14 +13,14 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type PgBoss from 'pg-boss';
-import { JobNotFoundError } from '../api/errors.js';
-import { tooManyJobs } from '../server/admission.js';
+import { JobNotFoundError, TooManyJobsError } from '../api/errors.js';
 import { LIMITS } from '../api/limits.js';
-import { normalizeUrl } from '../engine/crawl/normalize.js';
+import { normalizeUrl } from '../api/normalizeUrl.js';
 import { requestUrls, withoutCredentials } from '../api/redact.js';
 import { JOB_ID_PATTERN, validatePageQuery } from '../api/validate.js';
 import type { BatchScrapeRequest, CrawlRequest, JobKind, JobRecord, JobRequest, JobStatus, JobSummary, PageEntry, PageQuery } from '../api/types.js';
-import type { RecordHeader } from '../store/jobStore.js';
+import type { JobRecords, RecordHeader } from '../jobs/jobStore.js';
+import type { Held, WorkLeases } from '../jobs/leases.js';
 import { inTransaction } from './client.js';
 import { BOSS_SCHEMA, JOB_QUEUE, MAX_ATTEMPTS, PAGE_QUEUE, type PgConnection } from './connect.js';
 
@@ -51,13 +51,6 @@ export interface JobOwner {
   maxActive: number;
 }
 
-/** What a worker holds: a page (index) of a batch or crawl, or a whole scrape/extract job (no index), at one attempt. */
-export interface Held {
-  jobId: string;
-  index?: number;
-  attempt: number;
-}
-
 export interface PageLease extends Held {
   index: number;
   url: string;
@@ -66,6 +59,8 @@ export interface PageLease extends Held {
   request?: JobRequest;
   /** Why the attempt before this one ended without a result (its worker's lease ran out, or an error). */
   lastError: string | null;
+  /** Whose entries of the page cache the job reads and writes (serve: its API key); none: the shared ones. */
+  cacheTenant?: string;
 }
 
 /**
@@ -82,6 +77,7 @@ export interface JobLease extends Held {
   request: JobRequest;
   record: Record<string, unknown>;
   lastError: string | null;
+  cacheTenant?: string;
 }
 
 /** What became of a page's result: stored, dropped because the job ended meanwhile, or fenced off (a later attempt holds the page). */
@@ -116,7 +112,7 @@ function bossDb(client: pg.PoolClient): PgBoss.Db {
   return { executeSql: (text, values) => client.query(text, values) };
 }
 
-export class PgJobStore {
+export class PgJobStore implements JobRecords, WorkLeases {
   private readonly pool: pg.Pool;
   private readonly boss: PgBoss;
   private readonly leaseSeconds: number;
@@ -146,7 +142,7 @@ export class PgJobStore {
    * first: two API nodes starting jobs for one key at once take turns, so the
    * limit holds exactly.
    */
-  async create(kind: JobKind, request: JobRequest, initial: RecordHeader, owner?: JobOwner): Promise<string> {
+  async create(kind: JobKind, request: JobRequest, initial: RecordHeader, owner?: JobOwner, cacheTenant?: string): Promise<string> {
     const jobId = randomUUID();
     const { status: _status, jobId: _id, data: _data, ...record } = initial as RecordHeader & Record<string, unknown>;
     const url = withoutCredentials(requestUrls(request)[0] ?? '');
@@ -155,16 +151,16 @@ export class PgJobStore {
         await client.query(`SELECT pg_advisory_xact_lock(hashtext('webjobs-key:' || $1))`, [owner.key]);
         const { rows } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM webjobs_jobs WHERE owner_key = $1 AND status IN ${ACTIVE}`, [owner.key]);
         if (rows[0]!.n >= owner.maxActive) {
-          throw tooManyJobs(owner.maxActive);
+          throw TooManyJobsError.forKey(owner.maxActive);
         }
       }
       const urls = kind === 'batch' ? (request as BatchScrapeRequest).urls : kind === 'crawl' ? [(request as CrawlRequest).url] : [];
       const maxPages = kind === 'batch' ? urls.length : kind === 'crawl' ? ((request as CrawlRequest).maxPages ?? LIMITS.defaultCrawlPages) : 0;
       const whole = urls.length === 0 ? this.queueJob(JOB_QUEUE, { jobId }) : undefined;
       await client.query(
-        `INSERT INTO webjobs_jobs (id, kind, status, url, request, record, owner_key, total_pages, max_pages, queue_job)
-         VALUES ($1, $2, 'pending', $3, $4, $5, $6, $7, $8, $9)`,
-        [jobId, kind, url, request, record, owner?.key ?? null, urls.length, maxPages, whole?.id ?? null],
+        `INSERT INTO webjobs_jobs (id, kind, status, url, request, record, owner_key, total_pages, max_pages, queue_job, cache_tenant)
+         VALUES ($1, $2, 'pending', $3, $4, $5, $6, $7, $8, $9, $10)`,
+        [jobId, kind, url, request, record, owner?.key ?? null, urls.length, maxPages, whole?.id ?? null, cacheTenant ?? null],
       );
       if (whole) {
         await this.boss.insert([whole], { db: bossDb(client) });
@@ -276,9 +272,9 @@ export class PgJobStore {
    * worker does not hold it already (`withRequest`).
    */
   async beginPage(jobId: string, index: number, queueJob: string, withRequest = true): Promise<PageLease | undefined> {
-    const { rows } = await this.pool.query<{ attempt: number; url: string; last_error: string | null; kind: JobKind; request: JobRequest | null }>({
+    const { rows } = await this.pool.query<{ attempt: number; url: string; last_error: string | null; kind: JobKind; request: JobRequest | null; cache_tenant: string | null }>({
       name: 'webjobs-begin-page',
-      text: `WITH job AS (SELECT kind, CASE WHEN $5 THEN request END AS request FROM webjobs_jobs WHERE id = $1 AND status IN ${ACTIVE}),
+      text: `WITH job AS (SELECT kind, CASE WHEN $5 THEN request END AS request, cache_tenant FROM webjobs_jobs WHERE id = $1 AND status IN ${ACTIVE}),
        -- A page another worker holds on a live lease is not taken from it (a duplicate delivery).
        page AS (
          UPDATE webjobs_pages SET attempt = attempt + 1, status = 'running', lease_until = now() + make_interval(secs => $3), queue_job = $4
@@ -287,12 +283,21 @@ export class PgJobStore {
          RETURNING attempt, url, last_error),
        -- Re-checked under the row lock: a job stopped meanwhile stays stopped.
        started AS (UPDATE webjobs_jobs SET status = 'running' WHERE id = $1 AND status = 'pending' AND EXISTS (SELECT 1 FROM page))
-       SELECT page.attempt, page.url, page.last_error, job.kind, job.request FROM page, job`,
+       SELECT page.attempt, page.url, page.last_error, job.kind, job.request, job.cache_tenant FROM page, job`,
       values: [jobId, index, this.leaseSeconds, queueJob, withRequest],
     });
     const taken = rows[0];
     if (!taken) return undefined;
-    return { jobId, index, attempt: taken.attempt, url: taken.url, lastError: taken.last_error, kind: taken.kind, request: taken.request ?? undefined };
+    return {
+      jobId,
+      index,
+      attempt: taken.attempt,
+      url: taken.url,
+      lastError: taken.last_error,
+      kind: taken.kind,
+      request: taken.request ?? undefined,
+      cacheTenant: taken.cache_tenant ?? undefined,
+    };
   }
 
   /**
@@ -369,14 +374,16 @@ export class PgJobStore {
 
   /** Takes a scrape or extract job for one more attempt; undefined when it has ended or a live lease holds it. */
   async beginJob(jobId: string, queueJob: string): Promise<JobLease | undefined> {
-    const { rows } = await this.pool.query<JobRow & { last_error: string | null }>(
+    const { rows } = await this.pool.query<JobRow & { last_error: string | null; cache_tenant: string | null }>(
       `UPDATE webjobs_jobs SET status = 'running', attempt = attempt + 1, lease_until = now() + make_interval(secs => $2), queue_job = $3
        WHERE id = $1 AND status IN ${ACTIVE} AND (lease_until IS NULL OR lease_until < now())
-       RETURNING attempt, kind, request, record, last_error`,
+       RETURNING attempt, kind, request, record, last_error, cache_tenant`,
       [jobId, this.leaseSeconds, queueJob],
     );
     const row = rows[0];
-    return row ? { jobId, attempt: row.attempt, kind: row.kind, request: row.request, record: row.record, lastError: row.last_error } : undefined;
+    return row
+      ? { jobId, attempt: row.attempt, kind: row.kind, request: row.request, record: row.record, lastError: row.last_error, cacheTenant: row.cache_tenant ?? undefined }
+      : undefined;
   }
 
   /** Read-modify-write of the record header by the attempt that holds the job (attempt undefined: any, for page jobs). */

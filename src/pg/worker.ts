@@ -21,15 +21,20 @@ import { requestUrls } from '../api/redact.js';
 import type { BatchScrapeRequest, CrawlRequest, JobKind, JobRequest, PageEntry } from '../api/types.js';
 import { siteAccess, type SiteAccess } from '../engine/access.js';
 import type { Engine } from '../engine/engine.js';
-import { jobCleaner, type JobCleaner } from '../local/cleaner.js';
-import type { JobContext } from '../local/jobRunner.js';
-import { failedEntry, isJobFatal, pageEntry } from '../local/runners/pageEntry.js';
-import { loadRunner } from '../local/runners/index.js';
+import { jobCleaner, type JobCleaner } from '../jobs/cleaner.js';
+import { withCache, withJobFiles } from '../jobs/jobEngine.js';
+import type { JobContext } from '../jobs/jobRunner.js';
+import { failedEntry, isJobFatal, pageEntry } from '../jobs/runners/pageEntry.js';
+import { loadRunner } from '../jobs/runners/index.js';
 import { JOB_QUEUE, MAX_ATTEMPTS, PAGE_QUEUE, retrying, type PgConnection } from './connect.js';
-import { crawlPage, crawlRules, type CrawlRules } from './crawlPage.js';
+import { crawlPage } from '../jobs/crawlPage.js';
+import { crawlRules, type CrawlRules } from '../jobs/crawlRules.js';
 import { Feed } from './feed.js';
 import { HostSlots, PgHostGate, type HostSlot } from './hostGate.js';
-import { ENDED_CHANNEL, LEASE_EXPIRED, PgJobStore, type Held, type PageJobData, type WholeJobData } from './store.js';
+import { PgJobFiles } from './jobFiles.js';
+import { PgPageCache } from './pageCache.js';
+import type { Held } from '../jobs/leases.js';
+import { ENDED_CHANNEL, LEASE_EXPIRED, PgJobStore, type PageJobData, type WholeJobData } from './store.js';
 
 export interface PgWorkerOptions {
   connection: PgConnection;
@@ -93,6 +98,10 @@ function jobInfo(kind: JobKind, request: JobRequest): JobInfo {
 
 export class PgWorker {
   private readonly store: PgJobStore;
+  /** Where scrapeOptions.maxAge finds and keeps pages, shared with every worker. */
+  private readonly cache: PgPageCache;
+  /** Where screenshots go: out of the records, served by any API node. */
+  private readonly files: PgJobFiles;
   private readonly boss: PgBoss;
   private engine: Promise<Engine> | undefined;
   private readonly jobs = new Map<string, HeldJob>();
@@ -115,6 +124,8 @@ export class PgWorker {
 
   constructor(private readonly options: PgWorkerOptions) {
     this.store = new PgJobStore(options.connection);
+    this.cache = new PgPageCache(options.connection.pool);
+    this.files = new PgJobFiles(options.connection.pool);
     this.hostSlots = new HostSlots(options.connection.pool, options.connection.settings.leaseSeconds);
     this.boss = options.connection.boss;
     this.log = options.log ?? (() => undefined);
@@ -278,7 +289,7 @@ export class PgWorker {
     if (lease.attempt > MAX_ATTEMPTS) return this.giveUp(lease, job);
     await this.leased(lease, `page ${index} of job ${jobId}`, async () => {
       try {
-        const engine = await this.getEngine();
+        const engine = withJobFiles(withCache(await this.getEngine(), this.cache, lease.cacheTenant), this.files, jobId, index + 1);
         const { access } = job;
         await this.hold(jobId, job, async (held) => {
           const { signal } = held.controller;
@@ -324,7 +335,7 @@ export class PgWorker {
         const ctx: JobContext<JobKind> = {
           jobId,
           request: lease.request as JobRequest,
-          engine: await this.getEngine(),
+          engine: withJobFiles(withCache(await this.getEngine(), this.cache, lease.cacheTenant), this.files, jobId),
           signal,
           env: this.options.env,
           access: siteAccess(requestUrls(lease.request), 'scrapeOptions' in lease.request ? lease.request.scrapeOptions : undefined),

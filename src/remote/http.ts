@@ -14,6 +14,7 @@ import {
   RemoteError,
   StoreFullError,
   TooManyJobsError,
+  UnsupportedError,
   UsageError,
   WebjobsError,
 } from '../api/errors.js';
@@ -141,6 +142,8 @@ export class HttpClient {
         return jobId !== undefined ? new JobNotFoundError(jobId) : new RemoteError(`${message} (is ${this.options.apiUrl} a webjobs service?)`, 404);
       case 429:
         return new TooManyJobsError(message);
+      case 501:
+        return new UnsupportedError(message);
       default:
         return new RemoteError(`the webjobs service answered HTTP ${status}: ${message}`, status >= 500 ? status : 502);
     }

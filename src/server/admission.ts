@@ -17,10 +17,6 @@ export interface Admission {
   start<K extends JobKind>(keyId: string, maxActive: number, kind: K, request: JobRequestByKind[K]): Promise<JobHandle>;
 }
 
-export function tooManyJobs(maxActive: number): TooManyJobsError {
-  return new TooManyJobsError(`too many jobs at once: this API key has ${maxActive} pending or running; wait for one to finish`);
-}
-
 /** One serve on the file store. */
 export class FileAdmission implements Admission {
   private readonly startLocks = new Map<string, Promise<unknown>>();
@@ -42,7 +38,7 @@ export class FileAdmission implements Admission {
   /** Starts of one key run one at a time, so two at once cannot both slip under the 429 limit. */
   start<K extends JobKind>(keyId: string, maxActive: number, kind: K, request: JobRequestByKind[K]): Promise<JobHandle> {
     const run = async () => {
-      if ((await this.activeJobs(keyId)) >= maxActive) throw tooManyJobs(maxActive);
+      if ((await this.activeJobs(keyId)) >= maxActive) throw TooManyJobsError.forKey(maxActive);
       const handle = await this.backend.start(kind, request, { tenant: keyId });
       await this.owners.add(handle.jobId, keyId);
       return handle;

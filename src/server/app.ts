@@ -8,12 +8,11 @@
  */
 import { JOB_PATH, KIND_PATHS, NO_SUCH_JOB_CODE } from '../api/paths.js';
 import { JobNotFoundError } from '../api/errors.js';
-import { createReadStream, promises as fs } from 'node:fs';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { JobBackend } from '../api/backend.js';
 import { JOB_KINDS, type JobKind, type PageQuery } from '../api/types.js';
 import { queryInteger, validateJobId, validateMapRequest, validatePageQuery, validateRequest } from '../api/validate.js';
-import { FILE_TYPES, type JobFiles } from '../store/jobFiles.js';
+import type { JobFileStore } from '../jobs/contracts.js';
 import { describeError } from './describeError.js';
 import { fileLinker, withFileUrls } from './files.js';
 import { bearerToken, firecrawlRoutes, isFirecrawlPath } from './firecrawl/routes.js';
@@ -34,7 +33,7 @@ export interface AppOptions {
   allowPrivate: boolean;
   allowHosts?: AllowList;
   /** The jobs' screenshots: records name them by URL, served at GET /api/files/{jobId}/{name}. */
-  files?: JobFiles;
+  files?: JobFileStore;
   maxActiveJobsPerKey?: number;
   bodyLimit?: number;
   /** Bytes of entries one answer of a batch's or crawl's result holds at most (at least one entry); the rest is paged with `next`. */
@@ -183,12 +182,11 @@ export function buildApp(options: AppOptions): FastifyInstance {
   // A job's screenshot, for the key that owns the job: /api's records and the Firecrawl API's documents link here.
   app.get<{ Params: { jobId: string; name: string } }>('/api/files/:jobId/:name', { config: { bearer: true } }, async (req, reply) => {
     const jobId = validateJobId(req.params.jobId);
-    const file = options.files?.path(jobId, req.params.name);
-    const size = file ? await fs.stat(file).then((stat) => stat.size, () => undefined) : undefined;
-    if (!(await options.admission.owns(keyOf(req).id, jobId)) || !file || size === undefined) {
+    const file = await options.files?.read(jobId, req.params.name);
+    if (!(await options.admission.owns(keyOf(req).id, jobId)) || !file) {
       return reply.code(404).send({ message: `no file ${req.params.name} of job ${jobId}` });
     }
-    return reply.type(FILE_TYPES[file.slice(file.lastIndexOf('.') + 1)] ?? 'application/octet-stream').header('content-length', size).send(createReadStream(file));
+    return reply.type(file.type).header('content-length', file.size).send(file.open());
   });
 
   app.get('/api/jobs', async (req) => {

@@ -4,13 +4,13 @@
  * which serves it to the key that owns the job. /api and the Firecrawl API
  * (/v1, /v2) hand out the same URLs.
  */
-import type { JobFiles } from '../store/jobFiles.js';
+import type { JobFileStore } from '../jobs/contracts.js';
 
 /** A page with its screenshot path replaced by its URL; the page itself when it has none of our files. */
 export type FileLinker = <P extends { screenshot?: string }>(page: P) => P;
 
 /** Links pages' screenshots to URLs at `origin` (scheme, host and port, as the client reached serve). */
-export function fileLinker(files: JobFiles | undefined, origin: string): FileLinker {
+export function fileLinker(files: JobFileStore | undefined, origin: string): FileLinker {
   return (page) => {
     const file = files && typeof page.screenshot === 'string' ? files.nameOf(page.screenshot) : undefined;
     return file ? { ...page, screenshot: `${origin}/api/files/${file.jobId}/${file.name}` } : page;

@@ -6,7 +6,7 @@
  * its owner, and refuse another key's job as unknown.
  */
 import type { JobBackend } from '../api/backend.js';
-import { AuthError, JobNotFoundError, UsageError } from '../api/errors.js';
+import { AuthError, JobNotFoundError, UnsupportedError, UsageError } from '../api/errors.js';
 import { requestUrls } from '../api/redact.js';
 import type { JobKind, JobRequestByKind, MapResult } from '../api/types.js';
 import { validateJobId, validateMapRequest, validateRequest } from '../api/validate.js';
@@ -68,7 +68,7 @@ export class JobGate {
    */
   async map(body: () => unknown, connection: { on(event: 'close', listener: () => void): unknown }): Promise<MapResult> {
     const { backend } = this.options;
-    if (!backend.map) throw new UsageError('map is not available on this server');
+    if (!backend.map) throw UnsupportedError.of('map', 'this server');
     const request = validateMapRequest(body());
     this.refusePrivateUrls([request.url]);
     const hungUp = new AbortController();

@@ -12,7 +12,7 @@
  * run out (watchOrphans). This runs before the store's own dead-owner check
  * could fail pending jobs.
  */
-import type { JobStore } from '../store/jobStore.js';
+import type { JobStore } from '../jobs/jobStore.js';
 
 export const INTERRUPTED_MESSAGE =
   'interrupted: webjobs serve stopped while this job was running (crash, kill or restart); start the job again';

@@ -12,6 +12,7 @@ import { LocalBackend } from '../local/localBackend.js';
 import { FileJobStore } from '../store/fileStore.js';
 import { FilePageCache } from '../store/pageCache.js';
 import { JobFiles } from '../store/jobFiles.js';
+import type { JobFileStore } from '../jobs/contracts.js';
 import { HeaderCache } from '../store/headerCache.js';
 import { webjobsHome } from '../store/paths.js';
 import { buildApp } from './app.js';
@@ -20,7 +21,7 @@ import { loadKeys } from './keys.js';
 import { FileAdmission, PgAdmission, type Admission } from './admission.js';
 import { JobOwners } from './owners.js';
 import { recoverJobs, watchOrphans } from './recovery.js';
-import { leaseMs } from '../store/leases.js';
+import { leaseMs } from '../jobs/leases.js';
 import { createGuards } from '../engine/ssrf.js';
 import type { ConnectionLimits } from './connections.js';
 
@@ -75,8 +76,8 @@ async function atMost(promise: Promise<unknown>, ms: number): Promise<void> {
 interface Jobs {
   backend: JobBackend;
   admission: Admission;
-  /** The jobs' screenshot files, served by URL (the file store only). */
-  files?: JobFiles;
+  /** The jobs' screenshot files, served by URL. */
+  files?: JobFileStore;
   /** Stops running jobs with `reason` and releases what the back end holds. */
   close(reason: string): Promise<void>;
   /** The state of what the jobs depend on, for /healthz: `database` with PostgreSQL. */
@@ -184,13 +185,15 @@ async function fileJobs(options: ServeOptions, env: NodeJS.ProcessEnv, guards: G
  * needs recovering on start: a dead node's pages come back when their lease ends.
  */
 async function postgresJobs(options: ServeOptions, env: NodeJS.ProcessEnv, guards: Guards, log: (line: string) => void): Promise<Jobs> {
-  const [{ connect, databaseHealth, pgSettings }, { PgBackend }, { PgWorker }] = await Promise.all([
+  const [{ connect, databaseHealth, pgSettings }, { PgBackend }, { PgWorker }, { PgJobFiles }] = await Promise.all([
     import('../pg/connect.js'),
     import('../pg/backend.js'),
     import('../pg/worker.js'),
+    import('../pg/jobFiles.js'),
   ]);
   const connection = await connect(pgSettings(options.database!, env), log);
-  const backend = new PgBackend(connection, env);
+  // Map is answered by this node, by plain HTTP through the guarded engine: no browser starts for it.
+  const backend = new PgBackend(connection, env, { createEngine: () => browserEngine(env, guards, options.browserNice), sharedCache: options.sharedCache });
   const worker =
     options.worker === false
       ? undefined
@@ -200,9 +203,11 @@ async function postgresJobs(options: ServeOptions, env: NodeJS.ProcessEnv, guard
   return {
     backend,
     admission: new PgAdmission(backend),
+    files: new PgJobFiles(connection.pool),
     health: async () => ({ database: await database() }),
     close: async () => {
       await worker?.close(SHUTDOWN_GRACE_MS);
+      await backend.close().catch(() => undefined);
       await connection.close();
     },
   };

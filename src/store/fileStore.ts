@@ -20,8 +20,9 @@ import { requestUrls, withoutCredentials } from '../api/redact.js';
 import { JOB_ID_PATTERN } from '../api/validate.js';
 import { isFinal, type JobKind, type JobRequest, type PageEntry } from '../api/types.js';
 import { readJson, withFileLock, writeError, writeJsonAtomic } from './atomicFile.js';
-import { FileLeases, type JobOwner, type OwnerLeases } from './leases.js';
-import { headerOf, type DamagedJob, type JobHeader, type JobMeta, type JobStore, type PageText, type RecordHeader, type StoredJob } from './jobStore.js';
+import type { JobOwner, OwnerLeases } from '../jobs/leases.js';
+import { FileLeases } from './leases.js';
+import { headerOf, type DamagedJob, type JobHeader, type JobMeta, type JobStore, type PageText, type RecordHeader, type StoredJob } from '../jobs/jobStore.js';
 import { pageText } from './pageText.js';
 
 const PAGE_NAME_WIDTH = 6;

@@ -16,8 +16,8 @@
  */
 import os from 'node:os';
 import { isFinal, type JobKind, type JobRequest, type PageEntry } from '../api/types.js';
-import { headerOf, type DamagedJob, type JobHeader, type JobMeta, type JobStore, type RecordHeader, type StoredJob } from './jobStore.js';
-import type { JobOwner } from './leases.js';
+import { headerOf, type DamagedJob, type JobHeader, type JobMeta, type JobStore, type RecordHeader, type StoredJob } from '../jobs/jobStore.js';
+import type { JobOwner } from '../jobs/leases.js';
 
 const DEFAULT_MAX_ENTRIES = 50_000;
 

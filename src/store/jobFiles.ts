@@ -4,17 +4,13 @@
  * page or a request; `path()` refuses any other name, so a served name cannot
  * reach outside the folder.
  */
-import { promises as fs } from 'node:fs';
+import { createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { JOB_ID_PATTERN } from '../api/validate.js';
+import { JOB_FILE_NAME, JOB_FILE_TYPES, type JobFile, type JobFileStore } from '../jobs/contracts.js';
 import { writeError, writeStoreFile } from './atomicFile.js';
 
-/** What a job file may be called: what `put` makes. */
-const FILE_NAME = /^[a-z]+-\d{1,9}\.(png|jpeg|webp)$/;
-
-export const FILE_TYPES: Record<string, string> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' };
-
-export class JobFiles {
+export class JobFiles implements JobFileStore {
   private readonly jobsDir: string;
 
   constructor(home: string) {
@@ -27,7 +23,7 @@ export class JobFiles {
 
   /** The file `name` of a job, or undefined when the id or the name is none we make. */
   path(jobId: string, name: string): string | undefined {
-    if (!JOB_ID_PATTERN.test(jobId) || !FILE_NAME.test(name)) return undefined;
+    if (!JOB_ID_PATTERN.test(jobId) || !JOB_FILE_NAME.test(name)) return undefined;
     return path.join(this.dir(jobId), name);
   }
 
@@ -36,6 +32,13 @@ export class JobFiles {
     const name = path.basename(file);
     const jobId = path.basename(path.dirname(path.dirname(file)));
     return this.path(jobId, name) === file ? { jobId, name } : undefined;
+  }
+
+  async read(jobId: string, name: string): Promise<JobFile | undefined> {
+    const file = this.path(jobId, name);
+    const size = file ? await fs.stat(file).then((stat) => stat.size, () => undefined) : undefined;
+    if (!file || size === undefined) return undefined;
+    return { type: JOB_FILE_TYPES[file.slice(file.lastIndexOf('.') + 1)] ?? 'application/octet-stream', size, open: () => createReadStream(file) };
   }
 
   /** Writes `bytes` as `<kind>-<n>.<ext>` and returns the file's path. */

@@ -16,17 +16,10 @@ import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ConfigError } from '../api/errors.js';
 import { isProcessAlive } from '../api/processes.js';
+import type { JobOwner, OwnerLeases } from '../jobs/leases.js';
+import { leaseMs } from '../jobs/leases.js';
 import { readJson, writeJsonAtomic } from './atomicFile.js';
-
-/** The process responsible for moving a job forward. */
-export interface JobOwner {
-  pid: number;
-  host: string;
-  /** The id of the owner's lease; absent in records older than leases. */
-  lease?: string;
-}
 
 interface LeaseFile {
   id: string;
@@ -34,26 +27,6 @@ interface LeaseFile {
   host: string;
   /** Date.now() after which the owner counts as gone unless it renewed. */
   expiresAt: number;
-}
-
-/** The part of a job store that says who owns jobs and whether they still live. */
-export interface OwnerLeases {
-  /** This process as an owner; its lease is taken on first call and renewed until release(). */
-  self(): Promise<JobOwner>;
-  /** Whether `owner` may still move its jobs forward. */
-  isAlive(owner: JobOwner): Promise<boolean>;
-  /** Gives the lease up: this process's unfinished jobs are free to take over at once. */
-  release(): Promise<void>;
-}
-
-export const DEFAULT_LEASE_MS = 30_000;
-
-/** WEBJOBS_LEASE_SECONDS (also the lease of a PostgreSQL worker's pages), in ms. */
-export function leaseMs(env: NodeJS.ProcessEnv = process.env): number {
-  if (env.WEBJOBS_LEASE_SECONDS === undefined) return DEFAULT_LEASE_MS;
-  const seconds = Number(env.WEBJOBS_LEASE_SECONDS);
-  if (!Number.isInteger(seconds) || seconds < 2) throw new ConfigError('WEBJOBS_LEASE_SECONDS must be a whole number of seconds, at least 2');
-  return seconds * 1000;
 }
 
 export class FileLeases implements OwnerLeases {

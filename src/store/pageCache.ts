@@ -9,68 +9,17 @@
  * unless the operator shares the cache. Written atomically; a damaged or
  * unreadable entry is a miss.
  */
-import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { PageData, ScrapeOptions, SessionOptions } from '../api/types.js';
-import { normalizeUrl } from '../engine/crawl/normalize.js';
+import type { PageData } from '../api/types.js';
+import { cacheKey } from '../jobs/cacheKey.js';
+import type { CachedScrape, PageCache } from '../jobs/contracts.js';
 import { readJson, writeJsonAtomic } from './atomicFile.js';
 
 interface CacheEntry {
   /** Date.now() when the page was scraped. */
   storedAt: number;
   data: PageData;
-}
-
-/** One scrape as the cache sees it. */
-export interface CachedScrape {
-  url: string;
-  scrapeOptions?: ScrapeOptions;
-  sessionOptions?: SessionOptions;
-  /** Whose entries these are (serve: the API key); none: the cache of this machine's user. */
-  tenant?: string;
-}
-
-export interface PageCache {
-  /** The stored page when it is at most `maxAgeMs` old. */
-  get(scrape: CachedScrape, maxAgeMs: number): Promise<PageData | undefined>;
-  put(scrape: CachedScrape, data: PageData): Promise<void>;
-}
-
-const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
-
-/** A digest of the URL's user name and password (the engines send them as Basic authentication); null without. */
-function urlCredentials(url: string): string | null {
-  try {
-    const { username, password } = new URL(url);
-    return username || password ? sha256(`${username}:${password}`) : null;
-  } catch {
-    return null;
-  }
-}
-
-/** What shapes a scrape's output: everything but how long it may take and how old a cached copy may be. */
-function cacheKey({ url, scrapeOptions = {}, sessionOptions = {}, tenant }: CachedScrape): string {
-  const { timeout: _timeout, maxAge: _maxAge, ...shaping } = scrapeOptions;
-  const sorted = (value: unknown): unknown =>
-    value && typeof value === 'object' && !Array.isArray(value)
-      ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, sorted(v)]))
-      : Array.isArray(value)
-        ? value.map(sorted)
-        : value;
-  const formats = [...(shaping.formats ?? ['markdown'])].sort();
-  const key = JSON.stringify(
-    sorted({
-      url: normalizeUrl(url) ?? url,
-      credentials: urlCredentials(url),
-      tenant: tenant ?? null,
-      ...shaping,
-      formats,
-      proxyCountry: sessionOptions.proxyCountry ?? null,
-      useProxy: Boolean(sessionOptions.useProxy),
-    }),
-  );
-  return sha256(key);
 }
 
 export class FilePageCache implements PageCache {

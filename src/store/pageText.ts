@@ -7,7 +7,7 @@ import { createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { DamagedRecordError } from '../api/errors.js';
 import type { PageEntry } from '../api/types.js';
-import type { PageText } from './jobStore.js';
+import type { PageText } from '../jobs/jobStore.js';
 
 /** Bytes read at a time: a 19 MB entry in 19 reads (64 KB, the default, took 300 and their buffers' GC on the main thread). */
 const READ_CHUNK = 1024 * 1024;

@@ -1,7 +1,7 @@
 /**
  * Remote mode and asynchronous jobs: the real CLI in local mode and in remote mode
  * against a `webjobs serve` child process must print the same bytes for the same
- * job (job ids aside). Also --no-wait, status, result paging, jobs, cancel,
+ * job (job ids aside), map and the page cache too. Also --no-wait, status, result paging, jobs, cancel,
  * --wait-timeout, and (file store) a server killed mid-job and started again.
  * Run against a serve on the file store (remote.test.ts) and on PostgreSQL
  * (remotePostgres.test.ts): the same assertions hold on either.
@@ -120,6 +120,21 @@ export function remoteSuite(store: 'file' | 'postgres'): void {
       for (const args of [['scrape', 'ftp://example.com/x'], ['status', '3f2b6c1e-8d4a-4b7e-9c1a-2e5f7a9b0c3d'], ['result', 'not-a-job-id']]) {
         const [l, r] = await Promise.all([local(args), remote(args)]);
         expect(l.code).not.toBe(0);
+        expectSame(l, r);
+      }
+    });
+
+    it('map, and the page cache of --max-age: the same output, a miss then a hit', async () => {
+      const mapArgs = ['map', site.at('/'), '--json'];
+      const [lm, rm] = await Promise.all([local(mapArgs), remote(mapArgs)]);
+      expect(lm.code, lm.stderr).toBe(0);
+      expect(JSON.parse(lm.stdout).links.length).toBe(3);
+      expectSame(lm, rm);
+      const cacheArgs = ['batch', site.at('/b'), '--max-age', '1h', '--json'];
+      for (const cacheState of ['miss', 'hit']) {
+        const l = await local(cacheArgs);
+        const r = await remote(cacheArgs);
+        expect(JSON.parse(l.stdout).data[0].metadata.cacheState, l.stderr).toBe(cacheState);
         expectSame(l, r);
       }
     });

@@ -1,6 +1,6 @@
 /** `webjobs map`: a site's URLs, one a line, ready for `webjobs batch -`. */
 import { Command } from 'commander';
-import { UsageError } from '../../api/errors.js';
+import { UnsupportedError, UsageError } from '../../api/errors.js';
 import { LIMITS } from '../../api/limits.js';
 import type { MapRequest } from '../../api/types.js';
 import { validateMapRequest } from '../../api/validate.js';
@@ -69,7 +69,7 @@ Exit codes: 0 the map was made (even when empty), 1 the site could not be read
       };
       validateMapRequest(request);
       const result = await withBackend({ remote: flags.remote, apiKey: flags.apiKey }, async (backend) => {
-        if (!backend.map) throw new UsageError('this back end cannot map sites');
+        if (!backend.map) throw UnsupportedError.of('map', 'this back end');
         return backend.map(request);
       });
       const text = flags.json ? JSON.stringify(result, null, 2) : result.links.map((link) => link.url).join('\n');

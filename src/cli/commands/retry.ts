@@ -10,7 +10,7 @@ import { withBackend } from '../backendFactory.js';
 import { entriesOf } from '../jobPages.js';
 import { addManyPagesOptions, runManyPages, type ManyPagesFlags } from '../manyPages.js';
 import { addRunOptions } from '../options.js';
-import { renderPage } from '../pageText.js';
+import { renderPage } from '../../api/renderPage.js';
 import { renderRecord, runJob } from '../runJob.js';
 import { resolveJobId } from './jobs.js';
 

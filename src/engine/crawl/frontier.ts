@@ -2,7 +2,7 @@
  * The crawl frontier: a first-in first-out queue (so the crawl is breadth-first)
  * that admits each page once, by its normalised key (see normalize.ts).
  */
-import { cleanUrl, normalizeUrl } from './normalize.js';
+import { cleanUrl, normalizeUrl } from '../../api/normalizeUrl.js';
 
 export class Frontier {
   private readonly queue: string[] = [];

@@ -13,7 +13,7 @@ import { LIMITS } from '../../api/limits.js';
 import type { MapLink, MapRequest, MapResult } from '../../api/types.js';
 import { fetchText, type PlainFetch } from './fetchText.js';
 import { HostGate } from './hostGate.js';
-import { cleanUrl, looksLikePage, normalizeUrl } from './normalize.js';
+import { cleanUrl, looksLikePage, normalizeUrl } from '../../api/normalizeUrl.js';
 import { RobotsCache } from './robots.js';
 import { CrawlScope } from './scope.js';
 import { sitemapUrls } from './sitemap.js';

@@ -20,7 +20,7 @@
  *   text is four times that or more;
  * - includeTags matching nothing in the HTML as served.
  */
-import type { PageOptions } from '../scrape.js';
+import type { PageOptions } from '../pageOptions.js';
 import type { NodeExtraction } from '../content/inNode.js';
 import type { HttpPage } from './fetchPage.js';
 

@@ -14,7 +14,7 @@ import { addStructuredData } from '../structured/index.js';
 import type { HtmlReadResult, SelectedItems } from '../structured/readHtml.js';
 import type { CssSchema } from '../../api/cssSchema.js';
 import type { PlainFetch } from '../crawl/fetchText.js';
-import { emptyPage, RENDERABLE, type PageOptions } from '../scrape.js';
+import { emptyPage, RENDERABLE, type PageOptions } from '../pageOptions.js';
 import { userAgentHeader } from '../userAgent.js';
 import { mediaNeedsBrowser, pageNeedsBrowser } from './choice.js';
 import type { ExtractPool } from './extractPool.js';

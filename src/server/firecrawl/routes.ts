@@ -9,7 +9,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { JobBackend } from '../../api/backend.js';
 import { JobFailedError, JobNotFoundError, ServeShutDownError } from '../../api/errors.js';
-import type { JobFiles } from '../../store/jobFiles.js';
+import type { JobFileStore } from '../../jobs/contracts.js';
 import { describeError } from '../describeError.js';
 import { fileLinker, type FileLinker } from '../files.js';
 import type { JobGate } from '../gate.js';
@@ -37,7 +37,7 @@ export interface FirecrawlOptions {
   maxResultBytes: number;
   log: (line: string) => void;
   /** The jobs' screenshots, linked from documents to GET /api/files (which takes the Bearer key too). */
-  files?: JobFiles;
+  files?: JobFileStore;
 }
 
 type IdRequest = FastifyRequest<{ Params: { jobId: string } }>;

@@ -14,7 +14,7 @@ import type { Duplex } from 'node:stream';
 import type { JobBackend } from '../../api/backend.js';
 import { WebjobsError } from '../../api/errors.js';
 import { LIMITS } from '../../api/limits.js';
-import type { JobFiles } from '../../store/jobFiles.js';
+import type { JobFileStore } from '../../jobs/contracts.js';
 import { fileLinker } from '../files.js';
 import type { JobGate } from '../gate.js';
 import { statusParts, publicOrigin } from './status.js';
@@ -47,7 +47,7 @@ export interface WatchOptions {
   backend: JobBackend;
   gate: JobGate;
   log: (line: string) => void;
-  files?: JobFiles;
+  files?: JobFileStore;
   /** Bytes of documents in a catch-up message (at least one document). */
   maxResultBytes: number;
 }

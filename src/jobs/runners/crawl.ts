@@ -11,19 +11,15 @@ import { LimitError, PageError } from '../../api/errors.js';
 import { LIMITS } from '../../api/limits.js';
 import type { CrawlRequest, Format, PageEntry, ScrapeOptions } from '../../api/types.js';
 import { defaultConcurrency } from '../../engine/browser.js';
-import type { PlainFetch } from '../../engine/crawl/fetchText.js';
 import { Frontier } from '../../engine/crawl/frontier.js';
-import { HostGate, crawlPolitely, type PoliteGate, type PoliteRequest } from '../../engine/crawl/hostGate.js';
-import { looksLikePage, normalizeUrl } from '../../engine/crawl/normalize.js';
-import { RobotsCache } from '../../engine/crawl/robots.js';
-import { CrawlScope } from '../../engine/crawl/scope.js';
+import { HostGate } from '../../engine/crawl/hostGate.js';
+import { looksLikePage, normalizeUrl } from '../../api/normalizeUrl.js';
 import { sitemapUrls } from '../../engine/crawl/sitemap.js';
 import { SitemapFeed } from '../../engine/crawl/sitemapFeed.js';
+import { crawlRules, FETCH_TIMEOUT_MS, MAX_LINKS_PER_PAGE, MAX_SITEMAP_BYTES, MAX_SITEMAP_FILES, robotsRefusal, type CrawlRules } from '../crawlRules.js';
 import type { JobContext, JobRunner } from '../jobRunner.js';
 import { abortPromise, completedEntry, failedEntry, isJobFatal, throttled } from './pageEntry.js';
 
-/** robots.txt and each sitemap file get this long; they are small files. */
-const FETCH_TIMEOUT_MS = 10_000;
 /**
  * Automaton steps the include/exclude patterns of one crawl may cost (a few
  * seconds of work): patterns built to meet ever new state sets on a site built
@@ -31,10 +27,6 @@ const FETCH_TIMEOUT_MS = 10_000;
  * Ordinary patterns cost next to nothing, as their state sets are remembered.
  */
 const MAX_MATCHING_COST = 200_000_000;
-/** Bytes of one sitemap file read, and of XML after un-gzipping; 50 files of 10 MiB bound a crawl's sitemap reading. */
-const MAX_SITEMAP_BYTES = 10 * 1024 * 1024;
-/** Links taken from one page: a page with 50,000 links must not flood the frontier. */
-const MAX_LINKS_PER_PAGE = 1_000;
 
 interface Visit {
   /** null: the page redirected to one already crawled, so it is not a new entry. */
@@ -45,14 +37,11 @@ interface Visit {
 class Crawl {
   private readonly maxPages: number;
   private readonly formats: Format[];
-  private readonly scope: CrawlScope;
+  /** The scope, robots.txt of each origin and each host's limits (the gate, whose Crawl-delay robots.txt sets). */
+  private readonly rules: CrawlRules;
   private readonly frontier = new Frontier();
   /** Keys of the pages crawled (where they landed), to drop a second redirect to the same page. */
   private readonly crawled = new Set<string>();
-  private robots!: RobotsCache;
-  /** Runs a request within its host's limits (set with robots, which it reads for the Crawl-delay). */
-  private politely!: PoliteRequest;
-  private readonly gate: PoliteGate;
   private stored = 0;
   private readonly counter;
 
@@ -60,8 +49,7 @@ class Crawl {
     const request: CrawlRequest = ctx.request;
     this.maxPages = request.maxPages ?? LIMITS.defaultCrawlPages;
     this.formats = request.scrapeOptions?.formats ?? ['markdown'];
-    this.scope = new CrawlScope(request.url, request.includePatterns, request.excludePatterns);
-    this.gate = new HostGate(LIMITS.perHostConcurrency, ctx.signal);
+    this.rules = crawlRules(request, ctx.engine, ctx.access, ctx.signal, new HostGate(LIMITS.perHostConcurrency, ctx.signal));
     this.counter = throttled(() =>
       ctx.update((record) => {
         (record as unknown as { totalCrawledPages: number }).totalCrawledPages = this.stored;
@@ -77,7 +65,7 @@ class Crawl {
   private async accepts(url: string): Promise<boolean> {
     // PDF documents give Markdown and HTML now: a crawl asking for either follows links to them.
     const pdf = this.formats.includes('markdown') || this.formats.includes('html');
-    return looksLikePage(url, { pdf }) && (await this.scope.allows(url)) && (await this.robots.isAllowed(url));
+    return looksLikePage(url, { pdf }) && (await this.rules.scope.allows(url)) && (await this.rules.robots.isAllowed(url));
   }
 
   /**
@@ -87,19 +75,19 @@ class Crawl {
   private async enqueue(urls: string[]): Promise<void> {
     for (const url of urls) {
       if (this.frontier.has(url)) continue;
-      if (this.ctx.signal.aborted || this.scope.matchingCost > MAX_MATCHING_COST) return;
+      if (this.ctx.signal.aborted || this.rules.scope.matchingCost > MAX_MATCHING_COST) return;
       if (await this.accepts(url)) this.frontier.add(url);
       await setImmediate();
     }
   }
 
   private async visit(url: string, isStart: boolean): Promise<Visit> {
-    const refusal = await this.robotsRefusal(url);
+    const refusal = await robotsRefusal(this.rules, url);
     if (refusal) return { entry: failedEntry(url, new PageError(refusal), this.formats), links: [] };
     const { scrapeOptions, sessionOptions } = this.ctx.request;
     let data;
     try {
-      data = await this.politely(url, () => this.ctx.engine.scrape(url, this.engineOptions(), sessionOptions, this.ctx.signal, this.ctx.access));
+      data = await this.rules.politely(url, () => this.ctx.engine.scrape(url, this.engineOptions(), sessionOptions, this.ctx.signal, this.ctx.access));
     } catch (err) {
       if (isJobFatal(err)) throw err;
       this.crawled.add(normalizeUrl(url)!);
@@ -113,17 +101,10 @@ class Crawl {
     this.crawled.add(key);
     this.frontier.markSeen(finalUrl);
     // A redirect to another origin (http to https, a www. host) lands under that origin's robots.txt.
-    const landedRefusal = await this.robotsRefusal(finalUrl);
+    const landedRefusal = await robotsRefusal(this.rules, finalUrl);
     if (landedRefusal) return { entry: failedEntry(finalUrl, new PageError(`${landedRefusal} (redirected from ${url})`), this.formats), links: [] };
-    if (isStart) this.scope.addHost(finalUrl);
+    if (isStart) this.rules.scope.addHost(finalUrl);
     return { entry: completedEntry(finalUrl, data), links };
-  }
-
-  /** Why robots.txt keeps the crawl from `url`, or undefined when it may go there. */
-  private async robotsRefusal(url: string): Promise<string | undefined> {
-    const robots = await this.robots.for(url);
-    if (robots.unavailable) return robots.unavailable;
-    return robots.isAllowed(url) ? undefined : `robots.txt of ${new URL(url).host} disallows ${url}`;
   }
 
   /** The next queued URL that no redirect has already brought us to. */
@@ -137,12 +118,7 @@ class Crawl {
   async run(): Promise<void> {
     const { ctx } = this;
     const request = ctx.request;
-    const fetcher: PlainFetch = (url, init) => ctx.engine.fetch(url, { ...init, sessionOptions: request.sessionOptions, access: ctx.access });
-    this.robots = new RobotsCache(fetcher, FETCH_TIMEOUT_MS, ctx.signal);
-    this.politely = crawlPolitely(this.gate, this.robots, request.delay ?? 0);
-    const startRobots = await this.robots.for(request.url);
-    // Sitemap files are requests to the site too: they wait their turn with the pages.
-    const sitemapFetcher: PlainFetch = (url, init) => this.politely(url, () => fetcher(url, init));
+    const startRobots = await this.rules.robots.for(request.url);
     this.frontier.add(request.url);
 
     const concurrency = defaultConcurrency();
@@ -158,9 +134,9 @@ class Crawl {
       ? undefined
       : new SitemapFeed(
           sitemapUrls(
-            sitemapFetcher,
+            this.rules.sitemapFetcher,
             [...startRobots.sitemaps, new URL('/sitemap.xml', request.url).href],
-            { maxUrls: LIMITS.maxLocalCrawlPages, maxFiles: 50, maxBytes: MAX_SITEMAP_BYTES, timeoutMs: FETCH_TIMEOUT_MS },
+            { maxUrls: LIMITS.maxLocalCrawlPages, maxFiles: MAX_SITEMAP_FILES, maxBytes: MAX_SITEMAP_BYTES, timeoutMs: FETCH_TIMEOUT_MS },
             AbortSignal.any([ctx.signal, sitemapStop.signal]),
           ),
           // Enough is known when the pages begun and queued fill maxPages.
@@ -194,7 +170,7 @@ class Crawl {
         if (seq === 0) startDone = true;
         finished.set(seq, visit);
         nextToStore = await this.storeInOrder(finished, nextToStore);
-        if (this.scope.matchingCost > MAX_MATCHING_COST) {
+        if (this.rules.scope.matchingCost > MAX_MATCHING_COST) {
           throw new LimitError(
             "includePatterns/excludePatterns: matching them against this site's links costs too much; use fewer or simpler patterns (fewer ? after a *)",
           );

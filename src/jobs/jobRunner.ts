@@ -6,7 +6,7 @@
 import type { JobKind, JobRequestByKind, PageEntry } from '../api/types.js';
 import type { SiteAccess } from '../engine/access.js';
 import type { Engine } from '../engine/engine.js';
-import type { RecordHeader } from '../store/jobStore.js';
+import type { RecordHeader } from './jobStore.js';
 
 export interface JobContext<K extends JobKind> {
   jobId: string;

@@ -1,57 +1,19 @@
 /**
- * One page of a crawl run by a PostgreSQL worker: the same rules as the
- * in-process crawl (robots.txt of each origin, scope and patterns, pages only,
- * the start page's links then the sitemaps' URLs), but for a single page; the
- * links it returns are recorded and queued by the store, which enforces
- * maxPages and de-duplication in SQL.
+ * One page of a crawl, the step a PostgreSQL worker runs: the rules of the
+ * in-process crawl (crawlRules.ts: robots.txt of each origin, scope and
+ * patterns, pages only, the start page's links then the sitemaps' URLs), for a
+ * single page; the links it returns are recorded and queued by the store, which
+ * enforces maxPages and de-duplication in SQL.
  */
 import { PageError } from '../api/errors.js';
 import { LIMITS } from '../api/limits.js';
 import type { CrawlRequest, Format, PageEntry } from '../api/types.js';
 import type { SiteAccess } from '../engine/access.js';
-import type { PlainFetch } from '../engine/crawl/fetchText.js';
-import { crawlPolitely, type PoliteGate, type PoliteRequest } from '../engine/crawl/hostGate.js';
-import { looksLikePage, normalizeUrl } from '../engine/crawl/normalize.js';
-import { RobotsCache } from '../engine/crawl/robots.js';
-import { CrawlScope } from '../engine/crawl/scope.js';
+import { looksLikePage, normalizeUrl } from '../api/normalizeUrl.js';
 import { sitemapUrls } from '../engine/crawl/sitemap.js';
 import type { Engine } from '../engine/engine.js';
-import { failedEntry, pageEntry } from '../local/runners/pageEntry.js';
-
-const FETCH_TIMEOUT_MS = 10_000;
-/** Links taken from one page, as in the in-process crawl. */
-const MAX_LINKS_PER_PAGE = 1_000;
-/** As the in-process crawl: 50 sitemap files of at most 10 MiB each. */
-const MAX_SITEMAP_FILES = 50;
-const MAX_SITEMAP_BYTES = 10 * 1024 * 1024;
-
-/** What a worker keeps of one crawl between its pages: the scope and the robots.txt read so far. */
-export interface CrawlRules {
-  scope: CrawlScope;
-  robots: RobotsCache;
-  /** Runs a request to `url` within its host's limits: the job's delay or the origin's Crawl-delay, whichever is longer. */
-  politely: PoliteRequest;
-  /** Reads a sitemap file, politely. */
-  sitemapFetcher: PlainFetch;
-}
-
-export function crawlRules(request: CrawlRequest, engine: Engine, access: SiteAccess | undefined, signal: AbortSignal, gate: PoliteGate): CrawlRules {
-  const fetcher: PlainFetch = (url, init) => engine.fetch(url, { ...init, sessionOptions: request.sessionOptions, access });
-  const robots = new RobotsCache(fetcher, FETCH_TIMEOUT_MS, signal);
-  const politely = crawlPolitely(gate, robots, request.delay ?? 0);
-  return {
-    scope: new CrawlScope(request.url, request.includePatterns, request.excludePatterns),
-    robots,
-    politely,
-    sitemapFetcher: (url, init) => politely(url, () => fetcher(url, init)),
-  };
-}
-
-async function robotsRefusal(rules: CrawlRules, url: string): Promise<string | undefined> {
-  const robots = await rules.robots.for(url);
-  if (robots.unavailable) return robots.unavailable;
-  return robots.isAllowed(url) ? undefined : `robots.txt of ${new URL(url).host} disallows ${url}`;
-}
+import { FETCH_TIMEOUT_MS, MAX_LINKS_PER_PAGE, MAX_SITEMAP_BYTES, MAX_SITEMAP_FILES, robotsRefusal, type CrawlRules } from './crawlRules.js';
+import { failedEntry, pageEntry } from './runners/pageEntry.js';
 
 export interface CrawledPage {
   entry: PageEntry;

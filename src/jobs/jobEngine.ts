@@ -19,8 +19,7 @@
 import type { PageData, ScrapeOptions, SessionOptions } from '../api/types.js';
 import type { SiteAccess } from '../engine/access.js';
 import type { Engine } from '../engine/engine.js';
-import type { JobFiles } from '../store/jobFiles.js';
-import type { PageCache } from '../store/pageCache.js';
+import type { JobFileWriter, PageCache } from './contracts.js';
 
 type Scrape = Engine['scrape'];
 
@@ -55,8 +54,9 @@ export function withCache(engine: Engine, cache: PageCache, tenant?: string): En
 
 const DATA_URL = /^data:image\/(png|jpeg|webp);base64,/;
 
-export function withJobFiles(engine: Engine, files: JobFiles, jobId: string): Engine {
-  let taken = 0;
+/** Files are numbered from `first` on (a worker running one page of a batch: its place, so pages never share one). */
+export function withJobFiles(engine: Engine, files: JobFileWriter, jobId: string, first = 1): Engine {
+  let taken = first - 1;
   return withScrape(engine, async (...args: Parameters<Scrape>) => {
     const data = await engine.scrape(...args);
     const match = data.screenshot === undefined ? null : DATA_URL.exec(data.screenshot);

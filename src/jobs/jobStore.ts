@@ -59,7 +59,19 @@ export function headerOf({ meta, record }: StoredJob): JobHeader {
   return { jobId: meta.jobId, kind: meta.kind, status: record.status, createdAt: meta.createdAt, url: meta.url, owner: meta.owner };
 }
 
-export interface JobStore {
+/**
+ * What every job store answers, whichever back end keeps the jobs: the file store (JobStore below: FileJobStore,
+ * HeaderCache) and PostgreSQL (PgJobStore).
+ */
+export interface JobRecords {
+  /** The job's id, kind and status (more where the store keeps it beside them). Throws JobNotFoundError. */
+  header(jobId: string): Promise<Pick<JobHeader, 'jobId' | 'kind' | 'status'>>;
+  /** Deletes a job whose stored status is final, with its pages; false (nothing deleted) for one that is not. */
+  remove(jobId: string): Promise<boolean>;
+}
+
+/** The file store's contract: the job records, their pages and the owner leases of the processes that run them. */
+export interface JobStore extends JobRecords {
   create(kind: JobKind, request: JobRequest, initial: RecordHeader): Promise<StoredJob>;
   /** Throws JobNotFoundError, or DamagedRecordError for a record that cannot be read. A job whose owner died is marked failed on read. */
   read(jobId: string): Promise<StoredJob>;

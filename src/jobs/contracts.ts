@@ -1,0 +1,48 @@
+/**
+ * What the job layer runs on besides the JobStore (jobStore.ts): the page cache
+ * of `maxAge` and the files a job keeps (screenshots). Each back end gives its
+ * own implementation; the file store's are store/pageCache.ts and store/jobFiles.ts.
+ */
+import type { PageData, ScrapeOptions, SessionOptions } from '../api/types.js';
+
+/** One scrape as the cache sees it. */
+export interface CachedScrape {
+  url: string;
+  scrapeOptions?: ScrapeOptions;
+  sessionOptions?: SessionOptions;
+  /** Whose entries these are (serve: the API key); none: the cache of this machine's user. */
+  tenant?: string;
+}
+
+export interface PageCache {
+  /** The stored page when it is at most `maxAgeMs` old. */
+  get(scrape: CachedScrape, maxAgeMs: number): Promise<PageData | undefined>;
+  put(scrape: CachedScrape, data: PageData): Promise<void>;
+}
+
+/** Where a job's files go: the record keeps what `put` answers (a path, or the file's path on serve) in place of the bytes. */
+export interface JobFileWriter {
+  /** Stores file number `n` of `kind` (`screenshot`) with extension `ext`; storing it again replaces it. */
+  put(jobId: string, kind: string, n: number, ext: string, bytes: Uint8Array): Promise<string>;
+}
+
+/** One stored job file, to serve. */
+export interface JobFile {
+  /** Its media type (image/png...). */
+  type: string;
+  size: number;
+  open(): NodeJS.ReadableStream;
+}
+
+/** A job's files, written by its runs and served by serve at GET /api/files/{jobId}/{name}. */
+export interface JobFileStore extends JobFileWriter {
+  /** The job and name of a file from what `put` answered; undefined for anything else (a page's own URL). */
+  nameOf(stored: string): { jobId: string; name: string } | undefined;
+  /** The file, or undefined when the job has no file of that name (or the name is none `put` makes). */
+  read(jobId: string, name: string): Promise<JobFile | undefined>;
+}
+
+/** What a job file may be called: what `put` makes of its kind, number and extension. */
+export const JOB_FILE_NAME = /^[a-z]+-\d{1,9}\.(png|jpeg|webp)$/;
+
+export const JOB_FILE_TYPES: Record<string, string> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' };

@@ -1,0 +1,50 @@
+/**
+ * The rules of a crawl, one for both ways it runs: in one process
+ * (runners/crawl.ts) and page by page on PostgreSQL workers (crawlPage.ts). The
+ * crawl's scope and patterns, the robots.txt of each origin, requests within
+ * each host's limits, and the bounds on what a page or a sitemap may add.
+ */
+import type { CrawlRequest } from '../api/types.js';
+import type { SiteAccess } from '../engine/access.js';
+import type { PlainFetch } from '../engine/crawl/fetchText.js';
+import { crawlPolitely, type PoliteGate, type PoliteRequest } from '../engine/crawl/hostGate.js';
+import { RobotsCache } from '../engine/crawl/robots.js';
+import { CrawlScope } from '../engine/crawl/scope.js';
+import type { Engine } from '../engine/engine.js';
+
+/** robots.txt and each sitemap file get this long; they are small files. */
+export const FETCH_TIMEOUT_MS = 10_000;
+/** Links taken from one page: a page with 50,000 links must not flood the frontier. */
+export const MAX_LINKS_PER_PAGE = 1_000;
+/** Sitemap files read, and bytes of one file and of its XML after un-gzipping: 50 files of 10 MiB bound a crawl's sitemap reading. */
+export const MAX_SITEMAP_FILES = 50;
+export const MAX_SITEMAP_BYTES = 10 * 1024 * 1024;
+
+/** What a crawl keeps between its pages: the scope and the robots.txt read so far. */
+export interface CrawlRules {
+  scope: CrawlScope;
+  robots: RobotsCache;
+  /** Runs a request to `url` within its host's limits: the job's delay or the origin's Crawl-delay, whichever is longer. */
+  politely: PoliteRequest;
+  /** Reads a sitemap file, politely: sitemap files are requests to the site too, and wait their turn with the pages. */
+  sitemapFetcher: PlainFetch;
+}
+
+export function crawlRules(request: CrawlRequest, engine: Engine, access: SiteAccess | undefined, signal: AbortSignal, gate: PoliteGate): CrawlRules {
+  const fetcher: PlainFetch = (url, init) => engine.fetch(url, { ...init, sessionOptions: request.sessionOptions, access });
+  const robots = new RobotsCache(fetcher, FETCH_TIMEOUT_MS, signal);
+  const politely = crawlPolitely(gate, robots, request.delay ?? 0);
+  return {
+    scope: new CrawlScope(request.url, request.includePatterns, request.excludePatterns),
+    robots,
+    politely,
+    sitemapFetcher: (url, init) => politely(url, () => fetcher(url, init)),
+  };
+}
+
+/** Why robots.txt keeps the crawl from `url`, or undefined when it may go there. */
+export async function robotsRefusal(rules: CrawlRules, url: string): Promise<string | undefined> {
+  const robots = await rules.robots.for(url);
+  if (robots.unavailable) return robots.unavailable;
+  return robots.isAllowed(url) ? undefined : `robots.txt of ${new URL(url).host} disallows ${url}`;
+}

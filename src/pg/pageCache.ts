@@ -1,0 +1,32 @@
+/**
+ * The page cache of `maxAge` on PostgreSQL: one row per page and output-shaping
+ * options (jobs/cacheKey.ts, as the file store's cache), shared by every worker.
+ * Ages are read on the database's clock, the one that stamped the entry.
+ */
+import type pg from 'pg';
+import type { PageData } from '../api/types.js';
+import { cacheKey } from '../jobs/cacheKey.js';
+import type { CachedScrape, PageCache } from '../jobs/contracts.js';
+
+export class PgPageCache implements PageCache {
+  constructor(private readonly pool: pg.Pool) {}
+
+  /** A miss when the database cannot answer: the page is scraped, as the file cache does with an entry it cannot read. */
+  async get(scrape: CachedScrape, maxAgeMs: number): Promise<PageData | undefined> {
+    const { rows } = await this.pool.query<{ data: PageData }>(
+      `SELECT data FROM webjobs_page_cache
+       WHERE key = $1 AND stored_at <= now() AND stored_at >= now() - make_interval(secs => $2::double precision / 1000)`,
+      [cacheKey(scrape), maxAgeMs],
+    ).catch(() => ({ rows: [] as { data: PageData }[] }));
+    const data = rows[0]?.data;
+    return data && typeof data.metadata === 'object' ? data : undefined;
+  }
+
+  async put(scrape: CachedScrape, data: PageData): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO webjobs_page_cache (key, stored_at, data) VALUES ($1, now(), $2)
+       ON CONFLICT (key) DO UPDATE SET stored_at = excluded.stored_at, data = excluded.data`,
+      [cacheKey(scrape), data],
+    );
+  }
+}

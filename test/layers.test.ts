@@ -1,0 +1,129 @@
+/**
+ * The layers of src/ (docs: /work/shared/design/house.md): imports point down
+ * only, never in a circle. A folder may import itself and the folders it lists
+ * below; anything else fails here, with the file and the import that broke it.
+ * A new folder must be given its place in LAYERS before any file in it passes.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const SRC = fileURLToPath(new URL('../src/', import.meta.url));
+
+/** What each top folder of src/ may import, besides itself. */
+const LAYERS: Record<string, readonly string[]> = {
+  api: [],
+  engine: ['api'],
+  // The job layer: the runners, written once, and the contracts they run on (JobStore, leases, the page cache, job files).
+  jobs: ['api', 'engine'],
+  // The back ends: each implements the contracts of jobs/, and none imports another.
+  store: ['api', 'jobs'],
+  local: ['api', 'engine', 'jobs'],
+  pg: ['api', 'engine', 'jobs'],
+  remote: ['api'],
+  server: ['api', 'engine', 'jobs', 'store', 'local', 'pg'],
+  // A front end never imports another one.
+  mcp: ['api'],
+  cli: ['api', 'engine', 'jobs', 'store', 'local', 'pg', 'remote', 'server', 'mcp'],
+};
+
+/** Imports refused inside a folder: the HTTP engine and the page's content code never reach into the browser's. */
+const REFUSED: { from: string; to: RegExp; why: string }[] = [
+  { from: 'engine/http/', to: /^engine\/(scrape|browser|mainFrame|settle)\.ts$/, why: "the HTTP engine runs without the browser's modules" },
+  { from: 'engine/content/', to: /^engine\/(scrape|browser|mainFrame|settle)\.ts$/, why: 'content code runs in the page and in Node, never with the browser' },
+];
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    return entry.name.endsWith('.ts') ? [path.relative(SRC, full).split(path.sep).join('/')] : [];
+  });
+}
+
+/** Every relative import of a file (static, type-only, re-exports and import()), as paths under src/. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(path.join(SRC, file), 'utf8');
+  const { importedFiles } = ts.preProcessFile(text, true, true);
+  return importedFiles
+    .map((ref) => ref.fileName)
+    .filter((name) => name.startsWith('.'))
+    .map((name) => path.posix.normalize(path.posix.join(path.posix.dirname(file), name)).replace(/\.js$/, '.ts'));
+}
+
+const files = sourceFiles(SRC);
+const graph = new Map(files.map((file) => [file, importsOf(file)]));
+const folderOf = (file: string) => file.split('/')[0]!;
+
+/** The import circles of the graph: one path per strongly connected group of files (Tarjan). */
+function circles(): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  let next = 0;
+  const visit = (file: string) => {
+    index.set(file, next);
+    low.set(file, next++);
+    stack.push(file);
+    onStack.add(file);
+    for (const target of graph.get(file) ?? []) {
+      if (!graph.has(target)) continue;
+      if (!index.has(target)) {
+        visit(target);
+        low.set(file, Math.min(low.get(file)!, low.get(target)!));
+      } else if (onStack.has(target)) low.set(file, Math.min(low.get(file)!, index.get(target)!));
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const group: string[] = [];
+    for (let member = stack.pop()!; ; member = stack.pop()!) {
+      onStack.delete(member);
+      group.push(member);
+      if (member === file) break;
+    }
+    if (group.length > 1 || graph.get(file)!.includes(file)) found.push(group.sort());
+  };
+  for (const file of files) if (!index.has(file)) visit(file);
+  return found;
+}
+
+describe('the layers of src/', () => {
+  it('reads the imports it judges (the graph is not empty, and import() counts)', () => {
+    expect(files.length).toBeGreaterThan(50);
+    expect(graph.get('cli/commands/worker.ts')).toContain('pg/worker.ts');
+  });
+
+  it('gives every folder of src/ its place', () => {
+    expect([...new Set(files.map(folderOf))].filter((folder) => !(folder in LAYERS))).toEqual([]);
+  });
+
+  it('imports only files that exist', () => {
+    const missing = [...graph].flatMap(([file, targets]) => targets.filter((t) => !graph.has(t)).map((t) => `${file} -> ${t}`));
+    expect(missing).toEqual([]);
+  });
+
+  it('has no import that runs upward or sideways between folders', () => {
+    const wrong = [...graph].flatMap(([file, targets]) =>
+      targets
+        .filter((target) => folderOf(target) !== folderOf(file) && !(LAYERS[folderOf(file)] ?? []).includes(folderOf(target)))
+        .map((target) => `${file} -> ${target}`),
+    );
+    expect(wrong).toEqual([]);
+  });
+
+  it('keeps the HTTP engine and the content code out of the browser', () => {
+    const wrong = REFUSED.flatMap((rule) =>
+      [...graph]
+        .filter(([file]) => file.startsWith(rule.from))
+        .flatMap(([file, targets]) => targets.filter((target) => rule.to.test(target)).map((target) => `${file} -> ${target}: ${rule.why}`)),
+    );
+    expect(wrong).toEqual([]);
+  });
+
+  it('has no import circle', () => {
+    expect(circles()).toEqual([]);
+  });
+});
