@@ -38,6 +38,7 @@ import {
   parseHTML,
 } from 'linkedom/worker';
 import { hiddenBySheets, type SheetHiding } from './inlineSheets.js';
+import { cacheSelectors } from './nodeSelectors.js';
 
 const SHOW_ELEMENT = 0x1;
 const FILTER_ACCEPT = 1;
@@ -183,6 +184,7 @@ let patched = false;
 function patchLinkedom(): void {
   if (patched) return;
   patched = true;
+  cacheSelectors(LinkedomElement.prototype as unknown as Parameters<typeof cacheSelectors>[0]);
   const urlProperty = (proto: object, attribute: string) =>
     Object.defineProperty(proto, attribute, {
       configurable: true,

@@ -1,0 +1,91 @@
+/**
+ * Extraction speed (issue 44): the CPU the HTTP engine's extraction takes per page (parse, main content,
+ * Markdown, metadata and links: extractInNode, what each worker thread runs), against the floor measured
+ * in the same run on the same pages: linkedom's parse, Readability and turndown with GFM, on one thread with
+ * nothing else. Prints, per page set, the median and p95 CPU ms per page of each, their ratio, the peak RSS
+ * of this process, and the slowest pages with the passes that took their time (--explain's timing).
+ *
+ *   npm run bench:extract
+ *
+ * Sets as bench:quality finds them (the 181 pages: WEBJOBS_BENCH_DATA; WCXB dev: .bench-data/wcxb or
+ * WEBJOBS_BENCH_WCXB); WEBJOBS_BENCH_SAMPLE=N takes N WCXB pages (every k-th of each type).
+ * One thread, pages in turn, each producer on a page right after the other: the ratio holds on a busy machine.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { Readability } from '@mozilla/readability';
+import { parseHTML } from 'linkedom/worker';
+import TurndownService from 'turndown';
+import { gfm } from 'turndown-plugin-gfm';
+import { REPO_ROOT } from './paths.js';
+import { loadArticles, loadWcxbDev, sampleByType, type BenchSet } from './sets.js';
+import { extractInNode } from '../src/engine/content/inNode.js';
+import type { InPageOptions } from '../src/engine/content/inPage.js';
+
+const OPTIONS: InPageOptions = { onlyMainContent: true, includeTags: [], excludeTags: [], wantHtml: false, wantMarkdown: true, wantLinks: true };
+
+function cpuMs(run: () => void): number {
+  const before = process.cpuUsage();
+  run();
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1000;
+}
+
+/** The floor: linkedom, Readability and turndown (gfm), nothing else. */
+function floor(html: string): void {
+  const { document } = parseHTML(html);
+  const article = new Readability(document as unknown as Document).parse();
+  const service = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced' });
+  service.use(gfm);
+  if (article?.content) service.turndown(article.content);
+}
+
+const quantile = (values: number[], q: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+};
+
+function htmlOf(set: BenchSet, id: string): string {
+  return gunzipSync(readFileSync(path.join(set.htmlDir, `${id}.html.gz`))).toString('utf8');
+}
+
+function runSet(set: BenchSet): void {
+  const rows: { id: string; ours: number; floor: number }[] = [];
+  for (const page of set.pages) {
+    const html = htmlOf(set, page.id);
+    const url = `http://127.0.0.1/${page.id}.html`;
+    const ours = cpuMs(() => extractInNode(html, url, OPTIONS));
+    const base = cpuMs(() => floor(html));
+    rows.push({ id: page.id, ours, floor: base });
+  }
+  const ours = rows.map((row) => row.ours);
+  const floors = rows.map((row) => row.floor);
+  const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+  console.log(`\n${set.title}: ${rows.length} pages`);
+  console.log(`  webjobs extraction  CPU ms/page: median ${quantile(ours, 0.5).toFixed(1)}, p95 ${quantile(ours, 0.95).toFixed(1)}, mean ${(sum(ours) / rows.length).toFixed(1)}`);
+  console.log(`  floor               CPU ms/page: median ${quantile(floors, 0.5).toFixed(1)}, p95 ${quantile(floors, 0.95).toFixed(1)}, mean ${(sum(floors) / rows.length).toFixed(1)}`);
+  console.log(`  ratio (total CPU): ${(sum(ours) / Math.max(1, sum(floors))).toFixed(2)}x the floor; peak RSS of this process ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`);
+  console.log('  slowest pages, and their slowest passes:');
+  for (const row of [...rows].sort((a, b) => b.ours - a.ours).slice(0, 5)) {
+    const trace = extractInNode(htmlOf(set, row.id), `http://127.0.0.1/${row.id}.html`, { ...OPTIONS, explain: true }).result.explain ?? '';
+    const passes = [...trace.matchAll(/^([a-z-]+): .*\((\d+) ms\)$/gm)].map((m) => ({ pass: m[1]!, ms: Number(m[2]) })).sort((a, b) => b.ms - a.ms).slice(0, 3);
+    console.log(`    ${row.ours.toFixed(0).padStart(5)} ms (floor ${row.floor.toFixed(0)})  ${row.id.slice(0, 24)}  ${passes.map((p) => `${p.pass} ${p.ms} ms`).join(', ')}`);
+  }
+}
+
+function main(): void {
+  const articles = loadArticles(path.resolve(process.env.WEBJOBS_BENCH_DATA ?? path.join(REPO_ROOT, '..', 'shared', 'data', 'article-extraction-benchmark')));
+  if (articles) runSet(articles);
+  else console.log('articles: skipped (WEBJOBS_BENCH_DATA)');
+  const wcxb = loadWcxbDev(path.resolve(process.env.WEBJOBS_BENCH_WCXB ?? path.join(REPO_ROOT, '.bench-data', 'wcxb')));
+  if (!wcxb) {
+    console.log('wcxb: skipped (npm run bench:fetch-wcxb, or WEBJOBS_BENCH_WCXB)');
+    return;
+  }
+  const sample = Number(process.env.WEBJOBS_BENCH_SAMPLE);
+  if (sample > 0) wcxb.pages = sampleByType(wcxb.pages, sample);
+  runSet(wcxb);
+}
+
+main();
