@@ -108,11 +108,26 @@ export function restoreAnchors(root: Element): void {
   }
 }
 
+/**
+ * A copy of `doc` whose body is empty (its head, for the title Readability compares headings with, and the
+ * body's own attributes kept): the page's body is not copied only to be thrown away. Its children are set
+ * aside while the document is cloned, then put back as they were.
+ */
+function withoutBody(doc: Document): Document {
+  const body = doc.body ?? doc.documentElement;
+  const children = Array.from(body.childNodes);
+  for (const child of children) body.removeChild(child);
+  try {
+    return doc.cloneNode(true) as Document;
+  } finally {
+    body.append(...children);
+  }
+}
+
 /** Readability's article inside `content`, in an inert document, its h1 headings kept as h1. */
 export function article(doc: Document, content: Element, says: PageKind): Element | null {
-  const copy = doc.cloneNode(true) as Document;
+  const copy = withoutBody(doc);
   const body = copy.body ?? copy.documentElement;
-  body.innerHTML = '';
   body.appendChild(copy.importNode(content, true));
   // Readability turns every h1 into an h2; the mark lets us undo that.
   for (const h1 of Array.from(body.querySelectorAll('h1'))) h1.setAttribute(LEVEL, '1');
