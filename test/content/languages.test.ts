@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { withNodeDocument } from '../../src/engine/content/nodeDom.js';
 import { pageLanguage, readPage } from '../../src/engine/content/main/pageKind.js';
-import { isBoilerplate, removeFurniture } from '../../src/engine/content/main/passes/furniture.js';
+import { isBoilerplate, isDateLine, removeFurniture } from '../../src/engine/content/main/passes/furniture.js';
 import { chooseLanguage, ENGLISH_PHRASES, guessLanguage, languageOfTag, LANGUAGES, phrasesFor } from '../../src/engine/content/main/rules/languages.js';
 
 const GERMAN = 'Die Stadtwerke senken den Preis für die Fernwärme, und der Mieterverein ist nicht überzeugt. Es wird sich zeigen, ob die Vermieter die Senkung auch weitergeben, denn die Abrechnung kommt erst im Herbst. Der Stadtrat hat die Pläne für eine Wärmepumpe mit den Stimmen der Mehrheit beschlossen, und auch die Opposition ist dafür. Eine Entscheidung über den Bau wird für das Frühjahr erwartet, sagte die Geschäftsführerin mit Blick auf die Kosten, die sich auf mehr als vierzig Millionen belaufen.';
@@ -164,5 +164,38 @@ describe('furniture in the page\'s language (removeFurniture with its phrases)',
       expect(isBoilerplate(doc.getElementById('p')!)).toBe(false);
       expect(isBoilerplate(doc.getElementById('p')!, phrasesFor('de'))).toBe(true);
     });
+  });
+});
+
+describe('a line that is only a date in digits (isDateLine), in any language', () => {
+  const isDate = (html: string) => withNodeDocument(page(`><body>${html}</body>`), 'http://127.0.0.1/a', (doc) => isDateLine(doc.getElementById('x')!));
+
+  it("is a story's date stamp, with its time or not", () => {
+    for (const line of ['12.11.2026, 09:10 Uhr', '2026-11-12 09:10', '13/11/2026', '12.11.2026 | 14h35']) {
+      expect(isDate(`<p id="x">${line}</p>`), line).toBe(true);
+    }
+    expect(isDate('<div id="x"><time datetime="2026-11-12">12.11.2026</time></div>')).toBe(true);
+  });
+
+  it('is not a price, a sentence, a date in a table, list or heading (a changelog, a timetable), nor a time alone', () => {
+    for (const line of ['14.35', '12.50 EUR', 'Am 12.11.2026 beschloss der Rat den Plan.', '1.2.3', '1.2.10']) expect(isDate(`<p id="x">${line}</p>`), line).toBe(false);
+    expect(isDate('<table><tr><td><span id="x">12.11.2026</span></td></tr></table>')).toBe(false);
+    expect(isDate('<ul><li><span id="x">12.11.2026</span></li></ul>')).toBe(false);
+    expect(isDate('<div id="x"><ul><li>12.11.2026</li></ul></div>')).toBe(false);
+    expect(isDate('<h3><span id="x">2026-11-12</span></h3>')).toBe(false);
+    expect(isDate('<div id="x"><img src="/logo.png" alt=""><span>19.11.2019, 08:57</span></div>')).toBe(false);
+  });
+
+  it('goes with the furniture when asked, as the pipeline asks on every page but a thread (a post keeps its date)', () => {
+    const html = page('><body><div id="root"><h1>Titel</h1><p>12.11.2026, 09:10 Uhr</p><p>Der Stadtrat hat den Plan am Mittwoch beschlossen.</p></div></body>');
+    const kept = (dateLines: boolean) =>
+      withNodeDocument(html, 'http://127.0.0.1/a', (doc) => {
+        const root = doc.getElementById('root')!;
+        removeFurniture(root, phrasesFor('de'), { dateLines });
+        return root.textContent || '';
+      });
+    expect(kept(true)).not.toContain('12.11.2026');
+    expect(kept(false)).toContain('12.11.2026');
+    expect(kept(true)).toContain('Der Stadtrat');
   });
 });
