@@ -132,6 +132,11 @@ describe('the phrase rules of a language (phrasesFor)', () => {
     expect(de.test('Kommentare zur Lage der Nation: ein Überblick')).toBe(false);
     expect(phrasesFor('fr').comments!.test('3 commentaires')).toBe(true);
     expect(phrasesFor('pl').comments!.test('Komentarz')).toBe(false);
+    // WordPress's "3 thoughts on …", counted; a heading that only starts so is a section of the page ("Antworten zu häufigen Fragen").
+    expect(de.test('3 Gedanken zu „Fernwärme wird billiger“')).toBe(true);
+    expect(de.test('Antworten zu häufigen Fragen')).toBe(false);
+    expect(phrasesFor('es').comments!.test('Respuestas a las preguntas frecuentes')).toBe(false);
+    expect(phrasesFor('es').comments!.test('2 respuestas a «La biblioteca abre de noche»')).toBe(true);
   });
 });
 

@@ -72,7 +72,7 @@ export const de: LanguagePhrases = {
   ],
   comments: [
     String.raw`(\d+ )?(leser)?kommentare( \(\d+\))?`,
-    String.raw`(\d+ )?(gedanken|antworten) zu .{1,120}`,
+    String.raw`(\d+|ein) (gedanken?|antworten?|kommentare?) zu .{1,120}`,
     String.raw`(einen |ihren |deinen )?kommentar (schreiben|verfassen|hinterlassen)`,
     String.raw`(schreiben sie|schreib) (einen|ihren|deinen) kommentar.{0,20}`,
     String.raw`diskutieren sie mit.{0,40}`,

@@ -54,7 +54,7 @@ export const es: LanguagePhrases = {
   ],
   comments: [
     String.raw`(\d+ )?comentarios( \(\d+\))?`,
-    String.raw`(\d+ )?(respuestas|comentarios|pensamientos) (a|en|sobre) .{1,120}`,
+    String.raw`(\d+|una?) (respuestas?|comentarios?|pensamientos?) (a|en|sobre) .{1,120}`,
     String.raw`(deja|escribe|añade) (un|tu) comentario`,
   ],
   stopWords: ['el', 'los', 'las', 'y', 'pero', 'sus', 'más', 'muy', 'fue', 'han', 'hay', 'desde', 'cuando', 'también', 'ya', 'porque', 'había', 'años'],

@@ -61,7 +61,7 @@ export const fr: LanguagePhrases = {
   ],
   comments: [
     String.raw`(\d+ )?(commentaires|réactions)( \(\d+\))?`,
-    String.raw`(\d+ )?(réflexions?|commentaires?) (sur|à propos de) .{1,120}`,
+    String.raw`(\d+|une?) (réflexions?|commentaires?|réponses?) (sur|à|à propos de) .{1,120}`,
     String.raw`(laisser|écrire|ajouter) un commentaire`,
     String.raw`(réagissez|vos réactions).{0,40}`,
   ],

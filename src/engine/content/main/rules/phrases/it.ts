@@ -53,7 +53,7 @@ export const it: LanguagePhrases = {
   ],
   comments: [
     String.raw`(\d+ )?commenti( \(\d+\))?`,
-    String.raw`(\d+ )?(commenti|risposte|pensieri) (su|a) .{1,120}`,
+    String.raw`(\d+|una?) (commenti|commento|risposte|risposta|pensieri|pensiero) (su|a) .{1,120}`,
     String.raw`(lascia|scrivi) un commento`,
   ],
   stopWords: ['di', 'che', 'non', 'per', 'sono', 'della', 'gli', 'nel', 'alla', 'anche', 'più', 'questo', 'è', 'delle', 'dei', 'degli', 'nella', 'questa', 'ha', 'sul'],

@@ -53,7 +53,7 @@ export const nl: LanguagePhrases = {
   ],
   comments: [
     String.raw`(\d+ )?reacties( \(\d+\))?`,
-    String.raw`(\d+ )?(reacties|gedachten) (op|over) .{1,120}`,
+    String.raw`(\d+|één|een) (reacties?|gedachten?) (op|over) .{1,120}`,
     String.raw`(plaats|schrijf|geef) (een|je|uw) reactie`,
   ],
   stopWords: ['het', 'een', 'van', 'niet', 'dat', 'op', 'zijn', 'met', 'voor', 'ook', 'maar', 'wordt', 'bij', 'naar', 'hij', 'nog', 'aan', 'dit', 'worden', 'werd'],

@@ -53,7 +53,7 @@ export const pt: LanguagePhrases = {
   ],
   comments: [
     String.raw`(\d+ )?comentários( \(\d+\))?`,
-    String.raw`(\d+ )?(respostas|comentários|pensamentos) (para|sobre|em) .{1,120}`,
+    String.raw`(\d+|uma?) (respostas?|comentários?|pensamentos?) (para|sobre|em) .{1,120}`,
     String.raw`(deixe|escreva) (um|o seu|seu) comentário`,
   ],
   stopWords: ['não', 'uma', 'com', 'os', 'em', 'ao', 'são', 'é', 'foi', 'pelo', 'pela', 'seu', 'sua', 'também', 'você', 'isso', 'mas', 'pelos', 'ele', 'às'],
