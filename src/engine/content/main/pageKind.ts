@@ -6,6 +6,7 @@
 import { normalText, words } from './dom.js';
 import { PRODUCT_TITLE_NAME } from './rules/names.js';
 import { FORUM_ROOT_IDS, FORUM_SOFTWARE, namesOf } from './rules/sites.js';
+import { chooseLanguage, phrasesFor, type PagePhrases } from './rules/languages.js';
 import { ARTICLE_TYPES, DISCUSSION_TYPES, FORUM_HOST, FORUM_NAME, PRODUCT_TYPES, THREAD_PATH } from './rules/pageTypes.js';
 
 /** The text of each JSON-LD block of the live page. */
@@ -98,6 +99,10 @@ export interface PageFacts {
   /** One product's page, declared or known by `sells`. */
   isProduct: boolean;
   says: PageKind;
+  /** Its language (ISO 639-1: "de", "fr"), as it declares or its text says (pageLanguage); '' when neither tells. */
+  language: string;
+  /** The phrase rules of its language (English's beside its own); no comment headings on a thread, whose replies are its content. */
+  phrases: PagePhrases;
 }
 
 export function readPage(page: Document): PageFacts {
@@ -106,5 +111,28 @@ export function readPage(page: Document): PageFacts {
   const sells = sellsOneThing(page) || namesProductTitle(page);
   const isProduct = declaresOneProduct(page, jsonLd) || sells;
   const says: PageKind = declaresArticle(page, jsonLd) ? 'article' : isThread ? 'thread' : isProduct ? 'product' : 'nothing';
-  return { jsonLd, isThread, declaresProduct: declares(jsonLd, PRODUCT_TYPES), sells, isProduct, says };
+  const language = pageLanguage(page);
+  const own = phrasesFor(language);
+  const phrases = isThread && own.comments ? { ...own, comments: null } : own;
+  return { jsonLd, isThread, declaresProduct: declares(jsonLd, PRODUCT_TYPES), sells, isProduct, says, language, phrases };
+}
+
+/** How many of the page's paragraphs, and how much of their text, the guess of its language reads: enough words, cheaply. */
+const SAMPLE_PARAGRAPHS = 80;
+const SAMPLE_CHARS = 6000;
+
+/**
+ * The page's language, decided once before the passes: what it declares (html lang, og:locale, the
+ * Content-Language meta), unless the text of its paragraphs says clearly it is another (see chooseLanguage).
+ */
+export function pageLanguage(page: Document): string {
+  const metas = Array.from(page.querySelectorAll('meta'));
+  const meta = (attribute: string, value: string) => metas.find((m) => (m.getAttribute(attribute) || '').toLowerCase() === value)?.getAttribute('content');
+  const declared = [page.documentElement?.getAttribute('lang'), meta('property', 'og:locale'), meta('http-equiv', 'content-language'), meta('name', 'language')];
+  let sample = '';
+  for (const p of Array.from(page.querySelectorAll('p')).slice(0, SAMPLE_PARAGRAPHS)) {
+    sample += ` ${p.textContent || ''}`;
+    if (sample.length >= SAMPLE_CHARS) break;
+  }
+  return chooseLanguage(declared, sample.slice(0, SAMPLE_CHARS));
 }

@@ -94,7 +94,7 @@ const isProduct = (s: Selection) => s.facts.isProduct;
 
 /** The passes on the main region, in order: cleaning, the choice of a candidate, then finishing the chosen one. */
 export const PASSES: readonly Pass[] = [
-  { name: 'furniture', run: (s) => removeFurniture(s.content) },
+  { name: 'furniture', run: (s) => removeFurniture(s.content, s.facts.phrases, { dateLines: !s.facts.isThread }) },
   { name: 'repeats', run: (s) => removeRepeats(s.content) },
   // Readers' comments under a post are not the post; in a thread, the posts are the content.
   { name: 'poster-details', when: (s) => s.facts.isThread, run: (s) => removePosterDetails(s.content) },

@@ -8,7 +8,8 @@ import { holdsGrid, inGridCard } from './grids.js';
 import { removeSectionsHeaded } from './sections.js';
 import { removeHidden } from './visibility.js';
 import { ALWAYS_FURNITURE_NAMES, CAROUSEL_CONTROLS, DESCRIPTION_NAMES, EMBEDDED_POST, FURNITURE_NAMES, FURNITURE_TAGS, GRID_CAN_CARRY_NAMES, PAGE_FOOTER_WORD, PAGE_LAYOUT_WORD, PROSE_CAN_CARRY_NAMES, SCREEN_READER_ONLY } from '../rules/names.js';
-import { BOILERPLATE, ELSEWHERE_HEADING, ELSEWHERE_LABEL, WHEN_LINE } from '../rules/phrases.js';
+import { ENGLISH_PHRASES, type PagePhrases } from '../rules/languages.js';
+import { DATE_LINE, ELSEWHERE_LABEL, WHEN_LINE } from '../rules/phrases.js';
 import { LABEL, SCREEN_READER_LABEL } from '../rules/thresholds.js';
 import { holds, titleHeading } from '../titles.js';
 
@@ -33,15 +34,19 @@ export function isNamedPageFooter(el: Element): boolean {
  * "content-sidebar-wrap" is not a sidebar, and undoing such a removal is cheaper than
  * trusting names. A third of the text alone is not enough: a blog's archive of every
  * month, or its recent posts with their tags, is links (WCXB's dev pages +1.5 page-F1).
+ * `phrases` are the rules of the page's language (rules/languages.ts): English's unless told. With
+ * `dateLines`, a line that is only a date goes too (isDateLine): not on a thread, where it is a post's date.
  */
-export function removeFurniture(root: Element): void {
+export function removeFurniture(root: Element, phrases: PagePhrases = ENGLISH_PHRASES, { dateLines = false } = {}): void {
   removeHidden(root);
   removeScreenReaderText(root);
   // Measured before banners go: on a thin page a banner is a fair share of the text.
   const total = textLength(root);
   removeBanners(root);
   // Before the boilerplate lines below, which would take such a heading ("You may also like") alone.
-  removeSectionsHeaded(root, ELSEWHERE_HEADING);
+  removeSectionsHeaded(root, phrases.elsewhere);
+  // Readers' comments opened by a heading in the page's language ("Kommentare (12)"); English's are known by their names (threads.ts).
+  if (phrases.comments) removeSectionsHeaded(root, phrases.comments);
   const title = titleHeading(root);
   const prose = proseLength(root);
   const guarded = (el: Element) => holds(el, title) || (textLength(el) >= total / 3 && proseLength(el) >= prose / 3);
@@ -64,7 +69,7 @@ export function removeFurniture(root: Element): void {
     // a ticker goes whatever its share.
     const links = (isMenu(el) || isLinkCloud(el)) && proseLength(el) < prose / 3;
     if (links) removeWithLabel(el, { anyLabel: false });
-    else if (isMarquee(el) || (!guarded(el) && (isControlPanel(el) || isFieldLabel(el) || isBoilerplate(el)))) el.remove();
+    else if (isMarquee(el) || (!guarded(el) && (isControlPanel(el) || isFieldLabel(el) || isBoilerplate(el, phrases) || (dateLines && isDateLine(el))))) el.remove();
   }
 }
 
@@ -199,11 +204,23 @@ export function isFieldLabel(el: Element): boolean {
   return !control?.matches('input[type="radio"], input[type="checkbox"]');
 }
 
-export function isBoilerplate(el: Element): boolean {
+export function isBoilerplate(el: Element, phrases: PagePhrases = ENGLISH_PHRASES): boolean {
   // A block that holds an image is more than its label: a card's picture with "View details" laid over it.
   if (el.querySelector('img, picture, video')) return false;
   const text = normalText(el);
-  return text.length > 0 && ((text.length < 120 && BOILERPLATE.test(text)) || (text.length <= 50 && WHEN_LINE.test(text)));
+  return text.length > 0 && ((text.length < 120 && phrases.boilerplate.test(text)) || (text.length <= 50 && WHEN_LINE.test(text)));
+}
+
+/**
+ * A paragraph or a line that is only a date in digits (DATE_LINE), with no language to read: a story's date
+ * stamp. Not in a table, a list or a heading, nor around one, where dates are what the page lists (a changelog's
+ * releases, a timetable), and not a block that holds an image (a logo above the date).
+ */
+export function isDateLine(el: Element): boolean {
+  const listed = 'table, li, dl, h1, h2, h3, h4, h5, h6';
+  if (!/^(P|DIV|SPAN)$/.test(el.tagName) || el.closest(listed) || el.querySelector(`${listed}, img, picture, video`)) return false;
+  const text = normalText(el);
+  return text.length <= 30 && DATE_LINE.test(text);
 }
 
 /**

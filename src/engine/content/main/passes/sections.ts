@@ -2,13 +2,14 @@
  * Sections opened by a heading that says what they are ("You may also like", "Customer reviews").
  */
 import { HEADINGS, level, normalText } from '../dom.js';
+import type { TextTest } from '../rules/languages.js';
 
 /**
  * Removes each section opened by such a heading: the outermost block that starts with
  * the heading and holds no other section of its rank, or else the heading and what
  * follows it up to the next heading of its rank.
  */
-export function removeSectionsHeaded(root: Element, opening: RegExp): void {
+export function removeSectionsHeaded(root: Element, opening: TextTest): void {
   for (const heading of Array.from(root.querySelectorAll(HEADINGS))) {
     const text = normalText(heading);
     // The patterns match at the start: a long heading may end in links (see all, sort).

@@ -108,6 +108,12 @@ export const BOILERPLATE = new RegExp(String.raw`^(${BOILERPLATE_LINES.join('|')
  */
 export const WHEN_LINE = /^(.{0,40}\s)?\d+\s*(seconds?|mins?|minutes?|hours?|days?|weeks?|months?|years?)\s+ago\b.{0,30}$|^\d+\s*min(ute)?s?\s+read$/i;
 
+/**
+ * A line that is only a date in digits, with its time or not ("12.11.2026, 14:35 Uhr", "2026-11-12 09:10",
+ * "13/11/2026"): a story's date stamp, the same in any language. The year in four digits: "1.2.10" is a version.
+ */
+export const DATE_LINE = /^(\d{1,2}[./]\s?\d{1,2}[./]\s?\d{4}|\d{4}-\d{2}-\d{2})(,?\s*[|–-]?\s*\d{1,2}[:.h]\d{2}(\s*(uhr|h))?)?$/i;
+
 /** A link's text that is an address. */
 export const SHOWN_ADDRESS = /^(https?:\/\/|www\.)\S+$/i;
 
