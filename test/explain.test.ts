@@ -25,9 +25,16 @@ const PAGE = html(
   { title: 'Growing tomatoes on a balcony', head: '<script type="application/ld+json">{"@type":"NewsArticle","headline":"Growing tomatoes"}</script>' },
 );
 
+const GERMAN = Array.from(
+  { length: 4 },
+  (_, i) => `<p>Absatz ${i + 1}: Die Stadt baut bis zum Sommer drei neue Radwege durch die Innenstadt, und die Arbeiten sollen den Verkehr nur wenig behindern, sagte die Baudezernentin am Dienstag.</p>`,
+).join('');
+
 beforeAll(async () => {
   site = await startFixtureServer({
     '/tomatoes': (_req, res) => sendHtml(res, PAGE),
+    '/radwege': (_req, res) =>
+      sendHtml(res, html(`<main><article><h1>Neue Radwege</h1>${GERMAN}<p>Schreiben Sie einen Kommentar</p></article></main>`, { title: 'Neue Radwege | Stadtblatt', lang: 'de' })),
     '/peppers': (_req, res) => sendHtml(res, html(`<main><article><h1>Peppers</h1>${articleText('peppers')}</article></main>`, { title: 'Peppers' })),
   });
 });
@@ -111,6 +118,14 @@ describe('--explain in the record', () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain(`webjobs: explain ${site.url}/tomatoes`);
     expect(result.stderr).toContain(`webjobs: explain ${site.url}/peppers`);
+  });
+
+  it('tells a boilerplate line of the page\'s own language, and the language', async () => {
+    const result = await runCli(['scrape', `${site.url}/radwege`, '--engine', 'http', '--explain'], { env });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('its language is read as de');
+    expect(result.stderr).toMatch(/<p> "Schreiben Sie einen Kommentar" \(29 characters\): a boilerplate line/);
+    expect(result.stdout).not.toContain('Schreiben Sie einen Kommentar');
   });
 
   it('a request field of scrapeOptions: a boolean, or a 400', () => {

@@ -91,7 +91,7 @@ describe('the phrase rules of a language (phrasesFor)', () => {
 
   it("adds a language's lines to English's, and English's alone know none of them", () => {
     const de = phrasesFor('de');
-    for (const line of ['Anzeige', 'Aktualisiert am 12.11.2026, 14:35 Uhr', 'Jetzt einen Kommentar schreiben', 'War dieser Artikel hilfreich?', 'Impressum · Datenschutz · Kontakt', 'Back to top']) {
+    for (const line of ['Anzeige', 'Aktualisiert am 12.11.2026, 14:35 Uhr', 'Jetzt einen Kommentar schreiben', 'Schreiben Sie einen Kommentar', 'War dieser Artikel hilfreich?', 'Impressum · Datenschutz · Kontakt', 'Back to top']) {
       expect(de.boilerplate.test(line), line).toBe(true);
     }
     for (const line of ['Anzeige', 'Aktualisiert am 12.11.2026', 'Impressum']) expect(ENGLISH_PHRASES.boilerplate.test(line), line).toBe(false);

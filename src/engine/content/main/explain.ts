@@ -6,6 +6,7 @@
 import { classesOf, nameWords, normalText, proseLength, textLength } from './dom.js';
 import { HIDDEN } from './marks.js';
 import type { PageFacts } from './pageKind.js';
+import { ENGLISH_PHRASES, type PagePhrases } from './rules/languages.js';
 import { isBoilerplate } from './passes/furniture.js';
 import { ALWAYS_FURNITURE_NAMES, FURNITURE_NAMES, FURNITURE_TAGS, SCREEN_READER_ONLY } from './rules/names.js';
 
@@ -45,6 +46,8 @@ const MAX_REMOVED_LISTED = 12;
 
 export class Explainer {
   readonly steps: ExplainStep[] = [];
+  /** The page's phrase tables, once its language is known (pageKind.ts): a boilerplate line is told in them. */
+  phrases: PagePhrases = ENGLISH_PHRASES;
 
   /** Runs `pass`, noting the blocks it takes out of `root`. */
   run(pass: string, root: () => Element, run: () => void): void {
@@ -57,7 +60,7 @@ export class Explainer {
     // The outermost of the removed blocks: those whose parent stayed (or went with them as its root).
     const outermost = [...gone].filter((el) => !el.parentElement || !gone.has(el.parentElement));
     const removed = outermost
-      .map((el) => ({ block: describe(el), chars: textLength(el), why: whyRemoved(el, pass) }))
+      .map((el) => ({ block: describe(el), chars: textLength(el), why: whyRemoved(el, pass, this.phrases) }))
       .filter((entry) => entry.chars > 0);
     this.steps.push({ pass, ms, removed });
   }
@@ -79,14 +82,14 @@ export function describe(el: Element): string {
 }
 
 /** Why a removed block went: what about the block itself the rule read, else what the pass removes. */
-function whyRemoved(el: Element, pass: string): string {
+function whyRemoved(el: Element, pass: string, phrases: PagePhrases): string {
   if (el.hasAttribute(HIDDEN)) return 'not shown on the page';
   if (pass === 'furniture') {
     if (el.matches(FURNITURE_TAGS)) return `furniture by its ${el.hasAttribute('role') ? `role "${el.getAttribute('role')}"` : `<${el.tagName.toLowerCase()}> tag`}`;
     const name = [...classesOf(el), el.getAttribute('id') || ''].find((value) => nameWords(value).some((word) => FURNITURE_NAMES.test(word) || ALWAYS_FURNITURE_NAMES.test(word)));
     if (name) return `furniture by its name "${name}"`;
     if (el.matches(SCREEN_READER_ONLY)) return 'text for screen readers only';
-    if (isBoilerplate(el)) return 'a boilerplate line';
+    if (isBoilerplate(el, phrases)) return 'a boilerplate line';
   }
   return PASS_REASONS[pass] ?? pass;
 }
@@ -96,7 +99,7 @@ const percent = (part: number, whole: number) => `${Math.round((100 * part) / Ma
 /** What the page says it is, as a line. */
 export function factsNote(facts: PageFacts): string {
   const kinds = { article: 'an article (JSON-LD or Open Graph)', thread: 'a forum thread or Q&A page', product: "one product's page", nothing: 'nothing of itself' };
-  return `the page says it is ${kinds[facts.says]}`;
+  return `the page says it is ${kinds[facts.says]}${facts.language ? `; its language is read as ${facts.language}` : ''}`;
 }
 
 /** The region: which element, its share of the page's text, and the blocks of the page it leaves out. */

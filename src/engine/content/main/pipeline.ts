@@ -153,6 +153,7 @@ export function select(doc: Document, page: Document, explain?: Explainer): Main
   const content = region(doc);
   const facts = readPage(page);
   if (explain) {
+    explain.phrases = facts.phrases;
     explain.note('page', factsNote(facts));
     explain.steps.push(regionStep(content, doc));
   }

@@ -16,6 +16,7 @@ export const de: LanguagePhrases = {
     String.raw`\d+ min(\.|uten?)? lesezeit`,
     // Comment prompts and the controls under each comment.
     String.raw`(jetzt )?(einen |ihren |deinen )?kommentar (schreiben|verfassen|abgeben|hinterlassen).{0,20}`,
+    String.raw`(schreiben sie|schreib) (einen|ihren|deinen) kommentar.{0,20}`,
     String.raw`(es gibt )?(noch )?keine kommentare( vorhanden)?\.?`,
     String.raw`(seien sie|sei) (der|die) erste, (der|die) (kommentiert|einen kommentar schreibt).{0,20}`,
     String.raw`(sie müssen|du musst) (angemeldet|eingeloggt) sein, um .{0,60}`,
