@@ -81,6 +81,21 @@ describe('scrape --formats markdown,changeTracking', () => {
     expect((await scrape(env, [url, '--exit-code'])).tracked.changeStatus).toBe('same');
   }, 120_000);
 
+  it('the history is the Markdown\'s: a scrape with other formats too, and a crawl, compare with it', async () => {
+    const url = site.at('/pricing');
+    version['/pricing'] = 4;
+    await scrape(env, [url]);
+    const withHtml = await runCli(['scrape', url, '--formats', 'markdown,html,changeTracking', '--engine', 'http', '--json'], { env });
+    expect((JSON.parse(withHtml.stdout) as { data: { changeTracking: Tracked } }).data.changeTracking.changeStatus).toBe('same');
+    const crawl = await runCli(['crawl', url, '--max-pages', '1', ...TRACK, '--exit-code', '--jsonl'], { env });
+    expect(crawl.code, crawl.stderr).toBe(0);
+    expect((JSON.parse(crawl.stdout) as { changeTracking: Tracked }).changeTracking.changeStatus).toBe('same');
+    version['/pricing'] = 5;
+    const changed = await runCli(['crawl', url, '--max-pages', '1', ...TRACK, '--exit-code', '--jsonl'], { env });
+    expect(changed.code, changed.stderr).toBe(10);
+    expect((JSON.parse(changed.stdout) as { changeTracking: Tracked }).changeTracking.changeStatus).toBe('changed');
+  }, 120_000);
+
   it('a tag keeps a separate history', async () => {
     const url = site.at('/pricing');
     version['/pricing'] = 10;

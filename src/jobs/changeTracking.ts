@@ -19,11 +19,14 @@ type Change = ParsedDiff['files'][number]['chunks'][number]['changes'][number];
 /** Is change tracking asked for? */
 export const tracksChanges = (scrapeOptions: ScrapeOptions | undefined): boolean => Boolean(scrapeOptions?.formats?.includes('changeTracking'));
 
-/** The key of a page's history: what shapes its Markdown, and the tag; not the diff modes, nor the changeTracking format itself. */
+/**
+ * The key of a page's history: the cache's key of the options that shape its Markdown, and the tag.
+ * Not the formats (only the Markdown is compared: a crawl, which asks for links too, and a scrape
+ * share a history), nor the diff modes, screenshot options or explain.
+ */
 export function historyOf({ url, scrapeOptions = {}, sessionOptions, tenant }: CachedScrape): CachedScrape {
-  const { changeTrackingOptions, ...shaping } = scrapeOptions;
-  const formats = (scrapeOptions.formats ?? ['markdown']).filter((format) => format !== 'changeTracking');
-  return { url, scrapeOptions: { ...shaping, formats }, sessionOptions, tenant, history: changeTrackingOptions?.tag ?? '' };
+  const { changeTrackingOptions, screenshotOptions: _screenshot, explain: _explain, ...shaping } = scrapeOptions;
+  return { url, scrapeOptions: { ...shaping, formats: ['markdown'] }, sessionOptions, tenant, history: changeTrackingOptions?.tag ?? '' };
 }
 
 /** Markdown ends with or without a newline as it comes; a diff line never says "No newline at end of file". */
