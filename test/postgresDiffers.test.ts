@@ -21,12 +21,14 @@ let site: FixtureServer;
 let pg: TestPostgres;
 let serve: ServeProcess;
 let connection: PgConnection;
+let changing = 1;
 
 beforeAll(async () => {
   site = await startFixtureServer({
     '/': (_req, res) => sendHtml(res, html(`<article><h1>Home</h1>${articleText('home')}<p><a href="/a">A</a> <a href="/b">B</a></p></article>`, { title: 'Home' })),
     '/a': (_req, res) => sendHtml(res, html(`<article><h1>A</h1>${articleText('alpha')}</article>`)),
     '/b': (_req, res) => sendHtml(res, html(`<article><h1>B</h1>${articleText('beta')}</article>`)),
+    '/changing': (_req, res) => sendHtml(res, html(`<article><h1>Changing v${changing}</h1>${articleText('gamma')}</article>`)),
   });
   pg = await startPostgres();
   // The API node runs a worker too: the jobs started here through PgBackend run on it.
@@ -89,6 +91,25 @@ describe('serve --database offers what the file store does', () => {
     expect((JSON.parse(run.stdout) as { data: PageEntry }).data.metadata.cacheState).toBe('hit');
     const firecrawl = await post('/v1/scrape', { url: site.at('/b'), maxAge: 3_600_000 });
     expect(((await firecrawl.json()) as { data: { metadata: Record<string, string> } }).data.metadata.cacheState).toBe('hit');
+  });
+
+  it('changeTracking: the last result is kept in the database: new, same, changed with its diff, each tag its own history', async () => {
+    const track = async (...extra: string[]) => {
+      const run = await runCli(['batch', site.at('/changing'), '--formats', 'markdown,changeTracking', '--exit-code', '--json', '--remote', serve.url, '--api-key', KEY, ...extra], {
+        env: { WEBJOBS_HOME: tempHome() },
+      });
+      const page = (JSON.parse(run.stdout) as { data: PageEntry[] }).data[0]!;
+      return { code: run.code, status: page.changeTracking?.changeStatus, diff: page.changeTracking?.diff?.text };
+    };
+    expect(await track()).toEqual({ code: 10, status: 'new', diff: undefined });
+    expect(await track()).toEqual({ code: 0, status: 'same', diff: undefined });
+    changing = 2;
+    const changed = await track();
+    expect(changed).toMatchObject({ code: 10, status: 'changed' });
+    expect(changed.diff).toContain('\n-# Changing v1\n+# Changing v2\n');
+    expect(await track('--change-tag', 'weekly')).toMatchObject({ code: 10, status: 'new' });
+    const v2 = await post('/v2/scrape', { url: site.at('/changing'), formats: ['markdown', { type: 'changeTracking', tag: 'weekly' }] });
+    expect(((await v2.json()) as { data: PageEntry }).data.changeTracking).toMatchObject({ changeStatus: 'same', visibility: 'visible' });
   });
 
   it('screenshots: kept beside the job, not in its record, and served by URL to its key only', async () => {

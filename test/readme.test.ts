@@ -32,6 +32,7 @@ const RUN = [
   'Remote use and asynchronous jobs',
   'webjobs map',
   'Cache: --max-age',
+  'Change tracking: what changed since the last run',
   'More formats: rawHtml, screenshot, PDF documents',
   'Structured data with no model',
 ];
@@ -200,6 +201,9 @@ describe('README and docs/ shell examples', () => {
       // The failed page of the list was mailed (here: written to mail.txt).
       expect(readFileSync(path.join(work, 'mail.txt'), 'utf8')).toBe('http://127.0.0.1:1/refused\n');
       expect(readFileSync(path.join(work, 'srv', 'status.md'), 'utf8')).toContain('Page /status');
+      // The change-tracking example: the page was new (exit 10), so its line kept a file saying so.
+      expect(JSON.parse(readFileSync(path.join(work, 'srv', 'pricing.json'), 'utf8')).data.changeTracking.changeStatus).toBe('new');
+      expect(readFileSync(path.join(work, 'srv', 'pricing.diff'), 'utf8')).toBe('a new page\n');
     }
   }, 300_000);
 });

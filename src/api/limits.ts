@@ -32,6 +32,8 @@ export const LIMITS = {
   /** map (a webjobs extension): URLs returned by default and at most, and link levels read at most. */
   /** scrapeOptions.maxAge (a webjobs extension): a cached page may be reused up to a year old. */
   maxMaxAgeMs: 365 * 24 * 3600 * 1000,
+  /** changeTrackingOptions.tag (--change-tag): a name, not a document. */
+  maxChangeTagLength: 200,
   defaultMapLimit: 5_000,
   maxMapLimit: 100_000,
   defaultMapDepth: 1,

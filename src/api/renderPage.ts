@@ -2,19 +2,20 @@
 import type { Format, PageData } from '../api/types.js';
 
 /** Extension of the file --output-dir writes for each format. */
-export const FORMAT_EXTENSIONS: Record<Format, string> = { markdown: '.md', html: '.html', links: '.links.txt', rawHtml: '.raw.html', screenshot: '', structuredData: '.jsonld' };
+export const FORMAT_EXTENSIONS: Record<Format, string> = { markdown: '.md', html: '.html', links: '.links.txt', rawHtml: '.raw.html', screenshot: '', structuredData: '.jsonld', changeTracking: '.changes.json' };
 
 export function formatsOrDefault(formats: Format[] | undefined): Format[] {
   return formats && formats.length > 0 ? formats : ['markdown'];
 }
 
-/** One format of the page: Markdown, HTML, links one a line, where the screenshot is, or the structured data as JSON. */
+/** One format of the page: Markdown, HTML, links one a line, where the screenshot is, or the structured data or changeTracking as JSON. */
 export function renderFormat(data: PageData, format: Format): string {
   if (format === 'html') return data.html ?? '';
   if (format === 'rawHtml') return data.rawHtml ?? '';
   if (format === 'screenshot') return data.screenshot ?? '';
   if (format === 'links') return (data.links ?? []).join('\n');
   if (format === 'structuredData') return JSON.stringify(data.structuredData ?? [], null, 2);
+  if (format === 'changeTracking') return JSON.stringify(data.changeTracking ?? null, null, 2);
   return data.markdown ?? '';
 }
 

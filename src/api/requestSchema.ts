@@ -10,6 +10,7 @@ import { MODEL_PROVIDERS } from './types.js';
 import {
   ENGINES,
   FORMATS,
+  type ChangeTrackingOptions,
   SCREENSHOT_FORMATS,
   WAIT_UNTIL,
   type BatchScrapeRequest,
@@ -106,6 +107,15 @@ const screenshotOptionsSchema = objectSchema<ScreenshotOptions>(
   'how the screenshot format is taken',
 );
 
+const changeTrackingOptionsSchema = objectSchema<ChangeTrackingOptions>(
+  {
+    tag: { type: 'string', maxLength: LIMITS.maxChangeTagLength, description: 'a separate history: the page is compared with the last result under the same tag' },
+    modes: { type: 'array', items: { type: 'string', enum: ['git-diff'] }, uniqueItems: true, default: ['git-diff'], description: 'git-diff: the unified diff of the Markdown when changed' },
+  },
+  [],
+  'with the changeTracking format: which history the page is compared with',
+);
+
 export const scrapeOptionsSchema = objectSchema<ScrapeOptions>(
   {
     formats: {
@@ -133,6 +143,7 @@ export const scrapeOptionsSchema = objectSchema<ScrapeOptions>(
     userAgent: { type: 'string', minLength: 1, maxLength: LIMITS.maxUserAgentLength, description: 'the User-Agent of every request of the job' },
     maxAge: integer(0, LIMITS.maxMaxAgeMs, 'milliseconds: reuse a stored result of the same URL and options younger than this (0: always fetch)'),
     screenshotOptions: screenshotOptionsSchema,
+    changeTrackingOptions: changeTrackingOptionsSchema,
     engine: {
       type: 'string',
       enum: ENGINES,

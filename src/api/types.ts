@@ -16,9 +16,10 @@ export const isFinal = (status: JobStatus): boolean => FINAL_STATUSES.includes(s
 
 /**
  * rawHtml and screenshot are the real service's formats beyond the spec's three;
- * structuredData (the page's schema.org data as JSON-LD) is webjobs' own.
+ * structuredData (the page's schema.org data as JSON-LD) is webjobs' own;
+ * changeTracking (Firecrawl's) compares the Markdown with the last run's (ChangeTracking).
  */
-export const FORMATS = ['markdown', 'html', 'links', 'rawHtml', 'screenshot', 'structuredData'] as const;
+export const FORMATS = ['markdown', 'html', 'links', 'rawHtml', 'screenshot', 'structuredData', 'changeTracking'] as const;
 export type Format = (typeof FORMATS)[number];
 
 export const SCREENSHOT_FORMATS = ['png', 'jpeg', 'webp'] as const;
@@ -85,6 +86,54 @@ export interface ScrapeOptions {
    * removed block: which pass removed which block, and why; Readability's pick against the region).
    */
   explain?: boolean;
+  /** With the changeTracking format (Firecrawl's name): which history the page is compared with. */
+  changeTrackingOptions?: ChangeTrackingOptions;
+}
+
+/** Firecrawl's diff modes; webjobs computes git-diff (json, the extracted fields' comparison, is a later step). */
+export const CHANGE_TRACKING_MODES = ['git-diff', 'json'] as const;
+export type ChangeTrackingMode = (typeof CHANGE_TRACKING_MODES)[number];
+
+export interface ChangeTrackingOptions {
+  /** A separate history: a page is compared with the last result stored under the same tag (none: the untagged history). */
+  tag?: string;
+  /** Default git-diff. */
+  modes?: ChangeTrackingMode[];
+}
+
+export const CHANGE_STATUSES = ['new', 'same', 'changed', 'removed'] as const;
+export type ChangeStatus = (typeof CHANGE_STATUSES)[number];
+
+/**
+ * The changeTracking format (Firecrawl's fields): the page's Markdown against the
+ * last stored result of the same URL, output options and tag, in the same store.
+ */
+export interface ChangeTracking {
+  /** When the result compared with was scraped (ISO 8601); null the first time. */
+  previousScrapeAt: string | null;
+  changeStatus: ChangeStatus;
+  /** "visible": reached by a link or given as a URL ("hidden": only known from a past run; not produced yet). */
+  visibility: 'visible' | 'hidden';
+  /** git-diff mode, when changed: the unified diff of the Markdown (text) and its hunks (json, parse-diff's shape). */
+  diff?: { text: string; json: ParsedDiff };
+}
+
+/** A unified diff as parse-diff (the library Firecrawl uses) gives it. */
+export interface ParsedDiff {
+  files: {
+    from: string;
+    to: string;
+    additions: number;
+    deletions: number;
+    chunks: {
+      content: string;
+      oldStart: number;
+      oldLines: number;
+      newStart: number;
+      newLines: number;
+      changes: ({ type: 'add'; add: true; ln: number; content: string } | { type: 'del'; del: true; ln: number; content: string } | { type: 'normal'; normal: true; ln1: number; ln2: number; content: string })[];
+    }[];
+  }[];
 }
 
 /**
@@ -192,6 +241,8 @@ export interface PageData {
    * converted to JSON-LD. An empty list when the page has none.
    */
   structuredData?: Record<string, unknown>[];
+  /** The changeTracking format: what changed since the last run (ChangeTracking). */
+  changeTracking?: ChangeTracking;
 }
 
 /** `pending` only appears in the result of a batch that is still running, for URLs not yet done. */

@@ -6,15 +6,18 @@
  */
 import { invalidSelectors } from './selectors.js';
 import { validateCssSchema } from './cssSchema.js';
-import { LimitError, UsageError } from './errors.js';
+import { LimitError, UnsupportedError, UsageError } from './errors.js';
 import { LIMITS } from './limits.js';
 import { MODEL_PROVIDERS, type ModelProviderName } from './types.js';
 import {
   ENGINES,
+  CHANGE_TRACKING_MODES,
   FORMATS,
   SCREENSHOT_FORMATS,
   WAIT_UNTIL,
   type BatchScrapeRequest,
+  type ChangeTrackingMode,
+  type ChangeTrackingOptions,
   type CrawlRequest,
   type EngineName,
   type ExtractRequest,
@@ -117,7 +120,7 @@ export function validateScrapeOptions(value: unknown, field = 'scrapeOptions'): 
   const obj = expectObject(value, field);
   rejectUnknown(
     obj,
-    ['formats', 'onlyMainContent', 'timeout', 'waitFor', 'waitUntil', 'includeTags', 'excludeTags', 'headers', 'cookies', 'userAgent', 'maxAge', 'screenshotOptions', 'engine', 'explain'],
+    ['formats', 'onlyMainContent', 'timeout', 'waitFor', 'waitUntil', 'includeTags', 'excludeTags', 'headers', 'cookies', 'userAgent', 'maxAge', 'screenshotOptions', 'engine', 'explain', 'changeTrackingOptions'],
     field,
   );
   const formats = optStringArray(obj, 'formats', field) ?? ['markdown'];
@@ -127,6 +130,10 @@ export function validateScrapeOptions(value: unknown, field = 'scrapeOptions'): 
       throw new UsageError(`${field}.formats: unknown format "${format}" (allowed: ${FORMATS.join(', ')})`);
     }
   }
+  if (obj.changeTrackingOptions !== undefined && !formats.includes('changeTracking')) {
+    throw new UsageError(`${field}.changeTrackingOptions goes with the changeTracking format: add it to formats`);
+  }
+  const changeTracking = formats.includes('changeTracking') ? validateChangeTracking(obj, formats, field) : undefined;
   const waitUntil = obj.waitUntil;
   if (waitUntil !== undefined && !WAIT_UNTIL.includes(waitUntil as WaitUntil)) {
     throw new UsageError(`${field}.waitUntil must be one of ${WAIT_UNTIL.join(', ')}`);
@@ -147,8 +154,29 @@ export function validateScrapeOptions(value: unknown, field = 'scrapeOptions'): 
     ...(engine !== undefined ? { engine: engine as EngineName } : {}),
     ...optField('maxAge', optInteger(obj, 'maxAge', field, 0, LIMITS.maxMaxAgeMs)),
     ...(optBoolean(obj, 'explain', field) ? { explain: true } : {}),
+    ...optField('changeTrackingOptions', changeTracking),
     ...optField('screenshotOptions', obj.screenshotOptions === undefined ? undefined : validateScreenshotOptions(obj.screenshotOptions, `${field}.screenshotOptions`)),
   };
+}
+
+/** The changeTracking format compares Markdown (as Firecrawl, it needs the markdown format) under a tag; the json mode is not there yet. */
+function validateChangeTracking(obj: Obj, formats: string[], field: string): ChangeTrackingOptions {
+  if (!formats.includes('markdown')) throw new UsageError(`${field}.formats: changeTracking compares the Markdown: ask for markdown too`);
+  if (obj.changeTrackingOptions === undefined) return {};
+  const where = `${field}.changeTrackingOptions`;
+  const options = expectObject(obj.changeTrackingOptions, where);
+  rejectUnknown(options, ['tag', 'modes', 'schema', 'prompt'], where);
+  const tag = options.tag;
+  if (tag !== undefined && tag !== null && (typeof tag !== 'string' || tag.length > LIMITS.maxChangeTagLength)) {
+    throw new UsageError(`${where}.tag must be a string of at most ${LIMITS.maxChangeTagLength} characters`);
+  }
+  const modes = optStringArray(options, 'modes', where);
+  const unknown = modes?.find((mode) => !CHANGE_TRACKING_MODES.includes(mode as ChangeTrackingMode));
+  if (unknown !== undefined) throw new UsageError(`${where}.modes: unknown mode "${unknown}" (allowed: ${CHANGE_TRACKING_MODES.join(', ')})`);
+  if (modes?.includes('json') || options.schema !== undefined || options.prompt !== undefined) {
+    throw new UnsupportedError(`${where}: the json mode (schema, prompt) is not supported by webjobs yet; git-diff is`);
+  }
+  return { ...(typeof tag === 'string' && tag !== '' ? { tag } : {}), ...optField('modes', modes as ChangeTrackingMode[] | undefined) };
 }
 
 function validateScreenshotOptions(value: unknown, field: string): ScreenshotOptions {

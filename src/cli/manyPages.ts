@@ -13,7 +13,7 @@ import { entriesOf, headOf, writeMergedRecord, type ManyKind } from './jobPages.
 import { OutputDir } from './outputDir.js';
 import { failHttpError, PageNotes, type FailFlags } from './pageChecks.js';
 import { renderPage } from '../api/renderPage.js';
-import { parseDuration, parseInteger, type RunFlags } from './options.js';
+import { changedPage, parseDuration, parseInteger, type RunFlags } from './options.js';
 import { openOutput, type OutputStream } from './output.js';
 import { runJob, type FinishedJob } from './runJob.js';
 import { colors, showProgress } from './terminal.js';
@@ -25,6 +25,8 @@ export interface ManyPagesFlags extends RunFlags, FailFlags {
   outputDir?: string;
   formats?: Format[];
   frontMatter?: boolean;
+  /** With changeTracking: exit 10 when a page is new or changed. */
+  exitCode?: boolean;
 }
 
 export function addManyPagesOptions(cmd: Command): Command {
@@ -141,14 +143,17 @@ interface Tally {
   done: number;
   failed: number;
   total: number;
+  /** Pages new or changed since the last run (the changeTracking format): with --exit-code, exit 10. */
+  changed: number;
   /** HTTP error statuses and warnings of completed pages, told on stderr. */
   notes: PageNotes;
 }
 
 export async function countEntries(entries: AsyncIterable<PageEntry>): Promise<Tally> {
-  const tally: Tally = { done: 0, failed: 0, total: 0, notes: new PageNotes() };
+  const tally: Tally = { done: 0, failed: 0, total: 0, changed: 0, notes: new PageNotes() };
   for await (const entry of entries) {
     tally.total++;
+    if (changedPage(entry)) tally.changed++;
     if (entry.status !== 'pending') tally.done++;
     if (entry.status === 'failed') tally.failed++;
     tally.notes.add(entry);
@@ -268,5 +273,6 @@ async function finish(kind: ManyKind, { backend, jobId }: FinishedJob, flags: Ma
   }
   const tally = await countEntries(read(backend, jobId));
   summary(kind, tally, crawlCut(kind, head, total), Date.now() - started, flags);
-  return tally.failed > 0 ? ExitCode.partial : ExitCode.ok;
+  if (tally.failed > 0) return ExitCode.partial;
+  return flags.exitCode && tally.changed > 0 ? ExitCode.changed : ExitCode.ok;
 }

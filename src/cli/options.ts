@@ -2,6 +2,7 @@
 import { invalidSelectors, splitSelectorList } from '../api/selectors.js';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { LIMITS } from '../api/limits.js';
+import { ExitCode, UsageError } from '../api/errors.js';
 import { parseCookie, parseHeader, readCookiesFile } from './access.js';
 import type { ProgressFlags } from './terminal.js';
 import { ENGINES, FORMATS, SCREENSHOT_FORMATS, VIEWPORT_SIZE, WAIT_UNTIL, type Cookie, type EngineName, type ScreenshotFormat, type Format, type ScrapeOptions, type SessionOptions, type WaitUntil } from '../api/types.js';
@@ -103,6 +104,8 @@ export interface ScrapeFlags {
   explain?: boolean;
   fullPage?: boolean;
   screenshotFormat?: ScreenshotFormat;
+  changeTag?: string;
+  exitCode?: boolean;
 }
 
 export function addScrapeOptions(cmd: Command): Command {
@@ -126,6 +129,8 @@ export function addScrapeOptions(cmd: Command): Command {
     .option('--explain', "say on stderr which main-content pass removed which block of each page, and why (with --json, also in metadata.explain)")
     .option('--full-page', `with --formats screenshot: the whole page, not only its first ${VIEWPORT_SIZE} pixels`)
     .addOption(new Option('--screenshot-format <type>', 'with --formats screenshot: the image type (default: png)').choices([...SCREENSHOT_FORMATS]))
+    .option('--change-tag <tag>', 'with --formats markdown,changeTracking: compare with the last run of the same tag (a separate history)')
+    .option('--exit-code', `with --formats markdown,changeTracking: exit ${ExitCode.changed} when a page is new or changed, 0 when none is (as git diff --exit-code)`)
     .option(
       '--max-age <duration>',
       'reuse a stored result of the same URL and options up to this old instead of scraping again: 30m, 12h, 7d; a bare number is seconds (metadata.cacheState: hit or miss)',
@@ -148,10 +153,20 @@ export function scrapeOptionsFrom(flags: ScrapeFlags): ScrapeOptions {
   if (flags.engine) options.engine = flags.engine;
   if (flags.maxAge !== undefined) options.maxAge = Math.round(flags.maxAge * 1000);
   if (flags.explain) options.explain = true;
+  if (flags.changeTag !== undefined) options.changeTrackingOptions = { tag: flags.changeTag };
+  if ((flags.changeTag !== undefined || flags.exitCode) && !flags.formats?.includes('changeTracking')) {
+    throw new UsageError(`${flags.exitCode ? '--exit-code' : '--change-tag'} goes with change tracking: add --formats markdown,changeTracking`);
+  }
   if (flags.fullPage || flags.screenshotFormat) {
     options.screenshotOptions = { ...(flags.fullPage ? { fullPage: true } : {}), ...(flags.screenshotFormat ? { format: flags.screenshotFormat } : {}) };
   }
   return options;
+}
+
+/** With --exit-code: is this page one that changed since the last run (new counts: it was not there)? */
+export function changedPage(page: { changeTracking?: { changeStatus: string } } | undefined): boolean {
+  const status = page?.changeTracking?.changeStatus;
+  return status === 'new' || status === 'changed';
 }
 
 export interface SessionFlags {

@@ -22,7 +22,7 @@ function urlCredentials(url: string): string | null {
 }
 
 /** What shapes a scrape's output: everything but how long it may take and how old a cached copy may be. */
-export function cacheKey({ url, scrapeOptions = {}, sessionOptions = {}, tenant }: CachedScrape): string {
+export function cacheKey({ url, scrapeOptions = {}, sessionOptions = {}, tenant, history }: CachedScrape): string {
   const { timeout: _timeout, maxAge: _maxAge, ...shaping } = scrapeOptions;
   const sorted = (value: unknown): unknown =>
     value && typeof value === 'object' && !Array.isArray(value)
@@ -40,6 +40,8 @@ export function cacheKey({ url, scrapeOptions = {}, sessionOptions = {}, tenant 
       formats,
       proxyCountry: sessionOptions.proxyCountry ?? null,
       useProxy: Boolean(sessionOptions.useProxy),
+      // Only a change-tracking history has one: its entries never answer a maxAge request.
+      ...(history !== undefined ? { changeTrackingHistory: history } : {}),
     }),
   );
   return sha256(key);

@@ -1,6 +1,6 @@
 /**
  * What the job layer runs on besides the JobStore (jobStore.ts): the page cache
- * of `maxAge` and the files a job keeps (screenshots). Each back end gives its
+ * of `maxAge` (which also keeps change tracking's last results) and the files a job keeps (screenshots). Each back end gives its
  * own implementation; the file store's are store/pageCache.ts and store/jobFiles.ts.
  */
 import type { PageData, ScrapeOptions, SessionOptions } from '../api/types.js';
@@ -12,12 +12,26 @@ export interface CachedScrape {
   sessionOptions?: SessionOptions;
   /** Whose entries these are (serve: the API key); none: the cache of this machine's user. */
   tenant?: string;
+  /**
+   * The change-tracking history this entry is (jobs/changeTracking.ts), by tag ('' untagged): its
+   * own key, apart from the cache of maxAge; none for the cache of maxAge.
+   */
+  history?: string;
+}
+
+/** A stored page and when it was stored. */
+export interface CacheEntry {
+  /** Date.now() when the page was scraped. */
+  storedAt: number;
+  data: PageData;
 }
 
 export interface PageCache {
   /** The stored page when it is at most `maxAgeMs` old. */
   get(scrape: CachedScrape, maxAgeMs: number): Promise<PageData | undefined>;
   put(scrape: CachedScrape, data: PageData): Promise<void>;
+  /** The entry stored under the key, whatever its age (change tracking's last result). */
+  last(scrape: CachedScrape): Promise<CacheEntry | undefined>;
 }
 
 /** Where a job's files go: the record keeps what `put` answers (a path, or the file's path on serve) in place of the bytes. */

@@ -13,12 +13,16 @@
  * timeout, may get the whole page. Under serve the entries are the job's API
  * key's own (`tenant`), unless the operator shares the cache.
  *
+ * The same page cache keeps the changeTracking format's history (changeTracking.ts):
+ * a page that worked is compared with its last result there, which it then replaces.
+ *
  * withJobFiles: a screenshot comes from the engine (or the cache) as a data: URL
  * and leaves as a file beside the job, the record holding its path.
  */
 import type { PageData, ScrapeOptions, SessionOptions } from '../api/types.js';
 import type { SiteAccess } from '../engine/access.js';
 import type { Engine } from '../engine/engine.js';
+import { trackChanges, tracksChanges } from './changeTracking.js';
 import type { JobFileWriter, PageCache } from './contracts.js';
 
 type Scrape = Engine['scrape'];
@@ -39,6 +43,15 @@ function worthKeeping(data: PageData): boolean {
 }
 
 export function withCache(engine: Engine, cache: PageCache, tenant?: string): Engine {
+  const maxAgeCache = withMaxAge(engine, cache, tenant);
+  return withScrape(maxAgeCache, async (url: string, scrapeOptions?: ScrapeOptions, sessionOptions?: SessionOptions, signal?: AbortSignal, access?: SiteAccess) => {
+    const data = await maxAgeCache.scrape(url, scrapeOptions, sessionOptions, signal, access);
+    if (!tracksChanges(scrapeOptions) || !worthKeeping(data)) return data;
+    return trackChanges(cache, { url, scrapeOptions, sessionOptions, tenant }, data);
+  });
+}
+
+function withMaxAge(engine: Engine, cache: PageCache, tenant?: string): Engine {
   return withScrape(engine, async (url: string, scrapeOptions?: ScrapeOptions, sessionOptions?: SessionOptions, signal?: AbortSignal, access?: SiteAccess) => {
     const maxAge = scrapeOptions?.maxAge;
     if (!maxAge) return engine.scrape(url, scrapeOptions, sessionOptions, signal, access);

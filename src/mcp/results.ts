@@ -55,7 +55,11 @@ interface Parts {
 function partsOf(data: PageData): Parts {
   const formats = FORMATS.filter((format) => data[format] !== undefined);
   const texts = formats.map((format) =>
-    format === 'links' ? (data.links ?? []).join('\n') : format === 'structuredData' ? JSON.stringify(data.structuredData, null, 2) : (data[format] ?? ''),
+    format === 'links'
+      ? (data.links ?? []).join('\n')
+      : format === 'structuredData' || format === 'changeTracking'
+        ? JSON.stringify(data[format], null, 2)
+        : (data[format] ?? ''),
   );
   return { formats, texts, length: texts.reduce((sum, t) => sum + t.length, 0) };
 }
@@ -87,6 +91,8 @@ function slice(data: PageData, parts: Parts, from: number, to: number): PageData
     // JSON cut in two is no JSON: the structured data shows whole, in the window where it starts.
     if (format === 'structuredData') {
       if (a === 0) out.structuredData = data.structuredData;
+    } else if (format === 'changeTracking') {
+      if (a === 0) out.changeTracking = data.changeTracking;
     } else if (format === 'links') out.links = piece.split('\n').filter((link) => link !== '');
     else out[format] = piece;
   });

@@ -6,7 +6,7 @@
 import type pg from 'pg';
 import type { PageData } from '../api/types.js';
 import { cacheKey } from '../jobs/cacheKey.js';
-import type { CachedScrape, PageCache } from '../jobs/contracts.js';
+import type { CacheEntry, CachedScrape, PageCache } from '../jobs/contracts.js';
 
 export class PgPageCache implements PageCache {
   constructor(private readonly pool: pg.Pool) {}
@@ -20,6 +20,13 @@ export class PgPageCache implements PageCache {
     ).catch(() => ({ rows: [] as { data: PageData }[] }));
     const data = rows[0]?.data;
     return data && typeof data.metadata === 'object' ? data : undefined;
+  }
+
+  /** Unlike `get`, a database that cannot answer is an error: a history that cannot be read must not report every page as new. */
+  async last(scrape: CachedScrape): Promise<CacheEntry | undefined> {
+    const { rows } = await this.pool.query<{ data: PageData; stored_at: Date }>('SELECT data, stored_at FROM webjobs_page_cache WHERE key = $1', [cacheKey(scrape)]);
+    const row = rows[0];
+    return row && typeof row.data?.metadata === 'object' ? { storedAt: row.stored_at.getTime(), data: row.data } : undefined;
   }
 
   async put(scrape: CachedScrape, data: PageData): Promise<void> {

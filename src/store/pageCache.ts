@@ -13,14 +13,8 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { PageData } from '../api/types.js';
 import { cacheKey } from '../jobs/cacheKey.js';
-import type { CachedScrape, PageCache } from '../jobs/contracts.js';
+import type { CacheEntry, CachedScrape, PageCache } from '../jobs/contracts.js';
 import { readJson, writeJsonAtomic } from './atomicFile.js';
-
-interface CacheEntry {
-  /** Date.now() when the page was scraped. */
-  storedAt: number;
-  data: PageData;
-}
 
 export class FilePageCache implements PageCache {
   private readonly dir: string;
@@ -33,9 +27,14 @@ export class FilePageCache implements PageCache {
     return path.join(this.dir, key.slice(0, 2), `${key}.json`);
   }
 
-  async get(scrape: CachedScrape, maxAgeMs: number): Promise<PageData | undefined> {
+  async last(scrape: CachedScrape): Promise<CacheEntry | undefined> {
     const entry = await readJson<CacheEntry>(this.file(cacheKey(scrape))).catch(() => undefined);
-    if (!entry || typeof entry.storedAt !== 'number' || typeof entry.data?.metadata !== 'object') return undefined;
+    return entry && typeof entry.storedAt === 'number' && typeof entry.data?.metadata === 'object' ? entry : undefined;
+  }
+
+  async get(scrape: CachedScrape, maxAgeMs: number): Promise<PageData | undefined> {
+    const entry = await this.last(scrape);
+    if (!entry) return undefined;
     const age = Date.now() - entry.storedAt;
     return age >= 0 && age <= maxAgeMs ? entry.data : undefined;
   }

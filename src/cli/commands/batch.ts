@@ -83,6 +83,7 @@ Examples:
   $ webjobs batch --file urls.txt --fail --output-dir pages/   # a 404 or 500 page is a failed page (exit 3)
 
 Exit codes: 0 every page completed, 3 the job completed but some pages failed (with --fail, an HTTP error too),
+10 with --exit-code and --formats markdown,changeTracking: a page is new or changed since the last run,
 1 the job failed, 2 bad usage (more than 1,000 URLs, an invalid URL: its line is named),
 130/143 Ctrl-C/SIGTERM: the job is stopped, pages done kept (read them with webjobs result ID),
 141 stdout closed (| head): a quiet stop.`,

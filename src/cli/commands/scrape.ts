@@ -1,9 +1,9 @@
 import { Command } from 'commander';
 import type { PageData } from '../../api/types.js';
-import { addRunOptions, addScrapeOptions, addSessionOptions, scrapeOptionsFrom, sessionOptionsFrom, type RunFlags, type ScrapeFlags, type SessionFlags } from '../options.js';
+import { addRunOptions, addScrapeOptions, changedPage, addSessionOptions, scrapeOptionsFrom, sessionOptionsFrom, type RunFlags, type ScrapeFlags, type SessionFlags } from '../options.js';
 import { addFailOption, checkPage, type FailFlags } from '../pageChecks.js';
 import { pageOutput } from '../screenshot.js';
-import { UsageError } from '../../api/errors.js';
+import { ExitCode, UsageError } from '../../api/errors.js';
 import { pageInput, readStdinPage } from '../inputs.js';
 import { printable } from '../printable.js';
 import { renderRecord, runJob } from '../runJob.js';
@@ -54,6 +54,7 @@ Examples:
   $ webjobs scrape https://intranet.example.com --header "Authorization: Bearer $TOKEN" --cookies cookies.txt
   $ webjobs scrape https://example.com/status --fail -o status.md   # cron: a 4xx/5xx answer keeps the old file, exit 1
   $ webjobs scrape https://example.com --formats screenshot -o shot.png
+  $ webjobs scrape https://example.com/pricing --formats markdown,changeTracking --exit-code --json   # cron: exit 10 when it changed
   $ webjobs scrape saved/article.html --timeout 20s
   $ curl -s https://example.com | webjobs scrape -
 
@@ -68,7 +69,8 @@ A saved page is read as saved, without a browser or a network: its scripts do no
     const url = page.url;
     try {
       const request = { url, scrapeOptions: scrapeOptionsFrom(flags), sessionOptions: sessionOptionsFrom(flags) };
-      process.exitCode = await runJob(
+      let changed = false;
+      const code = await runJob(
         'scrape',
         request,
         flags,
@@ -84,9 +86,11 @@ A saved page is read as saved, without a browser or a network: its scripts do no
           (record) => {
             checkPage(record.data!, url, flags);
             warnIfNothingIncluded(record.data!, flags);
+            changed = changedPage(record.data);
           },
         ),
       );
+      process.exitCode = code === ExitCode.ok && flags.exitCode && changed ? ExitCode.changed : code;
     } finally {
       await page.remove?.();
     }

@@ -61,7 +61,7 @@ const NEUTRAL_SCRAPE: Unmapped['neutral'] = {
 };
 
 /** Scrape option fields that keep their name and meaning. */
-const SAME_SCRAPE = ['headers', 'includeTags', 'excludeTags', 'onlyMainContent', 'timeout', 'waitFor', 'maxAge'];
+const SAME_SCRAPE = ['headers', 'includeTags', 'excludeTags', 'onlyMainContent', 'timeout', 'waitFor', 'maxAge', 'changeTrackingOptions'];
 
 const WHY_NOT: Record<string, string> = {
   actions: 'page actions (click, write, scroll...) are not implemented',
@@ -70,7 +70,6 @@ const WHY_NOT: Record<string, string> = {
   removeBase64Images: 'images are left as the page has them',
   jsonOptions: 'LLM extraction is the extract endpoint',
   extract: 'LLM extraction is the extract endpoint',
-  changeTrackingOptions: 'change tracking is not implemented',
   webhook: 'webhooks are not sent; poll the status endpoint',
   storeInCache: 'a fresh page is always stored in the page cache',
 };
@@ -142,10 +141,23 @@ function formatName(format: unknown, where: string): string {
   throw new UsageError(`${where}formats must be an array of format names or {type} objects`);
 }
 
-function mapFormats(value: unknown, where: string): { formats: Format[]; screenshotOptions?: ScreenshotOptions } {
+/** v2's {type: "changeTracking", tag, modes...}: v1's changeTrackingOptions, in the format (validated with the rest). */
+function changeTrackingOf(format: unknown): Obj | undefined {
+  if (!isObject(format) || format.type !== 'changeTracking') return undefined;
+  const { type: _type, ...options } = format;
+  return options;
+}
+
+function mapFormats(value: unknown, where: string): { formats: Format[]; screenshotOptions?: ScreenshotOptions; changeTrackingOptions?: Obj } {
   if (!Array.isArray(value)) throw new UsageError(`${where}formats must be an array of format names`);
   let screenshotOptions: ScreenshotOptions | undefined;
+  let changeTrackingOptions: Obj | undefined;
   const formats = value.map((format): Format => {
+    const changeTracking = changeTrackingOf(format);
+    if (changeTracking) {
+      if (Object.keys(changeTracking).length > 0) changeTrackingOptions = changeTracking;
+      return 'changeTracking';
+    }
     const screenshot = screenshotOf(format, where);
     if (screenshot) {
       if (screenshotOptions) throw new UsageError(`${where}formats: a screenshot may be asked for once (with fullPage or without)`);
@@ -158,7 +170,7 @@ function mapFormats(value: unknown, where: string): { formats: Format[]; screens
     }
     return name as Format;
   });
-  return { formats, ...(screenshotOptions?.fullPage ? { screenshotOptions } : {}) };
+  return { formats, ...(screenshotOptions?.fullPage ? { screenshotOptions } : {}), ...(changeTrackingOptions ? { changeTrackingOptions } : {}) };
 }
 
 /**
