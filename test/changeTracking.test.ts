@@ -5,6 +5,8 @@
  * changed, 0 when nothing did), bad options. The real CLI, a real serve (/api and
  * Firecrawl's /v1 and /v2), a fixture site whose page changes between runs.
  */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempHome } from './helpers/cli.js';
 import { articleText, html, sendHtml, startFixtureServer, type FixtureServer } from './helpers/fixtureServer.js';
@@ -14,7 +16,7 @@ import { serveClient } from './helpers/serveClient.js';
 const KEY = 'change-tracking-key-0123456789';
 let site: FixtureServer;
 let serve: ServeProcess;
-const version: Record<string, number> = { '/pricing': 1, '/a': 1, '/b': 1, '/served': 1 };
+const version: Record<string, number> = { '/pricing': 1, '/a': 1, '/b': 1, '/c': 1, '/d': 1, '/served': 1 };
 
 const page = (name: string) => () =>
   html(`<article><h1>${name} v${version[name]}</h1><p>Plan ${version[name]}: ${version[name] * 9} euros a month.</p>${articleText('pricing')}</article>`, { title: name });
@@ -147,6 +149,41 @@ describe('batch --formats markdown,changeTracking --exit-code', () => {
     version['/b'] = 2;
     expect(await run()).toEqual({ code: 10, status: { '/a': 'same', '/b': 'changed' } });
     expect(await run()).toEqual({ code: 0, status: { '/a': 'same', '/b': 'same' } });
+  }, 120_000);
+});
+
+describe('batch --output-dir with changeTracking, run again into the same directory', () => {
+  const env = { WEBJOBS_HOME: tempHome() };
+  const dir = path.join(tempHome(), 'pages');
+  const run = async () => {
+    const result = await runCli(['batch', site.at('/c'), site.at('/d'), ...TRACK, '--output-dir', dir], { env });
+    expect(result.code, result.stderr).toBe(0);
+    const changes = JSON.parse(await fs.readFile(path.join(dir, 'changes.json'), 'utf8')) as { pages: { url: string; changeStatus: string; file: string | null; diff?: string }[] };
+    const index = JSON.parse(await fs.readFile(path.join(dir, 'index.json'), 'utf8')) as { pages: { url: string; changeStatus?: string; file: string | null }[] };
+    return { changes: changes.pages, index: index.pages };
+  };
+  const OLD = new Date('2001-01-01T00:00:00Z');
+
+  it('writes only the new and changed pages, and lists them in changes.json with their diff', async () => {
+    const first = await run();
+    expect(first.changes.map((page) => [new URL(page.url).pathname, page.changeStatus])).toEqual([['/c', 'new'], ['/d', 'new']]);
+    expect(first.index.map((page) => page.changeStatus)).toEqual(['new', 'new']);
+    const files = first.index.map((page) => path.join(dir, page.file!));
+    for (const file of files) await fs.utimes(file, OLD, OLD);
+
+    const second = await run();
+    expect(second.changes).toEqual([]);
+    expect(second.index.map((page) => [page.changeStatus, page.file])).toEqual(first.index.map((page) => ['same', page.file]));
+    for (const file of files) expect((await fs.stat(file)).mtime.getTime()).toBe(OLD.getTime());
+
+    version['/d'] = 2;
+    const third = await run();
+    expect(third.changes).toHaveLength(1);
+    expect(third.changes[0]).toMatchObject({ url: site.at('/d'), changeStatus: 'changed', file: first.index[1]!.file });
+    expect(third.changes[0]!.diff).toContain('+Plan 2: 18 euros a month.');
+    expect((await fs.stat(files[0]!)).mtime.getTime()).toBe(OLD.getTime());
+    expect(await fs.readFile(files[1]!, 'utf8')).toContain('Plan 2: 18 euros a month.');
+    await expect(fs.readdir(dir)).resolves.not.toContain(expect.stringMatching(/\.changes\.json$/));
   }, 120_000);
 });
 

@@ -50,13 +50,28 @@ interface IndexRow {
   status: string;
   statusCode: number | null;
   error: string | null;
+  /** With the changeTracking format: new, same or changed since the last run (a same page's files are not written again). */
+  changeStatus?: string;
+}
+
+/** A page of changes.json: one new or changed since the last run. */
+interface ChangeRow {
+  url: string;
+  changeStatus: string;
+  previousScrapeAt: string | null;
+  /** Its Markdown file, written by this run. */
+  file: string | null;
+  /** The unified diff of its Markdown, when changed. */
+  diff?: string;
 }
 
 /**
  * --output-dir: one file per completed page and format asked (.md, .html,
  * .links.txt), written as soon as the page finishes, so an interrupted job leaves
  * what it did; and index.json, written at the end in the job's order, listing
- * every page.
+ * every page. With the changeTracking format (a cron job run again into the same
+ * directory), a page the same as last time keeps its files as they are, and
+ * changes.json lists the pages new or changed, with their diffs.
  */
 export class OutputDir {
   private readonly taken = new Set<string>();
@@ -99,7 +114,14 @@ export class OutputDir {
     if (entry.status !== 'completed' || this.files.has(index)) return;
     const base = this.names.get(index) ?? baseNameFor(entry.url, this.taken);
     const files: Partial<Record<Format, string>> = {};
+    // The same as last run: its files stand as that run wrote them.
+    const unchanged = entry.changeTracking?.changeStatus === 'same';
     for (const format of this.formats) {
+      if (format === 'changeTracking') continue; // in changes.json
+      if (unchanged) {
+        if (format !== 'screenshot') files[format] = `${base}${FORMAT_EXTENSIONS[format]}`;
+        continue;
+      }
       if (format === 'screenshot') {
         if (entry.screenshot) files.screenshot = this.copy(entry.screenshot, base);
         continue;
@@ -124,23 +146,37 @@ export class OutputDir {
   /** Writes the pages not written yet (a job waited for by polling) and index.json: `entries` are all the job's, in order. */
   async finish(jobId: string, entries: AsyncIterable<PageEntry>): Promise<void> {
     const index: IndexRow[] = [];
+    const changes: ChangeRow[] = [];
     let i = 0;
     for await (const entry of entries) {
       this.add(entry, i);
       const files = this.files.get(i) ?? {};
       const statusCode = Number(entry.metadata?.statusCode);
+      const tracked = entry.changeTracking;
       index.push({
-        file: files[this.formats[0]!] ?? null,
+        file: files[this.formats.find((format) => format !== 'changeTracking')!] ?? null,
         files,
         url: entry.url,
         status: entry.status,
         statusCode: Number.isInteger(statusCode) && statusCode > 0 ? statusCode : null,
         error: entry.error,
+        ...(tracked ? { changeStatus: tracked.changeStatus } : {}),
       });
+      if (tracked && tracked.changeStatus !== 'same') {
+        changes.push({
+          url: entry.url,
+          changeStatus: tracked.changeStatus,
+          previousScrapeAt: tracked.previousScrapeAt,
+          file: files.markdown ?? null,
+          ...(tracked.diff ? { diff: tracked.diff.text } : {}),
+        });
+      }
       i++;
     }
     const indexFile = path.join(this.dir, 'index.json');
+    const changesFile = path.join(this.dir, 'changes.json');
     await this.writes
+      .then(() => (this.formats.includes('changeTracking') ? fs.writeFile(changesFile, `${JSON.stringify({ jobId, pages: changes }, null, 2)}\n`) : undefined))
       .then(() => fs.writeFile(indexFile, `${JSON.stringify({ jobId, pages: index }, null, 2)}\n`))
       .catch((err: NodeJS.ErrnoException) => {
         throw err instanceof WebjobsError ? err : OutputWriteError.of(err.path ?? indexFile, err);
