@@ -7,8 +7,8 @@ import { classesOf, nameWords, normalText, proseLength, textLength } from './dom
 import { HIDDEN } from './marks.js';
 import type { PageFacts } from './pageKind.js';
 import { ENGLISH_PHRASES, type PagePhrases } from './rules/languages.js';
-import { isBoilerplate } from './passes/furniture.js';
-import { ALWAYS_FURNITURE_NAMES, FURNITURE_NAMES, FURNITURE_TAGS, SCREEN_READER_ONLY } from './rules/names.js';
+import { furnitureWordsIn, isBoilerplate } from './passes/furniture.js';
+import { ALWAYS_FURNITURE_NAMES, FURNITURE_TAGS, SCREEN_READER_ONLY } from './rules/names.js';
 
 /** A block a pass removed: what it was, its text, and why it went. */
 export interface Removed {
@@ -86,7 +86,10 @@ function whyRemoved(el: Element, pass: string, phrases: PagePhrases): string {
   if (el.hasAttribute(HIDDEN)) return 'not shown on the page';
   if (pass === 'furniture') {
     if (el.matches(FURNITURE_TAGS)) return `furniture by its ${el.hasAttribute('role') ? `role "${el.getAttribute('role')}"` : `<${el.tagName.toLowerCase()}> tag`}`;
-    const name = [...classesOf(el), el.getAttribute('id') || ''].find((value) => nameWords(value).some((word) => FURNITURE_NAMES.test(word) || ALWAYS_FURNITURE_NAMES.test(word)));
+    // The class or id the rules read as furniture: furnitureWords' (removeFurniture) or a banner's (removeBanners).
+    const name = [...classesOf(el), el.getAttribute('id') || ''].find(
+      (value) => furnitureWordsIn(value).length > 0 || nameWords(value).some((word) => ALWAYS_FURNITURE_NAMES.test(word)),
+    );
     if (name) return `furniture by its name "${name}"`;
     if (el.matches(SCREEN_READER_ONLY)) return 'text for screen readers only';
     if (isBoilerplate(el, phrases)) return 'a boilerplate line';

@@ -79,15 +79,13 @@ export function removeFurniture(root: Element, phrases: PagePhrases = ENGLISH_PH
  * carry the name as a modifier ("category-carousel dark-nav-btns").
  */
 export function furnitureWords(el: Element): string[] {
-  const found: string[] = [];
-  for (const name of [...classesOf(el), el.getAttribute('id') || '']) {
-    const parts = nameWords(name);
-    parts.forEach((part, i) => {
-      const namesControls = /^(nav|navigation)$/i.test(part) && CAROUSEL_CONTROLS.test(parts[i + 1] ?? '');
-      if (FURNITURE_NAMES.test(part) && !namesControls) found.push(part);
-    });
-  }
-  return found;
+  return [...classesOf(el), el.getAttribute('id') || ''].flatMap(furnitureWordsIn);
+}
+
+/** The words of one class or id that name it furniture (see furnitureWords). */
+export function furnitureWordsIn(name: string): string[] {
+  const parts = nameWords(name);
+  return parts.filter((part, i) => FURNITURE_NAMES.test(part) && !(/^(nav|navigation)$/i.test(part) && CAROUSEL_CONTROLS.test(parts[i + 1] ?? '')));
 }
 
 /** Whether a block named like furniture (`names`) carries content all the same: prose, or a grid of products. */
