@@ -11,15 +11,13 @@
  * WEBJOBS_BENCH_WCXB); WEBJOBS_BENCH_SAMPLE=N takes N WCXB pages (every k-th of each type).
  * One thread, pages in turn, each producer on a page right after the other: the ratio holds on a busy machine.
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom/worker';
 import TurndownService from 'turndown';
 import { gfm } from 'turndown-plugin-gfm';
 import { REPO_ROOT } from './paths.js';
-import { loadArticles, loadWcxbDev, sampleByType, type BenchSet } from './sets.js';
+import { loadArticles, loadWcxbDev, pageHtml, sampleByType, type BenchSet } from './sets.js';
 import { extractInNode } from '../src/engine/content/inNode.js';
 import type { InPageOptions } from '../src/engine/content/inPage.js';
 
@@ -46,14 +44,10 @@ const quantile = (values: number[], q: number) => {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 };
 
-function htmlOf(set: BenchSet, id: string): string {
-  return gunzipSync(readFileSync(path.join(set.htmlDir, `${id}.html.gz`))).toString('utf8');
-}
-
 function runSet(set: BenchSet): void {
   const rows: { id: string; ours: number; floor: number }[] = [];
   for (const page of set.pages) {
-    const html = htmlOf(set, page.id);
+    const html = pageHtml(set.htmlDir, page.id);
     const url = `http://127.0.0.1/${page.id}.html`;
     const ours = cpuMs(() => extractInNode(html, url, OPTIONS));
     const base = cpuMs(() => floor(html));
@@ -68,7 +62,7 @@ function runSet(set: BenchSet): void {
   console.log(`  ratio (total CPU): ${(sum(ours) / Math.max(1, sum(floors))).toFixed(2)}x the floor; peak RSS of this process ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`);
   console.log('  slowest pages, and their slowest passes:');
   for (const row of [...rows].sort((a, b) => b.ours - a.ours).slice(0, 5)) {
-    const trace = extractInNode(htmlOf(set, row.id), `http://127.0.0.1/${row.id}.html`, { ...OPTIONS, explain: true }).result.explain ?? '';
+    const trace = extractInNode(pageHtml(set.htmlDir, row.id), `http://127.0.0.1/${row.id}.html`, { ...OPTIONS, explain: true }).result.explain ?? '';
     const passes = [...trace.matchAll(/^([a-z-]+): .*\((\d+) ms\)$/gm)].map((m) => ({ pass: m[1]!, ms: Number(m[2]) })).sort((a, b) => b.ms - a.ms).slice(0, 3);
     console.log(`    ${row.ours.toFixed(0).padStart(5)} ms (floor ${row.floor.toFixed(0)})  ${row.id.slice(0, 24)}  ${passes.map((p) => `${p.pass} ${p.ms} ms`).join(', ')}`);
   }

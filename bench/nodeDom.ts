@@ -7,16 +7,14 @@
  *
  *   npm run build:bench && node .bench-build/bench/nodeDom.js   (WEBJOBS_BENCH_DATA as for bench:quality)
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { JSDOM } from 'jsdom';
 import { extractInPage, type InPageOptions } from '../src/engine/content/inPage.js';
 import { extractInNode, nodeLibraries } from '../src/engine/content/inNode.js';
 import { isShownWithoutLayout, noscriptAsText } from '../src/engine/content/nodeDom.js';
 import { readerText } from './readerText.js';
 import { scorePage, summarise, type PageScore } from './score.js';
-import { loadArticles } from './sets.js';
+import { loadArticles, pageHtml } from './sets.js';
 
 const OPTIONS: InPageOptions = { onlyMainContent: true, includeTags: [], excludeTags: [], wantHtml: false, wantMarkdown: true, wantLinks: true };
 import { REPO_ROOT } from './paths.js';
@@ -46,7 +44,7 @@ function main(): void {
   const dir = path.resolve(process.env.WEBJOBS_BENCH_DATA ?? path.resolve(REPO_ROOT, '..', 'shared', 'data', 'article-extraction-benchmark'));
   const set = loadArticles(dir);
   if (!set) throw new Error(`no article set in ${dir} (WEBJOBS_BENCH_DATA)`);
-  const pages = set.pages.map((page) => ({ page, html: gunzipSync(readFileSync(path.join(set.htmlDir, `${page.id}.html.gz`))).toString('utf8') }));
+  const pages = set.pages.map((page) => ({ page, html: pageHtml(set.htmlDir, page.id) }));
   for (const [name, read] of Object.entries(READERS)) {
     const scores: PageScore[] = [];
     let cpuUs = 0;

@@ -4,6 +4,7 @@
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 
 export type SetName = 'articles' | 'wcxb';
 export const SET_NAMES: readonly SetName[] = ['articles', 'wcxb'];
@@ -30,6 +31,11 @@ export interface BenchSet {
   /** Holds <id>.html.gz for every page. */
   htmlDir: string;
   pages: BenchPage[];
+}
+
+/** A page's HTML as stored in a set's htmlDir (<id>.html.gz). */
+export function pageHtml(htmlDir: string, id: string): string {
+  return gunzipSync(readFileSync(path.join(htmlDir, `${id}.html.gz`))).toString('utf8');
 }
 
 /** The ScrapingHub article-extraction-benchmark: ground-truth.json and html/, or undefined when absent. */
