@@ -9,6 +9,7 @@ import { PgBackend } from '../src/pg/backend.js';
 import { BOSS_SCHEMA, JOB_QUEUE, PAGE_QUEUE, connect, pgSettings, type PgConnection } from '../src/pg/connect.js';
 import { Feed } from '../src/pg/feed.js';
 import type { PageJobData } from '../src/pg/store.js';
+import { PgWorkStore } from '../src/pg/workStore.js';
 import { articleText, html, sendHtml, startFixtureServer } from './helpers/fixtureServer.js';
 import { startPostgres, type TestPostgres } from './helpers/postgres.js';
 import { startWorker } from './helpers/worker.js';
@@ -42,7 +43,7 @@ async function fetchNow(): Promise<PageJobData[]> {
 
 /** A feed for one slot whose recent jobs were short: it fetches ahead. */
 function feedAhead(): Feed<PageJobData> {
-  const feed = new Feed<PageJobData>(connection.boss, backend.store, PAGE_QUEUE, 1, () => undefined);
+  const feed = new Feed<PageJobData>(connection.boss, new PgWorkStore(connection), PAGE_QUEUE, 1, () => undefined);
   feed.took(1);
   return feed;
 }

@@ -2,7 +2,7 @@
  * Owners of jobs and their leases, as every job store sees them: a job names the
  * process responsible for moving it forward, which holds a lease it renews while
  * it lives (the file store: store/leases.ts; PostgreSQL leases each job and page
- * it takes: pg/store.ts). An owner whose lease ran out is gone, and its work is
+ * it takes: pg/workStore.ts). An owner whose lease ran out is gone, and its work is
  * free to take over.
  *
  * The model is Crawlee's RequestQueueClient (listAndLockHead, prolongRequestLock,

@@ -6,7 +6,8 @@ import { performance } from 'node:perf_hooks';
 import type PgBoss from 'pg-boss';
 import { errorMessage } from '../api/errors.js';
 import { retrying } from './connect.js';
-import type { PageJobData, PgJobStore, WholeJobData } from './store.js';
+import type { PageJobData, WholeJobData } from './store.js';
+import type { PgWorkStore } from './workStore.js';
 
 /** Queue jobs fetched ahead of the slots that wait for one: at most this many, */
 const MAX_AHEAD = 32;
@@ -36,7 +37,7 @@ export class Feed<T extends PageJobData | WholeJobData> {
 
   constructor(
     private readonly boss: PgBoss,
-    private readonly store: PgJobStore,
+    private readonly store: PgWorkStore,
     readonly queue: string,
     private readonly slots: number,
     private readonly log: (line: string) => void,

@@ -34,7 +34,8 @@ import { HostSlots, PgHostGate, type HostSlot } from './hostGate.js';
 import { PgJobFiles } from './jobFiles.js';
 import { PgPageCache } from './pageCache.js';
 import type { Held } from '../jobs/leases.js';
-import { ENDED_CHANNEL, LEASE_EXPIRED, PgJobStore, type PageJobData, type WholeJobData } from './store.js';
+import { ENDED_CHANNEL, type PageJobData, type WholeJobData } from './store.js';
+import { LEASE_EXPIRED, PgWorkStore } from './workStore.js';
 
 export interface PgWorkerOptions {
   connection: PgConnection;
@@ -97,7 +98,7 @@ function jobInfo(kind: JobKind, request: JobRequest): JobInfo {
 }
 
 export class PgWorker {
-  private readonly store: PgJobStore;
+  private readonly store: PgWorkStore;
   /** Where scrapeOptions.maxAge finds and keeps pages, shared with every worker. */
   private readonly cache: PgPageCache;
   /** Where screenshots go: out of the records, served by any API node. */
@@ -123,7 +124,7 @@ export class PgWorker {
   private readonly log: (line: string) => void;
 
   constructor(private readonly options: PgWorkerOptions) {
-    this.store = new PgJobStore(options.connection);
+    this.store = new PgWorkStore(options.connection);
     this.cache = new PgPageCache(options.connection.pool);
     this.files = new PgJobFiles(options.connection.pool);
     this.hostSlots = new HostSlots(options.connection.pool, options.connection.settings.leaseSeconds);
