@@ -17,6 +17,11 @@ export interface JobContext<K extends JobKind> {
    * has ended: what the job left running in the browser ends with it.
    */
   signal: AbortSignal;
+  /**
+   * `engine` for page `place` (0-based) of a batch (its index) or crawl (the order it was found in): the files its
+   * scrape keeps are named by that place (screenshot-<place + 1>), on every store, however the pages finish.
+   */
+  pageEngine(place: number): Engine;
   env: NodeJS.ProcessEnv;
   /** The request's headers, cookies and user-agent and where they may go; for every page and plain fetch of the job. */
   access?: SiteAccess;

@@ -194,6 +194,7 @@ export class LocalBackend implements JobBackend {
         jobId,
         request: job.meta.request,
         engine: this.files ? withJobFiles(cached, this.files, jobId) : cached,
+        pageEngine: (place) => (this.files ? withJobFiles(cached, this.files, jobId, place + 1) : cached),
         signal: controller.signal,
         env: this.env,
         access: siteAccess(requestUrls(job.meta.request), 'scrapeOptions' in job.meta.request ? job.meta.request.scrapeOptions : undefined),

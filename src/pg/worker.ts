@@ -333,10 +333,12 @@ export class PgWorker {
     await this.leased(lease, `${lease.kind} job ${jobId}`, async () => {
       let error: string | undefined;
       await this.hold(jobId, undefined, async ({ controller: { signal } }) => {
+        const cached = withCache(await this.getEngine(), this.cache, lease.cacheTenant);
         const ctx: JobContext<JobKind> = {
           jobId,
           request: lease.request as JobRequest,
-          engine: withJobFiles(withCache(await this.getEngine(), this.cache, lease.cacheTenant), this.files, jobId),
+          engine: withJobFiles(cached, this.files, jobId),
+          pageEngine: (place) => withJobFiles(cached, this.files, jobId, place + 1),
           signal,
           env: this.options.env,
           access: siteAccess(requestUrls(lease.request), 'scrapeOptions' in lease.request ? lease.request.scrapeOptions : undefined),

@@ -20,7 +20,7 @@ async function scrapeOne(ctx: JobContext<'batch'>, gate: PoliteGate, index: numb
   const { urls, scrapeOptions, sessionOptions, delay = 0 } = ctx.request;
   const url = urls[index]!;
   const entry = await pageEntry(url, scrapeOptions?.formats, () =>
-    gate.run(url, delay, () => ctx.engine.scrape(url, scrapeOptions, sessionOptions, ctx.signal, ctx.access)),
+    gate.run(url, delay, () => ctx.pageEngine(index).scrape(url, scrapeOptions, sessionOptions, ctx.signal, ctx.access)),
   );
   if (!ctx.signal.aborted) await store(index, entry);
 }

@@ -81,13 +81,15 @@ class Crawl {
     }
   }
 
-  private async visit(url: string, isStart: boolean): Promise<Visit> {
+  /** Visits the `seq`th URL taken from the frontier (0: the start URL). */
+  private async visit(url: string, seq: number): Promise<Visit> {
+    const isStart = seq === 0;
     const refusal = await robotsRefusal(this.rules, url);
     if (refusal) return { entry: failedEntry(url, new PageError(refusal), this.formats), links: [] };
     const { scrapeOptions, sessionOptions } = this.ctx.request;
     let data;
     try {
-      data = await this.rules.politely(url, () => this.ctx.engine.scrape(url, this.engineOptions(), sessionOptions, this.ctx.signal, this.ctx.access));
+      data = await this.rules.politely(url, () => this.ctx.pageEngine(seq).scrape(url, this.engineOptions(), sessionOptions, this.ctx.signal, this.ctx.access));
     } catch (err) {
       if (isJobFatal(err)) throw err;
       this.crawled.add(normalizeUrl(url)!);
@@ -156,7 +158,7 @@ class Crawl {
           const url = this.nextUrl();
           if (url === undefined) break;
           const seq = started++;
-          inFlight.set(seq, this.visit(url, seq === 0).then((visit) => ({ seq, visit })));
+          inFlight.set(seq, this.visit(url, seq).then((visit) => ({ seq, visit })));
         }
         const full = this.stored + inFlight.size + finished.size >= this.maxPages;
         const sitemapWaits = startDone && sitemaps !== undefined && !sitemaps.done && !full;

@@ -1,0 +1,190 @@
+/**
+ * The contract cases of remoteSuite.ts that need sites of their own: extract (a loopback model), files
+ * (screenshots served by URL), robots.txt after a redirect to another origin, Crawl-delay and per-key limits.
+ * They run, unchanged, against serve on the file store and against serve --database with worker processes,
+ * concurrently with each other (each has its own site, job ids and key).
+ */
+import type http from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERVER_DEFAULTS } from '../../src/server/defaults.js';
+import type { CliResult } from './cli.js';
+import { toolUse, type FakeAnthropic } from './fakeAnthropic.js';
+import { articleText, html, sendHtml, startFixtureServer, type FixtureServer } from './fixtureServer.js';
+import { pngSize } from './png.js';
+
+export interface ContractTarget {
+  /** serve's URL. */
+  url(): string;
+  key: string;
+  /** Another key of the same serve: it must see none of the first one's files. */
+  otherKey: string;
+  /** A key no other case uses, for the per-key limit. */
+  limitedKey: string;
+  /** The loopback model that local runs and serve's extract jobs ask. */
+  llm(): FakeAnthropic;
+  local(args: string[]): Promise<CliResult>;
+  remote(args: string[]): Promise<CliResult>;
+  /** Fails unless both runs printed the same bytes and exit code (job ids and scrape times aside). */
+  expectSame(a: CliResult, b: CliResult): void;
+}
+
+interface Entry {
+  url: string;
+  status: string;
+  screenshot?: string;
+}
+
+function page(title: string, links: string[] = []): string {
+  const anchors = links.map((href) => `<li><a href="${href}">${href}</a></li>`).join('');
+  return html(`<article><h1>${title}</h1>${articleText(title, 2)}<ul>${anchors}</ul></article>`, { title });
+}
+
+function text(body: string): (req: http.IncomingMessage, res: http.ServerResponse) => void {
+  return (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/plain' });
+    res.end(body);
+  };
+}
+
+const paths = (site: FixtureServer) => site.requests.map((r) => r.split(' ')[1]!.split('?')[0]!);
+
+export function contractCases(target: ContractTarget): void {
+  let site: FixtureServer;
+  /** The origin a crawl's start URL redirects to, whose robots.txt disallows /private. */
+  let landing: FixtureServer;
+  let start: FixtureServer;
+  /** A site whose robots.txt asks for a second between requests; when each request arrived. */
+  let slow: FixtureServer;
+  const slowSeen: { path: string; at: number }[] = [];
+  /** The per-key limit's requests, held until the test lets go (the job's cancel closes their connection). */
+  const heldOpen = new Set<http.ServerResponse>();
+  let shotTwoServed: () => void = () => undefined;
+  const secondShot = new Promise<void>((resolve) => (shotTwoServed = resolve));
+
+  beforeAll(async () => {
+    site = await startFixtureServer({
+      '/product': (_req, res) => sendHtml(res, html(`<main><h1>Aurora Teapot</h1><p>A cast-iron teapot. Price: 49.90 EUR</p>${articleText('teapots', 2)}</main>`, { title: 'Aurora Teapot' })),
+      // The first page is answered only once the second has been: it finishes last.
+      '/shot/1': async (_req, res) => {
+        await secondShot;
+        sendHtml(res, page('Shot one'));
+      },
+      '/shot/2': (_req, res) => {
+        sendHtml(res, page('Shot two'));
+        shotTwoServed();
+      },
+      '/held': (_req, res) => {
+        heldOpen.add(res);
+        res.on('close', () => heldOpen.delete(res));
+      },
+    });
+    landing = await startFixtureServer({
+      '/robots.txt': text('User-agent: *\nDisallow: /private\n'),
+      '/': (_req, res) => sendHtml(res, page('Landing', ['/private/secret', '/open'])),
+      '/open': (_req, res) => sendHtml(res, page('Open')),
+      '/private/secret': (_req, res) => sendHtml(res, page('Secret')),
+    });
+    start = await startFixtureServer({
+      '/': (_req, res) => {
+        res.writeHead(301, { location: landing.at('/') });
+        res.end();
+      },
+    });
+    slow = await startFixtureServer({}, (req, res) => {
+      const path = new URL(req.url ?? '/', 'http://x').pathname;
+      slowSeen.push({ path, at: Date.now() });
+      if (path === '/robots.txt') return text('User-agent: *\nCrawl-delay: 1\n')(req, res);
+      if (path === '/') return sendHtml(res, page('Slow home', ['/s1', '/s2']));
+      if (path === '/s1' || path === '/s2') return sendHtml(res, page(`Slow ${path}`));
+      sendHtml(res, html('<p>Not found</p>'), 404);
+    });
+  });
+
+  afterAll(async () => {
+    for (const res of heldOpen) res.destroy();
+    await Promise.all([site, landing, start, slow].map((s) => s?.close()));
+  });
+
+  const post = (path: string, body: unknown, key = target.key) =>
+    fetch(`${target.url()}${path}`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+  describe.concurrent('the contract: what either store offers', () => {
+    it('extract: the same record locally and remotely, from the page text sent to the model', async () => {
+      const reply = { name: 'Aurora Teapot', price: 49.9 };
+      target.llm().fallback = toolUse(reply, { input_tokens: 321, output_tokens: 12 });
+      const schema = JSON.stringify({ type: 'object', properties: { name: { type: 'string' }, price: { type: 'number' } }, required: ['name'] });
+      const args = ['extract', site.at('/product'), '--schema', schema, '--prompt', 'the teapot', '--json'];
+      const l = await target.local(args);
+      const r = await target.remote(args);
+      expect(l.code, l.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ status: 'completed', data: reply, metadata: { inputTokens: 321, outputTokens: 12, numPagesScraped: 1 } });
+      target.expectSame(l, r);
+      const asked = target.llm().requests.filter((q) => JSON.stringify(q.body).includes(site.at('/product')));
+      expect(asked).toHaveLength(2);
+      expect(JSON.stringify(asked[1]!.body.messages)).toContain('Aurora Teapot');
+    });
+
+    it("files: screenshots come back as URLs on serve, each named by its page's place, served to the job's key only", async () => {
+      const run = await target.remote(['batch', site.at('/shot/1'), site.at('/shot/2'), '--formats', 'screenshot', '--concurrency', '2', '--json']);
+      expect(run.code, run.stderr).toBe(0);
+      const record = JSON.parse(run.stdout) as { jobId: string; data: Entry[] };
+      expect(record.data.map((entry) => entry.screenshot)).toEqual([1, 2].map((n) => `${target.url()}/api/files/${record.jobId}/screenshot-${n}.png`));
+      for (const shot of record.data.map((entry) => entry.screenshot!)) {
+        const served = await fetch(shot, { headers: { 'x-api-key': target.key } });
+        expect(served.status).toBe(200);
+        expect(served.headers.get('content-type')).toBe('image/png');
+        expect(pngSize(Buffer.from(await served.arrayBuffer())).width).toBeGreaterThan(0);
+        expect((await fetch(shot, { headers: { 'x-api-key': target.otherKey } })).status).toBe(404);
+      }
+    });
+
+    it('robots.txt after a redirect: the crawl obeys the rules of the origin the start URL lands on', async () => {
+      const args = ['crawl', start.at('/'), '--ignore-sitemap', '--json'];
+      const l = await target.local(args);
+      const r = await target.remote(args);
+      expect(l.code, l.stderr).toBe(0);
+      expect((JSON.parse(r.stdout) as { data: Entry[] }).data.map((e) => e.url)).toEqual([landing.at('/'), landing.at('/open')]);
+      target.expectSame(l, r);
+      expect(paths(landing)).toContain('/robots.txt');
+      expect(paths(landing)).not.toContain('/private/secret');
+    });
+
+    it('Crawl-delay: the site sees no two page requests closer than robots.txt asks', async () => {
+      const run = await target.remote(['crawl', slow.at('/'), '--ignore-sitemap', '--json']);
+      expect(run.code, run.stderr).toBe(0);
+      expect((JSON.parse(run.stdout) as { data: Entry[] }).data.map((e) => e.url).sort()).toEqual([slow.at('/'), slow.at('/s1'), slow.at('/s2')]);
+      // robots.txt is read before any rule is known; the pages after it, each at least a second after the one before.
+      const pages = slowSeen.filter((s) => ['/', '/s1', '/s2'].includes(s.path));
+      expect(pages.map((s) => s.path).slice(0, 1)).toEqual(['/']);
+      expect(pages.map((s) => s.path).sort()).toEqual(['/', '/s1', '/s2']);
+      const gaps = pages.slice(1).map((s, i) => s.at - pages[i]!.at);
+      expect(Math.min(...gaps), `gaps ${gaps.join(', ')} ms`).toBeGreaterThanOrEqual(1000);
+    });
+
+    it('per-key limits: of 20 starts at once, exactly the limit are accepted; cancelling frees a place', async () => {
+      const limit = SERVER_DEFAULTS.maxActiveJobsPerKey;
+      const starts = await Promise.all(
+        Array.from({ length: 20 }, async (_, i) => {
+          const response = await post('/api/scrape', { url: site.at(`/held?limit${i}`), scrapeOptions: { timeout: 120_000 } }, target.limitedKey);
+          return { status: response.status, body: (await response.json()) as { jobId?: string; message?: string } };
+        }),
+      );
+      const accepted = starts.filter((s) => s.status === 200);
+      try {
+        expect(accepted).toHaveLength(limit);
+        const refused = starts.filter((s) => s.status === 429);
+        expect(refused).toHaveLength(20 - limit);
+        expect(refused[0]!.body.message).toContain(`${limit} pending or running`);
+        // Another key is not held back by this one.
+        expect((await post('/api/scrape', { url: site.at('/product') }, target.otherKey)).status).toBe(200);
+      } finally {
+        for (const { body } of accepted) {
+          const cancel = await fetch(`${target.url()}/api/scrape/${body.jobId}`, { method: 'DELETE', headers: { 'x-api-key': target.limitedKey } });
+          expect(((await cancel.json()) as { status: string }).status).toBe('stopped');
+        }
+      }
+      const again = await post('/api/scrape', { url: site.at('/product') }, target.limitedKey);
+      expect(again.status).toBe(200);
+    });
+  });
+}
