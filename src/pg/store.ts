@@ -37,6 +37,8 @@ export interface JobRow {
   total_pages: number;
   done_pages: number;
   attempt: number;
+  /** result() only: the crawl's rows past maxPages (NOT_CRAWLED). */
+  not_crawled: number;
 }
 
 /** Who starts a job on serve, and how many pending or running jobs that key may have. */
@@ -47,6 +49,9 @@ export interface JobOwner {
 
 /** Channel on which a job's end (stopped by a user, or failed) is announced to workers, payload its id. */
 export const ENDED_CHANNEL = 'webjobs_job_ended';
+
+/** The status of a page row a crawl found past maxPages: never queued, counted as the record's urlsNotCrawled. */
+export const NOT_CRAWLED = 'notCrawled';
 
 /** The states of a job that may still change. */
 export const ACTIVE = `('pending', 'running')`;
@@ -145,7 +150,11 @@ export class PgJobStore implements JobRecords {
 
   /** The record as the spec's GET result endpoint returns it; batch and crawl paged. */
   async result(jobId: string, query: PageQuery = {}): Promise<JobRecord> {
-    const row = await this.row(jobId, 'id, kind, status, record, total_pages, done_pages, request');
+    const row = await this.row(
+      jobId,
+      `id, kind, status, record, total_pages, done_pages, request,
+       (SELECT count(*)::int FROM webjobs_pages p WHERE p.job_id = webjobs_jobs.id AND p.idx >= webjobs_jobs.max_pages AND p.status = '${NOT_CRAWLED}') AS not_crawled`,
+    );
     const head = { jobId: row.id, status: row.status, ...row.record };
     if (row.kind !== 'batch' && row.kind !== 'crawl') return head as JobRecord;
     const { page, batchSize } = validatePageQuery(query);
@@ -160,7 +169,9 @@ export class PgJobStore implements JobRecords {
     );
     const data = rows.map(({ url, entry }) => entry ?? { url: withoutCredentials(url), status: 'pending', error: null, metadata: {} });
     const counter = row.kind === 'batch' ? { totalScrapedPages: row.done_pages } : { totalCrawledPages: row.done_pages };
-    return { ...head, ...counter, totalPageBatches: Math.max(1, Math.ceil(total / batchSize)), currentPageBatch: page, batchSize, data } as JobRecord;
+    // A crawl that maxPages stopped says how many more URLs it found, as the in-process crawl does once it ends.
+    const left = row.kind === 'crawl' && row.status === 'completed' && row.not_crawled > 0 ? { urlsNotCrawled: row.not_crawled } : {};
+    return { ...head, ...counter, totalPageBatches: Math.max(1, Math.ceil(total / batchSize)), currentPageBatch: page, batchSize, ...left, data } as JobRecord;
   }
 
   async list(jobIds?: readonly string[]): Promise<JobSummary[]> {

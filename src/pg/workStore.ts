@@ -16,7 +16,7 @@ import type { RecordHeader } from '../jobs/jobStore.js';
 import type { Held, WorkLeases } from '../jobs/leases.js';
 import { inTransaction } from './client.js';
 import { BOSS_SCHEMA, JOB_QUEUE, MAX_ATTEMPTS, PAGE_QUEUE } from './connect.js';
-import { ACTIVE, bossDb, ENDED_CHANNEL, HOLDS_JOB, PgJobStore, type JobRow } from './store.js';
+import { ACTIVE, bossDb, ENDED_CHANNEL, HOLDS_JOB, NOT_CRAWLED, PgJobStore, type JobRow } from './store.js';
 
 export interface PageLease extends Held {
   index: number;
@@ -129,8 +129,9 @@ export class PgWorkStore extends PgJobStore implements WorkLeases {
       if (rowCount !== 1) return 'fenced';
       let total = job.total_pages;
       const queued: PgBoss.JobInsert[] = [];
-      for (const link of discovered) {
-        if (total >= job.max_pages) break;
+      let next = 0;
+      for (; next < discovered.length && total < job.max_pages; next++) {
+        const link = discovered[next]!;
         const queueJob = this.queueJob(PAGE_QUEUE, { jobId, index: total });
         const inserted = await client.query(
           `INSERT INTO webjobs_pages (job_id, idx, url, url_key, queue_job) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (job_id, url_key) DO NOTHING`,
@@ -142,6 +143,8 @@ export class PgWorkStore extends PgJobStore implements WorkLeases {
         }
       }
       if (queued.length > 0) await this.boss.insert(queued, { db: bossDb(client) });
+      // Past the cap: kept, never queued, for the record's urlsNotCrawled (each URL once, as the in-process crawl's frontier).
+      if (next < discovered.length) await this.keepNotCrawled(client, jobId, job.max_pages, discovered.slice(next));
       await client.query(
         `UPDATE webjobs_jobs SET total_pages = $2, done_pages = done_pages + 1,
            status = CASE WHEN done_pages + 1 >= $2 THEN 'completed' ELSE status END
@@ -150,6 +153,20 @@ export class PgWorkStore extends PgJobStore implements WorkLeases {
       );
       return 'stored';
     });
+  }
+
+  /**
+   * Rows for links found past maxPages, status 'notCrawled', numbered from maxPages on (no page of the crawl gets an
+   * index that high); a URL known already (crawled, queued or kept) is not kept again. The result counts them.
+   */
+  private async keepNotCrawled(client: pg.PoolClient, jobId: string, maxPages: number, links: { url: string; key: string }[]): Promise<void> {
+    await client.query(
+      `INSERT INTO webjobs_pages (job_id, idx, url, url_key, status)
+       SELECT $1, (SELECT coalesce(max(idx) + 1, $2) FROM webjobs_pages WHERE job_id = $1 AND idx >= $2) + i - 1, u, k, '${NOT_CRAWLED}'
+       FROM unnest($3::text[], $4::text[]) WITH ORDINALITY AS t (u, k, i)
+       ON CONFLICT (job_id, url_key) DO NOTHING`,
+      [jobId, maxPages, links.map((l) => l.url), links.map((l) => l.key)],
+    );
   }
 
   /**

@@ -73,6 +73,8 @@ export function contractCases(target: ContractTarget): void {
         sendHtml(res, page('Shot two'));
         shotTwoServed();
       },
+      '/cap/': (_req, res) => sendHtml(res, page('Capped home', ['/cap/1', '/cap/2', '/cap/3', '/cap/4'])),
+      '/cap/1': (_req, res) => sendHtml(res, page('Capped one', ['/cap/', '/cap/2', '/cap/5'])),
       '/held': (_req, res) => {
         heldOpen.add(res);
         res.on('close', () => heldOpen.delete(res));
@@ -147,6 +149,20 @@ export function contractCases(target: ContractTarget): void {
       target.expectSame(l, r);
       expect(paths(landing)).toContain('/robots.txt');
       expect(paths(landing)).not.toContain('/private/secret');
+    });
+
+    it('a crawl cut by maxPages: the same pages, and the URLs it found and did not crawl counted', async () => {
+      const outputs: string[] = [];
+      for (const args of [['crawl', site.at('/cap/'), '--max-pages', '2', '--ignore-sitemap', '--json'], ['crawl', site.at('/cap/'), '--max-pages', '2', '--ignore-sitemap']]) {
+        const l = await target.local(args);
+        const r = await target.remote(args);
+        expect(l.code, l.stderr).toBe(0);
+        target.expectSame(l, r);
+        outputs.push(r.stdout);
+      }
+      const run = JSON.parse(outputs[0]!) as { urlsNotCrawled?: number; data: Entry[] };
+      // /cap/2, /cap/3 and /cap/4, each once (/cap/1 links to /cap/2 again), and /cap/5 found on /cap/1.
+      expect({ urls: run.data.map((e) => e.url), left: run.urlsNotCrawled }).toEqual({ urls: [site.at('/cap/'), site.at('/cap/1')], left: 4 });
     });
 
     it('Crawl-delay: the site sees no two page requests closer than robots.txt asks', async () => {
