@@ -2,6 +2,7 @@
  * The job store: where job records live between the process that runs a job and
  * anyone who reads it. `FileJobStore` is the on-disk implementation.
  */
+import { WrongKindError } from '../api/errors.js';
 import type { JobKind, JobRecord, JobRequest, JobStatus, PageEntry } from '../api/types.js';
 import type { JobOwner } from './leases.js';
 
@@ -66,8 +67,21 @@ export function headerOf({ meta, record }: StoredJob): JobHeader {
 export interface JobRecords {
   /** The job's id, kind and status (more where the store keeps it beside them). Throws JobNotFoundError. */
   header(jobId: string): Promise<Pick<JobHeader, 'jobId' | 'kind' | 'status'>>;
+  /** What the job was started with. Throws JobNotFoundError. */
+  request(jobId: string): Promise<{ kind: JobKind; request: JobRequest }>;
+  /**
+   * Marks a pending or running job stopped (a final one keeps its status) and returns its status. Whoever runs
+   * it learns of it and stops (the file store's owner by reading the header, PostgreSQL's workers by NOTIFY).
+   */
+  cancel(jobId: string): Promise<JobStatus>;
   /** Deletes a job whose stored status is final, with its pages; false (nothing deleted) for one that is not. */
   remove(jobId: string): Promise<boolean>;
+}
+
+/** A job's header, on either store, refused with WrongKindError when the job is not of `kind` (a batch's id asked as a crawl's). */
+export function ofKind<H extends Pick<JobHeader, 'jobId' | 'kind'>>(header: H, kind?: JobKind): H {
+  if (kind && header.kind !== kind) throw new WrongKindError(header.jobId, header.kind, kind);
+  return header;
 }
 
 /** The file store's contract: the job records, their pages and the owner leases of the processes that run them. */

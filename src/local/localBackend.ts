@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import type { JobBackend, JobProgress, JobStart, PagedEntries, PagedText, StartOptions, WaitOptions } from '../api/backend.js';
-import { UsageError, WaitTimeoutError, WrongKindError, errorMessage } from '../api/errors.js';
+import { UsageError, WaitTimeoutError, errorMessage } from '../api/errors.js';
 import {
   isFinal,
   type JobHandle,
@@ -25,7 +25,7 @@ import { requestUrls, withoutCredentials } from '../api/redact.js';
 import { CLI_LIMITS, LOCAL_LIMITS, validateJobId, validateMapRequest, validateRequest } from '../api/validate.js';
 import { siteAccess } from '../engine/access.js';
 import type { Engine } from '../engine/engine.js';
-import type { JobHeader, JobStore, RecordHeader, StoredJob } from '../jobs/jobStore.js';
+import { ofKind, type JobHeader, type JobStore, type StoredJob } from '../jobs/jobStore.js';
 import type { JobFileWriter, PageCache } from '../jobs/contracts.js';
 import { withCache, withJobFiles } from '../jobs/jobEngine.js';
 import { jobCleaner } from '../jobs/cleaner.js';
@@ -246,8 +246,7 @@ export class LocalBackend implements JobBackend {
 
   /** The job's header (never its result): status, kind and the rest a check needs. */
   private async readHeader(jobId: string, kind?: JobKind): Promise<JobHeader> {
-    const header = await this.store.header(validateJobId(jobId));
-    if (kind && header.kind !== kind) throw new WrongKindError(jobId, header.kind, kind);
+    const header = ofKind(await this.store.header(validateJobId(jobId)), kind);
     return this.unstored.has(header.jobId) ? { ...header, status: 'failed' } : header;
   }
 
@@ -359,8 +358,7 @@ export class LocalBackend implements JobBackend {
   }
 
   async request(jobId: string): Promise<JobStart> {
-    const { meta } = await this.store.read(validateJobId(jobId));
-    return { kind: meta.kind, request: meta.request } as JobStart;
+    return (await this.store.request(validateJobId(jobId))) as JobStart;
   }
 
   async list(jobIds?: readonly string[]): Promise<JobSummary[]> {
@@ -374,13 +372,11 @@ export class LocalBackend implements JobBackend {
 
   async cancel(jobId: string, kind?: JobKind): Promise<JobStatusObject> {
     const { jobId: id } = await this.readHeader(jobId, kind);
-    const updated = await this.store.update(id, (record: RecordHeader) => {
-      if (!isFinal(record.status)) record.status = 'stopped';
-    });
+    const status = await this.store.cancel(id);
     this.queue.remove(id);
     const active = this.running.get(id);
     active?.controller.abort(new Error('stopped by user'));
-    return { status: updated.record.status };
+    return { status };
   }
 
   /**

@@ -5,7 +5,7 @@
  * cannot be reached is a DatabaseUnavailableError (503 + Retry-After), never a 500.
  */
 import type { JobBackend, StartOptions, WaitOptions } from '../api/backend.js';
-import { UnsupportedError, UsageError, WaitTimeoutError, WrongKindError } from '../api/errors.js';
+import { UnsupportedError, UsageError, WaitTimeoutError } from '../api/errors.js';
 import {
   isFinal,
   type JobHandle,
@@ -22,6 +22,7 @@ import {
 import type { JobStart } from '../api/backend.js';
 import { validateJobId, validateMapRequest, validateRequest } from '../api/validate.js';
 import type { Engine } from '../engine/engine.js';
+import { ofKind } from '../jobs/jobStore.js';
 import { loadRunner } from '../jobs/runners/index.js';
 import { reachable, type PgConnection } from './connect.js';
 import { PgProgress } from './progress.js';
@@ -93,9 +94,7 @@ export class PgBackend implements JobBackend {
   }
 
   private async header(jobId: string, kind?: JobKind) {
-    const header = await reachable(() => this.store.header(validateJobId(jobId)));
-    if (kind && header.kind !== kind) throw new WrongKindError(jobId, header.kind, kind);
-    return header;
+    return ofKind(await reachable(() => this.store.header(validateJobId(jobId))), kind);
   }
 
   async status(jobId: string, kind?: JobKind): Promise<JobStatusObject & { kind: JobKind }> {

@@ -18,7 +18,7 @@ import path from 'node:path';
 import { DamagedRecordError, JobNotFoundError, StoreFullError } from '../api/errors.js';
 import { requestUrls, withoutCredentials } from '../api/redact.js';
 import { JOB_ID_PATTERN } from '../api/validate.js';
-import { isFinal, type JobKind, type JobRequest, type PageEntry } from '../api/types.js';
+import { isFinal, type JobKind, type JobRequest, type JobStatus, type PageEntry } from '../api/types.js';
 import { readJson, withFileLock, writeError, writeJsonAtomic } from './atomicFile.js';
 import type { JobOwner, OwnerLeases } from '../jobs/leases.js';
 import { FileLeases } from './leases.js';
@@ -259,6 +259,18 @@ export class FileJobStore implements JobStore {
    * folder is first renamed out of the listing (a dot name is no job id), so that
    * nobody ever reads a job half deleted, then removed.
    */
+  async request(jobId: string): Promise<{ kind: JobKind; request: JobRequest }> {
+    const { kind, request } = (await this.readRaw(jobId)).meta;
+    return { kind, request };
+  }
+
+  async cancel(jobId: string): Promise<JobStatus> {
+    const { record } = await this.update(jobId, (header) => {
+      if (!isFinal(header.status)) header.status = 'stopped';
+    });
+    return record.status;
+  }
+
   async remove(jobId: string): Promise<boolean> {
     const dir = this.dir(jobId);
     const gone = path.join(this.jobsDir, `.removing-${jobId}-${randomUUID()}`);

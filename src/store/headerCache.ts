@@ -15,7 +15,7 @@
  * ends and records that, here. Entries are bounded; an evicted header is read again.
  */
 import os from 'node:os';
-import { isFinal, type JobKind, type JobRequest, type PageEntry } from '../api/types.js';
+import { isFinal, type JobKind, type JobRequest, type JobStatus, type PageEntry } from '../api/types.js';
 import { headerOf, type DamagedJob, type JobHeader, type JobMeta, type JobStore, type RecordHeader, type StoredJob } from '../jobs/jobStore.js';
 import type { JobOwner } from '../jobs/leases.js';
 
@@ -94,6 +94,17 @@ export class HeaderCache implements JobStore {
     const read = missing.length > 0 ? await this.store.list(missing) : [];
     for (const job of read) if (!('damaged' in job)) this.remember(job);
     return [...known, ...read].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  }
+
+  request(jobId: string): Promise<{ kind: JobKind; request: JobRequest }> {
+    return this.store.request(jobId);
+  }
+
+  async cancel(jobId: string): Promise<JobStatus> {
+    const status = await this.store.cancel(jobId);
+    // The store's header now: the cancel may have met a final status, or another process's job.
+    this.headers.delete(jobId);
+    return status;
   }
 
   async remove(jobId: string): Promise<boolean> {
