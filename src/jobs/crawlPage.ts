@@ -9,10 +9,18 @@ import { PageError } from '../api/errors.js';
 import { LIMITS } from '../api/limits.js';
 import type { CrawlRequest, Format, PageEntry } from '../api/types.js';
 import type { SiteAccess } from '../engine/access.js';
-import { looksLikePage, normalizeUrl } from '../api/normalizeUrl.js';
-import { sitemapUrls } from '../engine/crawl/sitemap.js';
+import { normalizeUrl } from '../api/normalizeUrl.js';
 import type { Engine } from '../engine/engine.js';
-import { FETCH_TIMEOUT_MS, MAX_LINKS_PER_PAGE, MAX_SITEMAP_BYTES, MAX_SITEMAP_FILES, robotsRefusal, type CrawlRules } from './crawlRules.js';
+import {
+  crawlFormats,
+  crawlScrapeOptions,
+  crawlSitemapUrls,
+  followsLink,
+  landedRefusal,
+  MAX_LINKS_PER_PAGE,
+  robotsRefusal,
+  type CrawlRules,
+} from './crawlRules.js';
 import { failedEntry, pageEntry } from './runners/pageEntry.js';
 
 export interface CrawledPage {
@@ -30,7 +38,7 @@ export async function crawlPage(
   signal: AbortSignal,
   access: SiteAccess | undefined,
 ): Promise<CrawledPage> {
-  const formats: Format[] = request.scrapeOptions?.formats ?? ['markdown'];
+  const formats = crawlFormats(request);
   const found = new FoundLinks(rules, formats, [url]);
   // The start page's worker reads the sitemaps, after the page's links (as the in-process crawl orders them),
   // whatever became of the page itself, unless the site's robots.txt could not be read.
@@ -45,7 +53,7 @@ export async function crawlPage(
     return (await rules.robots.for(url)).unavailable ? { entry, links: [] } : done(entry);
   }
   let links: string[] = [];
-  const options = { ...request.scrapeOptions, formats: [...new Set<Format>([...formats, 'links'])] };
+  const options = crawlScrapeOptions(request);
   // The gate outside the page's entry: a database lost while waiting for the host hands the page back, not fails it.
   const entry = await rules.politely(url, () =>
     pageEntry(url, formats, async () => {
@@ -57,8 +65,8 @@ export async function crawlPage(
   );
   if (entry.status !== 'completed') return done(entry);
   const finalUrl = entry.metadata.url || url;
-  const landedRefusal = await robotsRefusal(rules, finalUrl);
-  if (landedRefusal) return done(failedEntry(finalUrl, new PageError(`${landedRefusal} (redirected from ${url})`), formats));
+  const landed = await landedRefusal(rules, finalUrl, url);
+  if (landed) return done(failedEntry(finalUrl, new PageError(landed), formats));
   if (isStart) rules.scope.addHost(finalUrl);
   entry.url = finalUrl;
   found.skip(finalUrl);
@@ -71,15 +79,12 @@ export async function crawlPage(
 class FoundLinks {
   private readonly accepted = new Map<string, string>();
   private readonly seen = new Set<string>();
-  /** As the in-process crawl: PDF documents give Markdown and HTML, so a crawl asking for either follows links to them. */
-  private readonly pdf: boolean;
 
   constructor(
     private readonly rules: CrawlRules,
-    formats: readonly Format[],
+    private readonly formats: readonly Format[],
     skipped: string[],
   ) {
-    this.pdf = formats.includes('markdown') || formats.includes('html');
     for (const url of skipped) this.skip(url);
   }
 
@@ -93,7 +98,7 @@ class FoundLinks {
     const key = normalizeUrl(link);
     if (!key || this.seen.has(key)) return;
     this.seen.add(key);
-    if (looksLikePage(link, { pdf: this.pdf }) && (await this.rules.scope.allows(link)) && (await this.rules.robots.isAllowed(link))) this.accepted.set(key, link);
+    if (await followsLink(this.rules, this.formats, link)) this.accepted.set(key, link);
   }
 
   get size(): number {
@@ -109,8 +114,7 @@ class FoundLinks {
 async function readSitemaps(request: CrawlRequest, rules: CrawlRules, found: FoundLinks, signal: AbortSignal): Promise<void> {
   const maxPages = request.maxPages ?? LIMITS.defaultCrawlPages;
   const { sitemaps } = await rules.robots.for(request.url);
-  const limits = { maxUrls: LIMITS.maxLocalCrawlPages, maxFiles: MAX_SITEMAP_FILES, maxBytes: MAX_SITEMAP_BYTES, timeoutMs: FETCH_TIMEOUT_MS };
-  for await (const chunk of sitemapUrls(rules.sitemapFetcher, [...sitemaps, new URL('/sitemap.xml', request.url).href], limits, signal)) {
+  for await (const chunk of crawlSitemapUrls(rules, request, sitemaps, signal)) {
     for (const link of chunk) await found.add(link);
     // The start page is one of maxPages; leaving the loop ends the reading: no further file is fetched.
     if (found.size >= maxPages - 1) break;

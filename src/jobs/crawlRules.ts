@@ -4,12 +4,15 @@
  * crawl's scope and patterns, the robots.txt of each origin, requests within
  * each host's limits, and the bounds on what a page or a sitemap may add.
  */
-import type { CrawlRequest } from '../api/types.js';
+import { LIMITS } from '../api/limits.js';
+import { looksLikePage } from '../api/normalizeUrl.js';
+import type { CrawlRequest, Format, ScrapeOptions } from '../api/types.js';
 import type { SiteAccess } from '../engine/access.js';
 import type { PlainFetch } from '../engine/crawl/fetchText.js';
 import { crawlPolitely, type PoliteGate, type PoliteRequest } from '../engine/crawl/hostGate.js';
 import { RobotsCache } from '../engine/crawl/robots.js';
 import { CrawlScope } from '../engine/crawl/scope.js';
+import { sitemapUrls } from '../engine/crawl/sitemap.js';
 import type { Engine } from '../engine/engine.js';
 
 /** robots.txt and each sitemap file get this long; they are small files. */
@@ -47,4 +50,38 @@ export async function robotsRefusal(rules: CrawlRules, url: string): Promise<str
   const robots = await rules.robots.for(url);
   if (robots.unavailable) return robots.unavailable;
   return robots.isAllowed(url) ? undefined : `robots.txt of ${new URL(url).host} disallows ${url}`;
+}
+
+/** The formats a crawl's entries keep (the request's, else Markdown). */
+export function crawlFormats(request: CrawlRequest): Format[] {
+  return request.scrapeOptions?.formats ?? ['markdown'];
+}
+
+/** What a crawl scrapes each page with: the request's options, with the links the crawler needs (dropped again unless asked for). */
+export function crawlScrapeOptions(request: CrawlRequest): ScrapeOptions {
+  return { ...request.scrapeOptions, formats: [...new Set<Format>([...crawlFormats(request), 'links'])] };
+}
+
+/**
+ * Whether the crawl follows a link to `url`: a page (PDF documents give Markdown and HTML, so a crawl asking for
+ * either follows links to them), in the crawl's scope, allowed by its origin's robots.txt.
+ */
+export async function followsLink(rules: CrawlRules, formats: readonly Format[], url: string): Promise<boolean> {
+  const pdf = formats.includes('markdown') || formats.includes('html');
+  return looksLikePage(url, { pdf }) && (await rules.scope.allows(url)) && (await rules.robots.isAllowed(url));
+}
+
+/** Why robots.txt keeps the crawl from the page `url` redirected to (`landed`, maybe on another origin), or undefined. */
+export async function landedRefusal(rules: CrawlRules, landed: string, url: string): Promise<string | undefined> {
+  const refusal = await robotsRefusal(rules, landed);
+  return refusal && `${refusal} (redirected from ${url})`;
+}
+
+/**
+ * The URLs of a crawl's sitemaps, a chunk at a time: those robots.txt names (`listed`) and /sitemap.xml of the
+ * start URL, read politely within the bounds on files and bytes, until `signal` or the caller stops.
+ */
+export function crawlSitemapUrls(rules: CrawlRules, request: CrawlRequest, listed: readonly string[], signal: AbortSignal): AsyncGenerator<string[]> {
+  const limits = { maxUrls: LIMITS.maxLocalCrawlPages, maxFiles: MAX_SITEMAP_FILES, maxBytes: MAX_SITEMAP_BYTES, timeoutMs: FETCH_TIMEOUT_MS };
+  return sitemapUrls(rules.sitemapFetcher, [...listed, new URL('/sitemap.xml', request.url).href], limits, signal);
 }

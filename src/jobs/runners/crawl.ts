@@ -9,14 +9,23 @@
 import { setImmediate } from 'node:timers/promises';
 import { LimitError, PageError } from '../../api/errors.js';
 import { LIMITS } from '../../api/limits.js';
-import type { CrawlRequest, Format, PageEntry, ScrapeOptions } from '../../api/types.js';
+import type { CrawlRequest, Format, PageEntry } from '../../api/types.js';
 import { defaultConcurrency } from '../../engine/browser.js';
 import { Frontier } from '../../engine/crawl/frontier.js';
 import { HostGate } from '../../engine/crawl/hostGate.js';
-import { looksLikePage, normalizeUrl } from '../../api/normalizeUrl.js';
-import { sitemapUrls } from '../../engine/crawl/sitemap.js';
+import { normalizeUrl } from '../../api/normalizeUrl.js';
 import { SitemapFeed } from '../../engine/crawl/sitemapFeed.js';
-import { crawlRules, FETCH_TIMEOUT_MS, MAX_LINKS_PER_PAGE, MAX_SITEMAP_BYTES, MAX_SITEMAP_FILES, robotsRefusal, type CrawlRules } from '../crawlRules.js';
+import {
+  crawlFormats,
+  crawlRules,
+  crawlScrapeOptions,
+  crawlSitemapUrls,
+  followsLink,
+  landedRefusal,
+  MAX_LINKS_PER_PAGE,
+  robotsRefusal,
+  type CrawlRules,
+} from '../crawlRules.js';
 import type { JobContext, JobRunner } from '../jobRunner.js';
 import { abortPromise, completedEntry, failedEntry, isJobFatal, throttled } from './pageEntry.js';
 
@@ -48,24 +57,13 @@ class Crawl {
   constructor(private readonly ctx: JobContext<'crawl'>) {
     const request: CrawlRequest = ctx.request;
     this.maxPages = request.maxPages ?? LIMITS.defaultCrawlPages;
-    this.formats = request.scrapeOptions?.formats ?? ['markdown'];
+    this.formats = crawlFormats(request);
     this.rules = crawlRules(request, ctx.engine, ctx.access, ctx.signal, new HostGate(LIMITS.perHostConcurrency, ctx.signal));
     this.counter = throttled(() =>
       ctx.update((record) => {
         (record as unknown as { totalCrawledPages: number }).totalCrawledPages = this.stored;
       }),
     );
-  }
-
-  /** The crawler needs every page's links; it asks for them and drops them again unless the user asked too. */
-  private engineOptions(): ScrapeOptions {
-    return { ...this.ctx.request.scrapeOptions, formats: [...new Set<Format>([...this.formats, 'links'])] };
-  }
-
-  private async accepts(url: string): Promise<boolean> {
-    // PDF documents give Markdown and HTML now: a crawl asking for either follows links to them.
-    const pdf = this.formats.includes('markdown') || this.formats.includes('html');
-    return looksLikePage(url, { pdf }) && (await this.rules.scope.allows(url)) && (await this.rules.robots.isAllowed(url));
   }
 
   /**
@@ -76,7 +74,7 @@ class Crawl {
     for (const url of urls) {
       if (this.frontier.has(url)) continue;
       if (this.ctx.signal.aborted || this.rules.scope.matchingCost > MAX_MATCHING_COST) return;
-      if (await this.accepts(url)) this.frontier.add(url);
+      if (await followsLink(this.rules, this.formats, url)) this.frontier.add(url);
       await setImmediate();
     }
   }
@@ -89,7 +87,7 @@ class Crawl {
     const { scrapeOptions, sessionOptions } = this.ctx.request;
     let data;
     try {
-      data = await this.rules.politely(url, () => this.ctx.pageEngine(seq).scrape(url, this.engineOptions(), sessionOptions, this.ctx.signal, this.ctx.access));
+      data = await this.rules.politely(url, () => this.ctx.pageEngine(seq).scrape(url, crawlScrapeOptions(this.ctx.request), sessionOptions, this.ctx.signal, this.ctx.access));
     } catch (err) {
       if (isJobFatal(err)) throw err;
       this.crawled.add(normalizeUrl(url)!);
@@ -103,8 +101,8 @@ class Crawl {
     this.crawled.add(key);
     this.frontier.markSeen(finalUrl);
     // A redirect to another origin (http to https, a www. host) lands under that origin's robots.txt.
-    const landedRefusal = await robotsRefusal(this.rules, finalUrl);
-    if (landedRefusal) return { entry: failedEntry(finalUrl, new PageError(`${landedRefusal} (redirected from ${url})`), this.formats), links: [] };
+    const landed = await landedRefusal(this.rules, finalUrl, url);
+    if (landed) return { entry: failedEntry(finalUrl, new PageError(landed), this.formats), links: [] };
     if (isStart) this.rules.scope.addHost(finalUrl);
     return { entry: completedEntry(finalUrl, data), links };
   }
@@ -135,12 +133,7 @@ class Crawl {
     const sitemaps = request.ignoreSitemap || startRobots.unavailable
       ? undefined
       : new SitemapFeed(
-          sitemapUrls(
-            this.rules.sitemapFetcher,
-            [...startRobots.sitemaps, new URL('/sitemap.xml', request.url).href],
-            { maxUrls: LIMITS.maxLocalCrawlPages, maxFiles: MAX_SITEMAP_FILES, maxBytes: MAX_SITEMAP_BYTES, timeoutMs: FETCH_TIMEOUT_MS },
-            AbortSignal.any([ctx.signal, sitemapStop.signal]),
-          ),
+          crawlSitemapUrls(this.rules, request, startRobots.sitemaps, AbortSignal.any([ctx.signal, sitemapStop.signal])),
           // Enough is known when the pages begun and queued fill maxPages.
           () => started + this.frontier.size >= this.maxPages,
         );
