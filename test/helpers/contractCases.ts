@@ -4,7 +4,10 @@
  * They run, unchanged, against serve on the file store and against serve --database with worker processes,
  * concurrently with each other (each has its own site, job ids and key).
  */
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import type http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVER_DEFAULTS } from '../../src/server/defaults.js';
 import type { CliResult } from './cli.js';
@@ -75,6 +78,13 @@ export function contractCases(target: ContractTarget): void {
       },
       '/cap/': (_req, res) => sendHtml(res, page('Capped home', ['/cap/1', '/cap/2', '/cap/3', '/cap/4'])),
       '/cap/1': (_req, res) => sendHtml(res, page('Capped one', ['/cap/', '/cap/2', '/cap/5'])),
+      '/cap/2': (_req, res) => sendHtml(res, page('Capped two')),
+      '/cap/5': (_req, res) => sendHtml(res, page('Capped five')),
+      // The same tree under its own path, for the one case that checks what each request carried.
+      '/opt/': (_req, res) => sendHtml(res, page('Options home', ['/opt/1', '/opt/2', '/opt/3', '/opt/4'])),
+      '/opt/1': (_req, res) => sendHtml(res, page('Options one', ['/opt/', '/opt/2', '/opt/5'])),
+      '/opt/2': (_req, res) => sendHtml(res, page('Options two')),
+      '/opt/5': (_req, res) => sendHtml(res, page('Options five')),
       '/held': (_req, res) => {
         heldOpen.add(res);
         res.on('close', () => heldOpen.delete(res));
@@ -163,6 +173,41 @@ export function contractCases(target: ContractTarget): void {
       const run = JSON.parse(outputs[0]!) as { urlsNotCrawled?: number; data: Entry[] };
       // /cap/2, /cap/3 and /cap/4, each once (/cap/1 links to /cap/2 again), and /cap/5 found on /cap/1.
       expect({ urls: run.data.map((e) => e.url), left: run.urlsNotCrawled }).toEqual({ urls: [site.at('/cap/'), site.at('/cap/1')], left: 4 });
+    });
+
+    it("a crawl's options (patterns, no links followed, a site's own header): the same pages locally and remotely", async () => {
+      const crawl = ['crawl', site.at('/opt/'), '--ignore-sitemap', '--json', '--header', 'X-Contract: yes'];
+      const runs = [[...crawl, '--exclude-patterns', '/opt/3,/opt/4'], [...crawl, '--include-patterns', '/opt/,/opt/2'], [...crawl, '--no-follow-links']];
+      const urls: string[][] = [];
+      for (const args of runs) {
+        const l = await target.local(args);
+        const r = await target.remote(args);
+        expect(l.code, l.stderr).toBe(0);
+        target.expectSame(l, r);
+        urls.push((JSON.parse(r.stdout) as { data: Entry[] }).data.map((e) => e.url));
+      }
+      expect(urls).toEqual([
+        ['/opt/', '/opt/1', '/opt/2', '/opt/5'].map((p) => site.at(p)),
+        ['/opt/', '/opt/2'].map((p) => site.at(p)),
+        [site.at('/opt/')],
+      ]);
+      const asked = site.received.filter((r) => r.path.startsWith('/opt/'));
+      expect(asked.length).toBeGreaterThanOrEqual(14);
+      expect(asked.filter((r) => r.headers['x-contract'] !== 'yes').map((r) => r.path)).toEqual([]);
+    });
+
+    it('--output-dir: the same files locally and remotely, screenshots downloaded beside the pages', async () => {
+      const dirs = [mkdtempSync(path.join(os.tmpdir(), 'webjobs-contract-')), mkdtempSync(path.join(os.tmpdir(), 'webjobs-contract-'))];
+      const args = (dir: string) => ['batch', site.at('/cap/1'), site.at('/cap/2'), '--formats', 'markdown,screenshot', '--output-dir', dir];
+      const l = await target.local(args(dirs[0]!));
+      const r = await target.remote(args(dirs[1]!));
+      expect(l.code, l.stderr).toBe(0);
+      expect(r.code, r.stderr).toBe(0);
+      const [local, remote] = dirs.map((dir) => readdirSync(dir).sort());
+      expect(remote).toEqual(local);
+      expect(local!.filter((name) => name.endsWith('.png'))).toHaveLength(2);
+      for (const name of local!.filter((n) => n.endsWith('.md'))) expect(readFileSync(path.join(dirs[1]!, name), 'utf8')).toBe(readFileSync(path.join(dirs[0]!, name), 'utf8'));
+      for (const name of local!.filter((n) => n.endsWith('.png'))) expect(pngSize(readFileSync(path.join(dirs[1]!, name))).width).toBeGreaterThan(0);
     });
 
     it('Crawl-delay: the site sees no two page requests closer than robots.txt asks', async () => {
