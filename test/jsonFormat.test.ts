@@ -224,6 +224,33 @@ describe('bad json format requests are a 400 in Firecrawl’s envelope, naming t
 });
 
 describe('MCP and the command line', () => {
+  it('CLI, no model: scrape --formats json --schema prints the data, the field not found on stderr; bad flags are exit 2', async () => {
+    const home = tempHome();
+    const env = { WEBJOBS_HOME: home, ...NO_MODEL };
+    const schemaFile = path.join(home, 'product.schema.json');
+    writeFileSync(schemaFile, JSON.stringify(productSchema));
+    const run = await runCli(['scrape', site.at('/catalog/kettle'), '--formats', 'json', '--schema', schemaFile], { env });
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({ name: 'Kettle K-200', brand: 'Homely', offers: { price: 49, priceCurrency: 'USD' } });
+    expect(run.stderr).toContain("json: no model is configured: filled from the page's structured data; 1 field not found: gtin");
+
+    const both = await runCli(['scrape', site.at('/shop/trail-runner-2'), '--formats', 'markdown,json', '--schema', JSON.stringify(productSchema), '--json', '-q'], { env });
+    expect(both.code).toBe(0);
+    expect(JSON.parse(both.stdout).data).toMatchObject({ json: trailRunner, markdown: expect.stringContaining('Trail Runner 2') });
+
+    for (const [args, error] of [
+      [['--formats', 'json'], '--formats json needs --schema, --prompt, or both'],
+      [['--schema', schemaFile], '--schema goes with the json format: add --formats json'],
+      [['--formats', 'json', '--prompt', 'the price'], 'scrapeOptions.jsonOptions.prompt needs a model: set ANTHROPIC_API_KEY'],
+      [['--formats', 'json', '--schema', '{"type": "objekt"}'], 'scrapeOptions.jsonOptions.schema'],
+    ] as const) {
+      const bad = await runCli(['scrape', site.at('/catalog/kettle'), ...args], { env });
+      expect(bad.code, args.join(' ')).toBe(2);
+      expect(bad.stdout).toBe('');
+      expect(bad.stderr).toContain(error);
+    }
+  });
+
   it('MCP, no model: scrape with the json format, and extract with a schema alone, filled from structured data', async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
