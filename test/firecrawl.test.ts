@@ -243,6 +243,16 @@ describe('v2 SDK (Firecrawl)', () => {
     expect(sent.tools[0].input_schema.properties.title.type).toBe('string');
   });
 
+  it('scrape with the json format {type: "json", prompt, schema: Zod}: the document’s json, by serve’s model', async () => {
+    llm.queue.push(toolUse({ title: 'Page one' }));
+    const doc = await app.scrape(site.at('/p1'), { formats: ['markdown', { type: 'json', prompt: 'Extract the page title', schema: z.object({ title: z.string() }) }] });
+    expect(doc.json).toEqual({ title: 'Page one' });
+    expect(doc.markdown).toMatch(/^# Page one/);
+    const sent = llm.requests[0]!.body;
+    expect(JSON.stringify(sent.messages)).toContain('Extract the page title');
+    expect(sent.tools[0].input_schema.properties.title.type).toBe('string');
+  });
+
   it('extract with showSources (as the README shows) is refused by name: sources are not traced', async () => {
     await expect(
       app.extract({ urls: [site.at('/p1')], prompt: 'Extract the page title', schema: z.object({ title: z.string() }), showSources: true }),
@@ -365,6 +375,13 @@ describe('v1 SDK (FirecrawlAppV1)', () => {
     const batch = await v1.batchScrapeUrls([site.at('/p1'), site.at('/p2')], { formats: ['markdown'] }, 1);
     expect(batch).toMatchObject({ success: true, status: 'completed' });
     expect(sources((batch as { data: { metadata: Record<string, unknown> }[] }).data)).toEqual([site.at('/p1'), site.at('/p2')]);
+  });
+
+  it('scrapeUrl with formats ["json"] and jsonOptions', async () => {
+    llm.queue.push(toolUse({ heading: 'Page two' }));
+    const doc = await v1.scrapeUrl(site.at('/p2'), { formats: ['json'], jsonOptions: { prompt: 'the heading', schema: { type: 'object', properties: { heading: { type: 'string' } }, required: ['heading'] } } });
+    expect(doc).toMatchObject({ success: true, json: { heading: 'Page two' }, metadata: { title: 'Page two', statusCode: 200 } });
+    expect((doc as { markdown?: string }).markdown).toBeUndefined();
   });
 
   it('extract with a JSON schema', async () => {
