@@ -47,6 +47,7 @@ const NOT_RUN: Record<string, string> = {
   'Old jobs and failed pages': 'deletes and reruns jobs of a store with history; test/prune.test.ts runs prune and retry',
   'Pages behind a login': 'names sites with a login; test/access.test.ts runs each flag against fixture sites',
   'Extract structured data with a language model': 'needs the Messages API (test/extract.test.ts runs extract against a loopback one)',
+  'The json format': 'names a shop and a list of its pages; test/jsonFormat.test.ts runs --formats json with --schema against fixture shop pages, and the README runs one',
   'Local models: Ollama and other OpenAI-compatible servers': 'needs Ollama and a model pulled into it (test/extractOpenAi.test.ts runs extract against a loopback Chat Completions API)',
   'Engines: HTTP or the browser': 'names sites outside this machine; test/engines.test.ts runs each engine and auto rule against fixture pages',
   Development: 'npm scripts',

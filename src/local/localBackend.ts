@@ -27,7 +27,7 @@ import { siteAccess } from '../engine/access.js';
 import type { Engine } from '../engine/engine.js';
 import type { JobHeader, JobStore, RecordHeader, StoredJob } from '../jobs/jobStore.js';
 import type { JobFileWriter, PageCache } from '../jobs/contracts.js';
-import { withCache, withJobFiles } from '../jobs/jobEngine.js';
+import { withCache, withJobFiles, withJsonFormat } from '../jobs/jobEngine.js';
 import { jobCleaner } from '../jobs/cleaner.js';
 import { JobQueue } from './jobQueue.js';
 import type { JobContext, JobRunner } from '../jobs/jobRunner.js';
@@ -193,7 +193,7 @@ export class LocalBackend implements JobBackend {
       const ctx: JobContext<JobKind> = {
         jobId,
         request: job.meta.request,
-        engine: this.files ? withJobFiles(cached, this.files, jobId) : cached,
+        engine: withJsonFormat(this.files ? withJobFiles(cached, this.files, jobId) : cached, this.env),
         signal: controller.signal,
         env: this.env,
         access: siteAccess(requestUrls(job.meta.request), 'scrapeOptions' in job.meta.request ? job.meta.request.scrapeOptions : undefined),

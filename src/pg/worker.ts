@@ -22,7 +22,7 @@ import type { BatchScrapeRequest, CrawlRequest, JobKind, JobRequest, PageEntry }
 import { siteAccess, type SiteAccess } from '../engine/access.js';
 import type { Engine } from '../engine/engine.js';
 import { jobCleaner, type JobCleaner } from '../jobs/cleaner.js';
-import { withCache, withJobFiles } from '../jobs/jobEngine.js';
+import { withCache, withJobFiles, withJsonFormat } from '../jobs/jobEngine.js';
 import type { JobContext } from '../jobs/jobRunner.js';
 import { failedEntry, isJobFatal, pageEntry } from '../jobs/runners/pageEntry.js';
 import { loadRunner } from '../jobs/runners/index.js';
@@ -289,7 +289,7 @@ export class PgWorker {
     if (lease.attempt > MAX_ATTEMPTS) return this.giveUp(lease, job);
     await this.leased(lease, `page ${index} of job ${jobId}`, async () => {
       try {
-        const engine = withJobFiles(withCache(await this.getEngine(), this.cache, lease.cacheTenant), this.files, jobId, index + 1);
+        const engine = withJsonFormat(withJobFiles(withCache(await this.getEngine(), this.cache, lease.cacheTenant), this.files, jobId, index + 1), this.options.env);
         const { access } = job;
         await this.hold(jobId, job, async (held) => {
           const { signal } = held.controller;
@@ -335,7 +335,7 @@ export class PgWorker {
         const ctx: JobContext<JobKind> = {
           jobId,
           request: lease.request as JobRequest,
-          engine: withJobFiles(withCache(await this.getEngine(), this.cache, lease.cacheTenant), this.files, jobId),
+          engine: withJsonFormat(withJobFiles(withCache(await this.getEngine(), this.cache, lease.cacheTenant), this.files, jobId), this.options.env),
           signal,
           env: this.options.env,
           access: siteAccess(requestUrls(lease.request), 'scrapeOptions' in lease.request ? lease.request.scrapeOptions : undefined),

@@ -8,6 +8,7 @@ import { LIMITS, batchPerHostLimit } from '../../api/limits.js';
 import type { BatchScrapeRequest, PageEntry } from '../../api/types.js';
 import { defaultConcurrency } from '../../engine/browser.js';
 import { HostGate, type PoliteGate } from '../../engine/crawl/hostGate.js';
+import { scrapePreflight } from '../jobEngine.js';
 import type { JobContext, JobRunner } from '../jobRunner.js';
 import { abortPromise, pageEntry, throttled } from './pageEntry.js';
 
@@ -26,6 +27,7 @@ async function scrapeOne(ctx: JobContext<'batch'>, gate: PoliteGate, index: numb
 }
 
 export const batchRunner: JobRunner<'batch'> = {
+  preflight: (request, env) => scrapePreflight(request.scrapeOptions, env),
   initialRecord: (request) => ({
     jobId: '',
     status: 'pending',

@@ -17,6 +17,7 @@ import { looksLikePage, normalizeUrl } from '../../api/normalizeUrl.js';
 import { sitemapUrls } from '../../engine/crawl/sitemap.js';
 import { SitemapFeed } from '../../engine/crawl/sitemapFeed.js';
 import { crawlRules, FETCH_TIMEOUT_MS, MAX_LINKS_PER_PAGE, MAX_SITEMAP_BYTES, MAX_SITEMAP_FILES, robotsRefusal, type CrawlRules } from '../crawlRules.js';
+import { scrapePreflight } from '../jobEngine.js';
 import type { JobContext, JobRunner } from '../jobRunner.js';
 import { abortPromise, completedEntry, failedEntry, isJobFatal, throttled } from './pageEntry.js';
 
@@ -210,6 +211,7 @@ class Crawl {
 }
 
 export const crawlRunner: JobRunner<'crawl'> = {
+  preflight: (request, env) => scrapePreflight(request.scrapeOptions, env),
   initialRecord: () => ({
     jobId: '',
     status: 'pending',
