@@ -155,6 +155,26 @@ describe('webjobs resume', () => {
     expect((JSON.parse(last.stdout) as { data: Entry[] }).data.map((entry) => entry.url)).toEqual(batchUrls());
     expectEachServedOnce(site);
   });
+
+  it("a resumed crawl waits out the host's delay from its last request before the stop", async () => {
+    const home = tempHome();
+    const delay = 4000;
+    site.serveNext(1);
+    const cli = startCli([...crawlArgs().filter((arg) => arg !== '--delay' && arg !== '1'), '--delay', String(delay)], { env: { WEBJOBS_HOME: home } });
+    await stopWhenHeld(cli, home, 1, 'SIGINT');
+    const stoppedAt = Date.now();
+    expect((await cli.done).code).toBe(130);
+    site.releaseHeld();
+    site.serveNext(0);
+    const jobId = onlyJob(home);
+    const resumed = startCli(['resume', jobId], { env: { WEBJOBS_HOME: home } });
+    await until(() => site.held() > 0, () => 'the resumed crawl asked for no page');
+    resumed.child.kill('SIGINT');
+    await resumed.done;
+    // The request cut short by the stop ended the host's last request: the next one comes a delay after it, not at once.
+    const first = site.requests.find((request) => request.at > stoppedAt)!;
+    expect(first.at - stoppedAt).toBeGreaterThanOrEqual(delay);
+  });
 });
 
 describe('webjobs resume refuses', () => {

@@ -16,6 +16,8 @@ export const allPaths = Array.from({ length: PAGES }, (_, i) => pagePath(i));
 export interface ResumeSite {
   server: FixtureServer;
   served: Map<string, number>;
+  /** When each page request came (Date.now()), served or held. */
+  requests: { path: string; at: number }[];
   /** Answers held so far (requests past serveFirst). */
   held(): number;
   /** Serves the next `count` page requests and holds those after (Infinity: serves all). */
@@ -29,7 +31,9 @@ export async function startResumeSite(): Promise<ResumeSite> {
   const served = new Map<string, number>();
   let allowed = Infinity;
   let held: http.ServerResponse[] = [];
+  const requests: { path: string; at: number }[] = [];
   const page = (i: number) => (_req: http.IncomingMessage, res: http.ServerResponse) => {
+    requests.push({ path: pagePath(i), at: Date.now() });
     if (allowed <= 0) {
       held.push(res);
       return;
@@ -54,12 +58,14 @@ export async function startResumeSite(): Promise<ResumeSite> {
   return {
     server,
     served,
+    requests,
     held: () => held.length,
     serveNext: (count) => (allowed = count),
     releaseHeld,
     reset: () => {
       releaseHeld();
       served.clear();
+      requests.length = 0;
       allowed = Infinity;
     },
   };
