@@ -156,6 +156,21 @@ describe('webjobs resume', () => {
     expectEachServedOnce(site);
   });
 
+  it('a crawl killed before it stored a page starts again from its start URL', async () => {
+    const home = tempHome();
+    site.serveNext(0);
+    const cli = startCli(crawlArgs(), { env: { WEBJOBS_HOME: home } });
+    await stopWhenHeld(cli, home, 0, 'SIGKILL');
+    await cli.done;
+    site.releaseHeld();
+    site.serveNext(Infinity);
+    const resumed = await runCli(['resume', onlyJob(home), '--json'], { env: { WEBJOBS_HOME: home } });
+    expect(resumed.code).toBe(0);
+    const record = JSON.parse(resumed.stdout) as { data: Entry[] };
+    expect(record.data.map((entry) => new URL(entry.url).pathname).sort()).toEqual([...allPaths].sort());
+    expectEachServedOnce(site);
+  });
+
   it("a resumed crawl waits out the host's delay from its last request before the stop", async () => {
     const home = tempHome();
     const delay = 4000;

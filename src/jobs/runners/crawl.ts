@@ -137,7 +137,8 @@ class Crawl {
     this.stored = restored?.stored ?? 0;
     if (restored) this.counter.poke();
     const startRobots = await this.rules.robots.for(request.url);
-    if (!restored) this.queue(request.url);
+    // Unless an earlier run queued (or stored) it already: one killed before its first page was stored begins here.
+    this.queue(request.url);
 
     const concurrency = defaultConcurrency();
     const aborted = abortPromise(ctx.signal);
