@@ -1,7 +1,7 @@
 /**
  * `webjobs resume` through `webjobs serve` (issue 41): on the file store, a crawl
- * whose serve was killed with SIGKILL is failed as interrupted by the next serve
- * and goes on with `webjobs resume ID --remote`; a crawl stopped by Ctrl-C on a
+ * whose serve was killed with SIGKILL (or stopped with SIGTERM) is failed as
+ * interrupted and goes on with `webjobs resume ID --remote`; a crawl stopped by Ctrl-C on a
  * `--remote` CLI goes on through POST /api/crawl/{id}/resume. On PostgreSQL
  * (serve --database + webjobs worker), a stopped batch goes on the same way. In
  * each, every page ends stored once and was served once (helpers/resumeSite.ts).
@@ -49,24 +49,26 @@ interface Entry {
 }
 
 describe('resume on serve (file store)', () => {
-  it('a crawl whose serve was killed goes on with webjobs resume --remote: every page once', async () => {
+  it.each([
+    ['killed with SIGKILL', 'webjobs serve stopped while this job was running (crash, kill or restart)'],
+    ['stopped with SIGTERM', 'webjobs serve shut down while this job was running'],
+  ])('a crawl whose serve was %s goes on with webjobs resume --remote: every page once', async (how, why) => {
     const home = tempHome();
     const args = ['--allow-private', '--quiet'];
     const env = { WEBJOBS_HOME: home, WEBJOBS_API_KEYS: `${KEY}:scale` };
+    await serve?.stop();
     serve = await startServe({ args, env });
     site.serveNext(4);
     const job = await api.start('crawl', crawlRequest());
     const jobId = job.split('/').pop()!;
     await until(() => site.held() > 0 && storedPages(home, jobId) === 4, () => `${storedPages(home, jobId)} stored, ${site.held()} held`);
-    await serve.crash();
+    await (how === 'stopped with SIGTERM' ? serve.stop() : serve.crash());
     site.releaseHeld();
     site.serveNext(Infinity);
     serve = await startServe({ args, env });
     const interrupted = await api.call('GET', `${job}?batchSize=1`);
     expect(interrupted.body.status).toBe('failed');
-    expect(interrupted.body.error).toBe(
-      `interrupted: webjobs serve stopped while this job was running (crash, kill or restart); go on with: webjobs resume ${jobId}`,
-    );
+    expect(interrupted.body.error).toBe(`interrupted: ${why}; go on with: webjobs resume ${jobId}`);
 
     const resumed = await runCli(['resume', jobId, '--remote', serve.url, '--json'], { env: remoteEnv() });
     expect(resumed.stderr).toBe('');
