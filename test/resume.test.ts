@@ -156,6 +156,25 @@ describe('webjobs resume', () => {
     expectEachServedOnce(site);
   });
 
+  it('resume --no-wait goes on in a worker; --output-dir then holds every page', async () => {
+    const home = tempHome();
+    site.serveNext(5);
+    const cli = startCli(batchArgs(), { env: { WEBJOBS_HOME: home } });
+    await stopWhenHeld(cli, home, 5, 'SIGINT');
+    expect((await cli.done).code).toBe(130);
+    const jobId = onlyJob(home);
+    site.releaseHeld();
+    site.serveNext(Infinity);
+    const started = await runCli(['resume', jobId, '--no-wait'], { env: { WEBJOBS_HOME: home } });
+    expect(started).toMatchObject({ code: 0, stdout: `${jobId}\n` });
+    expect((await runCli(['wait', jobId], { env: { WEBJOBS_HOME: home } })).stdout).toBe('completed\n');
+    const dir = path.join(home, 'out');
+    expect((await runCli(['result', jobId, '--output-dir', dir], { env: { WEBJOBS_HOME: home } })).code).toBe(0);
+    const index = JSON.parse(readFileSync(path.join(dir, 'index.json'), 'utf8')) as { pages: Entry[] };
+    expect(index.pages.map((entry) => entry.url)).toEqual(batchUrls());
+    expectEachServedOnce(site);
+  });
+
   it('a crawl killed before it stored a page starts again from its start URL', async () => {
     const home = tempHome();
     site.serveNext(0);
