@@ -175,6 +175,19 @@ describe('webjobs resume', () => {
     expectEachServedOnce(site);
   });
 
+  it('a batch left pending by a process killed before it began goes on', async () => {
+    const home = tempHome();
+    // What `webjobs batch` leaves when killed between storing the job and starting it: pending, its owner gone.
+    const store = new FileJobStore(home);
+    const urls = batchUrls().slice(0, 3);
+    const { meta } = await store.create('batch', { urls, scrapeOptions: { engine: 'http' } }, { jobId: '', status: 'pending', totalScrapedPages: 0 } as never);
+    await store.close();
+    const resumed = await runCli(['resume', meta.jobId, '--json'], { env: { WEBJOBS_HOME: home } });
+    expect(resumed.code).toBe(0);
+    expect((JSON.parse(resumed.stdout) as { data: Entry[] }).data.map((entry) => entry.url)).toEqual(urls);
+    expectEachServedOnce(site, allPaths.slice(0, 3));
+  });
+
   it('a crawl killed before it stored a page starts again from its start URL', async () => {
     const home = tempHome();
     site.serveNext(0);

@@ -16,12 +16,15 @@ export function interruptedError(what: string, kind: JobKind, jobId: string): st
   return `interrupted: ${what}; ${next}`;
 }
 
-/** Refuses with NotResumableError unless a job of `kind` in `status` may resume; `interrupted`: it failed by interruption. */
+/**
+ * Refuses with NotResumableError unless a job of `kind` in `status` may resume. `interrupted`: it failed by an
+ * interruption, or (pending) its process went away before it began.
+ */
 export function checkResumable(jobId: string, kind: JobKind, status: JobStatus, interrupted: boolean): void {
   if (!RESUMABLE_KINDS.includes(kind)) {
     throw new NotResumableError(`job ${jobId} is a ${kind} job; only batch and crawl jobs resume (run it again with: webjobs retry ${jobId})`);
   }
-  if (status === 'stopped' || (status === 'failed' && interrupted)) return;
+  if (status === 'stopped' || ((status === 'failed' || status === 'pending') && interrupted)) return;
   if (status === 'completed') throw new NotResumableError(`${kind} job ${jobId} completed; there is nothing to resume`);
   if (status === 'failed') throw new NotResumableError(`${kind} job ${jobId} failed on its own, not by an interruption; start it again (webjobs retry ${jobId} runs its failed pages)`);
   throw new NotResumableError(`${kind} job ${jobId} is still ${status}; wait for it (webjobs wait ${jobId}) or cancel it first`);

@@ -400,13 +400,17 @@ export class LocalBackend implements JobBackend {
     const header = await this.readHeader(jobId, kind);
     const id = header.jobId;
     const self = await this.store.self();
+    const judged = header.owner;
+    const ownerGone = judged.lease !== self.lease && !(await this.store.ownerAlive(judged));
     // A stopped job whose process still winds it down (or a serve that owns it) is that process's to resume.
-    if (header.owner.lease !== self.lease && (await this.store.ownerAlive(header.owner))) {
+    if (judged.lease !== self.lease && !ownerGone) {
       checkResumable(id, header.kind, header.status, true);
-      throw new NotResumableError(`${header.kind} job ${id} belongs to a process that still runs (pid ${header.owner.pid}); resume it there (webjobs serve: --remote), or once it has exited`);
+      throw new NotResumableError(`${header.kind} job ${id} belongs to a process that still runs (pid ${judged.pid}); resume it there (webjobs serve: --remote), or once it has exited`);
     }
     const resumed = await this.store.update(id, (record, meta) => {
-      checkResumable(id, meta.kind, record.status, meta.interrupted === true);
+      // Pending under a process gone before it began the job (killed at once): nothing else would ever run it.
+      const abandoned = record.status === 'pending' && ownerGone && meta.owner.pid === judged.pid && meta.owner.lease === judged.lease;
+      checkResumable(id, meta.kind, record.status, meta.interrupted === true || abandoned);
       record.status = 'pending';
       delete record.error;
       delete meta.interrupted;
