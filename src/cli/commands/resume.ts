@@ -44,8 +44,8 @@ export function resumeCommand(): Command {
       'Go on with a batch or crawl that was stopped (Ctrl-C, SIGTERM, webjobs cancel) or interrupted (kill -9, a crash, a reboot, ' +
         'serve shut down) in the same job: the pages it stored are kept and never fetched again; a crawl goes on from its frontier, ' +
         "its seen URLs and each host's politeness delay (robots.txt is read again). A page that was loading when the job stopped " +
-        "is fetched again. Prints, writes and exits as webjobs batch / crawl do, with the whole job's pages (--jsonl prints those " +
-        'done by this run).',
+        '(in a crawl, or loaded and waiting for an earlier one to be stored) is fetched again. Prints, writes and exits as ' +
+        "webjobs batch / crawl do, with the whole job's pages (--jsonl prints those done by this run).",
     )
     .argument('<jobId>', 'the job to resume: its id, or its first characters (at least 4) if they match one job');
   addManyPagesOptions(cmd);
