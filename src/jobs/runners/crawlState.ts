@@ -40,12 +40,14 @@ export class CrawlJournal {
 
   /** Page `index` is about to be stored, requested at `url`. */
   storing(index: number, url: string): void {
+    if (!this.journal) return;
     this.take();
     this.lines.push({ p: [index, url] });
   }
 
   /** The visit of `url` was dropped: it redirected to a page crawled already. */
   dropped(url: string): void {
+    if (!this.journal) return;
     this.take();
     this.lines.push({ d: url });
   }
