@@ -123,7 +123,7 @@ describe('webjobs resume', () => {
     expect(stopped.code).toBe(130);
     const jobId = onlyJob(home);
     expect(stopped.stderr.trim()).toBe(
-      `webjobs: interrupted (SIGINT): crawl job ${jobId} stopped, 3 pages done; read it with: webjobs result ${jobId}; go on with: webjobs resume ${jobId}`,
+      `webjobs: interrupted (SIGINT): crawl job ${jobId} stopped, 3 pages done; read it with: webjobs result ${jobId} or go on with: webjobs resume ${jobId}`,
     );
     site.releaseHeld();
     site.serveNext(Infinity);

@@ -107,7 +107,7 @@ describe('resume on serve (file store)', () => {
     const stopped = await cli.done;
     expect(stopped.code).toBe(130);
     expect(stopped.stderr.trim()).toBe(
-      `webjobs: interrupted (SIGINT): crawl job ${jobId} stopped, 3 pages done; read it with: webjobs result ${jobId} --remote ${serve.url}; go on with: webjobs resume ${jobId} --remote ${serve.url}`,
+      `webjobs: interrupted (SIGINT): crawl job ${jobId} stopped, 3 pages done; read it with: webjobs result ${jobId} --remote ${serve.url} or go on with: webjobs resume ${jobId} --remote ${serve.url}`,
     );
     site.releaseHeld();
     site.serveNext(Infinity);

@@ -141,7 +141,7 @@ async function interrupted(
     );
   }
   const done = describe ? `, ${await describe(backend, jobId).catch(() => 'pages done unknown')}` : '';
-  const resume = kind === 'batch' || kind === 'crawl' ? `; go on with: webjobs resume ${jobId}${remote}` : '';
+  const resume = kind === 'batch' || kind === 'crawl' ? ` or go on with: webjobs resume ${jobId}${remote}` : '';
   return new InterruptedError(`interrupted (${signal}): ${kind} job ${jobId} ${status}${done}; read it with: webjobs result ${jobId}${remote}${resume}`, code);
 }
 

@@ -57,7 +57,7 @@ export function resumeCommand(): Command {
 Examples:
   $ webjobs crawl https://example.com --max-pages 5000 --output-dir site/
   ^C
-  webjobs: interrupted (SIGINT): crawl job 3f2b6c1e-… stopped, 812 pages done; … go on with: webjobs resume 3f2b6c1e-…
+  webjobs: interrupted (SIGINT): crawl job 3f2b6c1e-… stopped, 812 pages done; … or go on with: webjobs resume 3f2b6c1e-…
   $ webjobs resume 3f2b6c1e --output-dir site/
   $ webjobs resume $ID --remote https://jobs.example.com --no-wait
 
