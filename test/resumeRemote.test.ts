@@ -15,7 +15,7 @@ import { startPostgres, type TestPostgres } from './helpers/postgres.js';
 import { allPaths, expectEachServedOnce, startResumeSite, until, type ResumeSite } from './helpers/resumeSite.js';
 import { startServe, type ServeProcess } from './helpers/serve.js';
 import { serveClient } from './helpers/serveClient.js';
-import { startWorker } from './helpers/worker.js';
+import { startWorker, type WorkerProcess } from './helpers/worker.js';
 
 const KEY = 'resume-key-0123456789';
 let site: ResumeSite;
@@ -121,32 +121,42 @@ describe('resume on serve (file store)', () => {
 
 describe('resume on PostgreSQL (serve --database, webjobs worker)', () => {
   let pg: TestPostgres | undefined;
+  let worker: WorkerProcess | undefined;
+  beforeAll(async () => {
+    pg = await startPostgres();
+  });
   afterAll(async () => {
+    await worker?.stop();
+    await serve?.stop();
+    serve = undefined;
     await pg?.stop();
   });
 
-  it('a stopped batch goes on: its pages without an entry are queued again, the others kept', async () => {
-    pg = await startPostgres();
-    await serve?.stop();
-    serve = await startServe({ args: ['--allow-private', '--quiet', '--database', pg.url], env: { WEBJOBS_HOME: tempHome(), WEBJOBS_API_KEYS: `${KEY}:scale` } });
-    const worker = await startWorker(pg.url, ['--concurrency', '1']);
-    try {
-      site.serveNext(5);
-      const urls = allPaths.map(at);
-      const job = await api.start('scrape/batch', { urls, scrapeOptions: { engine: 'http' } });
-      await until(async () => site.held() > 0 && (await api.call('GET', `${job}?batchSize=1`)).body.totalScrapedPages === 5, () => 'five pages not stored');
-      expect((await api.call('DELETE', job)).body).toEqual({ status: 'stopped' });
-      site.releaseHeld();
-      site.serveNext(Infinity);
-      expect(await api.call('POST', `${job}/resume`)).toEqual({ status: 200, body: { status: 'pending' } });
-      expect(await api.waitFinal(job)).toBe('completed');
-      const record = (await api.call('GET', `${job}?batchSize=100`)).body as { data: (Entry & { status: string })[] };
-      expect(record.data.map((entry) => entry.url)).toEqual(urls);
-      expect(record.data.every((entry) => entry.status === 'completed')).toBe(true);
-      expectEachServedOnce(site);
-      expect((await api.call('POST', `${job}/resume`)).status).toBe(409);
-    } finally {
-      await worker.stop();
+  it.each([
+    ['batch', 'scrape/batch', 'totalScrapedPages'],
+    ['crawl', 'crawl', 'totalCrawledPages'],
+  ])('a stopped %s goes on: its pages without an entry (a crawl: its frontier) are queued again, the others kept', async (kind, path, counter) => {
+    if (!worker) {
+      await serve?.stop();
+      serve = await startServe({ args: ['--allow-private', '--quiet', '--database', pg!.url], env: { WEBJOBS_HOME: tempHome(), WEBJOBS_API_KEYS: `${KEY}:scale` } });
+      // One page at a time: the first five served are the five stored.
+      worker = await startWorker(pg!.url, ['--concurrency', '1']);
     }
+    site.serveNext(5);
+    const urls = allPaths.map(at);
+    const body = kind === 'batch' ? { urls, scrapeOptions: { engine: 'http' } } : { ...crawlRequest(), delay: undefined };
+    const job = await api.start(path, body);
+    await until(async () => site.held() > 0 && (await api.call('GET', `${job}?batchSize=1`)).body[counter] === 5, () => 'five pages not stored');
+    expect((await api.call('DELETE', job)).body).toEqual({ status: 'stopped' });
+    site.releaseHeld();
+    site.serveNext(Infinity);
+    expect(await api.call('POST', `${job}/resume`)).toEqual({ status: 200, body: { status: 'pending' } });
+    expect(await api.waitFinal(job)).toBe('completed');
+    const record = (await api.call('GET', `${job}?batchSize=100`)).body as { data: (Entry & { status: string })[] };
+    const got = record.data.map((entry) => entry.url);
+    expect(kind === 'batch' ? got : got.sort()).toEqual(kind === 'batch' ? urls : [...urls].sort());
+    expect(record.data.every((entry) => entry.status === 'completed')).toBe(true);
+    expectEachServedOnce(site);
+    expect((await api.call('POST', `${job}/resume`)).status).toBe(409);
   });
 });
