@@ -595,9 +595,9 @@ export class PgJobStore implements JobRecords, WorkLeases {
 
   /**
    * Cancels the queue jobs of takes that ended without a result, and queues each once more under a new one that
-   * its row names, in the caller's transaction.
+   * its row names, in the caller's transaction (also for the pages of a job resumed: pg/resume.ts).
    */
-  private async queueAgain(client: pg.PoolClient, takes: { jobId: string; index: number | undefined; queueJob: string | null }[]): Promise<void> {
+  async queueAgain(client: pg.PoolClient, takes: { jobId: string; index: number | undefined; queueJob: string | null }[]): Promise<void> {
     if (takes.length === 0) return;
     const db = { db: bossDb(client) };
     for (const [queue, ofQueue] of [
