@@ -243,6 +243,16 @@ describe('v2 SDK (Firecrawl)', () => {
     expect(sent.tools[0].input_schema.properties.title.type).toBe('string');
   });
 
+  it('scrape with the json format {type: "json", prompt, schema: Zod}: the document’s json, by serve’s model', async () => {
+    llm.queue.push(toolUse({ title: 'Page one' }));
+    const doc = await app.scrape(site.at('/p1'), { formats: ['markdown', { type: 'json', prompt: 'Extract the page title', schema: z.object({ title: z.string() }) }] });
+    expect(doc.json).toEqual({ title: 'Page one' });
+    expect(doc.markdown).toMatch(/^# Page one/);
+    const sent = llm.requests[0]!.body;
+    expect(JSON.stringify(sent.messages)).toContain('Extract the page title');
+    expect(sent.tools[0].input_schema.properties.title.type).toBe('string');
+  });
+
   it('extract with showSources (as the README shows) is refused by name: sources are not traced', async () => {
     await expect(
       app.extract({ urls: [site.at('/p1')], prompt: 'Extract the page title', schema: z.object({ title: z.string() }), showSources: true }),
@@ -367,6 +377,13 @@ describe('v1 SDK (FirecrawlAppV1)', () => {
     expect(sources((batch as { data: { metadata: Record<string, unknown> }[] }).data)).toEqual([site.at('/p1'), site.at('/p2')]);
   });
 
+  it('scrapeUrl with formats ["json"] and jsonOptions', async () => {
+    llm.queue.push(toolUse({ heading: 'Page two' }));
+    const doc = await v1.scrapeUrl(site.at('/p2'), { formats: ['json'], jsonOptions: { prompt: 'the heading', schema: { type: 'object', properties: { heading: { type: 'string' } }, required: ['heading'] } } });
+    expect(doc).toMatchObject({ success: true, json: { heading: 'Page two' }, metadata: { title: 'Page two', statusCode: 200 } });
+    expect((doc as { markdown?: string }).markdown).toBeUndefined();
+  });
+
   it('extract with a JSON schema', async () => {
     llm.queue.push(toolUse({ heading: 'Page two' }));
     const result = await v1.extract([site.at('/p2')], { prompt: 'the heading', schema: { type: 'object', properties: { heading: { type: 'string' } }, required: ['heading'] } });
@@ -383,11 +400,11 @@ describe('v1 SDK (FirecrawlAppV1)', () => {
 describe('fields webjobs does not support are refused by name, never ignored', () => {
   const url = () => site.at('/p1');
   it.each([
-    ['/v2/scrape', () => ({ url: url(), formats: ['summary'] }), /formats: "summary" is not supported by webjobs serve \(supported: markdown, html, links, rawHtml, screenshot, structuredData, changeTracking, screenshot@fullPage\)/],
+    ['/v2/scrape', () => ({ url: url(), formats: ['summary'] }), /formats: "summary" is not supported by webjobs serve \(supported: markdown, html, links, rawHtml, screenshot, structuredData, changeTracking, json, screenshot@fullPage\)/],
     ['/v1/scrape', () => ({ url: url(), formats: ['screenshot', 'screenshot@fullPage'] }), /^formats: a screenshot may be asked for once/],
     ['/v2/scrape', () => ({ url: url(), formats: [{ type: 'screenshot', fullPage: 'yes' }] }), /^formats\[\{type: "screenshot"\}\]\.fullPage must be true or false/],
     ['/v2/crawl', () => ({ url: url(), scrapeOptions: { formats: [{ type: 'screenshot', quality: 50 }] } }), /^scrapeOptions\.formats\[\{type: "screenshot"\}\]\.quality is not supported/],
-    ['/v2/scrape', () => ({ url: url(), formats: [{ type: 'json', prompt: 'x' }] }), /formats\[\{type: "json"\}\]\.prompt is not supported/],
+    ['/v2/scrape', () => ({ url: url(), formats: [{ type: 'json', prompt: 'x', temperature: 0 }] }), /^formats\[\{type: "json"\}\]\.temperature is not supported by webjobs serve: the model's temperature is not set/],
     ['/v2/scrape', () => ({ url: url(), actions: [{ type: 'click', selector: 'a' }] }), /^actions is not supported by webjobs serve: page actions/],
     ['/v2/scrape', () => ({ url: url(), mobile: true }), /^mobile is not supported by webjobs serve: only false/],
     ['/v2/scrape', () => ({ url: url(), storeInCache: false }), /^storeInCache is not supported by webjobs serve/],

@@ -135,7 +135,7 @@ describe('nothing outlives webjobs', () => {
     expect(leftIn(tmp)).toEqual([]);
     const lines = result.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/stopped, 2 of 3 pages done; read it with: webjobs result [0-9a-f-]{36}$/);
+    expect(lines[0]).toMatch(/stopped, 2 of 3 pages done; read it with: webjobs result [0-9a-f-]{36} or go on with: webjobs resume [0-9a-f-]{36}$/);
   });
 
   it('a repeated SIGTERM while the job stops does not cut the stop short (timeout(1) sends two)', async () => {
@@ -224,7 +224,7 @@ describe('Ctrl-C mid-crawl', () => {
     cli.child.kill('SIGINT');
     const result = await cli.done;
     expect(result.code).toBe(130);
-    expect(result.stderr.trim()).toMatch(/^webjobs: interrupted \(SIGINT\): crawl job [0-9a-f-]{36} stopped, 1 page done; read it with: webjobs result [0-9a-f-]{36}$/);
+    expect(result.stderr.trim()).toMatch(/^webjobs: interrupted \(SIGINT\): crawl job [0-9a-f-]{36} stopped, 1 page done; read it with: webjobs result [0-9a-f-]{36} or go on with: webjobs resume [0-9a-f-]{36}$/);
     expect(await survivors(tmp)).toEqual([]);
     expect(leftIn(tmp)).toEqual([]);
     const jobId = /webjobs result ([0-9a-f-]{36})/.exec(result.stderr)![1]!;
@@ -258,7 +258,7 @@ describe('Ctrl-C with --remote', () => {
       expect(result.code).toBe(130);
       const line = result.stderr.trim();
       expect(line.split('\n')).toHaveLength(1);
-      expect(line).toMatch(new RegExp(`stopped, 2 of 3 pages done; read it with: webjobs result [0-9a-f-]{36} --remote ${serve.url}$`));
+      expect(line).toMatch(new RegExp(`stopped, 2 of 3 pages done; read it with: webjobs result [0-9a-f-]{36} --remote ${serve.url} or go on with: webjobs resume [0-9a-f-]{36} --remote ${serve.url}$`));
       const jobId = /webjobs result ([0-9a-f-]{36})/.exec(line)![1]!;
       const status = await runCli(['status', jobId, ...remote]);
       expect(status.stdout.trim()).toBe('stopped');

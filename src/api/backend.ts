@@ -92,6 +92,11 @@ export interface JobBackend {
   list(jobIds?: readonly string[]): Promise<JobSummary[]>;
   cancel(jobId: string, kind?: JobKind): Promise<JobStatusObject>;
   /**
+   * Goes on with a stopped or interrupted batch or crawl in the same job, keeping the pages it stored
+   * (`webjobs resume`); NotResumableError, nothing changed, for a job that completed, failed on its own or runs.
+   */
+  resume?(jobId: string, kind?: JobKind, options?: StartOptions): Promise<JobStatusObject>;
+  /**
    * Deletes a job that has ended (completed, failed, stopped) with its pages;
    * false, and nothing deleted, for a job still pending or running. Local jobs only.
    */

@@ -16,6 +16,8 @@ export const ExitCode = {
   unsupported: 9,
   /** --exit-code: the job went well and a page changed since the last run (new or changed), as git diff --exit-code's 1. */
   changed: 10,
+  /** `webjobs resume`: the job cannot go on (it completed, failed on its own, still runs, or is no batch or crawl). */
+  notResumable: 11,
   /** 128 + the signal's number, as shells report a process ended by a signal. */
   hangup: 129,
   interrupted: 130,
@@ -106,6 +108,18 @@ export class StoreFullError extends WebjobsError {
     const why = NO_ROOM[(err as NodeJS.ErrnoException | undefined)?.code ?? ''];
     return why ? new StoreFullError(`could not write ${file}: ${why}; free some space (webjobs prune deletes old jobs)`) : undefined;
   }
+}
+
+/**
+ * `webjobs resume` of a job that cannot go on: it completed, failed on its own
+ * (not by an interruption), still runs, or is a scrape or extract. Nothing changed.
+ * 409 Conflict: the job's state, not the request, is in the way.
+ */
+export class NotResumableError extends WebjobsError {
+  readonly exitCode = ExitCode.notResumable;
+  readonly httpStatus = 409;
+  /** How `serve` names this error on the wire, so a remote client can rethrow it. */
+  static readonly code = 'not_resumable';
 }
 
 /** The job ran and ended as failed; the message is the job's own error. */

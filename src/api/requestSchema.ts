@@ -11,6 +11,7 @@ import {
   ENGINES,
   FORMATS,
   type ChangeTrackingOptions,
+  type JsonOptions,
   SCREENSHOT_FORMATS,
   WAIT_UNTIL,
   type BatchScrapeRequest,
@@ -116,6 +117,25 @@ const changeTrackingOptionsSchema = objectSchema<ChangeTrackingOptions>(
   'with the changeTracking format: which history the page is compared with',
 );
 
+const provider: JsonSchema = {
+  type: 'string',
+  enum: MODEL_PROVIDERS,
+  description: "the model server: anthropic (Claude) or openai (OpenAI or any server that speaks its Chat Completions API); default: the service's",
+};
+const model = text("the language model to use (default: the service's)");
+
+const jsonOptionsSchema = objectSchema<JsonOptions>(
+  {
+    schema: { type: 'object', description: 'JSON Schema of the data to extract from each page; a schema, a prompt, or both are needed. A schema alone with no model configured is filled from the page\'s schema.org data' },
+    prompt: text('what to extract from each page, in words'),
+    systemPrompt: text('system prompt for the language model'),
+    provider,
+    model,
+  },
+  [],
+  'with the json format: what to extract from each page (as the extract tool does, one page at a time)',
+);
+
 export const scrapeOptionsSchema = objectSchema<ScrapeOptions>(
   {
     formats: {
@@ -144,6 +164,7 @@ export const scrapeOptionsSchema = objectSchema<ScrapeOptions>(
     maxAge: integer(0, LIMITS.maxMaxAgeMs, 'milliseconds: reuse a stored result of the same URL and options younger than this (0: always fetch)'),
     screenshotOptions: screenshotOptionsSchema,
     changeTrackingOptions: changeTrackingOptionsSchema,
+    jsonOptions: jsonOptionsSchema,
     engine: {
       type: 'string',
       enum: ENGINES,
@@ -236,8 +257,8 @@ export function extractRequestSchema(): JsonSchema {
           'instead of a prompt or schema, no model: Crawl4AI\'s JSON CSS schema {"baseSelector": "li.product", "fields": [{"name": "title", "selector": "h2", "type": "text"}]} (types text, attribute with "attribute", html, nested and list with their own "fields"); the result is an array with one object per element baseSelector matches',
       },
       systemPrompt: text('system prompt for the language model'),
-      provider: { type: 'string', enum: MODEL_PROVIDERS, description: "the model server: anthropic (Claude) or openai (OpenAI or any server that speaks its Chat Completions API); default: the service's" },
-      model: text("the language model to use (default: the service's)"),
+      provider,
+      model,
       sessionOptions: sessionOptionsSchema,
     },
     ['urls'],

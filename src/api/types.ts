@@ -17,9 +17,10 @@ export const isFinal = (status: JobStatus): boolean => FINAL_STATUSES.includes(s
 /**
  * rawHtml and screenshot are the real service's formats beyond the spec's three;
  * structuredData (the page's schema.org data as JSON-LD) is webjobs' own;
- * changeTracking (Firecrawl's) compares the Markdown with the last run's (ChangeTracking).
+ * changeTracking (Firecrawl's) compares the Markdown with the last run's (ChangeTracking);
+ * json (Firecrawl's) is the page's data as jsonOptions asks (a model, or its structured data).
  */
-export const FORMATS = ['markdown', 'html', 'links', 'rawHtml', 'screenshot', 'structuredData', 'changeTracking'] as const;
+export const FORMATS = ['markdown', 'html', 'links', 'rawHtml', 'screenshot', 'structuredData', 'changeTracking', 'json'] as const;
 export type Format = (typeof FORMATS)[number];
 
 export const SCREENSHOT_FORMATS = ['png', 'jpeg', 'webp'] as const;
@@ -88,6 +89,21 @@ export interface ScrapeOptions {
   explain?: boolean;
   /** With the changeTracking format (Firecrawl's name): which history the page is compared with. */
   changeTrackingOptions?: ChangeTrackingOptions;
+  /** With the json format (Firecrawl v1's name): what to extract from each page. */
+  jsonOptions?: JsonOptions;
+}
+
+/**
+ * The json format's options: extract's, for one page. A schema, a prompt, or both;
+ * a schema alone with no model configured is filled from the page's structured data.
+ */
+export interface JsonOptions {
+  schema?: Record<string, unknown>;
+  prompt?: string;
+  systemPrompt?: string;
+  /** webjobs extension: "anthropic" or "openai"; default: the server's. */
+  provider?: ModelProviderName;
+  model?: string;
 }
 
 /** Firecrawl's diff modes; webjobs computes git-diff (json, the extracted fields' comparison, is a later step). */
@@ -243,6 +259,11 @@ export interface PageData {
   structuredData?: Record<string, unknown>[];
   /** The changeTracking format: what changed since the last run (ChangeTracking). */
   changeTracking?: ChangeTracking;
+  /**
+   * The json format: the data jsonOptions asks for, valid against its schema. Filled
+   * without a model, the fields not found are named in metadata.warning.
+   */
+  json?: unknown;
 }
 
 /** `pending` only appears in the result of a batch that is still running, for URLs not yet done. */

@@ -23,6 +23,7 @@ import {
   type ExtractRequest,
   type Format,
   type JobKind,
+  type JsonOptions,
   type JobRequestByKind,
   type MapRequest,
   type PageQuery,
@@ -120,7 +121,7 @@ export function validateScrapeOptions(value: unknown, field = 'scrapeOptions'): 
   const obj = expectObject(value, field);
   rejectUnknown(
     obj,
-    ['formats', 'onlyMainContent', 'timeout', 'waitFor', 'waitUntil', 'includeTags', 'excludeTags', 'headers', 'cookies', 'userAgent', 'maxAge', 'screenshotOptions', 'engine', 'explain', 'changeTrackingOptions'],
+    ['formats', 'onlyMainContent', 'timeout', 'waitFor', 'waitUntil', 'includeTags', 'excludeTags', 'headers', 'cookies', 'userAgent', 'maxAge', 'screenshotOptions', 'engine', 'explain', 'changeTrackingOptions', 'jsonOptions'],
     field,
   );
   const formats = optStringArray(obj, 'formats', field) ?? ['markdown'];
@@ -134,6 +135,7 @@ export function validateScrapeOptions(value: unknown, field = 'scrapeOptions'): 
     throw new UsageError(`${field}.changeTrackingOptions goes with the changeTracking format: add it to formats`);
   }
   const changeTracking = formats.includes('changeTracking') ? validateChangeTracking(obj, formats, field) : undefined;
+  const json = validateJsonFormat(obj, formats, field);
   const waitUntil = obj.waitUntil;
   if (waitUntil !== undefined && !WAIT_UNTIL.includes(waitUntil as WaitUntil)) {
     throw new UsageError(`${field}.waitUntil must be one of ${WAIT_UNTIL.join(', ')}`);
@@ -155,6 +157,7 @@ export function validateScrapeOptions(value: unknown, field = 'scrapeOptions'): 
     ...optField('maxAge', optInteger(obj, 'maxAge', field, 0, LIMITS.maxMaxAgeMs)),
     ...(optBoolean(obj, 'explain', field) ? { explain: true } : {}),
     ...optField('changeTrackingOptions', changeTracking),
+    ...optField('jsonOptions', json),
     ...optField('screenshotOptions', obj.screenshotOptions === undefined ? undefined : validateScreenshotOptions(obj.screenshotOptions, `${field}.screenshotOptions`)),
   };
 }
@@ -177,6 +180,36 @@ function validateChangeTracking(obj: Obj, formats: string[], field: string): Cha
     throw new UnsupportedError(`${where}: the json mode (schema, prompt) is not supported by webjobs yet; git-diff is`);
   }
   return { ...(typeof tag === 'string' && tag !== '' ? { tag } : {}), ...optField('modes', modes as ChangeTrackingMode[] | undefined) };
+}
+
+/**
+ * The json format and its jsonOptions go together (as Firecrawl v1 has them); the
+ * options are extract's for one page, checked for shape here (the schema with ajv
+ * by the job's preflight).
+ */
+function validateJsonFormat(obj: Obj, formats: string[], field: string): JsonOptions | undefined {
+  const where = `${field}.jsonOptions`;
+  if (!formats.includes('json')) {
+    if (obj.jsonOptions !== undefined) throw new UsageError(`${where} goes with the json format: add it to formats`);
+    return undefined;
+  }
+  if (obj.jsonOptions === undefined) throw new UsageError(`${field}.formats: json needs ${where} with a schema, a prompt, or both`);
+  const options = expectObject(obj.jsonOptions, where);
+  rejectUnknown(options, ['schema', 'prompt', 'systemPrompt', 'provider', 'model'], where);
+  const schema = options.schema;
+  if (schema !== undefined && !isObject(schema)) throw new UsageError(`${where}.schema must be a JSON Schema object`);
+  if (schema !== undefined) checkSchemaDepth(schema, `${where}.schema`);
+  const prompt = optString(options, 'prompt', where);
+  if (prompt === undefined && schema === undefined) throw new UsageError(`${where} needs a schema, a prompt, or both`);
+  const systemPrompt = optString(options, 'systemPrompt', where);
+  const model = optString(options, 'model', where);
+  return {
+    ...optField('schema', schema as Record<string, unknown> | undefined),
+    ...optField('prompt', prompt),
+    ...optField('systemPrompt', systemPrompt),
+    ...(options.provider !== undefined ? { provider: modelProvider(options.provider, where) } : {}),
+    ...optField('model', model),
+  };
 }
 
 function validateScreenshotOptions(value: unknown, field: string): ScreenshotOptions {
@@ -293,10 +326,10 @@ function optPatterns(obj: Obj, key: string): string[] {
   return patterns;
 }
 
-function optString(obj: Obj, key: string): string | undefined {
+function optString(obj: Obj, key: string, field = 'request'): string | undefined {
   const value = obj[key];
   if (value === undefined) return undefined;
-  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`request.${key} must be a non-empty string`);
+  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`${field}.${key} must be a non-empty string`);
   return value;
 }
 
@@ -319,9 +352,9 @@ export function checkSchemaDepth(schema: unknown, label: string): void {
   }
 }
 
-function modelProvider(value: unknown): ModelProviderName {
+function modelProvider(value: unknown, field = 'request'): ModelProviderName {
   if (!(MODEL_PROVIDERS as readonly unknown[]).includes(value)) {
-    throw new UsageError(`request.provider: unknown model provider ${JSON.stringify(value)} (use ${MODEL_PROVIDERS.join(' or ')})`);
+    throw new UsageError(`${field}.provider: unknown model provider ${JSON.stringify(value)} (use ${MODEL_PROVIDERS.join(' or ')})`);
   }
   return value as ModelProviderName;
 }

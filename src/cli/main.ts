@@ -12,6 +12,7 @@ import { completionCommand } from './commands/completion.js';
 import { cancelCommand, listCommand, pruneCommand, resultCommand, statusCommand } from './commands/jobs.js';
 import { mcpCommand } from './commands/mcp.js';
 import { mapCommand } from './commands/map.js';
+import { resumeCommand } from './commands/resume.js';
 import { retryCommand } from './commands/retry.js';
 import { scrapeCommand } from './commands/scrape.js';
 import { serveCommand } from './commands/serve.js';
@@ -33,9 +34,11 @@ Exit codes:
   8    the job's stored record is damaged (cut short by a crash or a full disk); its state is unknown
   9    the back end (a service, with --remote) lacks the feature asked for, named
   10   --exit-code: done, and a page is new or changed since the last run (changeTracking)
+  11   resume: the job cannot go on (it completed, failed on its own, still runs, or is no batch or crawl)
   130  Ctrl-C (SIGINT); 143 SIGTERM (e.g. timeout); 129 SIGHUP: the job was stopped
        (state "stopped", pages done kept, on the service too with --remote) and one
-       line on stderr says how to read it; a second Ctrl-C quits at once
+       line on stderr says how to read it and go on with it (webjobs resume); a second
+       Ctrl-C quits at once
   141  stdout was closed by its reader (| head): a quiet stop, as cat's; the job is stopped
 
 Nothing outlives webjobs: Chromium is driven over a pipe and exits with it, even
@@ -60,7 +63,7 @@ export function buildProgram(): Command {
     .version(packageVersion(), '-V, --version', 'print the version of webjobs')
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText('after', `\nExamples:\n  $ webjobs scrape https://example.com\n  $ webjobs scrape https://example.com --json | jq .data.metadata\n${EXIT_CODES_HELP}`);
-  const commands = [scrapeCommand(), batchCommand(), crawlCommand(), mapCommand(), extractCommand(), statusCommand(), waitCommand(), resultCommand(), listCommand(), cancelCommand(), pruneCommand(), retryCommand(), serveCommand(), workerCommand(), mcpCommand(), completionCommand()];
+  const commands = [scrapeCommand(), batchCommand(), crawlCommand(), mapCommand(), extractCommand(), statusCommand(), waitCommand(), resultCommand(), listCommand(), cancelCommand(), pruneCommand(), retryCommand(), resumeCommand(), serveCommand(), workerCommand(), mcpCommand(), completionCommand()];
   for (const cmd of commands) program.addCommand(cmd);
   return program;
 }

@@ -15,7 +15,7 @@ import { failHttpError, PageNotes, type FailFlags } from './pageChecks.js';
 import { renderPage } from '../api/renderPage.js';
 import { changedPage, parseDuration, parseInteger, type RunFlags } from './options.js';
 import { openOutput, type OutputStream } from './output.js';
-import { runJob, type FinishedJob } from './runJob.js';
+import { runJob, type FinishedJob, type RunJobOptions } from './runJob.js';
 import { colors, showProgress } from './terminal.js';
 
 export type { ManyKind };
@@ -201,10 +201,11 @@ async function describeStopped(kind: ManyKind, backend: JobBackend, jobId: strin
  */
 export async function runManyPages<K extends ManyKind>(
   kind: K,
-  request: JobRequestByKind[K],
+  request: JobRequestByKind[K] | undefined,
   flags: ManyPagesFlags,
   label: string,
   total: number,
+  start?: RunJobOptions['start'],
 ): Promise<number> {
   checkFlags(flags);
   const started = Date.now();
@@ -215,7 +216,7 @@ export async function runManyPages<K extends ManyKind>(
   const dir = flags.outputDir ? new OutputDir(flags.outputDir, flags.formats, flags.frontMatter, flags.apiKey ?? process.env.WEBJOBS_API_KEY) : undefined;
   await dir?.create();
   // A batch's files are named in the order of its list, not as pages finish: two runs name them alike.
-  if (kind === 'batch') dir?.nameInOrder((request as JobRequestByKind['batch']).urls);
+  if (kind === 'batch' && request) dir?.nameInOrder((request as JobRequestByKind['batch']).urls);
   if (flags.jsonl) jsonl = await openOutput(flags.output);
   const onPage = (page: PageEntry, index: number) => {
     const entry = flags.fail ? failHttpError(page) : page;
@@ -227,7 +228,8 @@ export async function runManyPages<K extends ManyKind>(
       writes.catch(() => undefined); // handled where the command awaits it; no unhandled rejection before
     }
   };
-  const options = {
+  const options: RunJobOptions = {
+    start,
     label,
     describeProgress: describeProgress(kind, total),
     onPage: dir || jsonl ? onPage : undefined,
@@ -238,7 +240,7 @@ export async function runManyPages<K extends ManyKind>(
     },
   };
   try {
-    return await runJob(kind, request, flags, options, async (job) => {
+    return await runJob(kind, request!, flags, options, async (job) => {
       await writes;
       return finish(kind, job, flags, { started, total, dir, read });
     });

@@ -4,6 +4,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { LIMITS } from '../api/limits.js';
 import { ExitCode, UsageError } from '../api/errors.js';
 import { parseCookie, parseHeader, readCookiesFile } from './access.js';
+import { addJsonOptions, jsonOptionsFrom, type JsonFlags } from './jsonFlags.js';
 import type { ProgressFlags } from './terminal.js';
 import { ENGINES, FORMATS, SCREENSHOT_FORMATS, VIEWPORT_SIZE, WAIT_UNTIL, type Cookie, type EngineName, type ScreenshotFormat, type Format, type ScrapeOptions, type SessionOptions, type WaitUntil } from '../api/types.js';
 
@@ -87,7 +88,7 @@ export function parseFormats(value: string, previous: string[] = []): Format[] {
   return formats as Format[];
 }
 
-export interface ScrapeFlags {
+export interface ScrapeFlags extends JsonFlags {
   formats?: Format[];
   onlyMainContent: boolean;
   timeout?: number;
@@ -109,7 +110,7 @@ export interface ScrapeFlags {
 }
 
 export function addScrapeOptions(cmd: Command): Command {
-  return cmd
+  return addJsonOptions(cmd
     .option('-f, --formats <list>', `formats to return, comma-separated: ${FORMATS.join(', ')} (default: markdown)`, parseFormats)
     .option('--no-only-main-content', 'keep the whole page, not only its main content')
     .option('--timeout <duration>', 'time allowed to load each page: 500ms, 20s, 2m; a bare number is ms (default: 30s)', parseDuration('--timeout', { unit: 'ms', bare: 'ms', min: 1, max: LIMITS.maxTimeoutMs }))
@@ -135,7 +136,7 @@ export function addScrapeOptions(cmd: Command): Command {
       '--max-age <duration>',
       'reuse a stored result of the same URL and options up to this old instead of scraping again: 30m, 12h, 7d; a bare number is seconds (metadata.cacheState: hit or miss)',
       parseDuration('--max-age', { unit: 's', bare: 's', min: 1, max: LIMITS.maxMaxAgeMs / 1000 }),
-    );
+    ));
 }
 
 export function scrapeOptionsFrom(flags: ScrapeFlags): ScrapeOptions {
@@ -154,6 +155,8 @@ export function scrapeOptionsFrom(flags: ScrapeFlags): ScrapeOptions {
   if (flags.maxAge !== undefined) options.maxAge = Math.round(flags.maxAge * 1000);
   if (flags.explain) options.explain = true;
   if (flags.changeTag !== undefined) options.changeTrackingOptions = { tag: flags.changeTag };
+  const jsonOptions = jsonOptionsFrom(flags, flags.formats);
+  if (jsonOptions) options.jsonOptions = jsonOptions;
   if ((flags.changeTag !== undefined || flags.exitCode) && !flags.formats?.includes('changeTracking')) {
     throw new UsageError(`${flags.exitCode ? '--exit-code' : '--change-tag'} goes with change tracking: add --formats markdown,changeTracking`);
   }

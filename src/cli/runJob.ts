@@ -1,7 +1,7 @@
 /** Start a job, wait for it with progress on stderr, and hand back the back end to read the result. */
-import type { JobBackend, JobProgress, WaitOptions } from '../api/backend.js';
+import type { JobBackend, JobProgress, StartOptions, WaitOptions } from '../api/backend.js';
 import { errorMessage, InterruptedError, JobFailedError, OutputClosedError, UsageError } from '../api/errors.js';
-import type { JobKind, JobRecordByKind, JobRequestByKind, JobStatus } from '../api/types.js';
+import type { JobHandle, JobKind, JobRecordByKind, JobRequestByKind, JobStatus } from '../api/types.js';
 import { withBackend } from './backendFactory.js';
 import type { RunFlags } from './options.js';
 import { resolveOutput, writeOutput } from './output.js';
@@ -23,6 +23,8 @@ export interface RunJobOptions {
   describeStopped?: (backend: JobBackend, jobId: string) => Promise<string>;
   /** After an interrupt stopped the job, before the command ends: write what is done (--output-dir's index). */
   onStopped?: (job: FinishedJob) => Promise<void>;
+  /** How the job starts, when it is not a new one of `request` (webjobs resume: an old job goes on). */
+  start?: (backend: JobBackend, options: StartOptions) => Promise<JobHandle>;
 }
 
 /**
@@ -53,7 +55,7 @@ export async function runJob<K extends JobKind>(
       signals.setStop(() => {
         if (jobId !== undefined) canceller.cancel(jobId);
       });
-      jobId = (await backend.start(kind, request, { detach })).jobId;
+      jobId = (await (options.start ? options.start(backend, { detach }) : backend.start(kind, request, { detach }))).jobId;
       if (!flags.wait) {
         signals.setStop(undefined);
         await writeOutput(flags.json ? JSON.stringify({ jobId }) : jobId);
@@ -139,7 +141,8 @@ async function interrupted(
     );
   }
   const done = describe ? `, ${await describe(backend, jobId).catch(() => 'pages done unknown')}` : '';
-  return new InterruptedError(`interrupted (${signal}): ${kind} job ${jobId} ${status}${done}; read it with: webjobs result ${jobId}${remote}`, code);
+  const resume = kind === 'batch' || kind === 'crawl' ? ` or go on with: webjobs resume ${jobId}${remote}` : '';
+  return new InterruptedError(`interrupted (${signal}): ${kind} job ${jobId} ${status}${done}; read it with: webjobs result ${jobId}${remote}${resume}`, code);
 }
 
 /**

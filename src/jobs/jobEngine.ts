@@ -18,6 +18,9 @@
  *
  * withJobFiles: a screenshot comes from the engine (or the cache) as a data: URL
  * and leaves as a file beside the job, the record holding its path.
+ *
+ * withJsonFormat, for the json format: the page is read (through the cache) with
+ * what the extraction needs, and its data extracted (jsonFormat.ts).
  */
 import type { PageData, ScrapeOptions, SessionOptions } from '../api/types.js';
 import type { SiteAccess } from '../engine/access.js';
@@ -77,4 +80,20 @@ export function withJobFiles(engine: Engine, files: JobFileWriter, jobId: string
     const bytes = Buffer.from(data.screenshot!.slice(match[0].length), 'base64');
     return { ...data, screenshot: await files.put(jobId, 'screenshot', ++taken, match[1]!, bytes) };
   });
+}
+
+/** The json format (jsonFormat.ts, which loads the model clients): loaded only when a scrape asks for it. */
+export function withJsonFormat(engine: Engine, env: NodeJS.ProcessEnv): Engine {
+  let scrape: Promise<Scrape> | undefined;
+  return withScrape(engine, async (...args: Parameters<Scrape>) => {
+    if (!args[1]?.formats?.includes('json')) return engine.scrape(...args);
+    scrape ??= import('./jsonFormat.js').then(({ scrapeWithJson }) => scrapeWithJson(engine, env));
+    return (await scrape)(...args);
+  });
+}
+
+/** The preflight of a job that scrapes with these options: the json format's schema and model (jsonFormat.ts), when asked. */
+export async function scrapePreflight(options: ScrapeOptions | undefined, env: NodeJS.ProcessEnv): Promise<void> {
+  if (!options?.formats?.includes('json')) return;
+  (await import('./jsonFormat.js')).jsonPreflight(options, env);
 }

@@ -31,6 +31,20 @@ export interface JobContext<K extends JobKind> {
   putPage(index: number, entry: PageEntry): Promise<void>;
   /** A crawl tells whoever waits on the job how many pages it knows of (done, loading and queued). */
   discovered(count: number): void;
+  /** The job's journal (a crawl's frontier as it grows), where the store keeps one: what a resume goes on from. */
+  journal?: JobJournal;
+  /** Set when the job goes on after a stop or an interruption (webjobs resume): what it did before. */
+  resumed?: ResumedJob;
+}
+
+export interface JobJournal {
+  append(lines: readonly unknown[]): Promise<void>;
+  read(): Promise<unknown[]>;
+}
+
+/** What a resumed job finds of its earlier runs: the entries it stored (0-based, missing ones undefined). */
+export interface ResumedJob {
+  readPages(start: number, count: number): Promise<(PageEntry | undefined)[]>;
 }
 
 export interface JobRunner<K extends JobKind> {

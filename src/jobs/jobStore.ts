@@ -16,6 +16,10 @@ export interface JobMeta {
   request: JobRequest;
   /** The process responsible for moving the job forward, by its lease (leases.ts); when it is gone, the job is dead. */
   owner: JobOwner;
+  /** The job ended failed because its process went away (kill, crash, reboot, shutdown), not on its own: it may resume. */
+  interrupted?: boolean;
+  /** When the job last went on after a stop or an interruption (webjobs resume): it keeps what it stored before. */
+  resumedAt?: string;
 }
 
 /** The record header: the GET result shape of the spec without the `data` of batch and crawl. */
@@ -98,6 +102,10 @@ export interface JobStore extends JobRecords {
   setOwner(jobId: string, pid: number): Promise<void>;
   /** Stores page entry number `index` (0-based) of a batch or crawl. */
   putPage(jobId: string, index: number, entry: PageEntry): Promise<void>;
+  /** Appends lines to the job's journal (a crawl's frontier as it grows), for a resume to read back. */
+  appendJournal(jobId: string, lines: readonly unknown[]): Promise<void>;
+  /** The journal's lines in the order written; none for a job without one. */
+  readJournal(jobId: string): Promise<unknown[]>;
   /** Entries [start, start+count) that exist; missing ones come back as undefined. */
   readPages(jobId: string, start: number, count: number): Promise<(PageEntry | undefined)[]>;
   /**

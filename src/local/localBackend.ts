@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import type { JobBackend, JobProgress, JobStart, PagedEntries, PagedText, StartOptions, WaitOptions } from '../api/backend.js';
-import { UsageError, WaitTimeoutError, errorMessage } from '../api/errors.js';
+import { NotResumableError, UsageError, WaitTimeoutError, errorMessage } from '../api/errors.js';
 import {
   isFinal,
   type JobHandle,
@@ -27,12 +27,13 @@ import { siteAccess } from '../engine/access.js';
 import type { Engine } from '../engine/engine.js';
 import { ofKind, type JobHeader, type JobStore, type StoredJob } from '../jobs/jobStore.js';
 import type { JobFileWriter, PageCache } from '../jobs/contracts.js';
-import { withCache, withJobFiles } from '../jobs/jobEngine.js';
+import { withCache, withJobFiles, withJsonFormat } from '../jobs/jobEngine.js';
 import { jobCleaner } from '../jobs/cleaner.js';
 import { JobQueue } from './jobQueue.js';
 import type { JobContext, JobRunner } from '../jobs/jobRunner.js';
 import { entryCount, readRecord, readRecordEntries, readRecordText } from './records.js';
 import { loadRunner } from '../jobs/runners/index.js';
+import { checkResumable, interruptedError } from '../jobs/resume.js';
 
 export interface LocalBackendOptions {
   store: JobStore;
@@ -89,6 +90,8 @@ export class LocalBackend implements JobBackend {
    * still says running, and is judged as an orphan once this process is gone.
    */
   private readonly unstored = new Map<string, string>();
+  /** close() was called: the jobs it stops end failed as interrupted, free to resume. */
+  private closing = false;
 
   constructor(options: LocalBackendOptions) {
     this.store = options.store;
@@ -190,11 +193,13 @@ export class LocalBackend implements JobBackend {
     try {
       const shared = await this.getEngine();
       const cached = this.pageCache ? withCache(shared, this.pageCache, this.sharedCache ? undefined : tenant) : shared;
+      // The json format around the job's engine once (a schema made from a prompt is made once per job); files outside it, numbered per page.
+      const shaped = withJsonFormat(cached, this.env);
       const ctx: JobContext<JobKind> = {
         jobId,
         request: job.meta.request,
-        engine: this.files ? withJobFiles(cached, this.files, jobId) : cached,
-        pageEngine: (place) => (this.files ? withJobFiles(cached, this.files, jobId, place + 1) : cached),
+        engine: this.files ? withJobFiles(shaped, this.files, jobId) : shaped,
+        pageEngine: (place) => (this.files ? withJobFiles(shaped, this.files, jobId, place + 1) : shaped),
         signal: controller.signal,
         env: this.env,
         access: siteAccess(requestUrls(job.meta.request), 'scrapeOptions' in job.meta.request ? job.meta.request.scrapeOptions : undefined),
@@ -213,6 +218,8 @@ export class LocalBackend implements JobBackend {
           this.events.emit(`page:${jobId}`, entry, index);
         },
         discovered: (count) => this.events.emit(`discovered:${jobId}`, count),
+        ...(job.meta.kind === 'crawl' ? { journal: { append: (lines) => this.store.appendJournal(jobId, lines), read: () => this.store.readJournal(jobId) } } : {}),
+        ...(job.meta.resumedAt ? { resumed: { readPages: (start, count) => this.store.readPages(jobId, start, count) } } : {}),
       };
       await (await runnerFor(job.meta.kind)).run(ctx);
     } catch (err) {
@@ -222,11 +229,13 @@ export class LocalBackend implements JobBackend {
       // The job is over: its browser context (tabs, popups, workers, timers) goes with it.
       if (!controller.signal.aborted) controller.abort(new Error('the job has ended'));
     }
-    const final = await this.store.update(jobId, (record) => {
+    const interrupted = error !== undefined && this.closing && controller.signal.aborted;
+    const final = await this.store.update(jobId, (record, meta) => {
       if (record.status !== 'running') return;
       if (error !== undefined) {
         record.status = 'failed';
-        record.error = cleanError(error);
+        record.error = cleanError(interrupted ? interruptedError(error, meta.kind, jobId) : error);
+        if (interrupted) meta.interrupted = true;
       } else {
         record.status = 'completed';
       }
@@ -380,10 +389,46 @@ export class LocalBackend implements JobBackend {
   }
 
   /**
-   * Stops running jobs (they end failed, saying why), then the browser. Pending
+   * Goes on with a stopped or interrupted batch or crawl in the same job (jobs/resume.ts says which may): it
+   * keeps the pages it stored and does the rest, in this process or (detach) in a worker. Refused with
+   * NotResumableError, the job unchanged, when it may not.
+   */
+  async resume(jobId: string, kind?: JobKind, options: StartOptions = {}): Promise<JobStatusObject> {
+    // A stopped job still winding down here ends first: one run of a job at a time.
+    await this.running.get(validateJobId(jobId))?.done;
+    const header = await this.readHeader(jobId, kind);
+    const id = header.jobId;
+    const self = await this.store.self();
+    const judged = header.owner;
+    const ownerGone = judged.lease !== self.lease && !(await this.store.ownerAlive(judged));
+    // A stopped job whose process still winds it down (or a serve that owns it) is that process's to resume.
+    if (judged.lease !== self.lease && !ownerGone) {
+      checkResumable(id, header.kind, header.status, true);
+      throw new NotResumableError(`${header.kind} job ${id} belongs to a process that still runs (pid ${judged.pid}); resume it there (webjobs serve: --remote), or once it has exited`);
+    }
+    const resumed = await this.store.update(id, (record, meta) => {
+      // Pending under a process gone before it began the job (killed at once): nothing else would ever run it.
+      const abandoned = record.status === 'pending' && ownerGone && meta.owner.pid === judged.pid && meta.owner.lease === judged.lease;
+      checkResumable(id, meta.kind, record.status, meta.interrupted === true || abandoned);
+      record.status = 'pending';
+      delete record.error;
+      delete meta.interrupted;
+      meta.resumedAt = new Date().toISOString();
+      meta.owner = self;
+    });
+    this.unstored.delete(id);
+    if (options.detach) await this.spawnWorker(id);
+    else this.enqueue(id, options.tenant);
+    return { status: resumed.record.status };
+  }
+
+  /**
+   * Stops running jobs (they end failed as interrupted, saying why: a batch or
+   * crawl may resume), then the browser. Pending
    * jobs stay pending in the store; whoever reads them next sees they are orphaned.
    */
   async close(reason = 'webjobs shut down before the job finished'): Promise<void> {
+    this.closing = true;
     this.queue.clear();
     for (const { controller } of this.running.values()) controller.abort(new Error(reason));
     await Promise.all([...this.running.values()].map((r) => r.done.catch(() => undefined)));

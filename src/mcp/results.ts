@@ -57,7 +57,7 @@ function partsOf(data: PageData): Parts {
   const texts = formats.map((format) =>
     format === 'links'
       ? (data.links ?? []).join('\n')
-      : format === 'structuredData' || format === 'changeTracking'
+      : format === 'structuredData' || format === 'changeTracking' || format === 'json'
         ? JSON.stringify(data[format], null, 2)
         : (data[format] ?? ''),
   );
@@ -93,6 +93,8 @@ function slice(data: PageData, parts: Parts, from: number, to: number): PageData
       if (a === 0) out.structuredData = data.structuredData;
     } else if (format === 'changeTracking') {
       if (a === 0) out.changeTracking = data.changeTracking;
+    } else if (format === 'json') {
+      if (a === 0) out.json = data.json;
     } else if (format === 'links') out.links = piece.split('\n').filter((link) => link !== '');
     else out[format] = piece;
   });
@@ -118,7 +120,7 @@ function rangeNote(from: number, to: number, length: number): string {
 function cutPage<T extends PageData>(entry: T, index: number, offset: number, budget: number, heading: string): { piece: Piece<T>; end: number; length: number } {
   const parts = partsOf(entry);
   const end = cutAt(parts.texts.join(''), offset, Math.max(budget, 1));
-  const { markdown: _m, html: _h, links: _l, structuredData: _s, ...rest } = entry;
+  const { markdown: _m, html: _h, links: _l, structuredData: _s, json: _j, ...rest } = entry;
   const shown = { ...rest, ...slice(entry, parts, offset, end) } as T;
   const visible = parts.formats.filter((format) => shown[format] !== undefined);
   const body = visible.length > 0 ? renderPage(shown, visible) : '';

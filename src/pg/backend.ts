@@ -27,6 +27,7 @@ import { loadRunner } from '../jobs/runners/index.js';
 import { reachable, type PgConnection } from './connect.js';
 import { PgProgress } from './progress.js';
 import { PgJobStore, type JobOwner } from './store.js';
+import { resumeJob } from './resume.js';
 
 const WAIT_POLL_MS = 250;
 
@@ -42,6 +43,7 @@ const ON_POSTGRES = 'PostgreSQL (serve --database)';
 
 export class PgBackend implements JobBackend {
   readonly store: PgJobStore;
+  private readonly pool: PgConnection['pool'];
   private readonly progress: PgProgress;
   /** Map's engine, made on the first map. */
   private engine: Promise<Engine> | undefined;
@@ -52,6 +54,7 @@ export class PgBackend implements JobBackend {
     private readonly options: PgBackendOptions = {},
   ) {
     this.store = new PgJobStore(connection);
+    this.pool = connection.pool;
     this.progress = new PgProgress(connection.pool);
   }
 
@@ -155,6 +158,16 @@ export class PgBackend implements JobBackend {
   async cancel(jobId: string, kind?: JobKind): Promise<JobStatusObject> {
     await this.header(jobId, kind);
     return { status: await reachable(() => this.store.cancel(jobId)) };
+  }
+
+  async resume(jobId: string, kind?: JobKind): Promise<JobStatusObject> {
+    return this.resumeOwned(jobId, kind);
+  }
+
+  /** Resumes a stopped batch or crawl (pg/resume.ts); for an API key, refused with TooManyJobsError past its limit. */
+  async resumeOwned(jobId: string, kind?: JobKind, owner?: JobOwner): Promise<JobStatusObject> {
+    await this.header(jobId, kind);
+    return { status: await reachable(() => resumeJob(this.pool, this.store, jobId, owner)) };
   }
 
   async remove(jobId: string): Promise<boolean> {

@@ -219,4 +219,34 @@ export class PgJobStore implements JobRecords {
     const { rows } = await this.pool.query<{ id: string }>(`SELECT id FROM webjobs_jobs WHERE id = ANY($1::uuid[]) AND status NOT IN ${ACTIVE}`, [jobIds]);
     return rows.map((r) => r.id);
   }
+
+  /**
+   * Cancels the queue jobs of takes that ended without a result, and queues each once more under a new one that
+   * its row names, in the caller's transaction (also for the pages of a job resumed: pg/resume.ts).
+   */
+  async queueAgain(client: pg.PoolClient, takes: { jobId: string; index: number | undefined; queueJob: string | null }[]): Promise<void> {
+    if (takes.length === 0) return;
+    const db = { db: bossDb(client) };
+    for (const [queue, ofQueue] of [
+      [PAGE_QUEUE, takes.filter((t) => t.index !== undefined)],
+      [JOB_QUEUE, takes.filter((t) => t.index === undefined)],
+    ] as const) {
+      // The old delivery is cancelled so pg-boss does not deliver it again as well; a worker still on it is fenced.
+      const old = ofQueue.flatMap((t) => (t.queueJob ? [t.queueJob] : []));
+      if (old.length > 0) await this.boss.cancel(queue, old, db);
+      if (ofQueue.length === 0) continue;
+      const queued = ofQueue.map((t) => this.queueJob(queue, t.index === undefined ? { jobId: t.jobId } : { jobId: t.jobId, index: t.index }));
+      await this.boss.insert(queued, db);
+      await (queue === PAGE_QUEUE
+        ? client.query(
+            `UPDATE webjobs_pages p SET queue_job = t.queue_job FROM unnest($1::uuid[], $2::int[], $3::uuid[]) AS t (job_id, idx, queue_job)
+             WHERE p.job_id = t.job_id AND p.idx = t.idx`,
+            [ofQueue.map((t) => t.jobId), ofQueue.map((t) => t.index), queued.map((q) => q.id)],
+          )
+        : client.query(`UPDATE webjobs_jobs j SET queue_job = t.queue_job FROM unnest($1::uuid[], $2::uuid[]) AS t (id, queue_job) WHERE j.id = t.id`, [
+            ofQueue.map((t) => t.jobId),
+            queued.map((q) => q.id),
+          ]));
+    }
+  }
 }

@@ -10,6 +10,7 @@ import {
   AuthError,
   DamagedRecordError,
   JobNotFoundError,
+  NotResumableError,
   PlanError,
   RemoteError,
   StoreFullError,
@@ -118,6 +119,7 @@ export class HttpClient {
       const { message, code } = await serverMessage(response);
       if (code === DamagedRecordError.code) throw new DamagedRecordError(message);
       if (code === StoreFullError.code) throw new StoreFullError(message);
+      if (code === NotResumableError.code) throw new NotResumableError(message);
       const retryable = method === 'POST' ? SAFE_POST_RETRY.has(response.status) : RETRY_STATUSES.has(response.status);
       if (retryable && !last) {
         await sleep(this.backoff(attempt - 1, response.headers.get('retry-after')));

@@ -179,6 +179,13 @@ export class RemoteBackend implements JobBackend {
     return { status };
   }
 
+  /** `webjobs serve`'s extension POST /api/{crawl|scrape/batch}/{jobId}/resume (not an endpoint of the spec). */
+  async resume(jobId: string, kind?: JobKind): Promise<JobStatusObject> {
+    const jobKind = kind ?? (await this.status(jobId)).kind;
+    const { status } = await this.http.call<JobStatusObject>('POST', `${KIND_PATHS[jobKind]}/${encodeURIComponent(jobId)}/resume`, { jobId });
+    return { status };
+  }
+
   /** `webjobs serve`'s extension POST /api/map (not an endpoint of the spec). */
   async map(request: MapRequest): Promise<MapResult> {
     return this.http.call<MapResult>('POST', '/map', { body: request });

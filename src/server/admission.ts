@@ -5,8 +5,8 @@
  * count and the insert share one transaction under a per-key lock).
  */
 import type { JobBackend } from '../api/backend.js';
-import { TooManyJobsError } from '../api/errors.js';
-import { isFinal, type JobHandle, type JobKind, type JobRequestByKind } from '../api/types.js';
+import { TooManyJobsError, UnsupportedError } from '../api/errors.js';
+import { isFinal, type JobHandle, type JobKind, type JobRequestByKind, type JobStatusObject } from '../api/types.js';
 import type { PgBackend } from '../pg/backend.js';
 import type { JobOwners } from './owners.js';
 
@@ -15,6 +15,8 @@ export interface Admission {
   jobs(keyId: string): Promise<readonly string[]>;
   /** Starts the job for the key, or throws TooManyJobsError when it has `maxActive` pending or running. */
   start<K extends JobKind>(keyId: string, maxActive: number, kind: K, request: JobRequestByKind[K]): Promise<JobHandle>;
+  /** Resumes the key's job (webjobs resume), or throws TooManyJobsError as start does: it is active again. */
+  resume(keyId: string, maxActive: number, jobId: string, kind: JobKind): Promise<JobStatusObject>;
 }
 
 /** One serve on the file store. */
@@ -37,12 +39,25 @@ export class FileAdmission implements Admission {
 
   /** Starts of one key run one at a time, so two at once cannot both slip under the 429 limit. */
   start<K extends JobKind>(keyId: string, maxActive: number, kind: K, request: JobRequestByKind[K]): Promise<JobHandle> {
-    const run = async () => {
+    return this.inTurn(keyId, async () => {
       if ((await this.activeJobs(keyId)) >= maxActive) throw TooManyJobsError.forKey(maxActive);
       const handle = await this.backend.start(kind, request, { tenant: keyId });
       await this.owners.add(handle.jobId, keyId);
       return handle;
-    };
+    });
+  }
+
+  resume(keyId: string, maxActive: number, jobId: string, kind: JobKind): Promise<JobStatusObject> {
+    return this.inTurn(keyId, async () => {
+      if (!this.backend.resume) throw UnsupportedError.of('resume', 'this server');
+      if ((await this.activeJobs(keyId)) >= maxActive) throw TooManyJobsError.forKey(maxActive);
+      const resumed = await this.backend.resume(jobId, kind, { tenant: keyId });
+      this.finished.delete(jobId);
+      return resumed;
+    });
+  }
+
+  private inTurn<T>(keyId: string, run: () => Promise<T>): Promise<T> {
     const next = (this.startLocks.get(keyId) ?? Promise.resolve()).then(run, run);
     this.startLocks.set(keyId, next.catch(() => undefined));
     return next;
@@ -74,5 +89,9 @@ export class PgAdmission implements Admission {
 
   start<K extends JobKind>(keyId: string, maxActive: number, kind: K, request: JobRequestByKind[K]): Promise<JobHandle> {
     return this.backend.startOwned(kind, request, { key: keyId, maxActive });
+  }
+
+  resume(keyId: string, maxActive: number, jobId: string, kind: JobKind): Promise<JobStatusObject> {
+    return this.backend.resumeOwned(jobId, kind, { key: keyId, maxActive });
   }
 }

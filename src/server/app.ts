@@ -170,6 +170,14 @@ export function buildApp(options: AppOptions): FastifyInstance {
       const { status } = await backend.cancel(await ownedJobId(req, kind), kind);
       return { status };
     });
+
+    // webjobs extension, not in the spec: a stopped or interrupted batch or crawl goes on (webjobs resume).
+    if (kind === 'batch' || kind === 'crawl') {
+      app.post<{ Params: { jobId: string } }>(`${base}/:jobId/resume`, async (req) => {
+        const { status } = await gate.resume(keyOf(req), await ownedJobId(req, kind), kind);
+        return { status };
+      });
+    }
   }
 
   // webjobs extension, not in the spec: a site's URLs, answered at once (no job).

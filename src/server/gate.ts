@@ -8,7 +8,7 @@
 import type { JobBackend } from '../api/backend.js';
 import { AuthError, JobNotFoundError, UnsupportedError, UsageError } from '../api/errors.js';
 import { requestUrls } from '../api/redact.js';
-import type { JobKind, JobRequestByKind, MapResult } from '../api/types.js';
+import type { JobKind, JobRequestByKind, JobStatusObject, MapResult } from '../api/types.js';
 import { validateJobId, validateMapRequest, validateRequest } from '../api/validate.js';
 import type { ApiKey, KeyRing } from './keys.js';
 import type { Admission } from './admission.js';
@@ -47,6 +47,11 @@ export class JobGate {
     this.refusePrivateUrls(requestUrls(request));
     const { jobId } = await this.options.admission.start(key.id, this.options.maxActiveJobsPerKey, kind, request);
     return { jobId, request };
+  }
+
+  /** Resumes the key's stopped or interrupted job, within the key's limit of active jobs (it becomes one again). */
+  resume(key: ApiKey, jobId: string, kind: JobKind): Promise<JobStatusObject> {
+    return this.options.admission.resume(key.id, this.options.maxActiveJobsPerKey, jobId, kind);
   }
 
   /** The job id `raw`, if it names a job of this key; unknown ids and other keys' jobs look the same: 404. */

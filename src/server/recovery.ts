@@ -2,7 +2,8 @@
  * What a starting server does with the jobs a previous server left unfinished
  * in the same WEBJOBS_HOME (after a crash, a kill or a graceful stop):
  *   pending  nothing was done yet: resumed, queued again in submission order
- *   running  half done: failed, with an error that says why
+ *   running  half done: failed, with an error that says why, and marked
+ *            interrupted: a batch or crawl goes on with `webjobs resume`
  * A job is taken over when its owner's lease (store/leases.ts) has run out or
  * was given up, whatever its old process id still answers (a zombie, a pid
  * reused by another program, a container restart where the new server has the
@@ -12,10 +13,13 @@
  * run out (watchOrphans). This runs before the store's own dead-owner check
  * could fail pending jobs.
  */
+import type { JobKind } from '../api/types.js';
 import type { JobStore } from '../jobs/jobStore.js';
+import { interruptedError } from '../jobs/resume.js';
 
-export const INTERRUPTED_MESSAGE =
-  'interrupted: webjobs serve stopped while this job was running (crash, kill or restart); start the job again';
+/** Why a job serve ran is failed after serve went away with it (a batch or crawl may go on with webjobs resume). */
+export const interruptedByServe = (kind: JobKind, jobId: string): string =>
+  interruptedError('webjobs serve stopped while this job was running (crash, kill or restart)', kind, jobId);
 
 export interface Recovered {
   resumed: string[];
@@ -54,7 +58,8 @@ export async function recoverJobs(store: JobStore, enqueue: (jobId: string) => v
         meta.owner = self;
         if (record.status === 'running') {
           record.status = 'failed';
-          record.error = INTERRUPTED_MESSAGE;
+          record.error = interruptedByServe(meta.kind, jobId);
+          meta.interrupted = true;
           failed.push(jobId);
         } else {
           toResume.push({ jobId, createdAt: meta.createdAt });

@@ -9,6 +9,7 @@
  *                the truth: a job without status.json, or with a damaged one, is
  *                read from job.json and meta.json)
  *   pages/     one file per batch/crawl page entry, named by its 0-based index
+ *   journal.jsonl  a crawl's frontier as it grew (journal.ts), for `webjobs resume`
  * Pages are written as they finish, so a 1,000-URL batch never sits in memory.
  */
 import { randomUUID } from 'node:crypto';
@@ -24,6 +25,8 @@ import type { JobOwner, OwnerLeases } from '../jobs/leases.js';
 import { FileLeases } from './leases.js';
 import { headerOf, type DamagedJob, type JobHeader, type JobMeta, type JobStore, type PageText, type RecordHeader, type StoredJob } from '../jobs/jobStore.js';
 import { pageText } from './pageText.js';
+import { appendLines, readLines } from './journal.js';
+import { interruptedError } from '../jobs/resume.js';
 
 const PAGE_NAME_WIDTH = 6;
 
@@ -169,7 +172,8 @@ export class FileJobStore implements JobStore {
       if (meta.owner.pid !== dead.pid || meta.owner.lease !== dead.lease) return;
       if (record.status === 'pending' || record.status === 'running') {
         record.status = 'failed';
-        record.error = `interrupted: the process that ran this job (pid ${meta.owner.pid}) exited before the job finished; start it again`;
+        record.error = interruptedError(`the process that ran this job (pid ${meta.owner.pid}) exited before the job finished`, meta.kind, jobId);
+        meta.interrupted = true;
       }
     };
     try {
@@ -234,6 +238,14 @@ export class FileJobStore implements JobStore {
 
   async putPage(jobId: string, index: number, entry: PageEntry): Promise<void> {
     await writeJsonAtomic(this.pageFile(jobId, index), entry);
+  }
+
+  appendJournal(jobId: string, lines: readonly unknown[]): Promise<void> {
+    return appendLines(path.join(this.dir(jobId), 'journal.jsonl'), lines);
+  }
+
+  readJournal(jobId: string): Promise<unknown[]> {
+    return readLines(path.join(this.dir(jobId), 'journal.jsonl'));
   }
 
   async readPages(jobId: string, start: number, count: number): Promise<(PageEntry | undefined)[]> {

@@ -7,7 +7,8 @@
  *
  * A header is answered from memory only while it cannot have changed without
  * this process knowing:
- *   - its status is final (pending → running → final, never back), or
+ *   - its status is final (pending → running → final, and back to pending only
+ *     by a resume, which serve makes through update() here), or
  *   - this process owns the job: it is the one moving the job forward, and every
  *     change of its own goes through update() here.
  * A cancel written by another process (the CLI on the same WEBJOBS_HOME) reaches a
@@ -77,6 +78,14 @@ export class HeaderCache implements JobStore {
 
   putPage(jobId: string, index: number, entry: PageEntry): Promise<void> {
     return this.store.putPage(jobId, index, entry);
+  }
+
+  appendJournal(jobId: string, lines: readonly unknown[]): Promise<void> {
+    return this.store.appendJournal(jobId, lines);
+  }
+
+  readJournal(jobId: string): Promise<unknown[]> {
+    return this.store.readJournal(jobId);
   }
 
   readPages(jobId: string, start: number, count: number): Promise<(PageEntry | undefined)[]> {

@@ -1,8 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
-import { UsageError } from '../../api/errors.js';
 import { MODEL_PROVIDERS, type ExtractRequest, type ModelProviderName } from '../../api/types.js';
 import { DEFAULT_MODEL, DEFAULT_OPENAI_MODEL } from '../../engine/extract/defaults.js';
+import { readJsonFlag, readSchemaFlag } from '../jsonFlags.js';
 import { addRunOptions, addSessionOptions, sessionOptionsFrom, type RunFlags, type SessionFlags } from '../options.js';
 import { renderRecord, runJob } from '../runJob.js';
 
@@ -15,42 +14,7 @@ interface ExtractFlags extends SessionFlags, RunFlags {
   model?: string;
 }
 
-const SCHEMA_EXAMPLE = '{"type":"object","properties":{...}}';
 const SELECTORS_EXAMPLE = '{"baseSelector":"li.product","fields":[{"name":"title","selector":"h2","type":"text"}]}';
-
-function parseJson(text: string, where: string, flag: string, example: string): Record<string, unknown> {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    throw new UsageError(`${flag}: ${where} is not valid JSON: ${(err as Error).message}`);
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new UsageError(`${flag}: ${where} must hold a JSON object, e.g. ${example}`);
-  }
-  return value as Record<string, unknown>;
-}
-
-/** A flag's JSON object: inline JSON when it looks like an object, else the path of a JSON file. */
-function readJsonFlag(value: string, flag: string, example: string): Record<string, unknown> {
-  const trimmed = value.trim();
-  if (trimmed.startsWith('{')) return parseJson(trimmed, 'the inline JSON', flag, example);
-  if (!existsSync(trimmed)) {
-    throw new UsageError(`${flag}: no file named "${value}", and it is not inline JSON either (inline JSON starts with "{")`);
-  }
-  let text: string;
-  try {
-    text = readFileSync(trimmed, 'utf8');
-  } catch (err) {
-    throw new UsageError(`${flag}: cannot read ${value}: ${(err as Error).message}`);
-  }
-  return parseJson(text, `the file ${value}`, flag, example);
-}
-
-/** --schema is inline JSON when it looks like an object, else the path of a JSON file. */
-export function readSchemaFlag(value: string): Record<string, unknown> {
-  return readJsonFlag(value, '--schema', SCHEMA_EXAMPLE);
-}
 
 function requestFrom(urls: string[], flags: ExtractFlags): ExtractRequest {
   return {

@@ -55,6 +55,7 @@ Examples:
   $ webjobs scrape https://example.com/status --fail -o status.md   # cron: a 4xx/5xx answer keeps the old file, exit 1
   $ webjobs scrape https://example.com --formats screenshot -o shot.png
   $ webjobs scrape https://example.com/pricing --formats markdown,changeTracking --exit-code --json   # cron: exit 10 when it changed
+  $ webjobs scrape https://shop.example.com/item/42 --formats json --schema product.schema.json   # its data as JSON (no model: from its JSON-LD)
   $ webjobs scrape saved/article.html --timeout 20s
   $ curl -s https://example.com | webjobs scrape -
 

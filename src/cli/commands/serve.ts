@@ -157,7 +157,7 @@ export function serveCommand(): Command {
       process.stderr.write(`webjobs serve listening on ${server.url}\n`);
       await waitForSignal();
       process.stderr.write('webjobs serve: shutting down\n');
-      await server.close('webjobs serve shut down while this job was running; start the job again');
+      await server.close('webjobs serve shut down while this job was running');
       process.stderr.write('webjobs serve: stopped\n');
       // Whatever a job left behind (a timer, a socket) must not keep a stopped server alive.
       process.exit(0);

@@ -57,6 +57,23 @@ export class HostGate implements PoliteGate {
     }
   }
 
+  /**
+   * When the last request to each host ended (Date.now(); now for one under way):
+   * what a resumed crawl restores, so that it keeps each host's delay from there.
+   */
+  lastRequests(): Record<string, number> {
+    const now = Date.now();
+    return Object.fromEntries([...this.hosts].map(([host, state]) => [host, state.active > 0 ? now : state.lastEnd]));
+  }
+
+  /** Takes over the times of lastRequests() of an earlier run of the crawl. */
+  restore(lastRequests: Record<string, number>): void {
+    for (const [host, lastEnd] of Object.entries(lastRequests)) {
+      const state = this.stateOf(host);
+      state.lastEnd = Math.max(state.lastEnd, lastEnd);
+    }
+  }
+
   private stateOf(host: string): HostState {
     let state = this.hosts.get(host);
     if (!state) {

@@ -8,8 +8,20 @@ import { LIMITS, batchPerHostLimit } from '../../api/limits.js';
 import type { BatchScrapeRequest, PageEntry } from '../../api/types.js';
 import { defaultConcurrency } from '../../engine/browser.js';
 import { HostGate, type PoliteGate } from '../../engine/crawl/hostGate.js';
+import { scrapePreflight } from '../jobEngine.js';
 import type { JobContext, JobRunner } from '../jobRunner.js';
 import { abortPromise, pageEntry, throttled } from './pageEntry.js';
+
+/** The indexes of the entries an earlier run of a resumed batch stored: they are kept, never scraped again. */
+async function storedIndexes(ctx: JobContext<'batch'>): Promise<Set<number>> {
+  const done = new Set<number>();
+  const total = ctx.request.urls.length;
+  for (let start = 0; ctx.resumed && start < total; start += 100) {
+    const entries = await ctx.resumed.readPages(start, Math.min(100, total - start));
+    entries.forEach((entry, i) => entry && done.add(start + i));
+  }
+  return done;
+}
 
 export function batchConcurrency(request: BatchScrapeRequest): number {
   return Math.min(request.concurrency ?? defaultConcurrency(), request.urls.length);
@@ -26,6 +38,7 @@ async function scrapeOne(ctx: JobContext<'batch'>, gate: PoliteGate, index: numb
 }
 
 export const batchRunner: JobRunner<'batch'> = {
+  preflight: (request, env) => scrapePreflight(request.scrapeOptions, env),
   initialRecord: (request) => ({
     jobId: '',
     status: 'pending',
@@ -39,8 +52,9 @@ export const batchRunner: JobRunner<'batch'> = {
 
   async run(ctx) {
     let next = 0;
+    const done = await storedIndexes(ctx);
     /** Entries stored, as the entries read back (and PostgreSQL's count) say: what totalScrapedPages holds. */
-    let stored = 0;
+    let stored = done.size;
     const counter = throttled(() =>
       ctx.update((record) => {
         (record as unknown as { totalScrapedPages: number }).totalScrapedPages = stored;
@@ -65,14 +79,17 @@ export const batchRunner: JobRunner<'batch'> = {
     const gate = new HostGate(batchPerHostLimit(ctx.request), ctx.signal);
     const worker = async () => {
       while (!ctx.signal.aborted && !fatal && next < ctx.request.urls.length) {
+        const index = next++;
+        if (done.has(index)) continue;
         try {
-          await scrapeOne(ctx, gate, next++, store);
+          await scrapeOne(ctx, gate, index, store);
         } catch (err) {
           fatal = true; // the other workers stop taking pages; the job fails with this error
           throw err;
         }
       }
     };
+    if (done.size > 0) counter.poke();
     const workers = Array.from({ length: batchConcurrency(ctx.request) }, worker);
     try {
       await Promise.race([Promise.all(workers), abortPromise(ctx.signal)]);

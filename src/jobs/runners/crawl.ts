@@ -26,8 +26,10 @@ import {
   robotsRefusal,
   type CrawlRules,
 } from '../crawlRules.js';
+import { scrapePreflight } from '../jobEngine.js';
 import type { JobContext, JobRunner } from '../jobRunner.js';
 import { abortPromise, completedEntry, failedEntry, isJobFatal, throttled } from './pageEntry.js';
+import { CrawlJournal, restoreCrawl } from './crawlState.js';
 
 /**
  * Automaton steps the include/exclude patterns of one crawl may cost (a few
@@ -38,6 +40,8 @@ import { abortPromise, completedEntry, failedEntry, isJobFatal, throttled } from
 const MAX_MATCHING_COST = 200_000_000;
 
 interface Visit {
+  /** The URL requested (taken from the frontier). */
+  url?: string;
   /** null: the page redirected to one already crawled, so it is not a new entry. */
   entry: PageEntry | null;
   links: string[];
@@ -53,12 +57,17 @@ class Crawl {
   private readonly crawled = new Set<string>();
   private stored = 0;
   private readonly counter;
+  private readonly gate: HostGate;
+  /** The frontier and pages as they go, for webjobs resume (crawlState.ts). */
+  private readonly journal: CrawlJournal;
 
   constructor(private readonly ctx: JobContext<'crawl'>) {
     const request: CrawlRequest = ctx.request;
     this.maxPages = request.maxPages ?? LIMITS.defaultCrawlPages;
     this.formats = crawlFormats(request);
-    this.rules = crawlRules(request, ctx.engine, ctx.access, ctx.signal, new HostGate(LIMITS.perHostConcurrency, ctx.signal));
+    this.gate = new HostGate(LIMITS.perHostConcurrency, ctx.signal);
+    this.journal = new CrawlJournal(ctx.journal, this.gate);
+    this.rules = crawlRules(request, ctx.engine, ctx.access, ctx.signal, this.gate);
     this.counter = throttled(() =>
       ctx.update((record) => {
         (record as unknown as { totalCrawledPages: number }).totalCrawledPages = this.stored;
@@ -74,20 +83,23 @@ class Crawl {
     for (const url of urls) {
       if (this.frontier.has(url)) continue;
       if (this.ctx.signal.aborted || this.rules.scope.matchingCost > MAX_MATCHING_COST) return;
-      if (await followsLink(this.rules, this.formats, url)) this.frontier.add(url);
+      if (await followsLink(this.rules, this.formats, url)) this.queue(url);
       await setImmediate();
     }
   }
 
-  /** Visits the `seq`th URL taken from the frontier (0: the start URL). */
-  private async visit(url: string, seq: number): Promise<Visit> {
-    const isStart = seq === 0;
+  private queue(url: string): void {
+    if (this.frontier.add(url)) this.journal.queue(url);
+  }
+
+  /** Visits a URL taken from the frontier; `place` names the files its scrape keeps (jobRunner.ts pageEngine). */
+  private async visit(url: string, isStart: boolean, place: number): Promise<Visit> {
     const refusal = await robotsRefusal(this.rules, url);
     if (refusal) return { entry: failedEntry(url, new PageError(refusal), this.formats), links: [] };
     const { scrapeOptions, sessionOptions } = this.ctx.request;
     let data;
     try {
-      data = await this.rules.politely(url, () => this.ctx.pageEngine(seq).scrape(url, crawlScrapeOptions(this.ctx.request), sessionOptions, this.ctx.signal, this.ctx.access));
+      data = await this.rules.politely(url, () => this.ctx.pageEngine(place).scrape(url, crawlScrapeOptions(this.ctx.request), sessionOptions, this.ctx.signal, this.ctx.access));
     } catch (err) {
       if (isJobFatal(err)) throw err;
       this.crawled.add(normalizeUrl(url)!);
@@ -118,8 +130,15 @@ class Crawl {
   async run(): Promise<void> {
     const { ctx } = this;
     const request = ctx.request;
+    // A resumed crawl goes on from its stored pages and journal; a new one from its start URL.
+    const restored = ctx.resumed && ctx.journal
+      ? await restoreCrawl(ctx.resumed, ctx.journal, { frontier: this.frontier, crawled: this.crawled, scope: this.rules.scope, gate: this.gate })
+      : undefined;
+    this.stored = restored?.stored ?? 0;
+    if (restored) this.counter.poke();
     const startRobots = await this.rules.robots.for(request.url);
-    this.frontier.add(request.url);
+    // Unless an earlier run queued (or stored) it already: one killed before its first page was stored begins here.
+    this.queue(request.url);
 
     const concurrency = defaultConcurrency();
     const aborted = abortPromise(ctx.signal);
@@ -128,14 +147,16 @@ class Crawl {
     const finished = new Map<number, Visit>();
     let started = 0;
     let nextToStore = 0;
-    let startDone = false;
+    let startDone = restored?.startDone ?? false;
+    // The start page is the first visit, unless an earlier run of the crawl did it.
+    const startSeq = startDone ? -1 : 0;
     const sitemapStop = new AbortController();
     const sitemaps = request.ignoreSitemap || startRobots.unavailable
       ? undefined
       : new SitemapFeed(
           crawlSitemapUrls(this.rules, request, startRobots.sitemaps, AbortSignal.any([ctx.signal, sitemapStop.signal])),
           // Enough is known when the pages begun and queued fill maxPages.
-          () => started + this.frontier.size >= this.maxPages,
+          () => (restored?.stored ?? 0) + started + this.frontier.size >= this.maxPages,
         );
     const sitemapChanged = async (): Promise<'sitemap'> => {
       await sitemaps!.changed();
@@ -151,7 +172,8 @@ class Crawl {
           const url = this.nextUrl();
           if (url === undefined) break;
           const seq = started++;
-          inFlight.set(seq, this.visit(url, seq).then((visit) => ({ seq, visit })));
+          // Files are named after the entries an earlier run stored, then in the order this run visits pages.
+          inFlight.set(seq, this.visit(url, seq === startSeq, (restored?.stored ?? 0) + seq).then((visit) => ({ seq, visit: { ...visit, url } })));
         }
         const full = this.stored + inFlight.size + finished.size >= this.maxPages;
         const sitemapWaits = startDone && sitemaps !== undefined && !sitemaps.done && !full;
@@ -162,7 +184,7 @@ class Crawl {
         inFlight.delete(seq);
         // followLinks: false crawls the start page and the sitemap's URLs only.
         if (request.followLinks !== false) await this.enqueue(visit.links);
-        if (seq === 0) startDone = true;
+        if (seq === startSeq) startDone = true;
         finished.set(seq, visit);
         nextToStore = await this.storeInOrder(finished, nextToStore);
         if (this.rules.scope.matchingCost > MAX_MATCHING_COST) {
@@ -175,6 +197,7 @@ class Crawl {
     } finally {
       sitemaps?.stop();
       sitemapStop.abort();
+      await this.journal.write();
       await this.counter.flush();
     }
   }
@@ -195,7 +218,11 @@ class Crawl {
     for (let visit = finished.get(seq); visit !== undefined; visit = finished.get(seq)) {
       finished.delete(seq);
       seq++;
+      if (!visit.entry) this.journal.dropped(visit.url!);
       if (!visit.entry || this.stored >= this.maxPages) continue;
+      // The journal first: a stored page never has links the journal lacks.
+      this.journal.storing(this.stored, visit.url!);
+      await this.journal.write();
       await this.ctx.putPage(this.stored, visit.entry);
       this.stored++;
       this.counter.poke();
@@ -205,6 +232,7 @@ class Crawl {
 }
 
 export const crawlRunner: JobRunner<'crawl'> = {
+  preflight: (request, env) => scrapePreflight(request.scrapeOptions, env),
   initialRecord: () => ({
     jobId: '',
     status: 'pending',

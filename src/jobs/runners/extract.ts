@@ -7,11 +7,12 @@
  */
 import type { ExtractJob, ExtractRequest } from '../../api/types.js';
 import type { ScrapedPage } from '../../engine/extract/chunk.js';
-import { extractData, generateSchema, inputBudget } from '../../engine/extract/extractor.js';
+import { inputBudget } from '../../engine/extract/extractor.js';
 import { llmSettings } from '../../engine/extract/llm.js';
 import { createProvider } from '../../engine/extract/providers/index.js';
 import type { ModelProvider } from '../../engine/extract/providers/provider.js';
 import { checkSchema, type CheckedSchema } from '../../engine/extract/schema.js';
+import { askedSchema, extractWithModel } from '../extractStep.js';
 import type { JobContext, JobRunner } from '../jobRunner.js';
 import { scrapeForExtract, withoutModel } from './extractNoModel.js';
 
@@ -27,14 +28,14 @@ async function scrapePages(ctx: JobContext<'extract'>): Promise<ScrapedPage[]> {
 }
 
 async function schemaFor(ctx: JobContext<'extract'>, llm: ModelProvider): Promise<CheckedSchema> {
-  const { schema, prompt, systemPrompt } = ctx.request;
-  if (schema) return checkSchema(schema);
-  const generated = await generateSchema(llm, prompt!, systemPrompt, ctx.signal);
-  // Kept at once, so that even a job failing later shows the schema it would have used.
-  await ctx.update((record) => {
-    (record as ExtractJob).schema = generated.schema;
-  });
-  return generated;
+  const checked = await askedSchema(llm, ctx.request, ctx.signal);
+  // A generated one is kept at once, so that even a job failing later shows the schema it would have used.
+  if (!ctx.request.schema) {
+    await ctx.update((record) => {
+      (record as ExtractJob).schema = checked.schema;
+    });
+  }
+  return checked;
 }
 
 export const extractRunner: JobRunner<'extract'> = {
@@ -66,11 +67,7 @@ export const extractRunner: JobRunner<'extract'> = {
       const schema = await schemaFor(ctx, llm);
       const pages = await scrapePages(ctx);
       metadata.numPagesScraped = pages.length;
-      const data = await extractData(
-        llm,
-        { pages, schema, prompt: ctx.request.prompt, systemPrompt: ctx.request.systemPrompt, budgetTokens: inputBudget(ctx.env) },
-        ctx.signal,
-      );
+      const data = await extractWithModel(llm, ctx.request, schema, pages, ctx.env, ctx.signal);
       await ctx.update((record) => {
         record.data = data;
       });

@@ -15,16 +15,9 @@
 import { PageError, errorMessage } from '../../api/errors.js';
 import type { ExtractJob, ExtractRequest } from '../../api/types.js';
 import type { EnginePage, EngineScrapeOptions } from '../../engine/engine.js';
-import { fillFromStructured } from '../../engine/extract/fromStructured.js';
-import { checkSchema, validationProblems } from '../../engine/extract/schema.js';
+import { checkSchema } from '../../engine/extract/schema.js';
+import { fillFromStructuredData, fillsWithoutModel } from '../extractStep.js';
 import type { JobContext } from '../jobRunner.js';
-
-/** Keys of the model servers extract can use; with none set, no model is configured. */
-const MODEL_KEYS = ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY'];
-
-export function modelConfigured(env: NodeJS.ProcessEnv): boolean {
-  return MODEL_KEYS.some((name) => (env[name]?.trim() ?? '') !== '');
-}
 
 export interface NoModelPlan {
   preflight(): void;
@@ -34,7 +27,7 @@ export interface NoModelPlan {
 /** How the request is served without a model, or undefined when it needs one. */
 export function withoutModel(request: ExtractRequest, env: NodeJS.ProcessEnv): NoModelPlan | undefined {
   if (request.selectors) return { preflight: () => undefined, run: runSelectors };
-  if (request.schema && request.prompt === undefined && request.model === undefined && request.provider === undefined && !modelConfigured(env)) {
+  if (fillsWithoutModel(request, env)) {
     return { preflight: () => void checkSchema(request.schema), run: fillSchema };
   }
   return undefined;
@@ -76,21 +69,13 @@ async function fillSchema(ctx: JobContext<'extract'>): Promise<void> {
     const page = await scrapeForExtract(ctx, url, { formats: ['structuredData'] });
     structured.push(...(page.structuredData ?? []));
   }
-  const { data, missing } = fillFromStructured(checked.schema, structured);
-  const problems = validationProblems(checked, data);
-  const notFound = missing.length === 0 ? '' : `${missing.length} field${missing.length === 1 ? '' : 's'} not found: ${missing.join(', ')}`;
+  const { data, missing, warning, failure } = fillFromStructuredData(checked, structured, 'several');
   await ctx.update((record) => {
     const job = record as ExtractJob;
     if (data !== undefined) job.data = data;
     job.metadata = noTokens(ctx.request.urls.length);
     job.missing = missing;
-    if (notFound) job.warning = `no model is configured: filled from the pages' structured data; ${notFound}`;
+    if (warning) job.warning = warning;
   });
-  if (problems.length > 0) {
-    const found = structured.length === 0 ? 'the pages have no structured data (JSON-LD, microdata, RDFa)' : `the pages' structured data does not fill the schema (${problems.slice(0, 5).join('; ')})`;
-    throw new PageError(
-      `no model is configured (set ANTHROPIC_API_KEY or OPENAI_API_KEY), and ${found}${notFound ? `; ${notFound}` : ''}` +
-        `${data === undefined ? '' : '; what was found is in the record\'s data'}`,
-    );
-  }
+  if (failure) throw new PageError(`${failure}${data === undefined ? '' : "; what was found is in the record's data"}`);
 }

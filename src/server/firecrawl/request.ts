@@ -9,10 +9,10 @@
 import { UsageError } from '../../api/errors.js';
 import { FORMATS, VIEWPORT_SIZE, type Format, type JobKind, type ScreenshotOptions } from '../../api/types.js';
 import { validateUrl } from '../../api/validate.js';
+import { isObject, refuse, unmapped, type Obj, type Unmapped } from './fields.js';
+import { jsonFormatOf, mapJsonOptions, requireJsonOptions } from './jsonFormat.js';
 
 export type FirecrawlVersion = 'v1' | 'v2';
-
-type Obj = Record<string, unknown>;
 
 /** A webjobs request body (not yet validated) and what the client should hear about it. */
 export interface MappedRequest {
@@ -22,29 +22,6 @@ export interface MappedRequest {
   invalidURLs: string[];
   /** Firecrawl names of fields that webjobs calls otherwise, for error messages: [theirs, ours]. */
   renamed: [string, string][];
-}
-
-const isObject = (value: unknown): value is Obj => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-function refuse(where: string, field: string, why: string): never {
-  throw new UsageError(`${where}${field} is not supported by webjobs serve: ${why}`);
-}
-
-/** A field accepted only with the one value that asks for what webjobs does anyway. */
-function onlyValue(obj: Obj, key: string, where: string, accepted: unknown, why: string): void {
-  if (obj[key] !== undefined && obj[key] !== accepted) refuse(where, key, `only ${JSON.stringify(accepted)} (${why})`);
-}
-
-/** Firecrawl fields without a webjobs counterpart: those accepted with one value, and why the others are refused. */
-interface Unmapped {
-  neutral: Record<string, [accepted: unknown, why: string]>;
-  whyNot: Record<string, string>;
-}
-
-/** A field no mapping took: accepted if it holds its neutral value, refused by name otherwise. */
-function unmapped(obj: Obj, key: string, where: string, rules: Unmapped): void {
-  if (Object.hasOwn(rules.neutral, key)) return onlyValue(obj, key, where, rules.neutral[key]![0], rules.neutral[key]![1]);
-  refuse(where, key, Object.hasOwn(rules.whyNot, key) ? rules.whyNot[key]! : 'webjobs has no such option');
 }
 
 /** Labels Firecrawl's clients attach to every request (SDK name and version, integration); they change nothing. */
@@ -68,8 +45,7 @@ const WHY_NOT: Record<string, string> = {
   location: 'there is no per-request location or language; use sessionOptions.proxyCountry on /api',
   proxy: "Firecrawl's proxy pools do not exist here; use sessionOptions.useProxy on /api",
   removeBase64Images: 'images are left as the page has them',
-  jsonOptions: 'LLM extraction is the extract endpoint',
-  extract: 'LLM extraction is the extract endpoint',
+  extract: 'v1\'s old name of the json format: use formats ["json"] with jsonOptions',
   webhook: 'webhooks are not sent; poll the status endpoint',
   storeInCache: 'a fresh page is always stored in the page cache',
 };
@@ -148,11 +124,18 @@ function changeTrackingOf(format: unknown): Obj | undefined {
   return options;
 }
 
-function mapFormats(value: unknown, where: string): { formats: Format[]; screenshotOptions?: ScreenshotOptions; changeTrackingOptions?: Obj } {
+function mapFormats(value: unknown, where: string): { formats: Format[]; screenshotOptions?: ScreenshotOptions; changeTrackingOptions?: Obj; jsonOptions?: Obj } {
   if (!Array.isArray(value)) throw new UsageError(`${where}formats must be an array of format names`);
   let screenshotOptions: ScreenshotOptions | undefined;
   let changeTrackingOptions: Obj | undefined;
+  let jsonOptions: Obj | undefined;
   const formats = value.map((format): Format => {
+    const json = jsonFormatOf(format, where);
+    if (json) {
+      if (jsonOptions) throw new UsageError(`${where}formats: json may be asked for once`);
+      jsonOptions = json;
+      return 'json';
+    }
     const changeTracking = changeTrackingOf(format);
     if (changeTracking) {
       if (Object.keys(changeTracking).length > 0) changeTrackingOptions = changeTracking;
@@ -165,12 +148,18 @@ function mapFormats(value: unknown, where: string): { formats: Format[]; screens
       return 'screenshot';
     }
     const name = formatName(format, where);
+    if (name === 'extract') refuse(where, 'formats: "extract"', WHY_NOT.extract!);
     if (!FORMATS.includes(name as Format)) {
       throw new UsageError(`${where}formats: "${name}" is not supported by webjobs serve (supported: ${FORMATS.join(', ')}, screenshot@fullPage)`);
     }
     return name as Format;
   });
-  return { formats, ...(screenshotOptions?.fullPage ? { screenshotOptions } : {}), ...(changeTrackingOptions ? { changeTrackingOptions } : {}) };
+  return {
+    formats,
+    ...(screenshotOptions?.fullPage ? { screenshotOptions } : {}),
+    ...(changeTrackingOptions ? { changeTrackingOptions } : {}),
+    ...(jsonOptions ? { jsonOptions } : {}),
+  };
 }
 
 /**
@@ -204,16 +193,18 @@ function mapHeaders(headers: Obj): Obj {
  * crawl) as webjobs' scrapeOptions. `skip` lists the request-level fields the
  * caller maps itself.
  */
-function mapScrapeOptions(obj: Obj, where: string, skip: readonly string[]): Obj {
+function mapScrapeOptions(obj: Obj, where: string, skip: readonly string[], version: FirecrawlVersion): Obj {
   const out: Obj = {};
   for (const key of Object.keys(obj)) {
     if (skip.includes(key) || obj[key] === undefined) continue;
     if (key === 'formats') Object.assign(out, mapFormats(obj.formats, where));
+    else if (key === 'jsonOptions') out.jsonOptions = mapJsonOptions(obj.jsonOptions, where, version);
     else if (key === 'headers' && isObject(obj.headers)) Object.assign(out, mapHeaders(obj.headers));
     else if (SAME_SCRAPE.includes(key)) out[key] = obj[key];
     else if (key === 'parsers') checkParsers(obj.parsers, where);
     else unmapped(obj, key, where, { neutral: NEUTRAL_SCRAPE, whyNot: WHY_NOT });
   }
+  requireJsonOptions(out, where, version);
   return out;
 }
 
@@ -241,17 +232,17 @@ function mapUrls(obj: Obj): { urls: unknown; invalidURLs: string[] } {
   return { urls, invalidURLs };
 }
 
-export function mapScrape(body: Obj): MappedRequest {
-  const scrapeOptions = mapScrapeOptions(body, '', ['url', ...LABELS]);
+export function mapScrape(body: Obj, version: FirecrawlVersion): MappedRequest {
+  const scrapeOptions = mapScrapeOptions(body, '', ['url', ...LABELS], version);
   return { kind: 'scrape', body: { url: body.url, scrapeOptions }, invalidURLs: [], renamed: [] };
 }
 
 const BATCH_FIELDS = ['urls', 'ignoreInvalidURLs', 'maxConcurrency', 'webhook', 'appendToId', ...LABELS];
 
-export function mapBatch(body: Obj): MappedRequest {
+export function mapBatch(body: Obj, version: FirecrawlVersion): MappedRequest {
   if (body.appendToId !== undefined) refuse('', 'appendToId', 'a batch cannot grow once started; start another');
   if (body.webhook !== undefined) refuse('', 'webhook', WHY_NOT.webhook!);
-  const scrapeOptions = mapScrapeOptions(body, '', BATCH_FIELDS);
+  const scrapeOptions = mapScrapeOptions(body, '', BATCH_FIELDS, version);
   const { urls, invalidURLs } = mapUrls(body);
   const out: Obj = { urls, scrapeOptions };
   const renamed: [string, string][] = [];
@@ -353,7 +344,7 @@ export function mapCrawl(body: Obj, version: FirecrawlVersion): MappedRequest {
         break;
       case 'scrapeOptions':
         if (!isObject(value)) throw new UsageError('scrapeOptions must be an object');
-        out.scrapeOptions = mapScrapeOptions(value, 'scrapeOptions.', []);
+        out.scrapeOptions = mapScrapeOptions(value, 'scrapeOptions.', [], version);
         break;
       default:
         unmapped(body, key, '', { neutral: CRAWL_NEUTRAL, whyNot: CRAWL_WHY_NOT });
@@ -383,12 +374,15 @@ const EXTRACT_WHY_NOT: Record<string, string> = {
   webhook: WHY_NOT.webhook!,
 };
 
+const EXTRACT_SAME = ['urls', 'prompt', 'schema', 'systemPrompt', 'selectors', 'provider', 'model'];
+
 export function mapExtract(body: Obj): MappedRequest {
   const out: Obj = {};
   for (const key of Object.keys(body)) {
     const value = body[key];
     if (value === undefined || LABELS.includes(key) || key === 'ignoreInvalidURLs') continue;
-    if (key === 'urls' || key === 'prompt' || key === 'schema' || key === 'systemPrompt' || key === 'selectors') out[key] = value;
+    // selectors, provider and model: webjobs' own (Firecrawl has no field for them), as /api/extract takes them.
+    if (EXTRACT_SAME.includes(key)) out[key] = value;
     else unmapped(body, key, '', { neutral: EXTRACT_NEUTRAL, whyNot: EXTRACT_WHY_NOT });
   }
   const { urls, invalidURLs } = mapUrls(body);

@@ -85,12 +85,12 @@ async function versionRoutes(app: FastifyInstance, options: FirecrawlOptions, ve
   };
 
   app.post('/scrape', async (req, reply) => {
-    const jobId = await start(req, mapScrape(requestBody(req.body)));
+    const jobId = await start(req, mapScrape(requestBody(req.body), version));
     return scrapeNow(backend, jobId, reply, linkOf(req), shutdown);
   });
 
   app.post('/batch/scrape', async (req) => {
-    const mapped = mapBatch(requestBody(req.body));
+    const mapped = mapBatch(requestBody(req.body), version);
     const id = await start(req, mapped);
     return { success: true, id, url: `${base(req)}/batch/scrape/${id}`, ...(mapped.invalidURLs.length > 0 ? { invalidURLs: mapped.invalidURLs } : {}) };
   });
