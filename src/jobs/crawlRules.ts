@@ -8,20 +8,15 @@ import { LIMITS } from '../api/limits.js';
 import { looksLikePage } from '../api/normalizeUrl.js';
 import type { CrawlRequest, Format, ScrapeOptions } from '../api/types.js';
 import type { SiteAccess } from '../engine/access.js';
-import type { PlainFetch } from '../engine/crawl/fetchText.js';
+import { FETCH_TIMEOUT_MS, type PlainFetch } from '../engine/crawl/fetchText.js';
 import { crawlPolitely, type PoliteGate, type PoliteRequest } from '../engine/crawl/hostGate.js';
 import { RobotsCache } from '../engine/crawl/robots.js';
 import { CrawlScope } from '../engine/crawl/scope.js';
-import { sitemapUrls } from '../engine/crawl/sitemap.js';
+import { sitemapLimits, sitemapUrls } from '../engine/crawl/sitemap.js';
 import type { Engine } from '../engine/engine.js';
 
-/** robots.txt and each sitemap file get this long; they are small files. */
-export const FETCH_TIMEOUT_MS = 10_000;
 /** Links taken from one page: a page with 50,000 links must not flood the frontier. */
 export const MAX_LINKS_PER_PAGE = 1_000;
-/** Sitemap files read, and bytes of one file and of its XML after un-gzipping: 50 files of 10 MiB bound a crawl's sitemap reading. */
-export const MAX_SITEMAP_FILES = 50;
-export const MAX_SITEMAP_BYTES = 10 * 1024 * 1024;
 
 /** What a crawl keeps between its pages: the scope and the robots.txt read so far. */
 export interface CrawlRules {
@@ -82,6 +77,5 @@ export async function landedRefusal(rules: CrawlRules, landed: string, url: stri
  * start URL, read politely within the bounds on files and bytes, until `signal` or the caller stops.
  */
 export function crawlSitemapUrls(rules: CrawlRules, request: CrawlRequest, listed: readonly string[], signal: AbortSignal): AsyncGenerator<string[]> {
-  const limits = { maxUrls: LIMITS.maxLocalCrawlPages, maxFiles: MAX_SITEMAP_FILES, maxBytes: MAX_SITEMAP_BYTES, timeoutMs: FETCH_TIMEOUT_MS };
-  return sitemapUrls(rules.sitemapFetcher, [...listed, new URL('/sitemap.xml', request.url).href], limits, signal);
+  return sitemapUrls(rules.sitemapFetcher, [...listed, new URL('/sitemap.xml', request.url).href], sitemapLimits(LIMITS.maxLocalCrawlPages), signal);
 }

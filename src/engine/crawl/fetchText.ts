@@ -10,6 +10,9 @@
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 
+/** robots.txt and each sitemap file (and a map's pages) get this long: they are small files. */
+export const FETCH_TIMEOUT_MS = 10_000;
+
 export interface Fetched {
   status: number;
   /** Final URL after redirects. */

@@ -11,20 +11,15 @@ import { parseHTML } from 'linkedom';
 import { JobFailedError, PageError } from '../../api/errors.js';
 import { LIMITS } from '../../api/limits.js';
 import type { MapLink, MapRequest, MapResult } from '../../api/types.js';
-import { fetchText, type PlainFetch } from './fetchText.js';
+import { FETCH_TIMEOUT_MS, fetchText, type PlainFetch } from './fetchText.js';
 import { HostGate } from './hostGate.js';
 import { cleanUrl, looksLikePage, normalizeUrl } from '../../api/normalizeUrl.js';
 import { RobotsCache } from './robots.js';
 import { CrawlScope } from './scope.js';
-import { sitemapUrls } from './sitemap.js';
+import { sitemapLimits, sitemapUrls } from './sitemap.js';
 
-/** Each page and sitemap file gets this long. */
-const FETCH_TIMEOUT_MS = 10_000;
 /** Bytes of one HTML page read; links past 5 MiB are not worth the wait. */
 const MAX_PAGE_BYTES = 5 * 1024 * 1024;
-/** As a crawl: 50 sitemap files of at most 10 MiB each. */
-const MAX_SITEMAP_FILES = 50;
-const MAX_SITEMAP_BYTES = 10 * 1024 * 1024;
 /** Pages read for links beyond the start page (depth 2 and 3): a map is a quick look, not a crawl. */
 const MAX_PAGES_READ = 200;
 /** Link text kept per URL, for --search. */
@@ -150,7 +145,7 @@ class SiteMap {
   }
 
   private async readSitemaps(sitemaps: string[]): Promise<void> {
-    const limits = { maxUrls: LIMITS.maxMapLimit, maxFiles: MAX_SITEMAP_FILES, maxBytes: MAX_SITEMAP_BYTES, timeoutMs: FETCH_TIMEOUT_MS };
+    const limits = sitemapLimits(LIMITS.maxMapLimit);
     const fetcher: PlainFetch = async (url, init) => this.gate.run(url, (await this.robots.for(url)).delayMs, () => this.fetcher(url, init));
     for await (const chunk of sitemapUrls(fetcher, sitemaps, limits, this.signal)) {
       for (const url of chunk) await this.add(url);

@@ -7,7 +7,16 @@
  * reference to no character, such as &#99999999999;) is skipped, not the file.
  */
 import { setImmediate } from 'node:timers/promises';
-import { fetchText, type PlainFetch } from './fetchText.js';
+import { FETCH_TIMEOUT_MS, fetchText, type PlainFetch } from './fetchText.js';
+
+/** Sitemap files read, and bytes of one file and of its XML after un-gzipping: 50 files of 10 MiB bound the reading (a crawl's, a map's). */
+export const MAX_SITEMAP_FILES = 50;
+export const MAX_SITEMAP_BYTES = 10 * 1024 * 1024;
+
+/** The bounds a crawl and a map read sitemaps within, up to `maxUrls` page URLs. */
+export function sitemapLimits(maxUrls: number): SitemapLimits {
+  return { maxUrls, maxFiles: MAX_SITEMAP_FILES, maxBytes: MAX_SITEMAP_BYTES, timeoutMs: FETCH_TIMEOUT_MS };
+}
 
 export interface SitemapLimits {
   /** Stop after this many page URLs. */
