@@ -14,6 +14,8 @@ import path from 'node:path';
 import type { PageData } from '../api/types.js';
 import { cacheKey } from '../jobs/cacheKey.js';
 import type { CacheEntry, CachedScrape, PageCache } from '../jobs/contracts.js';
+
+type Validators = NonNullable<CacheEntry['validators']>;
 import { readJson, writeJsonAtomic } from './atomicFile.js';
 
 export class FilePageCache implements PageCache {
@@ -39,9 +41,14 @@ export class FilePageCache implements PageCache {
     return age >= 0 && age <= maxAgeMs ? entry.data : undefined;
   }
 
-  async put(scrape: CachedScrape, data: PageData): Promise<void> {
+  async put(scrape: CachedScrape, data: PageData, validators?: Validators): Promise<void> {
     const file = this.file(cacheKey(scrape));
     await fs.mkdir(path.dirname(file), { recursive: true });
-    await writeJsonAtomic(file, { storedAt: Date.now(), data } satisfies CacheEntry);
+    await writeJsonAtomic(file, { storedAt: Date.now(), data, ...(validators ? { validators } : {}) } satisfies CacheEntry);
+  }
+
+  async renew(scrape: CachedScrape): Promise<void> {
+    const entry = await this.last(scrape);
+    if (entry) await writeJsonAtomic(this.file(cacheKey(scrape)), { ...entry, storedAt: Date.now() } satisfies CacheEntry);
   }
 }
