@@ -27,22 +27,3 @@ export function revalidationPlan(entry: CacheEntry | undefined, sitemapLastmod: 
   if (hasValidators(entry.validators)) return 'conditional';
   return sitemapLastmod !== undefined ? 'vouched' : 'fetch';
 }
-
-/**
- * A sitemap's `<lastmod>` (W3C Datetime: a date, or a date and time with a zone) as
- * milliseconds since the epoch; undefined when it is none of those. A date alone is
- * the end of that day (UTC): the page may have changed any time that day, so only an
- * entry stored after it is known to be no older.
- */
-export function parseLastmod(text: string | undefined): number | undefined {
-  if (!text) return undefined;
-  const value = text.trim();
-  if (/^\d{4}-\d\d-\d\d$/.test(value)) {
-    const day = Date.parse(`${value}T00:00:00Z`);
-    return Number.isNaN(day) ? undefined : day + 24 * 3600 * 1000 - 1;
-  }
-  // A time without a zone says nothing exact: not trusted.
-  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/.test(value)) return undefined;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : at;
-}

@@ -17,6 +17,7 @@ import { looksLikePage, normalizeUrl } from '../../api/normalizeUrl.js';
 import { sitemapUrls } from '../../engine/crawl/sitemap.js';
 import { SitemapFeed } from '../../engine/crawl/sitemapFeed.js';
 import { crawlRules, FETCH_TIMEOUT_MS, MAX_LINKS_PER_PAGE, MAX_SITEMAP_BYTES, MAX_SITEMAP_FILES, robotsRefusal, type CrawlRules } from '../crawlRules.js';
+import { CrawlChanges } from '../crawlChanges.js';
 import type { JobContext, JobRunner } from '../jobRunner.js';
 import { abortPromise, completedEntry, failedEntry, isJobFatal, throttled } from './pageEntry.js';
 
@@ -44,6 +45,8 @@ class Crawl {
   private readonly crawled = new Set<string>();
   private stored = 0;
   private readonly counter;
+  /** With change tracking: the previous crawl's pages, sitemap lastmods (crawlChanges.ts). */
+  private changes: CrawlChanges | undefined;
 
   constructor(private readonly ctx: JobContext<'crawl'>) {
     const request: CrawlRequest = ctx.request;
@@ -87,7 +90,8 @@ class Crawl {
     const { scrapeOptions, sessionOptions } = this.ctx.request;
     let data;
     try {
-      data = await this.rules.politely(url, () => this.ctx.engine.scrape(url, this.engineOptions(), sessionOptions, this.ctx.signal, this.ctx.access));
+      const options = { ...this.engineOptions(), sitemapLastmod: this.changes?.lastmodOf(url) };
+      data = await this.rules.politely(url, () => this.ctx.engine.scrape(url, options, sessionOptions, this.ctx.signal, this.ctx.access));
     } catch (err) {
       if (isJobFatal(err)) throw err;
       this.crawled.add(normalizeUrl(url)!);
@@ -118,6 +122,7 @@ class Crawl {
   async run(): Promise<void> {
     const { ctx } = this;
     const request = ctx.request;
+    this.changes = await CrawlChanges.open(request, ctx.pageCache);
     const startRobots = await this.rules.robots.for(request.url);
     this.frontier.add(request.url);
 
@@ -138,6 +143,7 @@ class Crawl {
             [...startRobots.sitemaps, new URL('/sitemap.xml', request.url).href],
             { maxUrls: LIMITS.maxLocalCrawlPages, maxFiles: MAX_SITEMAP_FILES, maxBytes: MAX_SITEMAP_BYTES, timeoutMs: FETCH_TIMEOUT_MS },
             AbortSignal.any([ctx.signal, sitemapStop.signal]),
+            this.changes && ((url, lastmod) => this.changes!.noteLastmod(url, lastmod)),
           ),
           // Enough is known when the pages begun and queued fill maxPages.
           () => started + this.frontier.size >= this.maxPages,
@@ -176,7 +182,10 @@ class Crawl {
           );
         }
       }
+      // Pages of the previous crawl not reached are removed when the crawl ran out of pages before maxPages.
+      const complete = this.stored < this.maxPages;
       await this.noteUrlsLeft();
+      for (const entry of (await this.changes?.finish(complete)) ?? []) await this.store(entry);
     } finally {
       sitemaps?.stop();
       sitemapStop.abort();
@@ -195,15 +204,20 @@ class Crawl {
     });
   }
 
+  private async store(entry: PageEntry): Promise<void> {
+    await this.ctx.putPage(this.stored, entry);
+    this.stored++;
+    this.counter.poke();
+  }
+
   private async storeInOrder(finished: Map<number, Visit>, from: number): Promise<number> {
     let seq = from;
     for (let visit = finished.get(seq); visit !== undefined; visit = finished.get(seq)) {
       finished.delete(seq);
       seq++;
       if (!visit.entry || this.stored >= this.maxPages) continue;
-      await this.ctx.putPage(this.stored, visit.entry);
-      this.stored++;
-      this.counter.poke();
+      await this.changes?.reached(visit.entry);
+      await this.store(visit.entry);
     }
     return seq;
   }
