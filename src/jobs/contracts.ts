@@ -36,8 +36,8 @@ export interface PageCache {
   put(scrape: CachedScrape, data: PageData, validators?: Validators): Promise<void>;
   /** The entry stored under the key, whatever its age (change tracking's last result, an entry to revalidate). */
   last(scrape: CachedScrape): Promise<CacheEntry | undefined>;
-  /** The entry still stands (the server answered 304): its storedAt becomes now. Nothing when there is none. */
-  renew(scrape: CachedScrape): Promise<void>;
+  /** `entry`, read with `last`, still stands (the server answered 304): its storedAt becomes now. */
+  renew(scrape: CachedScrape, entry: CacheEntry): Promise<void>;
 }
 
 /** Where a job's files go: the record keeps what `put` answers (a path, or the file's path on serve) in place of the bytes. */

@@ -30,7 +30,7 @@
 import type { PageData, SessionOptions } from '../api/types.js';
 import type { SiteAccess } from '../engine/access.js';
 import type { Engine, EnginePage, EngineScrapeOptions } from '../engine/engine.js';
-import { trackChanges, tracksChanges } from './changeTracking.js';
+import { historyOf, trackChanges, tracksChanges } from './changeTracking.js';
 import type { CachedScrape, JobFileWriter, PageCache } from './contracts.js';
 import { revalidationPlan } from './revalidation.js';
 
@@ -57,9 +57,12 @@ export function withCache(engine: Engine, cache: PageCache, tenant?: string): En
     const tracks = tracksChanges(scrapeOptions);
     if (!scrapeOptions.maxAge && !tracks) return engine.scrape(url, options, sessionOptions, signal, access);
     const scrape: CachedScrape = { url, scrapeOptions, sessionOptions, tenant };
+    // The history is read while the page loads (a failure to read it fails the page, below, not here).
+    const last = tracks ? cache.last(historyOf(scrape)) : undefined;
+    last?.catch(() => undefined);
     const data = await throughCache(engine, cache, scrape, { signal, access, sitemapLastmod });
     if (!tracks || !worthKeeping(data)) return data;
-    return trackChanges(cache, scrape, data);
+    return trackChanges(cache, scrape, data, last);
   });
 }
 
@@ -88,13 +91,13 @@ async function throughCache(
   const entry = await cache.last(scrape).catch(() => undefined);
   const plan = revalidationPlan(entry, job.sitemapLastmod);
   if (plan === 'vouched') {
-    await cache.renew(scrape).catch(() => undefined);
+    await cache.renew(scrape, entry!).catch(() => undefined);
     return withState(entry!.data, 'hit');
   }
   const revalidate = plan === 'conditional' ? { validators: entry!.validators } : {};
   const { validators, notModified, ...page } = await engine.scrape(url, { ...scrapeOptions, revalidate }, sessionOptions, job.signal, job.access);
   if (notModified) {
-    await cache.renew(scrape).catch(() => undefined);
+    await cache.renew(scrape, entry!).catch(() => undefined);
     return withState(entry!.data, 'hit');
   }
   if (worthKeeping(page)) await cache.put(scrape, page, validators).catch(() => undefined);

@@ -43,7 +43,7 @@ export class PgPageCache implements PageCache {
     );
   }
 
-  async renew(scrape: CachedScrape): Promise<void> {
+  async renew(scrape: CachedScrape, _entry: CacheEntry): Promise<void> {
     await this.pool.query('UPDATE webjobs_page_cache SET stored_at = now() WHERE key = $1', [cacheKey(scrape)]);
   }
 }

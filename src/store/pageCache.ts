@@ -16,7 +16,10 @@ import { cacheKey } from '../jobs/cacheKey.js';
 import type { CacheEntry, CachedScrape, PageCache } from '../jobs/contracts.js';
 
 type Validators = NonNullable<CacheEntry['validators']>;
-import { readJson, writeJsonAtomic } from './atomicFile.js';
+import { readJson, writeStoreFile } from './atomicFile.js';
+
+/** An entry is read by webjobs alone: JSON without indentation, a third less to write (a re-crawl renews one per page). */
+const write = (file: string, entry: CacheEntry): Promise<void> => writeStoreFile(file, JSON.stringify(entry));
 
 export class FilePageCache implements PageCache {
   private readonly dir: string;
@@ -44,11 +47,10 @@ export class FilePageCache implements PageCache {
   async put(scrape: CachedScrape, data: PageData, validators?: Validators): Promise<void> {
     const file = this.file(cacheKey(scrape));
     await fs.mkdir(path.dirname(file), { recursive: true });
-    await writeJsonAtomic(file, { storedAt: Date.now(), data, ...(validators ? { validators } : {}) } satisfies CacheEntry);
+    await write(file, { storedAt: Date.now(), data, ...(validators ? { validators } : {}) });
   }
 
-  async renew(scrape: CachedScrape): Promise<void> {
-    const entry = await this.last(scrape);
-    if (entry) await writeJsonAtomic(this.file(cacheKey(scrape)), { ...entry, storedAt: Date.now() } satisfies CacheEntry);
+  async renew(scrape: CachedScrape, entry: CacheEntry): Promise<void> {
+    await write(this.file(cacheKey(scrape)), { ...entry, storedAt: Date.now() });
   }
 }

@@ -82,10 +82,12 @@ export async function scrapeOverHttp(
   const deadline = Date.now() + options.timeout;
   const { revalidate } = context;
   const conditional = conditionalHeaders(revalidate?.validators);
-  pool.warm();
+  const revalidating = Object.keys(conditional).length > 0;
+  // The extraction's workers start while the page loads; a page that may not need them (a 304) does not start them.
+  if (!revalidating) pool.warm();
   const page = await fetchPage(fetcher, url, { timeoutMs: options.timeout, signal: context.signal, userAgent: userAgentHeader(context.access?.userAgent), conditional });
   // Not modified since the stored copy: nothing to read (the caller keeps its stored result).
-  if (page.status === 304 && Object.keys(conditional).length > 0) {
+  if (page.status === 304 && revalidating) {
     return { page, data: { metadata: { url: page.url, sourceURL: url, statusCode: '304', engine: 'http' }, notModified: true } };
   }
   if (page.status >= 400 && page.body.length === 0) {
