@@ -60,9 +60,15 @@ export function withCache(engine: Engine, cache: PageCache, tenant?: string): En
     // The history is read while the page loads (a failure to read it fails the page, below, not here).
     const last = tracks ? cache.last(historyOf(scrape)) : undefined;
     last?.catch(() => undefined);
-    const data = await throughCache(engine, cache, scrape, { signal, access, sitemapLastmod });
-    if (!tracks || !worthKeeping(data)) return data;
-    return trackChanges(cache, scrape, data, last);
+    const writes: Promise<void>[] = [];
+    try {
+      const data = await throughCache(engine, cache, scrape, { signal, access, sitemapLastmod }, writes);
+      if (!tracks || !worthKeeping(data)) return data;
+      return await trackChanges(cache, scrape, data, last);
+    } finally {
+      // The entry's write went on beside the history's; the page is done when both are.
+      await Promise.all(writes);
+    }
   });
 }
 
@@ -75,12 +81,14 @@ export function withCache(engine: Engine, cache: PageCache, tenant?: string): En
  *   stands with no request at all, the sitemap vouching for it (revalidation.ts);
  * - else the page is scraped and stored ("miss").
  * A cache that cannot answer is a miss; a full disk loses the entry, not the page.
+ * The entry's write is pushed on `writes`, for the caller to await once the history's is under way too.
  */
 async function throughCache(
   engine: Engine,
   cache: PageCache,
   scrape: CachedScrape,
   job: { signal?: AbortSignal; access?: SiteAccess; sitemapLastmod?: number },
+  writes: Promise<void>[],
 ): Promise<EnginePage> {
   const { url, scrapeOptions = {}, sessionOptions } = scrape;
   const maxAge = scrapeOptions.maxAge;
@@ -91,16 +99,16 @@ async function throughCache(
   const entry = await cache.last(scrape).catch(() => undefined);
   const plan = revalidationPlan(entry, job.sitemapLastmod);
   if (plan === 'vouched') {
-    await cache.renew(scrape, entry!).catch(() => undefined);
+    writes.push(cache.renew(scrape, entry!).catch(() => undefined));
     return withState(entry!.data, 'hit');
   }
   const revalidate = plan === 'conditional' ? { validators: entry!.validators } : {};
   const { validators, notModified, ...page } = await engine.scrape(url, { ...scrapeOptions, revalidate }, sessionOptions, job.signal, job.access);
   if (notModified) {
-    await cache.renew(scrape, entry!).catch(() => undefined);
+    writes.push(cache.renew(scrape, entry!).catch(() => undefined));
     return withState(entry!.data, 'hit');
   }
-  if (worthKeeping(page)) await cache.put(scrape, page, validators).catch(() => undefined);
+  if (worthKeeping(page)) writes.push(cache.put(scrape, page, validators).catch(() => undefined));
   return withState(page, 'miss');
 }
 
