@@ -11,7 +11,11 @@ import path from 'node:path';
 import type http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempHome } from './helpers/cli.js';
-import { articleText, html, startFixtureServer, type FixtureServer } from './helpers/fixtureServer.js';
+import { articleText, html, sendHtml, startFixtureServer, type FixtureServer } from './helpers/fixtureServer.js';
+import { startPostgres, type TestPostgres } from './helpers/postgres.js';
+import { startProxy } from './helpers/proxyServer.js';
+import { startServe, type ServeProcess } from './helpers/serve.js';
+import { serveClient } from './helpers/serveClient.js';
 
 /** A page its server validates: `version` is what a 200 sends; `etag`/`lastModified` what it sends and checks. */
 interface Doc {
@@ -26,7 +30,15 @@ const docs: Record<string, Doc> = {
   '/plain': { version: 1 },
   '/aged': { version: 1, etag: '"a-1"' },
   '/rendered': { version: 1, etag: '"r-1"' },
+  '/database': { version: 1, etag: '"d-1"' },
+  '/proxied-http': { version: 1, etag: '"p-1"' },
+  '/proxied-browser': { version: 1, etag: '"p-1"' },
 };
+
+/** The network behind serve: a server on a port the address guard does not allow, which must get nothing. */
+let inside: FixtureServer;
+/** Pages whose conditional request (and only that) is redirected inside: the guard must refuse that hop. */
+const moving = ['/moving-http', '/moving-browser'];
 
 function serveDoc(name: string, req: http.IncomingMessage, res: http.ServerResponse): void {
   const doc = docs[name]!;
@@ -45,11 +57,28 @@ function serveDoc(name: string, req: http.IncomingMessage, res: http.ServerRespo
 let site: FixtureServer;
 
 beforeAll(async () => {
-  site = await startFixtureServer(Object.fromEntries(Object.keys(docs).map((name) => [name, (req: http.IncomingMessage, res: http.ServerResponse) => serveDoc(name, req, res)])));
+  inside = await startFixtureServer({ '/secret': (_req, res) => sendHtml(res, html('<h1>Internal secret</h1>')) });
+  const movingRoutes = moving.map((name) => [
+    name,
+    (req: http.IncomingMessage, res: http.ServerResponse) => {
+      if (req.headers['if-none-match'] === '"m-1"') {
+        res.writeHead(302, { location: inside.at('/secret') });
+        res.end();
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', etag: '"m-1"' });
+      res.end(html(`<article><h1>${name}</h1>${articleText('moving')}</article>`));
+    },
+  ]);
+  site = await startFixtureServer({
+    ...Object.fromEntries(Object.keys(docs).map((name) => [name, (req: http.IncomingMessage, res: http.ServerResponse) => serveDoc(name, req, res)])),
+    ...Object.fromEntries(movingRoutes),
+  });
 });
 
 afterAll(async () => {
   await site?.close();
+  await inside?.close();
 });
 
 /** The requests the server got for a path, with their conditional headers. */
@@ -141,6 +170,28 @@ describe('changeTracking revalidates the stored page', () => {
   }, SLOW);
 });
 
+describe('--use-proxy', () => {
+  it('the conditional request goes through the session\'s proxy, as the page\'s own request (HTTP engine and Chromium)', async () => {
+    const proxy = await startProxy();
+    try {
+      const env = { WEBJOBS_HOME: tempHome(), WEBJOBS_PROXY_URL: proxy.url };
+      for (const engine of ['http', 'browser']) {
+        const name = `/proxied-${engine}`;
+        const url = site.at(name);
+        await scrape(env, [url, ...TRACK, '--engine', engine, '--use-proxy']);
+        docs[name]!.version = 2;
+        const second = await scrape(env, [url, ...TRACK, '--engine', engine, '--use-proxy']);
+        expect(second.changeTracking!.changeStatus).toBe('same');
+        expect(received(name).map((r) => r.ifNoneMatch)).toEqual([undefined, '"p-1"']);
+        // Both requests, the conditional one too, were forwarded by the proxy.
+        expect(proxy.forwarded.filter((forwarded) => forwarded === url)).toHaveLength(2);
+      }
+    } finally {
+      await proxy.close();
+    }
+  }, SLOW);
+});
+
 /** Makes every stored entry of a home's cache an hour older. */
 async function ageCache(home: string): Promise<number[]> {
   const storedAt: number[] = [];
@@ -177,5 +228,61 @@ describe('--max-age: an expired entry is revalidated', () => {
     expect(received('/aged')).toHaveLength(2);
     const [entry] = await ageCache(home);
     expect(entry! + 3_600_000).toBeGreaterThan(aged! + 3_600_000);
+  }, SLOW);
+});
+
+describe('serve: the conditional request', () => {
+  const KEY = 'revalidation-key-0123456789';
+  let serve: ServeProcess;
+  let pg: TestPostgres;
+  let pgServe: ServeProcess;
+
+  beforeAll(async () => {
+    serve = await startServe({ args: ['--allow-host', new URL(site.url).host, '--quiet'], env: { WEBJOBS_HOME: tempHome(), WEBJOBS_API_KEYS: `${KEY}:scale` } });
+    pg = await startPostgres();
+    pgServe = await startServe({ args: ['--allow-private', '--quiet', '--database', pg.url], env: { WEBJOBS_HOME: tempHome(), WEBJOBS_API_KEYS: `${KEY}:scale` } });
+  }, 120_000);
+
+  afterAll(async () => {
+    await serve?.stop();
+    await pgServe?.stop();
+    await pg?.stop();
+  });
+
+  const scrapeOn = async (url: string, engine: string, on: ServeProcess) => {
+    const client = serveClient(() => on.url, KEY);
+    const path = await client.start('scrape', { url, scrapeOptions: { formats: ['markdown', 'changeTracking'], engine } });
+    const status = await client.waitFinal(path);
+    const { body } = await client.call('GET', path);
+    return { status, data: body.data as Scraped | undefined, error: body.error as string | undefined };
+  };
+
+  it('passes the address guard on every hop, as the page\'s own request: a redirect inside is refused (HTTP engine and Chromium)', async () => {
+    for (const [name, engine] of [['/moving-http', 'http'], ['/moving-browser', 'browser']] as const) {
+      const url = site.at(name);
+      expect((await scrapeOn(url, engine, serve)).data?.changeTracking?.changeStatus).toBe('new');
+      const second = await scrapeOn(url, engine, serve);
+      expect(received(name).map((r) => r.ifNoneMatch)).toContain('"m-1"');
+      if (engine === 'http') {
+        // The HTTP engine's conditional request is the page's request: refused, it fails the page.
+        expect(second.status).toBe('failed');
+        expect(second.error).toMatch(/private|not allowed|refus/i);
+      } else {
+        // Chromium's conditional GET was refused: the page is rendered as ever (Chromium asks unconditionally).
+        expect(second.status).toBe('completed');
+        expect(second.data!.changeTracking!.changeStatus).toBe('same');
+      }
+    }
+    expect(inside.requests).toEqual([]);
+  }, SLOW);
+
+  it('on PostgreSQL (serve --database) the validators are kept in the database: 304, same', async () => {
+    const url = site.at('/database');
+    expect((await scrapeOn(url, 'http', pgServe)).data!.changeTracking!.changeStatus).toBe('new');
+    docs['/database']!.version = 2;
+    const second = await scrapeOn(url, 'http', pgServe);
+    expect(received('/database').map((r) => r.ifNoneMatch)).toEqual([undefined, '"d-1"']);
+    expect(second.data!.changeTracking!.changeStatus).toBe('same');
+    expect(second.data!.markdown).toContain('/database v1');
   }, SLOW);
 });
