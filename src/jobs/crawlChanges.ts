@@ -69,20 +69,34 @@ export class CrawlChanges {
 
   /** Notes the entry before it is stored; a page of the previous crawl now answering 404 or 410 is marked removed. */
   async reached(entry: PageEntry): Promise<void> {
+    const key = this.previousKey(entry);
+    const status = Number(entry.metadata?.statusCode);
+    if (!entry.changeTracking && key !== undefined && entry.status === 'completed' && GONE.has(status)) {
+      entry.changeTracking = { previousScrapeAt: await this.previousScrapeAt(this.previous.get(key)!), changeStatus: 'removed', visibility: 'visible' };
+    }
+    this.noteStored(entry);
+  }
+
+  /**
+   * Notes an entry stored already, as it was stored (`reached` calls it; a resumed crawl calls it
+   * for each entry of the run it continues, so that those pages do not count as not reached).
+   */
+  noteStored(entry: PageEntry): void {
     const keys = [keyOf(entry.url), keyOf(entry.metadata?.sourceURL ?? entry.url)];
     for (const key of keys) this.reachedKeys.add(key);
-    const key = keys.find((k) => this.previous.has(k));
-    if (entry.changeTracking) {
+    const status = entry.changeTracking?.changeStatus;
+    if (status === 'removed') return;
+    if (status !== undefined) {
       this.pages.set(keys[0]!, entry.url);
       return;
     }
-    if (key === undefined) return;
-    const status = Number(entry.metadata?.statusCode);
-    if (entry.status === 'completed' && GONE.has(status)) {
-      entry.changeTracking = { previousScrapeAt: await this.previousScrapeAt(this.previous.get(key)!), changeStatus: 'removed', visibility: 'visible' };
-    } else {
-      this.pages.set(key, this.previous.get(key)!);
-    }
+    // Failed, or another HTTP error: a page of the previous set keeps its place.
+    const key = this.previousKey(entry);
+    if (key !== undefined) this.pages.set(key, this.previous.get(key)!);
+  }
+
+  private previousKey(entry: PageEntry): string | undefined {
+    return [keyOf(entry.url), keyOf(entry.metadata?.sourceURL ?? entry.url)].find((key) => this.previous.has(key));
   }
 
   /**
