@@ -21,6 +21,7 @@ import { addStructuredData } from './structured/index.js';
 import type { HtmlReadResult, HtmlReads, SelectedItems } from './structured/readHtml.js';
 import type { CssSchema } from '../api/cssSchema.js';
 import { emptyPage, RENDERABLE, withDefaults, type PageOptions } from './pageOptions.js';
+import { validatorsOf, type RevalidationResult } from './validators.js';
 
 const WAIT_UNTIL: Record<WaitUntil, PuppeteerLifeCycleEvent> = {
   load: 'load',
@@ -326,7 +327,7 @@ interface TabRun extends ScrapeContext {
   egressFailure(url: string): string | undefined;
 }
 
-async function scrapeInTab(page: Page, url: string, options: PageOptions, run: TabRun): Promise<PageData & SelectedItems> {
+async function scrapeInTab(page: Page, url: string, options: PageOptions, run: TabRun): Promise<PageData & SelectedItems & RevalidationResult> {
   const { settings, signal } = run;
   const deadline = Date.now() + options.timeout;
   await prepare(page, settings, run.access);
@@ -379,7 +380,9 @@ async function scrapeInTab(page: Page, url: string, options: PageOptions, run: T
         if (mayMove && (isContextGone(err) || watch.commits !== commits)) continue;
         throw err;
       }
-      const data: PageData & SelectedItems = { ...pageData(page, url, response, result, options, { captcha, complete }), ...(await asServedAndSeen(page, response, options)) };
+      const data: PageData & SelectedItems & RevalidationResult = { ...pageData(page, url, response, result, options, { captcha, complete }), ...(await asServedAndSeen(page, response, options)) };
+      const validators = run.reportValidators ? validatorsOf(response.headers(), response.status()) : undefined;
+      if (validators) data.validators = validators;
       if (rendered === undefined) return data;
       const structuredData = options.formats.includes('structuredData');
       const read = await readRendered(run, rendered, data.metadata.url!, { structuredData, ...(run.selectors ? { selectors: run.selectors } : {}) }, deadline);
@@ -454,6 +457,8 @@ export interface ScrapeContext {
   readHtml?: (html: string, url: string, reads: HtmlReads, limits: { timeoutMs: number; signal?: AbortSignal }) => Promise<HtmlReadResult>;
   /** extract --selectors: the items of this CSS schema, read from the rendered HTML, come back as `selected`. */
   selectors?: CssSchema;
+  /** The page's validators (the document's ETag, Last-Modified) come back as `validators`, for the job's cache. */
+  reportValidators?: boolean;
 }
 
 /**
@@ -461,7 +466,7 @@ export interface ScrapeContext {
  * extraction) must finish within timeout + waitFor plus a grace period, so that a
  * page that hangs after load cannot hold a tab forever.
  */
-export async function scrapeUrl(pool: BrowserPool, url: string, scrapeOptions?: ScrapeOptions, context: ScrapeContext = {}): Promise<PageData & SelectedItems> {
+export async function scrapeUrl(pool: BrowserPool, url: string, scrapeOptions?: ScrapeOptions, context: ScrapeContext = {}): Promise<PageData & SelectedItems & RevalidationResult> {
   const options = withDefaults(scrapeOptions);
   const { signal } = context;
   const page = await pool.acquire(signal).catch((err: Error) => {

@@ -82,12 +82,13 @@ function describeFetchError(err: unknown, url: string, timeoutMs: number): strin
 /**
  * Fetches `url` as a page. Redirects (each hop checked by the guard inside
  * `fetcher`) and meta refreshes due soon are followed; the whole page shares one
- * deadline. Throws PageError when nothing usable came back.
+ * deadline. Throws PageError when nothing usable came back. With `conditional`
+ * headers (If-None-Match, If-Modified-Since) a 304 comes back as it is.
  */
 export async function fetchPage(
   fetcher: PlainFetch,
   url: string,
-  options: { timeoutMs: number; signal?: AbortSignal; userAgent: string },
+  options: { timeoutMs: number; signal?: AbortSignal; userAgent: string; conditional?: Record<string, string> },
 ): Promise<HttpPage> {
   const deadline = Date.now() + options.timeoutMs;
   let current = url;
@@ -98,7 +99,8 @@ export async function fetchPage(
       response = await fetcher(current, {
         timeoutMs: Math.max(1, deadline - Date.now()),
         signal: options.signal,
-        headers: { ...NAVIGATION_HEADERS, 'user-agent': options.userAgent },
+        // The conditional headers (validators.ts) go with the page's own request, not with a refresh's.
+        headers: { ...NAVIGATION_HEADERS, ...(refresh === 0 ? options.conditional : undefined), 'user-agent': options.userAgent },
       });
       body = await readBody(response);
     } catch (err) {

@@ -19,12 +19,13 @@ import { userAgentHeader } from '../userAgent.js';
 import { mediaNeedsBrowser, pageNeedsBrowser } from './choice.js';
 import type { ExtractPool } from './extractPool.js';
 import { fetchPage, type HttpPage } from './fetchPage.js';
+import { conditionalHeaders, validatorsOf, type Revalidation, type RevalidationResult } from '../validators.js';
 
 export interface HttpScrape {
   /** The page as fetched: final URL, status, headers, the document as served. */
   page: HttpPage;
   /** What the engine returns for the page when it is read over HTTP. */
-  data: PageData & SelectedItems;
+  data: PageData & SelectedItems & RevalidationResult;
   /** Why the page needs a browser, when it seems to (auto renders it then; http returns `data` with a warning). */
   needsBrowser?: string;
 }
@@ -76,11 +77,19 @@ export async function scrapeOverHttp(
   pool: ExtractPool,
   url: string,
   options: PageOptions,
-  context: { signal?: AbortSignal; access?: SiteAccess; selectors?: CssSchema },
+  context: { signal?: AbortSignal; access?: SiteAccess; selectors?: CssSchema; revalidate?: Revalidation },
 ): Promise<HttpScrape> {
   const deadline = Date.now() + options.timeout;
-  pool.warm();
-  const page = await fetchPage(fetcher, url, { timeoutMs: options.timeout, signal: context.signal, userAgent: userAgentHeader(context.access?.userAgent) });
+  const { revalidate } = context;
+  const conditional = conditionalHeaders(revalidate?.validators);
+  const revalidating = Object.keys(conditional).length > 0;
+  // The extraction's workers start while the page loads; a page that may not need them (a 304) does not start them.
+  if (!revalidating) pool.warm();
+  const page = await fetchPage(fetcher, url, { timeoutMs: options.timeout, signal: context.signal, userAgent: userAgentHeader(context.access?.userAgent), conditional });
+  // Not modified since the stored copy: nothing to read (the caller keeps its stored result).
+  if (page.status === 304 && revalidating) {
+    return { page, data: { metadata: { url: page.url, sourceURL: url, statusCode: '304', engine: 'http' }, notModified: true } };
+  }
   if (page.status >= 400 && page.body.length === 0) {
     const data = emptyPage(url, page.url, page.status, options.formats);
     data.metadata.engine = 'http';
@@ -107,6 +116,7 @@ export async function scrapeOverHttp(
     if (badSelector) throw new PageError(badSelector[0]);
     throw err;
   }
-  const data = { ...pageData(page, extraction, options), ...selectedOf(extraction, context.selectors) };
+  const validators = revalidate ? validatorsOf(page.headers, page.status) : undefined;
+  const data = { ...pageData(page, extraction, options), ...selectedOf(extraction, context.selectors), ...(validators ? { validators } : {}) };
   return { page, data, needsBrowser: mediaNeedsBrowser(page.mediaType) ?? pageNeedsBrowser(page, extraction, options) };
 }
