@@ -18,8 +18,9 @@ import { emptyPage, RENDERABLE, type PageOptions } from '../pageOptions.js';
 import { userAgentHeader } from '../userAgent.js';
 import { mediaNeedsBrowser, pageNeedsBrowser } from './choice.js';
 import type { ExtractPool } from './extractPool.js';
-import { fetchPage, type HttpPage } from './fetchPage.js';
+import { fetchPage, MAX_HTML_BYTES, type HttpPage } from './fetchPage.js';
 import { conditionalHeaders, validatorsOf, type Revalidation, type RevalidationResult } from '../validators.js';
+import { isPdf, PDF, pdfPageData } from '../pdfPage.js';
 
 export interface HttpScrape {
   /** The page as fetched: final URL, status, headers, the document as served. */
@@ -95,8 +96,15 @@ export async function scrapeOverHttp(
     data.metadata.engine = 'http';
     return { page, data };
   }
+  if (PDF.test(page.mediaType) && isPdf(page.body) && page.body.length < MAX_HTML_BYTES) {
+    // A PDF document fetched whole is read here: the browser would only fetch it again (and render it in its viewer).
+    const data = await pdfPageData(page.body, { sourceURL: url, url: page.url, status: page.status }, options, { deadline, signal: context.signal });
+    data.metadata.engine = 'http';
+    const validators = revalidate ? validatorsOf(page.headers, page.status) : undefined;
+    return { page, data: validators ? { ...data, validators } : data };
+  }
   if (page.mediaType !== '' && !RENDERABLE.test(page.mediaType)) {
-    // The browser engine reads what is not a web page (PDF documents) or says it cannot.
+    // The browser engine reads what else is not a web page (PDF documents too large to be read here) or says it cannot.
     if (options.engine === 'auto') return { page, data: { metadata: {} }, needsBrowser: `not a web page (content type ${page.mediaType})` };
     throw new PageError(`${url} is not a web page (content type ${page.mediaType}); read it with --engine auto or browser`);
   }
