@@ -36,6 +36,8 @@ beforeAll(async () => {
   };
   site = await startFixtureServer({
     '/report.pdf': (_req, res) => sendPdf(res, pdf),
+    // Another address of the same file, so that its requests are counted alone.
+    '/once.pdf': (_req, res) => sendPdf(res, pdf),
     // No .pdf in the address: the content type says what it is.
     '/download?id=7': (_req, res) => sendPdf(res, pdf),
     '/broken.pdf': (_req, res) => sendPdf(res, Buffer.from('this is not a PDF at all')),
@@ -71,6 +73,25 @@ describe('PDF documents', () => {
     );
     expect(data.links).toEqual(['https://example.com/appendix']);
     expect(data.metadata).toMatchObject({ title: 'Annual report', contentType: 'application/pdf', numPages: '2', statusCode: '200', url: site.at('/report.pdf') });
+  }, 180_000);
+
+  it('are read from the HTTP engine\'s one fetch: no browser renders them, nothing fetches them again', async () => {
+    // The browser fetched the file again and rendered it in its viewer, which a hostile PDF kept busy (issue 43).
+    const result = await runCli(['scrape', site.at('/once.pdf'), '--formats', 'markdown', '--json'], { env });
+    expect(result.code).toBe(0);
+    const { data } = JSON.parse(result.stdout) as Scraped;
+    expect(data.markdown).toMatch(/^# Annual report\n/);
+    expect(data.metadata.engine).toBe('http');
+    expect(site.requests.filter((r) => r.endsWith('/once.pdf'))).toEqual(['GET /once.pdf']);
+  }, 180_000);
+
+  it('are read by the browser engine too, from what its tab landed on', async () => {
+    const result = await runCli(['scrape', site.at('/report.pdf'), '--engine', 'browser', '--formats', 'markdown,links', '--json'], { env });
+    expect(result.code).toBe(0);
+    const { data } = JSON.parse(result.stdout) as Scraped;
+    expect(data.markdown).toMatch(/^# Annual report\n/);
+    expect(data.links).toEqual(['https://example.com/appendix']);
+    expect(data.metadata).toMatchObject({ engine: 'browser', contentType: 'application/pdf', numPages: '2' });
   }, 180_000);
 
   it('are known by their content type, not their address', async () => {

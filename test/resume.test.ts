@@ -12,7 +12,7 @@
  * --concurrency 1 for the batch) make requests go one at a time, so "the first
  * requests served" are the first pages stored.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FileJobStore } from '../src/store/fileStore.js';
@@ -221,6 +221,28 @@ describe('webjobs resume', () => {
     // The request cut short by the stop ended the host's last request: the next one comes a delay after it, not at once.
     const first = site.requests.find((request) => request.at > stoppedAt)!;
     expect(first.at - stoppedAt).toBeGreaterThanOrEqual(delay);
+  });
+
+  it('a tracked crawl killed and resumed lists no page of its earlier run as removed', async () => {
+    const home = tempHome();
+    const args = [...crawlArgs(), '--formats', 'markdown,changeTracking'];
+    // A first crawl, complete: the history every page of the next one is compared with.
+    expect((await runCli(args, { env: { WEBJOBS_HOME: home } })).code).toBe(0);
+    rmSync(path.join(home, 'jobs', onlyJob(home)), { recursive: true });
+    site.reset();
+    site.serveNext(5);
+    const cli = startCli(args, { env: { WEBJOBS_HOME: home } });
+    await stopWhenHeld(cli, home, 5, 'SIGKILL');
+    await cli.done;
+    const jobId = onlyJob(home);
+    site.releaseHeld();
+    site.serveNext(Infinity);
+
+    const resumed = await runCli(['resume', jobId, '--json'], { env: { WEBJOBS_HOME: home } });
+    expect(resumed.code).toBe(0);
+    const record = JSON.parse(resumed.stdout) as { data: (Entry & { changeTracking?: { changeStatus: string } })[] };
+    // The five pages stored before the kill were reached too: nothing is removed, every page is the same.
+    expect(record.data.map((entry) => entry.changeTracking?.changeStatus)).toEqual(allPaths.map(() => 'same'));
   });
 });
 

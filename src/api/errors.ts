@@ -14,7 +14,7 @@ export const ExitCode = {
   remote: 7,
   damaged: 8,
   unsupported: 9,
-  /** --exit-code: the job went well and a page changed since the last run (new or changed), as git diff --exit-code's 1. */
+  /** --exit-code: the job went well and a page changed since the last run (new, changed or, in a crawl, removed), as git diff --exit-code's 1. */
   changed: 10,
   /** `webjobs resume`: the job cannot go on (it completed, failed on its own, still runs, or is no batch or crawl). */
   notResumable: 11,

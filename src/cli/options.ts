@@ -131,7 +131,7 @@ export function addScrapeOptions(cmd: Command): Command {
     .option('--full-page', `with --formats screenshot: the whole page, not only its first ${VIEWPORT_SIZE} pixels`)
     .addOption(new Option('--screenshot-format <type>', 'with --formats screenshot: the image type (default: png)').choices([...SCREENSHOT_FORMATS]))
     .option('--change-tag <tag>', 'with --formats markdown,changeTracking: compare with the last run of the same tag (a separate history)')
-    .option('--exit-code', `with --formats markdown,changeTracking: exit ${ExitCode.changed} when a page is new or changed, 0 when none is (as git diff --exit-code)`)
+    .option('--exit-code', `with --formats markdown,changeTracking: exit ${ExitCode.changed} when a page is new, changed or removed, 0 when none is (as git diff --exit-code)`)
     .option(
       '--max-age <duration>',
       'reuse a stored result of the same URL and options up to this old instead of scraping again: 30m, 12h, 7d; a bare number is seconds (metadata.cacheState: hit or miss)',
@@ -166,10 +166,10 @@ export function scrapeOptionsFrom(flags: ScrapeFlags): ScrapeOptions {
   return options;
 }
 
-/** With --exit-code: is this page one that changed since the last run (new counts: it was not there)? */
+/** With --exit-code: is this page one that changed since the last run (new counts: it was not there; removed: it is gone)? */
 export function changedPage(page: { changeTracking?: { changeStatus: string } } | undefined): boolean {
   const status = page?.changeTracking?.changeStatus;
-  return status === 'new' || status === 'changed';
+  return status === 'new' || status === 'changed' || status === 'removed';
 }
 
 export interface SessionFlags {

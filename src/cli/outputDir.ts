@@ -50,11 +50,11 @@ interface IndexRow {
   status: string;
   statusCode: number | null;
   error: string | null;
-  /** With the changeTracking format: new, same or changed since the last run (a same page's files are not written again). */
+  /** With the changeTracking format: new, same, changed or removed since the last run (a same page's files are not written again). */
   changeStatus?: string;
 }
 
-/** A page of changes.json: one new or changed since the last run. */
+/** A page of changes.json: one new, changed or removed since the last run. */
 interface ChangeRow {
   url: string;
   changeStatus: string;
@@ -71,7 +71,7 @@ interface ChangeRow {
  * what it did; and index.json, written at the end in the job's order, listing
  * every page. With the changeTracking format (a cron job run again into the same
  * directory), a page the same as last time keeps its files as they are, and
- * changes.json lists the pages new or changed, with their diffs.
+ * changes.json lists the pages new, changed or removed, with their diffs.
  */
 export class OutputDir {
   private readonly taken = new Set<string>();
@@ -112,6 +112,11 @@ export class OutputDir {
   /** Queues the page's files; a write error surfaces in finish(). */
   add(entry: PageEntry, index: number): void {
     if (entry.status !== 'completed' || this.files.has(index)) return;
+    // A page of the last crawl this one did not reach (or that answered 404 or 410): no content; its old files stay.
+    if (entry.changeTracking?.changeStatus === 'removed') {
+      this.files.set(index, {});
+      return;
+    }
     const base = this.names.get(index) ?? baseNameFor(entry.url, this.taken);
     const files: Partial<Record<Format, string>> = {};
     // The same as last run: its files stand as that run wrote them.

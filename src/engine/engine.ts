@@ -24,6 +24,7 @@ import type { CssSchema } from '../api/cssSchema.js';
 import { solverConfig } from './session/captcha.js';
 import { proxiedFetch } from './session/proxiedFetch.js';
 import { resolveProxy, type ProxyConfig } from './session/proxy.js';
+import { conditionalHeaders, hasValidators, type Revalidation, type RevalidationResult } from './validators.js';
 
 export interface FetchOptions {
   timeoutMs: number;
@@ -40,10 +41,17 @@ const MAX_REDIRECTS = 10;
 export interface EngineScrapeOptions extends ScrapeOptions {
   /** The items of this schema, read from the page's final HTML, come back as the page's `selected`. */
   selectors?: CssSchema;
+  /** The job's cache (validators.ts): report the page's validators, and send a conditional request with the stored ones. */
+  revalidate?: Revalidation;
+  /**
+   * A crawl's word for the page: its sitemap's lastmod (ms since the epoch). Read by the job's cache
+   * (jobs/revalidation.ts) to decide whether to revalidate; the engine does not read it.
+   */
+  sitemapLastmod?: number;
 }
 
-/** A page as the engine returns it: the API's PageData, and the items of `selectors` when given. */
-export type EnginePage = PageData & SelectedItems;
+/** A page as the engine returns it: the API's PageData, the items of `selectors` when given, and what `revalidate` asked. */
+export type EnginePage = PageData & SelectedItems & RevalidationResult;
 
 export interface Engine {
   /**
@@ -124,14 +132,17 @@ export class BrowserEngine implements Engine {
     this.extractPool ??= new ExtractPool();
     const fetcher = (target: string, init: { timeoutMs: number; signal?: AbortSignal; headers: Record<string, string> }) =>
       this.fetch(target, { ...init, sessionOptions, access });
-    const read = await scrapeOverHttp(fetcher, this.extractPool, url, options, { signal, access, selectors });
+    const revalidate = scrapeOptions?.revalidate;
+    const read = await scrapeOverHttp(fetcher, this.extractPool, url, options, { signal, access, selectors, revalidate });
     if (!read.needsBrowser) return read.data;
     if (options.engine === 'http') {
       const note = `this page may need a browser (${read.needsBrowser}); --engine auto or browser renders it`;
       read.data.metadata.warning = [read.data.metadata.warning, note].filter(Boolean).join('; ');
       return read.data;
     }
-    return this.renderBecause(read.needsBrowser, url, scrapeOptions, sessionOptions, signal, access);
+    // The conditional request was this one: rendering does not ask again.
+    const rendered = revalidate ? { ...scrapeOptions, revalidate: {} } : scrapeOptions;
+    return this.renderBecause(read.needsBrowser, url, rendered, sessionOptions, signal, access);
   }
 
   /**
@@ -155,6 +166,10 @@ export class BrowserEngine implements Engine {
 
   /** The page rendered in Chromium, its metadata saying so. */
   private async render(url: string, scrapeOptions?: EngineScrapeOptions, sessionOptions?: SessionOptions, signal?: AbortSignal, access?: SiteAccess): Promise<EnginePage> {
+    const validators = scrapeOptions?.revalidate?.validators;
+    if (hasValidators(validators) && (await this.notModified(url, validators, scrapeOptions, sessionOptions, signal, access))) {
+      return { metadata: { url, sourceURL: url, statusCode: '304', engine: 'browser' }, notModified: true };
+    }
     const proxy = resolveProxy(sessionOptions, this.env);
     const solver = sessionOptions?.solveCaptchas ? solverConfig(this.env) : undefined;
     const fetchBytes = (target: string, maxBytes: number) =>
@@ -164,9 +179,39 @@ export class BrowserEngine implements Engine {
       );
     const readHtml = (html: string, at: string, reads: HtmlReads, limits: { timeoutMs: number; signal?: AbortSignal }) =>
       (this.extractPool ??= new ExtractPool()).read(html, at, reads, limits);
-    const data = await scrapeUrl(this.pool(proxy), url, scrapeOptions, { solver, signal, access, fetchBytes, readHtml, selectors: scrapeOptions?.selectors });
+    const data = await scrapeUrl(this.pool(proxy), url, scrapeOptions, {
+      solver,
+      signal,
+      access,
+      fetchBytes,
+      readHtml,
+      selectors: scrapeOptions?.selectors,
+      reportValidators: scrapeOptions?.revalidate !== undefined,
+    });
     data.metadata.engine = 'browser';
     return data;
+  }
+
+  /**
+   * Before rendering a stored page again: a conditional GET of its document, through
+   * Engine.fetch (the request guard on every hop, the egress and the session's proxy,
+   * the job's headers and cookies where they may go), as Crawl4AI revalidates with a
+   * HEAD. A GET, not a HEAD: servers answer a conditional GET with 304 far more
+   * reliably than a HEAD, and a 200's body is cancelled at once, unread. Any other
+   * answer, or no answer, renders the page as ever (which reports its own failure).
+   */
+  private async notModified(
+    url: string,
+    validators: Revalidation['validators'],
+    scrapeOptions: EngineScrapeOptions | undefined,
+    sessionOptions: SessionOptions | undefined,
+    signal: AbortSignal | undefined,
+    access: SiteAccess | undefined,
+  ): Promise<boolean> {
+    const headers = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', ...conditionalHeaders(validators) };
+    const response = await this.fetch(url, { timeoutMs: scrapeOptions?.timeout ?? 30_000, signal, sessionOptions, access, headers }).catch(() => undefined);
+    await response?.body?.cancel().catch(() => undefined);
+    return response?.status === 304;
   }
 
   /**

@@ -10,7 +10,6 @@ import type { PageData, ScrapeOptions, WaitUntil } from '../api/types.js';
 import type { SiteAccess } from './access.js';
 import type { BrowserPool, BrowserSettings } from './browser.js';
 import { extractionScript } from './content/bundle.js';
-import type { PdfText } from './content/pdf.js';
 import { EGRESS_ERROR_HEADER } from './egress.js';
 import { describeCaptcha, detectCaptcha, injectToken, solveCaptcha, type CaptchaSolverConfig } from './session/captcha.js';
 import { BAD_USER_SELECTOR, type InPageOptions, type InPageResult } from './content/inPage.js';
@@ -21,21 +20,14 @@ import { addStructuredData } from './structured/index.js';
 import type { HtmlReadResult, HtmlReads, SelectedItems } from './structured/readHtml.js';
 import type { CssSchema } from '../api/cssSchema.js';
 import { emptyPage, RENDERABLE, withDefaults, type PageOptions } from './pageOptions.js';
+import { validatorsOf, type RevalidationResult } from './validators.js';
+import { isPdf, MAX_PDF_BYTES, PDF, pdfPageData } from './pdfPage.js';
 
 const WAIT_UNTIL: Record<WaitUntil, PuppeteerLifeCycleEvent> = {
   load: 'load',
   domcontentloaded: 'domcontentloaded',
   networkidle: 'networkidle0',
 };
-
-/** A PDF document: its text is read in Node (content/pdf.ts), not rendered. */
-const PDF = /^application\/(x-)?pdf\b/i;
-/** A PDF file starts with %PDF- within its first 1,024 bytes; what the viewer hands over instead does not. */
-const isPdf = (bytes: Uint8Array) => Buffer.from(bytes.subarray(0, 1024)).includes('%PDF-');
-/** Larger PDF documents are refused rather than read into memory. */
-const MAX_PDF_BYTES = 50 * 1024 * 1024;
-/** Time a PDF's reading gets when the page's timeout is (nearly) spent by the time it has landed. */
-const MIN_PDF_MS = 1_000;
 
 const NET_ERRORS: Record<string, string> = {
   ERR_NAME_NOT_RESOLVED: 'DNS lookup failed: the host name could not be resolved',
@@ -213,37 +205,7 @@ async function pdfPage(page: Page, url: string, response: HTTPResponse, options:
   const held = await response.buffer().catch(() => undefined);
   const bytes = held && isPdf(held) ? held : await run.fetchBytes?.(landed, MAX_PDF_BYTES + 1);
   if (!bytes) throw new PageError(`could not read the PDF document at ${landed}`);
-  if (bytes.length > MAX_PDF_BYTES) throw new PageError(`the PDF document at ${landed} is larger than ${MAX_PDF_BYTES / 1024 / 1024} MiB`);
-  let text: PdfText;
-  try {
-    // Read in a worker thread, within the time left of the page's timeout (at least a second).
-    const { pdfToText } = await import('./content/pdf.js');
-    text = await pdfToText(bytes, { timeoutMs: Math.max(MIN_PDF_MS, deadline - Date.now()), signal: run.signal, links: options.formats.includes('links') });
-  } catch (err) {
-    if (run.signal?.aborted) throw err;
-    throw new PageError(`could not read the PDF document at ${landed}: ${(err as Error).message}`);
-  }
-  const formats = options.formats;
-  const data: PageData = {
-    metadata: {
-      title: text.title ?? '',
-      description: '',
-      url: page.url() || landed,
-      sourceURL: url,
-      statusCode: String(response.status()),
-      contentType: 'application/pdf',
-      numPages: String(text.numPages),
-      scrapedAt: new Date().toISOString(),
-    },
-  };
-  if (formats.includes('markdown')) data.markdown = text.markdown;
-  if (formats.includes('html')) data.html = text.html;
-  if (formats.includes('links')) data.links = text.links;
-  if (formats.includes('rawHtml')) data.rawHtml = '';
-  if (formats.includes('structuredData')) data.structuredData = [];
-  const warnings = [text.warning, formats.includes('screenshot') ? 'a PDF document has no screenshot; its text is in markdown' : undefined].filter(Boolean);
-  if (warnings.length > 0) data.metadata.warning = warnings.join('; ');
-  return data;
+  return pdfPageData(bytes, { sourceURL: url, url: page.url() || landed, status: response.status() }, options, { deadline, signal: run.signal });
 }
 
 /**
@@ -326,7 +288,7 @@ interface TabRun extends ScrapeContext {
   egressFailure(url: string): string | undefined;
 }
 
-async function scrapeInTab(page: Page, url: string, options: PageOptions, run: TabRun): Promise<PageData & SelectedItems> {
+async function scrapeInTab(page: Page, url: string, options: PageOptions, run: TabRun): Promise<PageData & SelectedItems & RevalidationResult> {
   const { settings, signal } = run;
   const deadline = Date.now() + options.timeout;
   await prepare(page, settings, run.access);
@@ -379,7 +341,9 @@ async function scrapeInTab(page: Page, url: string, options: PageOptions, run: T
         if (mayMove && (isContextGone(err) || watch.commits !== commits)) continue;
         throw err;
       }
-      const data: PageData & SelectedItems = { ...pageData(page, url, response, result, options, { captcha, complete }), ...(await asServedAndSeen(page, response, options)) };
+      const data: PageData & SelectedItems & RevalidationResult = { ...pageData(page, url, response, result, options, { captcha, complete }), ...(await asServedAndSeen(page, response, options)) };
+      const validators = run.reportValidators ? validatorsOf(response.headers(), response.status()) : undefined;
+      if (validators) data.validators = validators;
       if (rendered === undefined) return data;
       const structuredData = options.formats.includes('structuredData');
       const read = await readRendered(run, rendered, data.metadata.url!, { structuredData, ...(run.selectors ? { selectors: run.selectors } : {}) }, deadline);
@@ -454,6 +418,8 @@ export interface ScrapeContext {
   readHtml?: (html: string, url: string, reads: HtmlReads, limits: { timeoutMs: number; signal?: AbortSignal }) => Promise<HtmlReadResult>;
   /** extract --selectors: the items of this CSS schema, read from the rendered HTML, come back as `selected`. */
   selectors?: CssSchema;
+  /** The page's validators (the document's ETag, Last-Modified) come back as `validators`, for the job's cache. */
+  reportValidators?: boolean;
 }
 
 /**
@@ -461,7 +427,7 @@ export interface ScrapeContext {
  * extraction) must finish within timeout + waitFor plus a grace period, so that a
  * page that hangs after load cannot hold a tab forever.
  */
-export async function scrapeUrl(pool: BrowserPool, url: string, scrapeOptions?: ScrapeOptions, context: ScrapeContext = {}): Promise<PageData & SelectedItems> {
+export async function scrapeUrl(pool: BrowserPool, url: string, scrapeOptions?: ScrapeOptions, context: ScrapeContext = {}): Promise<PageData & SelectedItems & RevalidationResult> {
   const options = withDefaults(scrapeOptions);
   const { signal } = context;
   const page = await pool.acquire(signal).catch((err: Error) => {

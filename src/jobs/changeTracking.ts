@@ -12,7 +12,7 @@
  */
 import { structuredPatch } from 'diff';
 import type { ChangeTracking, PageData, ParsedDiff, ScrapeOptions } from '../api/types.js';
-import type { CachedScrape, PageCache } from './contracts.js';
+import type { CacheEntry, CachedScrape, PageCache } from './contracts.js';
 
 type Change = ParsedDiff['files'][number]['chunks'][number]['changes'][number];
 
@@ -62,10 +62,13 @@ export function markdownDiff(previous: string, current: string): NonNullable<Cha
   };
 }
 
-/** The page with its changeTracking, its Markdown now the history's last result. */
-export async function trackChanges(cache: PageCache, scrape: CachedScrape, data: PageData): Promise<PageData> {
+/**
+ * The page with its changeTracking, its Markdown now the history's last result.
+ * `last`: the history's last result, when the caller began reading it already (while the page loaded).
+ */
+export async function trackChanges(cache: PageCache, scrape: CachedScrape, data: PageData, last?: Promise<CacheEntry | undefined>): Promise<PageData> {
   const history = historyOf(scrape);
-  const previous = await cache.last(history);
+  const previous = await (last ?? cache.last(history));
   const markdown = data.markdown ?? '';
   const before = previous?.data.markdown;
   const changeTracking: ChangeTracking = {

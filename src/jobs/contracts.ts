@@ -4,6 +4,7 @@
  * own implementation; the file store's are store/pageCache.ts and store/jobFiles.ts.
  */
 import type { PageData, ScrapeOptions, SessionOptions } from '../api/types.js';
+import type { Validators } from '../engine/validators.js';
 
 /** One scrape as the cache sees it. */
 export interface CachedScrape {
@@ -24,14 +25,19 @@ export interface CacheEntry {
   /** Date.now() when the page was scraped. */
   storedAt: number;
   data: PageData;
+  /** The ETag and Last-Modified the page came with: a later scrape revalidates the entry with them (jobEngine.ts). */
+  validators?: Validators;
 }
 
 export interface PageCache {
   /** The stored page when it is at most `maxAgeMs` old. */
   get(scrape: CachedScrape, maxAgeMs: number): Promise<PageData | undefined>;
-  put(scrape: CachedScrape, data: PageData): Promise<void>;
-  /** The entry stored under the key, whatever its age (change tracking's last result). */
+  /** Stores the page (now), with the validators it came with, replacing the entry. */
+  put(scrape: CachedScrape, data: PageData, validators?: Validators): Promise<void>;
+  /** The entry stored under the key, whatever its age (change tracking's last result, an entry to revalidate). */
   last(scrape: CachedScrape): Promise<CacheEntry | undefined>;
+  /** `entry`, read with `last`, still stands (the server answered 304): its storedAt becomes now. */
+  renew(scrape: CachedScrape, entry: CacheEntry): Promise<void>;
 }
 
 /** Where a job's files go: the record keeps what `put` answers (a path, or the file's path on serve) in place of the bytes. */

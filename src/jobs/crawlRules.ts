@@ -76,6 +76,13 @@ export async function landedRefusal(rules: CrawlRules, landed: string, url: stri
  * The URLs of a crawl's sitemaps, a chunk at a time: those robots.txt names (`listed`) and /sitemap.xml of the
  * start URL, read politely within the bounds on files and bytes, until `signal` or the caller stops.
  */
-export function crawlSitemapUrls(rules: CrawlRules, request: CrawlRequest, listed: readonly string[], signal: AbortSignal): AsyncGenerator<string[]> {
-  return sitemapUrls(rules.sitemapFetcher, [...listed, new URL('/sitemap.xml', request.url).href], sitemapLimits(LIMITS.maxLocalCrawlPages), signal);
+export function crawlSitemapUrls(
+  rules: CrawlRules,
+  request: CrawlRequest,
+  listed: readonly string[],
+  signal: AbortSignal,
+  /** Told each page URL's <lastmod> (revalidation: sitemapUrls). */
+  onLastmod?: (url: string, lastmod: number) => void,
+): AsyncGenerator<string[]> {
+  return sitemapUrls(rules.sitemapFetcher, [...listed, new URL('/sitemap.xml', request.url).href], sitemapLimits(LIMITS.maxLocalCrawlPages), signal, onLastmod);
 }

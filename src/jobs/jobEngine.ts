@@ -13,6 +13,14 @@
  * timeout, may get the whole page. Under serve the entries are the job's API
  * key's own (`tenant`), unless the operator shares the cache.
  *
+ * Revalidation: an entry too old for maxAge, or any entry of a page asked for
+ * with change tracking, that came with an ETag or Last-Modified is revalidated
+ * with a conditional request (the engine's, through the same guard and proxy as
+ * the page's own fetch); on a 304 the stored result stands (renewed), without
+ * downloading or extracting the page again (revalidation.ts: when, and what a
+ * crawl's sitemap lastmod changes). With change tracking every page that worked
+ * is stored whole, so that the next run has something to revalidate.
+ *
  * The same page cache keeps the changeTracking format's history (changeTracking.ts):
  * a page that worked is compared with its last result there, which it then replaces.
  *
@@ -24,9 +32,10 @@
  */
 import type { PageData, ScrapeOptions, SessionOptions } from '../api/types.js';
 import type { SiteAccess } from '../engine/access.js';
-import type { Engine } from '../engine/engine.js';
-import { trackChanges, tracksChanges } from './changeTracking.js';
-import type { JobFileWriter, PageCache } from './contracts.js';
+import type { Engine, EnginePage, EngineScrapeOptions } from '../engine/engine.js';
+import { historyOf, trackChanges, tracksChanges } from './changeTracking.js';
+import type { CachedScrape, JobFileWriter, PageCache } from './contracts.js';
+import { revalidationPlan } from './revalidation.js';
 
 type Scrape = Engine['scrape'];
 
@@ -46,26 +55,64 @@ function worthKeeping(data: PageData): boolean {
 }
 
 export function withCache(engine: Engine, cache: PageCache, tenant?: string): Engine {
-  const maxAgeCache = withMaxAge(engine, cache, tenant);
-  return withScrape(maxAgeCache, async (url: string, scrapeOptions?: ScrapeOptions, sessionOptions?: SessionOptions, signal?: AbortSignal, access?: SiteAccess) => {
-    const data = await maxAgeCache.scrape(url, scrapeOptions, sessionOptions, signal, access);
-    if (!tracksChanges(scrapeOptions) || !worthKeeping(data)) return data;
-    return trackChanges(cache, { url, scrapeOptions, sessionOptions, tenant }, data);
+  return withScrape(engine, async (url: string, options?: EngineScrapeOptions, sessionOptions?: SessionOptions, signal?: AbortSignal, access?: SiteAccess) => {
+    const { sitemapLastmod, revalidate: _ours, ...scrapeOptions } = options ?? {};
+    const tracks = tracksChanges(scrapeOptions);
+    if (!scrapeOptions.maxAge && !tracks) return engine.scrape(url, options, sessionOptions, signal, access);
+    const scrape: CachedScrape = { url, scrapeOptions, sessionOptions, tenant };
+    // The history is read while the page loads (a failure to read it fails the page, below, not here).
+    const last = tracks ? cache.last(historyOf(scrape)) : undefined;
+    last?.catch(() => undefined);
+    const writes: Promise<void>[] = [];
+    try {
+      const data = await throughCache(engine, cache, scrape, { signal, access, sitemapLastmod }, writes);
+      if (!tracks || !worthKeeping(data)) return data;
+      return await trackChanges(cache, scrape, data, last);
+    } finally {
+      // The entry's write went on beside the history's; the page is done when both are.
+      await Promise.all(writes);
+    }
   });
 }
 
-function withMaxAge(engine: Engine, cache: PageCache, tenant?: string): Engine {
-  return withScrape(engine, async (url: string, scrapeOptions?: ScrapeOptions, sessionOptions?: SessionOptions, signal?: AbortSignal, access?: SiteAccess) => {
-    const maxAge = scrapeOptions?.maxAge;
-    if (!maxAge) return engine.scrape(url, scrapeOptions, sessionOptions, signal, access);
-    const scrape = { url, scrapeOptions, sessionOptions, tenant };
-    const cached = await cache.get(scrape, maxAge);
-    if (cached) return { ...cached, metadata: { ...cached.metadata, cacheState: 'hit' } };
-    const data = await engine.scrape(url, scrapeOptions, sessionOptions, signal, access);
-    // A full disk loses the cache entry, not the page.
-    if (worthKeeping(data)) await cache.put(scrape, data).catch(() => undefined);
-    return { ...data, metadata: { ...data.metadata, cacheState: 'miss' } };
-  });
+/**
+ * The page from the cache or the engine, stored again when it worked:
+ * - an entry at most maxAge old: returned as it is (cacheState "hit");
+ * - an older entry (or any, with change tracking) that came with validators: a conditional
+ *   request; on 304 the entry stands, renewed ("hit"), else the new page replaces it ("miss");
+ * - in a crawl, an entry no older than the page's sitemap lastmod and without validators: it
+ *   stands with no request at all, the sitemap vouching for it (revalidation.ts);
+ * - else the page is scraped and stored ("miss").
+ * A cache that cannot answer is a miss; a full disk loses the entry, not the page.
+ * The entry's write is pushed on `writes`, for the caller to await once the history's is under way too.
+ */
+async function throughCache(
+  engine: Engine,
+  cache: PageCache,
+  scrape: CachedScrape,
+  job: { signal?: AbortSignal; access?: SiteAccess; sitemapLastmod?: number },
+  writes: Promise<void>[],
+): Promise<EnginePage> {
+  const { url, scrapeOptions = {}, sessionOptions } = scrape;
+  const maxAge = scrapeOptions.maxAge;
+  const withState = (page: PageData, cacheState: 'hit' | 'miss'): PageData => (maxAge ? { ...page, metadata: { ...page.metadata, cacheState } } : page);
+  // Aged on the store's clock (PostgreSQL: the database's, which stamped the entry).
+  const fresh = maxAge ? await cache.get(scrape, maxAge).catch(() => undefined) : undefined;
+  if (fresh) return withState(fresh, 'hit');
+  const entry = await cache.last(scrape).catch(() => undefined);
+  const plan = revalidationPlan(entry, job.sitemapLastmod);
+  if (plan === 'vouched') {
+    writes.push(cache.renew(scrape, entry!).catch(() => undefined));
+    return withState(entry!.data, 'hit');
+  }
+  const revalidate = plan === 'conditional' ? { validators: entry!.validators } : {};
+  const { validators, notModified, ...page } = await engine.scrape(url, { ...scrapeOptions, revalidate }, sessionOptions, job.signal, job.access);
+  if (notModified) {
+    writes.push(cache.renew(scrape, entry!).catch(() => undefined));
+    return withState(entry!.data, 'hit');
+  }
+  if (worthKeeping(page)) writes.push(cache.put(scrape, page, validators).catch(() => undefined));
+  return withState(page, 'miss');
 }
 
 const DATA_URL = /^data:image\/(png|jpeg|webp);base64,/;

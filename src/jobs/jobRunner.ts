@@ -6,6 +6,7 @@
 import type { JobKind, JobRequestByKind, PageEntry } from '../api/types.js';
 import type { SiteAccess } from '../engine/access.js';
 import type { Engine } from '../engine/engine.js';
+import type { JobCache } from './crawlChanges.js';
 import type { RecordHeader } from './jobStore.js';
 
 export interface JobContext<K extends JobKind> {
@@ -25,6 +26,8 @@ export interface JobContext<K extends JobKind> {
   env: NodeJS.ProcessEnv;
   /** The request's headers, cookies and user-agent and where they may go; for every page and plain fetch of the job. */
   access?: SiteAccess;
+  /** The page cache `engine` uses (withCache), for what a job keeps beyond one page: a crawl's page set (crawlChanges.ts). */
+  pageCache?: JobCache;
   /** Changes the record header (counters, data of scrape/extract) under the store's lock. */
   update(change: (record: RecordHeader) => void): Promise<void>;
   /** Stores page entry `index` of a batch or crawl and tells whoever waits on the job. */

@@ -192,7 +192,8 @@ export class LocalBackend implements JobBackend {
     const { clean, cleanError } = jobCleaner(job.meta.request);
     try {
       const shared = await this.getEngine();
-      const cached = this.pageCache ? withCache(shared, this.pageCache, this.sharedCache ? undefined : tenant) : shared;
+      const pageCache = this.pageCache ? { cache: this.pageCache, tenant: this.sharedCache ? undefined : tenant } : undefined;
+      const cached = pageCache ? withCache(shared, pageCache.cache, pageCache.tenant) : shared;
       // The json format around the job's engine once (a schema made from a prompt is made once per job); files outside it, numbered per page.
       const shaped = withJsonFormat(cached, this.env);
       const ctx: JobContext<JobKind> = {
@@ -203,6 +204,7 @@ export class LocalBackend implements JobBackend {
         signal: controller.signal,
         env: this.env,
         access: siteAccess(requestUrls(job.meta.request), 'scrapeOptions' in job.meta.request ? job.meta.request.scrapeOptions : undefined),
+        pageCache,
         update: async (change) => {
           await this.store.update(jobId, (record) => {
             change(record);

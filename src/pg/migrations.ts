@@ -84,6 +84,9 @@ export const MIGRATIONS: readonly string[] = [
      bytes bytea NOT NULL,
      PRIMARY KEY (job_id, name)
    );`,
+  // 5: the ETag and Last-Modified a cached page came with ({etag, lastModified}), to revalidate it with a
+  // conditional request (jobs/jobEngine.ts); NULL: it came with none.
+  `ALTER TABLE webjobs_page_cache ADD COLUMN validators json;`,
 ];
 
 /**

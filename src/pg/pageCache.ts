@@ -8,6 +8,8 @@ import type { PageData } from '../api/types.js';
 import { cacheKey } from '../jobs/cacheKey.js';
 import type { CacheEntry, CachedScrape, PageCache } from '../jobs/contracts.js';
 
+type Validators = NonNullable<CacheEntry['validators']>;
+
 export class PgPageCache implements PageCache {
   constructor(private readonly pool: pg.Pool) {}
 
@@ -24,16 +26,24 @@ export class PgPageCache implements PageCache {
 
   /** Unlike `get`, a database that cannot answer is an error: a history that cannot be read must not report every page as new. */
   async last(scrape: CachedScrape): Promise<CacheEntry | undefined> {
-    const { rows } = await this.pool.query<{ data: PageData; stored_at: Date }>('SELECT data, stored_at FROM webjobs_page_cache WHERE key = $1', [cacheKey(scrape)]);
+    const { rows } = await this.pool.query<{ data: PageData; stored_at: Date; validators: Validators | null }>(
+      'SELECT data, stored_at, validators FROM webjobs_page_cache WHERE key = $1',
+      [cacheKey(scrape)],
+    );
     const row = rows[0];
-    return row && typeof row.data?.metadata === 'object' ? { storedAt: row.stored_at.getTime(), data: row.data } : undefined;
+    if (!row || typeof row.data?.metadata !== 'object') return undefined;
+    return { storedAt: row.stored_at.getTime(), data: row.data, ...(row.validators ? { validators: row.validators } : {}) };
   }
 
-  async put(scrape: CachedScrape, data: PageData): Promise<void> {
+  async put(scrape: CachedScrape, data: PageData, validators?: Validators): Promise<void> {
     await this.pool.query(
-      `INSERT INTO webjobs_page_cache (key, stored_at, data) VALUES ($1, now(), $2)
-       ON CONFLICT (key) DO UPDATE SET stored_at = excluded.stored_at, data = excluded.data`,
-      [cacheKey(scrape), data],
+      `INSERT INTO webjobs_page_cache (key, stored_at, data, validators) VALUES ($1, now(), $2, $3)
+       ON CONFLICT (key) DO UPDATE SET stored_at = excluded.stored_at, data = excluded.data, validators = excluded.validators`,
+      [cacheKey(scrape), data, validators ?? null],
     );
+  }
+
+  async renew(scrape: CachedScrape, _entry: CacheEntry): Promise<void> {
+    await this.pool.query('UPDATE webjobs_page_cache SET stored_at = now() WHERE key = $1', [cacheKey(scrape)]);
   }
 }

@@ -23,6 +23,8 @@ import { JobOwners } from './owners.js';
 import { recoverJobs, watchOrphans } from './recovery.js';
 import { leaseMs } from '../jobs/leases.js';
 import { createGuards } from '../engine/ssrf.js';
+import { loadProxyClient } from '../engine/session/proxiedFetch.js';
+import { loadRunner } from '../jobs/runners/index.js';
 import type { ConnectionLimits } from './connections.js';
 
 export interface ServeOptions {
@@ -84,6 +86,16 @@ interface Jobs {
   health?: () => Promise<Record<string, string>>;
 }
 
+/**
+ * What the first scrape, batch or crawl would load on the thread that answers
+ * requests, loaded before serve listens: the runners, the engine and undici (~0.35 s
+ * of module loading, which held /healthz that long when the first job came).
+ * Extract's runner (the LLM client, Ajv) stays loaded by the first extract job.
+ */
+async function loadJobModules(): Promise<void> {
+  await Promise.all([loadRunner('scrape'), loadRunner('batch'), loadRunner('crawl'), import('../engine/engine.js'), loadProxyClient()]);
+}
+
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const env = options.env ?? process.env;
   const log = options.log ?? (() => undefined);
@@ -91,6 +103,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const allowHosts = new Set((options.allowHosts ?? []).map((h) => h.toLowerCase()));
   const guards = options.allowPrivate ? {} : createGuards({ allow: allowHosts });
   const jobs = options.database ? await postgresJobs(options, env, guards, log) : await fileJobs(options, env, guards, log, keys.size);
+  await loadJobModules();
   const app = buildApp({
     backend: jobs.backend,
     keys,

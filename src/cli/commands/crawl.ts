@@ -72,7 +72,7 @@ When --max-pages stops the crawl before every URL found was crawled, a line on s
 many more URLs were found (the record's urlsNotCrawled).
 
 Exit codes: 0 every page completed, 3 the job completed but some pages failed (with --fail, an HTTP error too),
-10 with --exit-code and --formats markdown,changeTracking: a page is new or changed since the last run,
+10 with --exit-code and --formats markdown,changeTracking: a page is new, changed or removed since the last run,
 1 the job failed, 2 bad usage (e.g. --max-pages over ${LIMITS.maxLocalCrawlPages}, or ${LIMITS.maxCrawlPages} with --remote),
 130/143 Ctrl-C/SIGTERM: the job is stopped, pages done kept (read them with webjobs result ID),
 141 stdout closed (| head): a quiet stop.`,

@@ -9,7 +9,7 @@
  * when links are wanted `links` (the new ones of each page) and `done`; or `error`.
  */
 import { parentPort } from 'node:worker_threads';
-import { getDocument, type PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { AnnotationType, getDocument, type PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { TextItem } from 'pdfjs-dist/types/src/display/api.js';
 import { layoutPdf, linesOf, type PdfLine } from './pdfLayout.js';
 
@@ -31,7 +31,7 @@ export const PDF_LIMITS = {
   textChars: 5_000_000,
   /** Text items (a page of tiny lines is many items of little text). */
   textItems: 1_000_000,
-  /** Annotations looked at for links, over all pages. */
+  /** Link annotations read, over all pages. */
   annotations: 20_000,
   /** Entries of the outline (bookmarks) that name headings. */
   outlineEntries: 10_000,
@@ -100,25 +100,49 @@ async function readLines(doc: PDFDocumentProxy): Promise<{ pages: PdfLine[][]; w
   return { pages, warnings };
 }
 
-/** The link annotations' URLs, page by page (each new one once), as they are read. */
+/** An annotation's Invisible and NoView flags (the PDF specification's annotation flags 1 and 6). */
+const UNSEEN_FLAGS = 0x01 | 0x20;
+
+/** Pages whose link annotations are asked of pdf.js at once: at most about 20 asks a document. */
+function linkChunk(pageCount: number): number {
+  return Math.max(25, Math.ceil(pageCount / 20));
+}
+
+/**
+ * The link annotations' URLs, a few pages at a time (each new one once), as they are read.
+ * pdf.js's getAnnotations, per page, also finds the text under each link, over a 64 x 64
+ * grid of the page: a page of 30,000 links across the page took 10 s and 1.5 GB. Its
+ * getAnnotationsByType builds only the links' own data.
+ */
 async function sendLinks(doc: PDFDocumentProxy, post: (reply: PdfReply) => void): Promise<string[]> {
   const seen = new Set<string>();
   let annotations = 0;
   const pageCount = Math.min(doc.numPages, PDF_LIMITS.pages);
-  for (let n = 1; n <= pageCount; n++) {
-    const page = await doc.getPage(n);
+  const chunk = linkChunk(pageCount);
+  for (let first = 0; first < pageCount; first += chunk) {
+    const last = Math.min(first + chunk, pageCount);
+    const skip = new Set<number>();
+    for (let i = 0; i < doc.numPages; i++) if (i < first || i >= last) skip.add(i);
+    const found = ((await doc.getAnnotationsByType(new Set([AnnotationType.LINK]), skip)) ?? []) as { url?: string; pageIndex?: number; annotationFlags?: number }[];
+    // In the document's order: pdf.js may gather the pages' annotations as the pages load.
+    found.sort((a, b) => (a.pageIndex ?? 0) - (b.pageIndex ?? 0));
     const fresh: string[] = [];
-    for (const annotation of (await page.getAnnotations()) as { subtype?: string; url?: string }[]) {
-      if (++annotations > PDF_LIMITS.annotations) break;
-      if (annotation.subtype === 'Link' && annotation.url && !seen.has(annotation.url)) {
+    let cutAt: number | undefined;
+    for (const annotation of found) {
+      if (++annotations > PDF_LIMITS.annotations) {
+        cutAt = (annotation.pageIndex ?? first) + 1;
+        break;
+      }
+      // What a viewer does not show (as getAnnotations for display left out) is no link of the document.
+      const unseen = ((annotation.annotationFlags ?? 0) & UNSEEN_FLAGS) !== 0;
+      if (annotation.url && !unseen && !seen.has(annotation.url)) {
         seen.add(annotation.url);
         fresh.push(annotation.url);
       }
     }
-    page.cleanup();
     if (fresh.length > 0) post({ type: 'links', links: fresh });
-    if (annotations > PDF_LIMITS.annotations) {
-      return [`the PDF's links are cut at page ${n} of ${doc.numPages}: only those of its first ${PDF_LIMITS.annotations} annotations were read`];
+    if (cutAt !== undefined) {
+      return [`the PDF's links are cut at page ${cutAt} of ${doc.numPages}: only those of its first ${PDF_LIMITS.annotations} link annotations were read`];
     }
   }
   return [];

@@ -1,7 +1,7 @@
 /**
  * Sitemaps: the URLs a site lists for crawlers. Reads robots.txt Sitemap: lines
  * and /sitemap.xml, follows sitemap indexes, and un-gzips .gz files. Only <loc>
- * elements matter, so they are picked out with a small scanner rather than a
+ * and <lastmod> elements matter, so they are picked out with a small scanner rather than a
  * full XML parser; the scanner looks at each character a bounded number of
  * times, whatever the file holds. An entry that does not decode (a character
  * reference to no character, such as &#99999999999;) is skipped, not the file.
@@ -66,8 +66,29 @@ export function isSitemapIndex(xml: string): boolean {
  * at any entry; null for an entry that is skipped (too long, or undecodable).
  */
 export function* sitemapLocs(xml: string): Generator<string | null> {
+  for (const entry of sitemapEntries(xml)) yield entry.loc;
+}
+
+export interface SitemapEntry {
+  /** The <loc>'s URL; null for an entry that is skipped (too long, or undecodable). */
+  loc: string | null;
+  /** The text of the entry's <lastmod>, when it has one. */
+  lastmod?: string;
+}
+
+/**
+ * The entries of a sitemap with their <lastmod>: the one inside the same <url> (or
+ * <sitemap>) element as the <loc>, before or after it. Each part of the file is
+ * searched once: an entry runs from the end of the one before to its closing tag.
+ */
+export function* sitemapEntries(xml: string): Generator<SitemapEntry> {
   const open = /<(?:[\w-]+:)?loc>/gi;
   const close = /<\/(?:[\w-]+:)?loc>/gi;
+  const entryClose = /<\/(?:[\w-]+:)?(?:url|sitemap)>/gi;
+  let entryStart = 0;
+  let entryEnd = -1;
+  let lastmod: string | undefined;
+  let noMoreEnds = false;
   // Each search starts where the last one ended, so the file is read once.
   for (let opened = open.exec(xml); opened !== null; opened = open.exec(xml)) {
     close.lastIndex = open.lastIndex;
@@ -75,8 +96,39 @@ export function* sitemapLocs(xml: string): Generator<string | null> {
     if (closed === null) return; // no closing tag further on: no more complete entries
     const raw = xml.slice(open.lastIndex, closed.index);
     open.lastIndex = close.lastIndex;
-    yield raw.length > MAX_LOC_LENGTH ? null : decodeXml(raw) || null;
+    // A <loc> past the entry read last starts the next entry (an image:loc inside one shares its lastmod).
+    if (opened.index > entryEnd && !noMoreEnds) {
+      entryClose.lastIndex = close.lastIndex;
+      const ended = entryClose.exec(xml);
+      if (ended === null) noMoreEnds = true;
+      else {
+        lastmod = LASTMOD.exec(xml.slice(entryStart, ended.index))?.[1]?.trim();
+        entryStart = entryEnd = ended.index;
+      }
+    }
+    const loc = raw.length > MAX_LOC_LENGTH ? null : decodeXml(raw) || null;
+    yield noMoreEnds || lastmod === undefined ? { loc } : { loc, lastmod };
   }
+}
+
+const LASTMOD = /<(?:[\w-]+:)?lastmod>([^<]{1,64})<\/(?:[\w-]+:)?lastmod>/i;
+
+/**
+ * A sitemap's <lastmod> (W3C Datetime: a date, or a date and time with a zone) as
+ * milliseconds since the epoch; undefined when it is none of those. A date alone is
+ * the end of that day (UTC): the page may have changed any time that day. A time
+ * without a zone says no exact moment, and is not read.
+ */
+export function parseLastmod(text: string | undefined): number | undefined {
+  if (!text) return undefined;
+  const value = text.trim();
+  if (/^\d{4}-\d\d-\d\d$/.test(value)) {
+    const day = Date.parse(`${value}T00:00:00Z`);
+    return Number.isNaN(day) ? undefined : day + 24 * 3600 * 1000 - 1;
+  }
+  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/.test(value)) return undefined;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : at;
 }
 
 /** Entries read between two turns of the event loop: a 10 MiB sitemap must not hold up the server. */
@@ -94,6 +146,8 @@ export async function* sitemapUrls(
   sitemaps: string[],
   limits: SitemapLimits,
   signal?: AbortSignal,
+  /** Told each page URL's <lastmod> (ms since the epoch), when it has one that reads (a crawl's revalidation). */
+  onLastmod?: (url: string, lastmod: number) => void,
 ): AsyncGenerator<string[]> {
   const queue = [...new Set(sitemaps)];
   const seen = new Set(queue);
@@ -107,7 +161,7 @@ export async function* sitemapUrls(
     const isIndex = isSitemapIndex(fetched.text);
     let chunk: string[] = [];
     let read = 0;
-    for (const loc of sitemapLocs(fetched.text)) {
+    for (const { loc, lastmod } of sitemapEntries(fetched.text)) {
       if (++read > MAX_ENTRIES_PER_FILE) break;
       if (read % ENTRIES_PER_TURN === 0) {
         if (chunk.length > 0) yield chunk;
@@ -130,6 +184,8 @@ export async function* sitemapUrls(
       } else {
         chunk.push(absolute);
         found++;
+        const at = onLastmod ? parseLastmod(lastmod) : undefined;
+        if (at !== undefined) onLastmod!(absolute, at);
       }
     }
     if (chunk.length > 0) yield chunk;

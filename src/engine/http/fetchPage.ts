@@ -12,6 +12,7 @@ import type { PlainFetch } from '../crawl/fetchText.js';
 import { capped } from '../crawl/fetchText.js';
 import { EGRESS_ERROR_HEADER } from '../egress.js';
 import { decodeHtml } from './charset.js';
+import { PDF } from '../pdfPage.js';
 
 export interface HttpPage {
   /** The URL asked for. */
@@ -25,7 +26,7 @@ export interface HttpPage {
   mediaType: string;
   /** The body as served, after Content-Encoding is undone. */
   body: Buffer;
-  /** The body as text, decoded with `charset`. */
+  /** The body as text, decoded with `charset` ('' for a PDF document, read from its bytes). */
   rawHtml: string;
   charset: string;
 }
@@ -82,12 +83,13 @@ function describeFetchError(err: unknown, url: string, timeoutMs: number): strin
 /**
  * Fetches `url` as a page. Redirects (each hop checked by the guard inside
  * `fetcher`) and meta refreshes due soon are followed; the whole page shares one
- * deadline. Throws PageError when nothing usable came back.
+ * deadline. Throws PageError when nothing usable came back. With `conditional`
+ * headers (If-None-Match, If-Modified-Since) a 304 comes back as it is.
  */
 export async function fetchPage(
   fetcher: PlainFetch,
   url: string,
-  options: { timeoutMs: number; signal?: AbortSignal; userAgent: string },
+  options: { timeoutMs: number; signal?: AbortSignal; userAgent: string; conditional?: Record<string, string> },
 ): Promise<HttpPage> {
   const deadline = Date.now() + options.timeoutMs;
   let current = url;
@@ -98,7 +100,8 @@ export async function fetchPage(
       response = await fetcher(current, {
         timeoutMs: Math.max(1, deadline - Date.now()),
         signal: options.signal,
-        headers: { ...NAVIGATION_HEADERS, 'user-agent': options.userAgent },
+        // The conditional headers (validators.ts) go with the page's own request, not with a refresh's.
+        headers: { ...NAVIGATION_HEADERS, ...(refresh === 0 ? options.conditional : undefined), 'user-agent': options.userAgent },
       });
       body = await readBody(response);
     } catch (err) {
@@ -111,7 +114,8 @@ export async function fetchPage(
     if (response.status === 407) throw new PageError(`the proxy refused the credentials (HTTP 407) for ${url}`);
     const headers = Object.fromEntries(response.headers.entries());
     const contentType = headers['content-type'] ?? '';
-    const { text, charset } = decodeHtml(body, contentType);
+    // A PDF is read from its bytes (pdfPage.ts): decoding megabytes of it as text only held the thread (~10 ms for 3 MB).
+    const { text, charset } = PDF.test(contentType) ? { text: '', charset: '' } : decodeHtml(body, contentType);
     const page: HttpPage = {
       sourceURL: url,
       url: response.url || current,

@@ -18,13 +18,15 @@ import { emptyPage, RENDERABLE, type PageOptions } from '../pageOptions.js';
 import { userAgentHeader } from '../userAgent.js';
 import { mediaNeedsBrowser, pageNeedsBrowser } from './choice.js';
 import type { ExtractPool } from './extractPool.js';
-import { fetchPage, type HttpPage } from './fetchPage.js';
+import { fetchPage, MAX_HTML_BYTES, type HttpPage } from './fetchPage.js';
+import { conditionalHeaders, validatorsOf, type Revalidation, type RevalidationResult } from '../validators.js';
+import { isPdf, PDF, pdfPageData } from '../pdfPage.js';
 
 export interface HttpScrape {
   /** The page as fetched: final URL, status, headers, the document as served. */
   page: HttpPage;
   /** What the engine returns for the page when it is read over HTTP. */
-  data: PageData & SelectedItems;
+  data: PageData & SelectedItems & RevalidationResult;
   /** Why the page needs a browser, when it seems to (auto renders it then; http returns `data` with a warning). */
   needsBrowser?: string;
 }
@@ -76,18 +78,33 @@ export async function scrapeOverHttp(
   pool: ExtractPool,
   url: string,
   options: PageOptions,
-  context: { signal?: AbortSignal; access?: SiteAccess; selectors?: CssSchema },
+  context: { signal?: AbortSignal; access?: SiteAccess; selectors?: CssSchema; revalidate?: Revalidation },
 ): Promise<HttpScrape> {
   const deadline = Date.now() + options.timeout;
-  pool.warm();
-  const page = await fetchPage(fetcher, url, { timeoutMs: options.timeout, signal: context.signal, userAgent: userAgentHeader(context.access?.userAgent) });
+  const { revalidate } = context;
+  const conditional = conditionalHeaders(revalidate?.validators);
+  const revalidating = Object.keys(conditional).length > 0;
+  // The extraction's workers start while the page loads; a page that may not need them (a 304) does not start them.
+  if (!revalidating) pool.warm();
+  const page = await fetchPage(fetcher, url, { timeoutMs: options.timeout, signal: context.signal, userAgent: userAgentHeader(context.access?.userAgent), conditional });
+  // Not modified since the stored copy: nothing to read (the caller keeps its stored result).
+  if (page.status === 304 && revalidating) {
+    return { page, data: { metadata: { url: page.url, sourceURL: url, statusCode: '304', engine: 'http' }, notModified: true } };
+  }
   if (page.status >= 400 && page.body.length === 0) {
     const data = emptyPage(url, page.url, page.status, options.formats);
     data.metadata.engine = 'http';
     return { page, data };
   }
+  if (PDF.test(page.mediaType) && isPdf(page.body) && page.body.length < MAX_HTML_BYTES) {
+    // A PDF document fetched whole is read here: the browser would only fetch it again (and render it in its viewer).
+    const data = await pdfPageData(page.body, { sourceURL: url, url: page.url, status: page.status }, options, { deadline, signal: context.signal });
+    data.metadata.engine = 'http';
+    const validators = revalidate ? validatorsOf(page.headers, page.status) : undefined;
+    return { page, data: validators ? { ...data, validators } : data };
+  }
   if (page.mediaType !== '' && !RENDERABLE.test(page.mediaType)) {
-    // The browser engine reads what is not a web page (PDF documents) or says it cannot.
+    // The browser engine reads what else is not a web page (PDF documents too large to be read here) or says it cannot.
     if (options.engine === 'auto') return { page, data: { metadata: {} }, needsBrowser: `not a web page (content type ${page.mediaType})` };
     throw new PageError(`${url} is not a web page (content type ${page.mediaType}); read it with --engine auto or browser`);
   }
@@ -107,6 +124,7 @@ export async function scrapeOverHttp(
     if (badSelector) throw new PageError(badSelector[0]);
     throw err;
   }
-  const data = { ...pageData(page, extraction, options), ...selectedOf(extraction, context.selectors) };
+  const validators = revalidate ? validatorsOf(page.headers, page.status) : undefined;
+  const data = { ...pageData(page, extraction, options), ...selectedOf(extraction, context.selectors), ...(validators ? { validators } : {}) };
   return { page, data, needsBrowser: mediaNeedsBrowser(page.mediaType) ?? pageNeedsBrowser(page, extraction, options) };
 }

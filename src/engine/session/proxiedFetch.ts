@@ -60,6 +60,11 @@ function dispatcherFor(proxy: ProxyConfig, undici: Undici): Dispatcher {
   return dispatcher;
 }
 
+/** Loads undici, which requests through a proxy (and serve's egress proxy) use, ahead of the first (serve, before it listens). */
+export async function loadProxyClient(): Promise<void> {
+  await import('undici');
+}
+
 /** Why a request through the proxy failed, the proxy named without its credentials. */
 function describeProxyFailure(err: unknown, url: string, proxy: ProxyConfig): string {
   type Failure = Error & { code?: string; cause?: unknown };

@@ -27,6 +27,7 @@ import {
   type CrawlRules,
 } from '../crawlRules.js';
 import { scrapePreflight } from '../jobEngine.js';
+import { CrawlChanges } from '../crawlChanges.js';
 import type { JobContext, JobRunner } from '../jobRunner.js';
 import { abortPromise, completedEntry, failedEntry, isJobFatal, throttled } from './pageEntry.js';
 import { CrawlJournal, restoreCrawl } from './crawlState.js';
@@ -60,6 +61,8 @@ class Crawl {
   private readonly gate: HostGate;
   /** The frontier and pages as they go, for webjobs resume (crawlState.ts). */
   private readonly journal: CrawlJournal;
+  /** With change tracking: the previous crawl's pages, sitemap lastmods (crawlChanges.ts). */
+  private changes: CrawlChanges | undefined;
 
   constructor(private readonly ctx: JobContext<'crawl'>) {
     const request: CrawlRequest = ctx.request;
@@ -99,7 +102,8 @@ class Crawl {
     const { scrapeOptions, sessionOptions } = this.ctx.request;
     let data;
     try {
-      data = await this.rules.politely(url, () => this.ctx.pageEngine(place).scrape(url, crawlScrapeOptions(this.ctx.request), sessionOptions, this.ctx.signal, this.ctx.access));
+      const options = { ...crawlScrapeOptions(this.ctx.request), sitemapLastmod: this.changes?.lastmodOf(url) };
+      data = await this.rules.politely(url, () => this.ctx.pageEngine(place).scrape(url, options, sessionOptions, this.ctx.signal, this.ctx.access));
     } catch (err) {
       if (isJobFatal(err)) throw err;
       this.crawled.add(normalizeUrl(url)!);
@@ -130,9 +134,17 @@ class Crawl {
   async run(): Promise<void> {
     const { ctx } = this;
     const request = ctx.request;
+    this.changes = await CrawlChanges.open(request, ctx.pageCache);
     // A resumed crawl goes on from its stored pages and journal; a new one from its start URL.
     const restored = ctx.resumed && ctx.journal
-      ? await restoreCrawl(ctx.resumed, ctx.journal, { frontier: this.frontier, crawled: this.crawled, scope: this.rules.scope, gate: this.gate })
+      ? await restoreCrawl(ctx.resumed, ctx.journal, {
+          frontier: this.frontier,
+          crawled: this.crawled,
+          scope: this.rules.scope,
+          gate: this.gate,
+          // The pages of earlier runs were reached too: change tracking must not list them as removed.
+          stored: this.changes && ((entry) => this.changes!.noteStored(entry)),
+        })
       : undefined;
     this.stored = restored?.stored ?? 0;
     if (restored) this.counter.poke();
@@ -154,7 +166,13 @@ class Crawl {
     const sitemaps = request.ignoreSitemap || startRobots.unavailable
       ? undefined
       : new SitemapFeed(
-          crawlSitemapUrls(this.rules, request, startRobots.sitemaps, AbortSignal.any([ctx.signal, sitemapStop.signal])),
+          crawlSitemapUrls(
+            this.rules,
+            request,
+            startRobots.sitemaps,
+            AbortSignal.any([ctx.signal, sitemapStop.signal]),
+            this.changes && ((url, lastmod) => this.changes!.noteLastmod(url, lastmod)),
+          ),
           // Enough is known when the pages begun and queued fill maxPages.
           () => (restored?.stored ?? 0) + started + this.frontier.size >= this.maxPages,
         );
@@ -193,7 +211,10 @@ class Crawl {
           );
         }
       }
+      // Pages of the previous crawl not reached are removed when the crawl ran out of pages before maxPages.
+      const complete = this.stored < this.maxPages;
       await this.noteUrlsLeft();
+      for (const entry of (await this.changes?.finish(complete)) ?? []) await this.store(entry);
     } finally {
       sitemaps?.stop();
       sitemapStop.abort();
@@ -213,6 +234,12 @@ class Crawl {
     });
   }
 
+  private async store(entry: PageEntry): Promise<void> {
+    await this.ctx.putPage(this.stored, entry);
+    this.stored++;
+    this.counter.poke();
+  }
+
   private async storeInOrder(finished: Map<number, Visit>, from: number): Promise<number> {
     let seq = from;
     for (let visit = finished.get(seq); visit !== undefined; visit = finished.get(seq)) {
@@ -220,12 +247,11 @@ class Crawl {
       seq++;
       if (!visit.entry) this.journal.dropped(visit.url!);
       if (!visit.entry || this.stored >= this.maxPages) continue;
+      await this.changes?.reached(visit.entry);
       // The journal first: a stored page never has links the journal lacks.
       this.journal.storing(this.stored, visit.url!);
       await this.journal.write();
-      await this.ctx.putPage(this.stored, visit.entry);
-      this.stored++;
-      this.counter.poke();
+      await this.store(visit.entry);
     }
     return seq;
   }

@@ -89,7 +89,7 @@ const PAGE_CHUNK = 100;
 export async function restoreCrawl(
   resumed: ResumedJob,
   journal: JobJournal,
-  state: { frontier: Frontier; crawled: Set<string>; scope: CrawlScope; gate: HostGate },
+  state: { frontier: Frontier; crawled: Set<string>; scope: CrawlScope; gate: HostGate; stored?: (entry: PageEntry) => void },
 ): Promise<RestoredCrawl> {
   const done = new Set<string>();
   let stored = 0;
@@ -102,6 +102,7 @@ export async function restoreCrawl(
       state.crawled.add(key(entry.url));
       state.frontier.markSeen(entry.url);
       done.add(key(entry.url));
+      state.stored?.(entry);
       if (typeof entry.metadata?.sourceURL === 'string') done.add(key(entry.metadata.sourceURL));
       stored++;
     }
