@@ -30,6 +30,7 @@
  */
 import {
   Element as LinkedomElement,
+  EventTarget as LinkedomEventTarget,
   HTMLAnchorElement,
   HTMLAreaElement,
   HTMLElement,
@@ -38,6 +39,7 @@ import {
   parseHTML,
 } from 'linkedom/worker';
 import { hiddenBySheets, type SheetHiding } from './inlineSheets.js';
+import { listenersOnDemand } from './nodeListeners.js';
 import { cacheSelectors } from './nodeSelectors.js';
 
 const SHOW_ELEMENT = 0x1;
@@ -185,6 +187,7 @@ function patchLinkedom(): void {
   if (patched) return;
   patched = true;
   cacheSelectors(LinkedomElement.prototype as unknown as Parameters<typeof cacheSelectors>[0]);
+  listenersOnDemand(LinkedomEventTarget as unknown as Parameters<typeof listenersOnDemand>[0]);
   const urlProperty = (proto: object, attribute: string) =>
     Object.defineProperty(proto, attribute, {
       configurable: true,
