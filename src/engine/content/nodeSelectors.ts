@@ -60,11 +60,23 @@ const ADAPTER: Adapter = {
 
 const compiled = new Map<string, Test>();
 
-/** The compiled query for `selectors` (linkedom passes css-select a `strict` flag too, which its version reads not). */
+/** A list of tag names only ("script, style, template"), as css-select reads it: names in any case. */
+const TAG_LIST = /^\s*[a-z][a-z0-9-]*(?:\s*,\s*[a-z][a-z0-9-]*)*\s*$/i;
+
+/**
+ * The compiled query for `selectors` (linkedom passes css-select a `strict` flag too, which its version
+ * reads not). A list of tag names is one look-up of the element's name, where css-select's query asks
+ * the name once per tag listed.
+ */
 function queryOf(selectors: string): Test {
   let test = compiled.get(selectors);
   if (!test) {
-    test = compile<Node, Element>(selectors, { xmlMode: false, adapter: ADAPTER }) as Test;
+    if (TAG_LIST.test(selectors)) {
+      const names = new Set(selectors.split(',').map((name) => name.trim().toLowerCase()));
+      test = (element) => names.has(ADAPTER.getName(element));
+    } else {
+      test = compile<Node, Element>(selectors, { xmlMode: false, adapter: ADAPTER }) as Test;
+    }
     compiled.set(selectors, test);
   }
   return test;
