@@ -45,3 +45,25 @@ export function descendants(root: number): number[] {
 export function treeRss(root: number): number {
   return [root, ...descendants(root)].reduce((total, pid) => total + rssOf(pid), 0);
 }
+
+/** The peak RSS of `pid` so far (VmHWM), in bytes; 0 once it is gone. */
+export function peakRssOf(pid: number): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU ms `pid` has used, with that of its children it waited for (utime, stime, cutime, cstime); 0 once it is gone. */
+export function cpuMsOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // Fields 14-17 of stat(5), counted from the state (field 3) here; clock ticks of 10 ms.
+    return [11, 12, 13, 14].reduce((total, i) => total + Number(fields[i]), 0) * 10;
+  } catch {
+    return 0;
+  }
+}

@@ -29,14 +29,12 @@
  *   WEBJOBS_BENCH_ENGINE=http          the engine webjobs reads pages with (auto, http, browser; default browser,
  *                                      the figures below were measured with); prints how many pages each engine read
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { gunzipSync } from 'node:zlib';
 import type { PeerJob, PeerMessage } from './peerWorker.js';
-import { listenOnLoopback, type LoopbackServer } from './loopback.js';
+import { startServer } from './pageServer.js';
 import { opensWithHeadline, readerText, withoutHeadline } from './readerText.js';
 import { meanOf, pageF1, scorePage, snippetRate, summarise, wordScore } from './score.js';
 import {
@@ -55,8 +53,6 @@ import { ENGINES, type EngineName, type ScrapeOptions } from '../src/api/types.j
 import { LocalBackend } from '../src/local/localBackend.js';
 import { FileJobStore } from '../src/store/fileStore.js';
 
-/** No scripts, and nothing from any host but the one serving the page: no request leaves 127.0.0.1. */
-const CSP = "default-src 'self' data: 'unsafe-inline'; script-src 'none'";
 const CONCURRENCY = Number(process.env.WEBJOBS_BENCH_CONCURRENCY) || 8;
 const ENGINE = benchEngine(process.env.WEBJOBS_BENCH_ENGINE);
 
@@ -87,30 +83,6 @@ interface PageRow {
 
 function listEnv(name: string): string[] {
   return (process.env[name] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-}
-
-/** Serves <htmlDir>/<id>.html.gz as /<id>.html, decompressed, under the CSP above. */
-async function startServer(htmlDir: string): Promise<LoopbackServer> {
-  const server = http.createServer((req, res) => {
-    const match = /^\/([\w-]+)\.html$/.exec((req.url ?? '').split('?')[0]!);
-    let body: Buffer | undefined;
-    try {
-      if (match) body = gunzipSync(readFileSync(path.join(htmlDir, `${match[1]}.html.gz`)));
-    } catch {
-      body = undefined;
-    }
-    if (!body) {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-      return;
-    }
-    res.writeHead(200, {
-      'content-type': 'text/html; charset=utf-8',
-      'content-security-policy': CSP,
-      'content-length': body.length,
-    });
-    res.end(body);
-  });
-  return listenOnLoopback(server);
 }
 
 /**

@@ -48,3 +48,24 @@ describe('a table', () => {
     expect(captions).toEqual(['Chipset', null]);
   });
 });
+
+describe('event listeners (their registry made on the first addEventListener, nodeListeners.ts)', () => {
+  it('are called, bubble to the parent, run once when asked, and are removed', () => {
+    const calls = onPage('<div id="outer"><p id="inner">x</p></div>', (doc) => {
+      const seen: string[] = [];
+      const outer = doc.getElementById('outer')!;
+      const inner = doc.getElementById('inner')!;
+      const onOuter = (event: Event) => seen.push(`outer:${(event.target as Element).id}`);
+      outer.addEventListener('ping', onOuter);
+      inner.addEventListener('ping', () => seen.push('inner:once'), { once: true });
+      const ping = () => new (doc.defaultView as unknown as { Event: typeof Event }).Event('ping', { bubbles: true });
+      inner.dispatchEvent(ping());
+      inner.dispatchEvent(ping());
+      outer.removeEventListener('ping', onOuter);
+      inner.removeEventListener('ping', onOuter);
+      inner.dispatchEvent(ping());
+      return seen;
+    });
+    expect(calls).toEqual(['inner:once', 'outer:inner', 'outer:inner']);
+  });
+});

@@ -30,15 +30,18 @@
  */
 import {
   Element as LinkedomElement,
+  EventTarget as LinkedomEventTarget,
   HTMLAnchorElement,
   HTMLAreaElement,
   HTMLElement,
   HTMLImageElement,
   HTMLLinkElement,
+  NodeList as LinkedomNodeList,
   parseHTML,
 } from 'linkedom/worker';
 import { hiddenBySheets, type SheetHiding } from './inlineSheets.js';
-import { cacheSelectors } from './nodeSelectors.js';
+import { listenersOnDemand } from './nodeListeners.js';
+import { cacheQueries, cacheSelectors } from './nodeSelectors.js';
 
 const SHOW_ELEMENT = 0x1;
 const FILTER_ACCEPT = 1;
@@ -180,11 +183,23 @@ function shownText(node: Node): string {
 
 let patched = false;
 
+/** querySelector(All) with the cached selectors (nodeSelectors.ts), on the class elements and documents share. */
+function cacheParentQueries(body: Element): void {
+  const symbols = Object.getOwnPropertySymbols(body);
+  const next = symbols.find((symbol) => symbol.description === 'next');
+  const end = symbols.find((symbol) => symbol.description === 'end');
+  const parentNode = Object.getPrototypeOf(LinkedomElement.prototype) as Parameters<typeof cacheQueries>[0];
+  // Should linkedom change its links or its classes, its own queries stay.
+  if (!next || !end || !Object.hasOwn(parentNode, 'querySelectorAll')) return;
+  cacheQueries(parentNode, { next, end }, LinkedomNodeList as unknown as new () => Element[]);
+}
+
 /** Fills in, once per thread, what the extraction code asks of a browser's DOM and linkedom lacks. */
 function patchLinkedom(): void {
   if (patched) return;
   patched = true;
   cacheSelectors(LinkedomElement.prototype as unknown as Parameters<typeof cacheSelectors>[0]);
+  listenersOnDemand(LinkedomEventTarget as unknown as Parameters<typeof listenersOnDemand>[0]);
   const urlProperty = (proto: object, attribute: string) =>
     Object.defineProperty(proto, attribute, {
       configurable: true,
@@ -200,6 +215,7 @@ function patchLinkedom(): void {
   urlProperty(HTMLLinkElement.prototype, 'href');
   urlProperty(HTMLImageElement.prototype, 'src');
   const { document } = parseHTML('<!doctype html><html><head></head><body></body></html>');
+  cacheParentQueries(document.body);
   const documentProto = Object.getPrototypeOf(document) as object;
   const nodeProto = Object.getPrototypeOf(Object.getPrototypeOf(HTMLElement.prototype)) as object;
   Object.defineProperty(nodeProto, 'baseURI', { configurable: true, get: () => reading?.base ?? 'about:blank' });

@@ -1,10 +1,11 @@
 /**
- * `matches` and `closest` on linkedom's elements with each selector compiled once per thread. linkedom
- * compiles the selector (css-select) anew on every call, and the main-content passes ask the same few
- * selectors of every element of a page (FURNITURE_TAGS, NOT_TEXT, the hidden mark...): on the 181
- * benchmark pages that compiling was 15% of the extraction's CPU. The compiled query is css-select's,
- * the library linkedom bundles, over an adapter that reads linkedom's nodes as linkedom's own does;
- * `:scope` depends on the element asked, and keeps linkedom's own path.
+ * `matches`, `closest`, `querySelector` and `querySelectorAll` on linkedom's nodes with each selector
+ * compiled once per thread. linkedom compiles the selector (css-select) anew on every call, and the
+ * main-content passes ask the same few selectors of every element of a page (FURNITURE_TAGS, NOT_TEXT,
+ * the hidden mark...): on the 181 benchmark pages that compiling was 15% of the extraction's CPU, and
+ * then 6% in the queries. The compiled query is css-select's, the library linkedom bundles, over an
+ * adapter that reads linkedom's nodes as linkedom's own does; `:scope` depends on the element asked,
+ * and keeps linkedom's own path. Pages are read as HTML (parseHTML): names match in any case.
  */
 import { compile, type Options } from 'css-select';
 
@@ -59,11 +60,23 @@ const ADAPTER: Adapter = {
 
 const compiled = new Map<string, Test>();
 
-/** The compiled query for `selectors` (linkedom passes css-select a `strict` flag too, which its version reads not). */
+/** A list of tag names only ("script, style, template"), as css-select reads it: names in any case. */
+const TAG_LIST = /^\s*[a-z][a-z0-9-]*(?:\s*,\s*[a-z][a-z0-9-]*)*\s*$/i;
+
+/**
+ * The compiled query for `selectors` (linkedom passes css-select a `strict` flag too, which its version
+ * reads not). A list of tag names is one look-up of the element's name, where css-select's query asks
+ * the name once per tag listed.
+ */
 function queryOf(selectors: string): Test {
   let test = compiled.get(selectors);
   if (!test) {
-    test = compile<Node, Element>(selectors, { xmlMode: false, adapter: ADAPTER }) as Test;
+    if (TAG_LIST.test(selectors)) {
+      const names = new Set(selectors.split(',').map((name) => name.trim().toLowerCase()));
+      test = (element) => names.has(ADAPTER.getName(element));
+    } else {
+      test = compile<Node, Element>(selectors, { xmlMode: false, adapter: ADAPTER }) as Test;
+    }
     compiled.set(selectors, test);
   }
   return test;
@@ -88,6 +101,61 @@ export function cacheSelectors(proto: { matches(selectors: string): boolean; clo
       let element: Element | null = this;
       while (element && !test(element)) element = element.parentElement;
       return element;
+    },
+  });
+}
+
+/** linkedom's links between nodes in document order: a node's next, and the node after an element's last descendant. */
+export interface NodeLinks {
+  next: symbol;
+  end: symbol;
+}
+
+interface Linked {
+  [link: symbol]: Linked | undefined;
+  nodeType: number;
+  localName: string;
+}
+
+/**
+ * Puts querySelector and querySelectorAll with the cached selectors on linkedom's ParentNode prototype
+ * (once per thread): the same walk as linkedom's, along its links from the node to its end, a template's
+ * content passed over. `NodeList` is linkedom's, which querySelectorAll returns.
+ */
+export function cacheQueries(
+  proto: { querySelector(selectors: string): Element | null; querySelectorAll(selectors: string): NodeListOf<Element> },
+  links: NodeLinks,
+  NodeList: new () => Element[],
+): void {
+  const ownQuery = proto.querySelector;
+  const ownQueryAll = proto.querySelectorAll;
+  const { next: NEXT, end: END } = links;
+  const after = (node: Linked) => (node.nodeType === 1 && node.localName === 'template' ? node[END] : node[NEXT]);
+  Object.defineProperty(proto, 'querySelector', {
+    configurable: true,
+    writable: true,
+    value(this: Linked, selectors: string): Element | null {
+      if (selectors.includes(':scope')) return ownQuery.call(this as never, selectors);
+      const test = queryOf(selectors);
+      const end = this[END];
+      for (let node = this[NEXT]; node !== end && node; node = after(node)) {
+        if (node.nodeType === 1 && test(node as unknown as Element)) return node as unknown as Element;
+      }
+      return null;
+    },
+  });
+  Object.defineProperty(proto, 'querySelectorAll', {
+    configurable: true,
+    writable: true,
+    value(this: Linked, selectors: string): Element[] {
+      if (selectors.includes(':scope')) return ownQueryAll.call(this as never, selectors) as unknown as Element[];
+      const test = queryOf(selectors);
+      const found = new NodeList();
+      const end = this[END];
+      for (let node = this[NEXT]; node !== end && node; node = after(node)) {
+        if (node.nodeType === 1 && test(node as unknown as Element)) found.push(node as unknown as Element);
+      }
+      return found;
     },
   });
 }

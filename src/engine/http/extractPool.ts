@@ -31,6 +31,13 @@ export type ExtractReply = ({ id: number } & ExtractAnswer) | { id: number; erro
 /** Heap of one worker: the DOM of a very large page takes ten times its HTML. */
 const WORKER_HEAP_MB = 1024;
 
+/**
+ * Young generation of one worker: a page's DOM is garbage once its reply is sent, and V8's default for
+ * a 1 GB heap let each worker hold much of it between collections. The 181-page CLI batch on 2 workers,
+ * A/B three times: peak RSS 309-329 -> 279-297 MiB, for 1-2% more CPU (8 MB: 273 MiB, 5% more CPU).
+ */
+const WORKER_YOUNG_MB = 16;
+
 /** Workers for this machine: one per core, a few at most (each holds a heap of its own). */
 export function defaultExtractWorkers(): number {
   return Math.max(1, Math.min(4, os.availableParallelism()));
@@ -129,7 +136,7 @@ export class ExtractPool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(workerFile(), { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
+    const worker = new Worker(workerFile(), { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB } });
     const slot: Slot = { worker };
     worker.unref();
     worker.on('message', (reply: ExtractReply) => {

@@ -5,21 +5,28 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { extractInNode, nodeLibraries } from '../content/inNode.js';
-import { readHtml } from '../structured/readHtml.js';
 import type { ExtractReply, ExtractTask } from './extractPool.js';
 
 // Loaded before the first page comes: the pool starts a worker while that page downloads (extractPool.ts warm).
 nodeLibraries();
 
-parentPort!.on('message', (task: ExtractTask) => {
-  let reply: ExtractReply;
+/**
+ * The reads, loaded by the first task that asks for them: they bring a linkedom of their own, 5-6 MiB of
+ * each worker's memory that a batch of Markdown never needs.
+ */
+let htmlReader: Promise<typeof import('../structured/readHtml.js')> | undefined;
+
+async function answer(task: ExtractTask): Promise<ExtractReply> {
   try {
     // The reads parse a DOM of their own: the extraction changes the one it works on.
-    const reads = task.reads ? readHtml(task.html, task.url, task.reads) : undefined;
+    const reads = task.reads ? (await (htmlReader ??= import('../structured/readHtml.js'))).readHtml(task.html, task.url, task.reads) : undefined;
     const extraction = task.options ? extractInNode(task.html, task.url, task.options) : {};
-    reply = { id: task.id, ...extraction, ...(reads ? { reads } : {}) };
+    return { id: task.id, ...extraction, ...(reads ? { reads } : {}) };
   } catch (err) {
-    reply = { id: task.id, error: (err as Error)?.message ?? String(err) };
+    return { id: task.id, error: (err as Error)?.message ?? String(err) };
   }
-  parentPort!.postMessage(reply);
+}
+
+parentPort!.on('message', (task: ExtractTask) => {
+  void answer(task).then((reply) => parentPort!.postMessage(reply));
 });

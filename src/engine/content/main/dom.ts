@@ -29,7 +29,32 @@ export function ancestors(el: Element, top: Element): Element[] {
 /** Text as a reader sees it: runs of white space as one space. */
 export const normalText = (node: Node) => (node.textContent || '').replace(/\s+/g, ' ').trim();
 
-export const textLength = (node: Node) => normalText(node).length;
+/** The characters `\s` matches in a regular expression: white space and line ends, Unicode's too. */
+function isSpace(code: number): boolean {
+  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+  if (code < 0xa0) return false;
+  return (
+    code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 ||
+    code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff
+  );
+}
+
+/** normalText(node).length, counted without building that text: each run of white space between words counts one. */
+export function textLength(node: Node): number {
+  const text = node.textContent || '';
+  let length = 0;
+  let gap = false;
+  for (let i = 0; i < text.length; i++) {
+    if (isSpace(text.charCodeAt(i))) {
+      gap = length > 0;
+    } else {
+      if (gap) length++;
+      gap = false;
+      length++;
+    }
+  }
+  return length;
+}
 
 /** The text inside links; inside only the links whose text `counts` accepts, when given. */
 export function linkedLength(el: Element, counts: (text: string) => boolean = () => true): number {
