@@ -1,6 +1,6 @@
 /** The on-disk job store: record shape, atomic writes, several processes, dead owners. */
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -31,6 +31,19 @@ describe('FileJobStore', () => {
     });
     const onDisk = JSON.parse(readFileSync(path.join(home, 'jobs', meta.jobId, 'job.json'), 'utf8'));
     expect(onDisk).toEqual({ jobId: meta.jobId, status: 'completed', data: { metadata: { title: 't', description: '' }, markdown: '# t' } });
+  });
+
+  it("a crawl's journal cut short by a crash keeps every line appended after it (a second resume reads them all)", async () => {
+    const home = tempHome();
+    const store = new FileJobStore(home);
+    const { meta } = await store.create('crawl', { url: 'https://example.com/' }, { jobId: '', status: 'running' });
+    await store.appendJournal(meta.jobId, [{ q: ['https://example.com/a'] }]);
+    // A kill -9 in the middle of an append: the last line is cut short, with no end of line.
+    appendFileSync(path.join(home, 'jobs', meta.jobId, 'journal.jsonl'), '{"q":["https://example.com/b');
+    expect(await store.readJournal(meta.jobId)).toEqual([{ q: ['https://example.com/a'] }]);
+    // The resumed run appends on.
+    await store.appendJournal(meta.jobId, [{ q: ['https://example.com/c'] }, { p: [1, 'https://example.com/c'] }]);
+    expect(await store.readJournal(meta.jobId)).toEqual([{ q: ['https://example.com/a'] }, { q: ['https://example.com/c'] }, { p: [1, 'https://example.com/c'] }]);
   });
 
   it('throws JobNotFoundError for an unknown id', async () => {

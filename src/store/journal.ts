@@ -2,15 +2,17 @@
  * A job's journal: JSON lines appended as the job goes (the crawl's frontier,
  * runners/crawlState.ts), read back when the job resumes. Appending costs the new
  * lines only, where rewriting a snapshot would cost the whole frontier each time.
- * A line cut short (a crash in the middle of an append) is the last one; it is
- * dropped on reading, as the append it belongs to never finished.
+ * A line cut short (a crash in the middle of an append) is dropped on reading, as
+ * the append it belongs to never finished. Each append begins on a line of its
+ * own, so that the lines a resumed job appends after a cut-short one are whole
+ * and read (blank lines are skipped).
  */
 import { promises as fs } from 'node:fs';
 import { writeError } from './atomicFile.js';
 
 export async function appendLines(file: string, lines: readonly unknown[]): Promise<void> {
   if (lines.length === 0) return;
-  await fs.appendFile(file, lines.map((line) => `${JSON.stringify(line)}\n`).join('')).catch((err: unknown) => {
+  await fs.appendFile(file, `\n${lines.map((line) => JSON.stringify(line)).join('\n')}\n`).catch((err: unknown) => {
     throw writeError(err, file);
   });
 }
@@ -26,7 +28,7 @@ export async function readLines(file: string): Promise<unknown[]> {
     try {
       lines.push(JSON.parse(line));
     } catch {
-      break; // cut short: the end of what was written
+      // Cut short by a crash: no prefix of a line is JSON, and what was appended after it is on lines of its own.
     }
   }
   return lines;
