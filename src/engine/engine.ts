@@ -7,6 +7,7 @@
  * launch, and the worker threads that read pages fetched over HTTP.
  */
 import { EnvironmentError, PageError } from '../api/errors.js';
+import { LIMITS } from '../api/limits.js';
 import type { EngineName, PageData, ScrapeOptions, SessionOptions } from '../api/types.js';
 import { accessHeaders, type SiteAccess } from './access.js';
 import { userAgentHeader } from './userAgent.js';
@@ -15,6 +16,7 @@ import { findBrowser } from './findBrowser.js';
 import { authorizationFor, splitCredentials, type UrlCredentials } from './http/credentials.js';
 import { optionsNeedBrowser } from './http/choice.js';
 import { ExtractPool } from './http/extractPool.js';
+import { NAVIGATION_HEADERS } from './http/fetchPage.js';
 import { scrapeOverHttp } from './http/httpScrape.js';
 import { savedPageFetch } from './http/savedPage.js';
 import { scrapeUrl } from './scrape.js';
@@ -173,7 +175,7 @@ export class BrowserEngine implements Engine {
     const proxy = resolveProxy(sessionOptions, this.env);
     const solver = sessionOptions?.solveCaptchas ? solverConfig(this.env) : undefined;
     const fetchBytes = (target: string, maxBytes: number) =>
-      this.fetch(target, { timeoutMs: scrapeOptions?.timeout ?? 30_000, signal, sessionOptions, access }).then(
+      this.fetch(target, { timeoutMs: scrapeOptions?.timeout ?? LIMITS.defaultTimeoutMs, signal, sessionOptions, access }).then(
         (response) => (response.ok ? readAtMost(response, maxBytes) : response.body?.cancel().then(() => undefined)),
         () => undefined,
       );
@@ -208,8 +210,8 @@ export class BrowserEngine implements Engine {
     signal: AbortSignal | undefined,
     access: SiteAccess | undefined,
   ): Promise<boolean> {
-    const headers = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', ...conditionalHeaders(validators) };
-    const response = await this.fetch(url, { timeoutMs: scrapeOptions?.timeout ?? 30_000, signal, sessionOptions, access, headers }).catch(() => undefined);
+    const headers = { accept: NAVIGATION_HEADERS.accept, ...conditionalHeaders(validators) };
+    const response = await this.fetch(url, { timeoutMs: scrapeOptions?.timeout ?? LIMITS.defaultTimeoutMs, signal, sessionOptions, access, headers }).catch(() => undefined);
     await response?.body?.cancel().catch(() => undefined);
     return response?.status === 304;
   }

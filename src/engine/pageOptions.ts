@@ -3,6 +3,7 @@
  * scrape: its options with the defaults filled, the content types read as a
  * document, and the page an HTTP error with an empty body gives.
  */
+import { LIMITS } from '../api/limits.js';
 import type { PageData, ScrapeOptions } from '../api/types.js';
 
 /** The options of one page's scrape, defaults filled; headers, cookies and user-agent travel as the job's SiteAccess. */
@@ -17,7 +18,7 @@ export function withDefaults(options: ScrapeOptions = {}): PageOptions {
     formats: options.formats ?? ['markdown'],
     onlyMainContent: options.onlyMainContent ?? true,
     explain: options.explain ?? false,
-    timeout: options.timeout ?? 30_000,
+    timeout: options.timeout ?? LIMITS.defaultTimeoutMs,
     waitFor: options.waitFor ?? 0,
     waitUntil: options.waitUntil ?? 'load',
     includeTags: options.includeTags ?? [],

@@ -101,16 +101,15 @@ async function throughCache(
   if (fresh) return withState(fresh, 'hit');
   const entry = await cache.last(scrape).catch(() => undefined);
   const plan = revalidationPlan(entry, job.sitemapLastmod);
-  if (plan === 'vouched') {
+  /** The stored page stands (vouched for, or not modified): renewed, and answered as a hit. */
+  const stands = (): PageData => {
     writes.push(cache.renew(scrape, entry!).catch(() => undefined));
     return withState(entry!.data, 'hit');
-  }
+  };
+  if (plan === 'vouched') return stands();
   const revalidate = plan === 'conditional' ? { validators: entry!.validators } : {};
   const { validators, notModified, ...page } = await engine.scrape(url, { ...scrapeOptions, revalidate }, sessionOptions, job.signal, job.access);
-  if (notModified) {
-    writes.push(cache.renew(scrape, entry!).catch(() => undefined));
-    return withState(entry!.data, 'hit');
-  }
+  if (notModified) return stands();
   if (worthKeeping(page)) writes.push(cache.put(scrape, page, validators).catch(() => undefined));
   return withState(page, 'miss');
 }

@@ -196,11 +196,14 @@ export class LocalBackend implements JobBackend {
       const cached = pageCache ? withCache(shared, pageCache.cache, pageCache.tenant) : shared;
       // The json format around the job's engine once (a schema made from a prompt is made once per job); files outside it, numbered per page.
       const shaped = withJsonFormat(cached, this.env);
+      const files = this.files;
+      /** The engine whose screenshots are files beside the job, numbered from `first`. */
+      const filed = (first: number) => (files ? withJobFiles(shaped, files, jobId, first) : shaped);
       const ctx: JobContext<JobKind> = {
         jobId,
         request: job.meta.request,
-        engine: this.files ? withJobFiles(shaped, this.files, jobId) : shaped,
-        pageEngine: (place) => (this.files ? withJobFiles(shaped, this.files, jobId, place + 1) : shaped),
+        engine: filed(1),
+        pageEngine: (place) => filed(place + 1),
         signal: controller.signal,
         env: this.env,
         access: siteAccess(requestUrls(job.meta.request), 'scrapeOptions' in job.meta.request ? job.meta.request.scrapeOptions : undefined),

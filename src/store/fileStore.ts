@@ -266,11 +266,6 @@ export class FileJobStore implements JobStore {
     return Promise.all(indexes.map((i) => pageText(jobId, this.pageFile(jobId, i), () => this.readPages(jobId, i, 1).then(([entry]) => entry!))));
   }
 
-  /**
-   * Under the job's lock, so that no process is starting the job meanwhile. The
-   * folder is first renamed out of the listing (a dot name is no job id), so that
-   * nobody ever reads a job half deleted, then removed.
-   */
   async request(jobId: string): Promise<{ kind: JobKind; request: JobRequest }> {
     const { kind, request } = (await this.readRaw(jobId)).meta;
     return { kind, request };
@@ -283,6 +278,11 @@ export class FileJobStore implements JobStore {
     return record.status;
   }
 
+  /**
+   * Under the job's lock, so that no process is starting the job meanwhile. The
+   * folder is first renamed out of the listing (a dot name is no job id), so that
+   * nobody ever reads a job half deleted, then removed.
+   */
   async remove(jobId: string): Promise<boolean> {
     const dir = this.dir(jobId);
     const gone = path.join(this.jobsDir, `.removing-${jobId}-${randomUUID()}`);

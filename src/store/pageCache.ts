@@ -14,9 +14,9 @@ import path from 'node:path';
 import type { PageData } from '../api/types.js';
 import { cacheKey } from '../jobs/cacheKey.js';
 import type { CacheEntry, CachedScrape, PageCache } from '../jobs/contracts.js';
+import { readJson, writeStoreFile } from './atomicFile.js';
 
 type Validators = NonNullable<CacheEntry['validators']>;
-import { readJson, writeStoreFile } from './atomicFile.js';
 
 /** An entry is read by webjobs alone: JSON without indentation, a third less to write (a re-crawl renews one per page). */
 const write = (file: string, entry: CacheEntry): Promise<void> => writeStoreFile(file, JSON.stringify(entry));

@@ -35,7 +35,7 @@ export interface HttpPage {
 export const MAX_HTML_BYTES = 20 * 1024 * 1024;
 
 /** What a browser sends for a navigation: some sites answer other Accept headers with JSON or an error. */
-const NAVIGATION_HEADERS = {
+export const NAVIGATION_HEADERS = {
   accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
   'accept-language': 'en-US,en;q=0.9',
 };

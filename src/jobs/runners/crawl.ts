@@ -146,7 +146,9 @@ class Crawl {
           stored: this.changes && ((entry) => this.changes!.noteStored(entry)),
         })
       : undefined;
-    this.stored = restored?.stored ?? 0;
+    /** Entries an earlier run stored: this run's pages come after them. */
+    const earlier = restored?.stored ?? 0;
+    this.stored = earlier;
     if (restored) this.counter.poke();
     const startRobots = await this.rules.robots.for(request.url);
     // Unless an earlier run queued (or stored) it already: one killed before its first page was stored begins here.
@@ -174,7 +176,7 @@ class Crawl {
             this.changes && ((url, lastmod) => this.changes!.noteLastmod(url, lastmod)),
           ),
           // Enough is known when the pages begun and queued fill maxPages.
-          () => (restored?.stored ?? 0) + started + this.frontier.size >= this.maxPages,
+          () => earlier + started + this.frontier.size >= this.maxPages,
         );
     const sitemapChanged = async (): Promise<'sitemap'> => {
       await sitemaps!.changed();
@@ -191,7 +193,7 @@ class Crawl {
           if (url === undefined) break;
           const seq = started++;
           // Files are named after the entries an earlier run stored, then in the order this run visits pages.
-          inFlight.set(seq, this.visit(url, seq === startSeq, (restored?.stored ?? 0) + seq).then((visit) => ({ seq, visit: { ...visit, url } })));
+          inFlight.set(seq, this.visit(url, seq === startSeq, earlier + seq).then((visit) => ({ seq, visit: { ...visit, url } })));
         }
         const full = this.stored + inFlight.size + finished.size >= this.maxPages;
         const sitemapWaits = startDone && sitemaps !== undefined && !sitemaps.done && !full;
