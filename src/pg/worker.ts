@@ -12,8 +12,6 @@
  * LISTEN/NOTIFY, polled for while that connection is down.
  */
 import { performance } from 'node:perf_hooks';
-import { setTimeout as sleep } from 'node:timers/promises';
-import pg from 'pg';
 import type PgBoss from 'pg-boss';
 import { PageError, errorMessage } from '../api/errors.js';
 import { LIMITS, batchPerHostLimit } from '../api/limits.js';
@@ -29,12 +27,14 @@ import { loadRunner } from '../jobs/runners/index.js';
 import { JOB_QUEUE, MAX_ATTEMPTS, PAGE_QUEUE, retrying, type PgConnection } from './connect.js';
 import { crawlPage } from '../jobs/crawlPage.js';
 import { crawlRules, type CrawlRules } from '../jobs/crawlRules.js';
+import { Completions } from './completions.js';
+import { EndedWatch } from './endedWatch.js';
 import { Feed } from './feed.js';
 import { HostSlots, PgHostGate, type HostSlot } from './hostGate.js';
 import { PgJobFiles } from './jobFiles.js';
 import { PgPageCache } from './pageCache.js';
 import type { Held } from '../jobs/leases.js';
-import { ENDED_CHANNEL, type PageJobData, type WholeJobData } from './store.js';
+import { type PageJobData, type WholeJobData } from './store.js';
 import { LEASE_EXPIRED, PgWorkStore } from './workStore.js';
 
 export interface PgWorkerOptions {
@@ -392,143 +392,5 @@ export class PgWorker {
     const engine = this.engine;
     this.engine = undefined;
     if (engine) await (await engine.catch(() => undefined))?.close();
-  }
-}
-
-/** Completions sent together: up to this many, or what came within COMPLETE_AFTER_MS of the first. */
-const COMPLETE_BATCH = 64;
-const COMPLETE_AFTER_MS = 100;
-
-/**
- * Queue jobs whose page (or job) is done, completed in pg-boss a group at a time:
- * one statement for many pages, not one each. A completion lost with its worker
- * (SIGKILL) costs nothing: the queue job expires and is delivered again, and its
- * page, found finished, is not run again.
- */
-class Completions {
-  private readonly pending = new Map<string, string[]>();
-  private count = 0;
-  private timer: NodeJS.Timeout | undefined;
-  private sending: Promise<void> = Promise.resolve();
-
-  constructor(
-    private readonly boss: PgBoss,
-    private readonly log: (line: string) => void,
-  ) {}
-
-  add(queue: string, id: string): void {
-    const ids = this.pending.get(queue) ?? [];
-    ids.push(id);
-    this.pending.set(queue, ids);
-    if (++this.count >= COMPLETE_BATCH) void this.flush();
-    else this.timer ??= setTimeout(() => void this.flush(), COMPLETE_AFTER_MS);
-  }
-
-  /** Sends what is pending; resolves when all sent so far is. */
-  flush(): Promise<void> {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    const groups = [...this.pending];
-    this.pending.clear();
-    this.count = 0;
-    this.sending = this.sending.then(() =>
-      Promise.all(
-        groups.map(([queue, ids]) =>
-          retrying(() => this.boss.complete(queue, ids)).catch((err: unknown) =>
-            this.log(`cannot complete ${ids.length} ${queue} job(s): ${errorMessage(err)}; they are delivered again and found done`),
-          ),
-        ),
-      ).then(() => undefined),
-    );
-    return this.sending;
-  }
-}
-
-interface EndedWatchOptions {
-  /** A job that ended (stopped by a user, or failed) was announced. */
-  onEnded: (jobId: string) => void;
-  /** Asks the database which held jobs ended: while not listening, and once after each (re)connection. */
-  poll: () => Promise<void>;
-  pollMs: number;
-  log: (line: string) => void;
-}
-
-/**
- * Hears jobs end at once, by LISTEN on a connection of its own (a pooled one
- * would be handed to other queries). While that connection is down (the database
- * restarting, the network cut) notifications are lost, so it polls instead, and
- * polls once more on reconnecting for what ended meanwhile.
- */
-class EndedWatch {
-  private client: pg.Client | undefined;
-  private polling: NodeJS.Timeout | undefined;
-  private readonly closing = new AbortController();
-  private loop: Promise<void> | undefined;
-
-  constructor(
-    private readonly url: string,
-    private readonly options: EndedWatchOptions,
-  ) {}
-
-  /** Resolves once listening (or, if the database cannot be reached now, polling). */
-  async start(): Promise<void> {
-    let listening!: () => void;
-    const first = new Promise<void>((resolve) => (listening = resolve));
-    this.loop = this.run(listening);
-    await first;
-  }
-
-  private async run(listening: () => void): Promise<void> {
-    for (let wait = 100; !this.closing.signal.aborted; wait = Math.min(wait * 2, 2_000)) {
-      const client = new pg.Client({ connectionString: this.url, connectionTimeoutMillis: 10_000 });
-      const lost = new Promise<void>((resolve) => {
-        client.on('error', () => resolve());
-        client.on('end', () => resolve());
-      });
-      try {
-        await client.connect();
-        client.on('notification', (n) => n.payload && this.options.onEnded(n.payload));
-        await client.query(`LISTEN ${ENDED_CHANNEL}`);
-      } catch (err) {
-        await client.end().catch(() => undefined);
-        if (this.closing.signal.aborted) return;
-        this.startPolling();
-        listening();
-        this.options.log(`cannot listen for stopped jobs (${errorMessage(err)}); polling meanwhile`);
-        await sleep(wait, undefined, { signal: this.closing.signal }).catch(() => undefined);
-        continue;
-      }
-      if (this.closing.signal.aborted) {
-        await client.end().catch(() => undefined);
-        return;
-      }
-      wait = 100;
-      this.client = client;
-      this.stopPolling();
-      listening();
-      void this.options.poll();
-      await lost;
-      this.client = undefined;
-      if (this.closing.signal.aborted) return;
-      this.startPolling();
-      this.options.log('lost the connection that hears stopped jobs; polling until it is back');
-      await client.end().catch(() => undefined);
-    }
-  }
-
-  private startPolling(): void {
-    this.polling ??= setInterval(() => void this.options.poll(), this.options.pollMs);
-  }
-
-  private stopPolling(): void {
-    clearInterval(this.polling);
-    this.polling = undefined;
-  }
-
-  async close(): Promise<void> {
-    this.closing.abort();
-    this.stopPolling();
-    await this.client?.end().catch(() => undefined);
-    await this.loop;
   }
 }
