@@ -27,6 +27,8 @@ export class CrawlJournal {
   private queued: string[] = [];
   private lines: Line[] = [];
   private hostsWritten = '';
+  /** The last append: appends follow each other in the order of their writes, however many are under way. */
+  private appending: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly journal: JobJournal | undefined,
@@ -57,7 +59,10 @@ export class CrawlJournal {
     this.queued = [];
   }
 
-  /** Appends what gathered since the last write, with each host's last request when it changed. */
+  /**
+   * Appends what gathered since the last write, with each host's last request when it changed, after what
+   * earlier writes append (resolves when its own lines are written).
+   */
   async write(): Promise<void> {
     if (!this.journal) return;
     this.take();
@@ -69,7 +74,10 @@ export class CrawlJournal {
     }
     const lines = this.lines;
     this.lines = [];
-    await this.journal.append(lines);
+    const journal = this.journal;
+    const append = this.appending.then(() => journal.append(lines));
+    this.appending = append.catch(() => undefined);
+    await append;
   }
 }
 
