@@ -23,7 +23,7 @@ import path from 'node:path';
 import type { PageData } from '../api/types.js';
 import { cacheKey } from '../jobs/cacheKey.js';
 import type { CacheEntry, CachedScrape, PageCache } from '../jobs/contracts.js';
-import { writeError, writeStoreFile } from './atomicFile.js';
+import { readText, writeError, writeStoreFile } from './atomicFile.js';
 
 type Validators = NonNullable<CacheEntry['validators']>;
 
@@ -44,7 +44,8 @@ async function restamp(file: string, storedAt: number): Promise<void> {
   try {
     await handle.write(String(storedAt), STORED_AT.length, 'utf8');
   } finally {
-    await handle.close();
+    // Written once write answers: the file is closed after, not waited for.
+    handle.close().catch(() => undefined);
   }
 }
 
@@ -60,7 +61,7 @@ export class FilePageCache implements PageCache {
   }
 
   async last(scrape: CachedScrape): Promise<CacheEntry | undefined> {
-    const text = await fs.readFile(this.file(cacheKey(scrape)), 'utf8').catch(() => undefined);
+    const text = await readText(this.file(cacheKey(scrape))).catch(() => undefined);
     let entry: CacheEntry | undefined;
     try {
       entry = text === undefined ? undefined : (JSON.parse(text) as CacheEntry);
