@@ -227,7 +227,9 @@ export async function runManyPages<K extends ManyKind>(
     if (jsonl) {
       // `index`: the page's place in the submitted list (0-based), as lines come in the order pages finish.
       const line = `${JSON.stringify({ index, ...entry })}\n`;
-      writes = writes.then(() => jsonl!.write(line));
+      // Handed to the stream at once, which keeps their order and writes the lines waiting in one call.
+      const written = jsonl.write(line);
+      writes = Promise.all([writes, written]).then(() => undefined);
       writes.catch(() => undefined); // handled where the command awaits it; no unhandled rejection before
     }
   };
