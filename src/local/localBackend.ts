@@ -221,6 +221,8 @@ export class LocalBackend implements JobBackend {
           const entry = clean(page);
           if (entry.error) entry.error = cleanError(entry.error);
           const written = this.store.putPage(jobId, index, entry);
+          // Its failure is told in its turn (below), not as an unhandled rejection before.
+          written.catch(() => undefined);
           // Written side by side, told in the order they were handed in.
           const told = telling.then(async () => {
             await written;
