@@ -31,6 +31,7 @@ const docs: Record<string, Doc> = {
   '/aged': { version: 1, etag: '"a-1"' },
   '/rendered': { version: 1, etag: '"r-1"' },
   '/database': { version: 1, etag: '"d-1"' },
+  '/renewed': { version: 1, etag: '"n-1"' },
   '/proxied-http': { version: 1, etag: '"p-1"' },
   '/proxied-browser': { version: 1, etag: '"p-1"' },
 };
@@ -192,18 +193,21 @@ describe('--use-proxy', () => {
   }, SLOW);
 });
 
-/** Makes every stored entry of a home's cache an hour older. */
-async function ageCache(home: string): Promise<number[]> {
-  const storedAt: number[] = [];
+/** The entry files of a home's cache. */
+async function cacheFiles(home: string): Promise<string[]> {
   const root = path.join(home, 'cache');
-  for (const dir of await fs.readdir(root)) {
-    for (const name of await fs.readdir(path.join(root, dir))) {
-      const file = path.join(root, dir, name);
-      const entry = JSON.parse(await fs.readFile(file, 'utf8')) as { storedAt: number };
-      entry.storedAt -= 3_600_000;
-      storedAt.push(entry.storedAt);
-      await fs.writeFile(file, JSON.stringify(entry));
-    }
+  const dirs = await fs.readdir(root);
+  return (await Promise.all(dirs.map(async (dir) => (await fs.readdir(path.join(root, dir))).map((name) => path.join(root, dir, name))))).flat();
+}
+
+/** Makes every stored entry of a home's cache an hour older; `indent`: written as an older webjobs wrote them. */
+async function ageCache(home: string, indent?: number): Promise<number[]> {
+  const storedAt: number[] = [];
+  for (const file of await cacheFiles(home)) {
+    const entry = JSON.parse(await fs.readFile(file, 'utf8')) as { storedAt: number };
+    entry.storedAt -= 3_600_000;
+    storedAt.push(entry.storedAt);
+    await fs.writeFile(file, JSON.stringify(entry, null, indent));
   }
   return storedAt;
 }
@@ -228,6 +232,41 @@ describe('--max-age: an expired entry is revalidated', () => {
     expect(received('/aged')).toHaveLength(2);
     const [entry] = await ageCache(home);
     expect(entry! + 3_600_000).toBeGreaterThan(aged! + 3_600_000);
+  }, SLOW);
+});
+
+describe('renewal', () => {
+  it('renews an entry in place, its file still whole; one an older webjobs wrote (indented) is read, then rewritten compact', async () => {
+    const home = tempHome();
+    const env = { WEBJOBS_HOME: home };
+    const url = site.at('/renewed');
+    const first = await scrape(env, [url, ...TRACK, '--engine', 'http']);
+    // As an older webjobs wrote them: indented, an hour old.
+    await ageCache(home, 2);
+    const second = await scrape(env, [url, ...TRACK, '--engine', 'http']);
+    expect(second.changeTracking!.changeStatus).toBe('same');
+    // The history's time, as aged: read from the indented file.
+    expect(Date.parse(second.changeTracking!.previousScrapeAt!)).toBeLessThan(Date.now() - 3_000_000);
+    expect(second.markdown).toBe(first.markdown);
+    const files = await cacheFiles(home);
+    const renewed = await Promise.all(files.map(async (file) => ({ file, text: await fs.readFile(file, 'utf8'), ino: (await fs.stat(file)).ino })));
+    // Compact now (the page set of a crawl is no part of a scrape: the entry and its history).
+    expect(renewed).toHaveLength(2);
+    for (const { text } of renewed) expect(text).toMatch(/^\{"storedAt":\d{13},/);
+    // The next run renews both in place: the same files, the new time in them, whole.
+    const third = await scrape(env, [url, ...TRACK, '--engine', 'http']);
+    expect(third.changeTracking!.changeStatus).toBe('same');
+    expect(Date.parse(third.changeTracking!.previousScrapeAt!)).toBeGreaterThan(Date.parse(second.changeTracking!.previousScrapeAt!));
+    for (const { file, text, ino } of renewed) {
+      const now = await fs.readFile(file, 'utf8');
+      expect((await fs.stat(file)).ino).toBe(ino);
+      expect(now.length).toBe(text.length);
+      const { storedAt, ...rest } = JSON.parse(now) as { storedAt: number };
+      const { storedAt: before, ...was } = JSON.parse(text) as { storedAt: number };
+      expect(rest).toEqual(was);
+      expect(storedAt).toBeGreaterThan(before);
+    }
+    expect(received('/renewed').map((r) => r.ifNoneMatch)).toEqual([undefined, '"n-1"', '"n-1"']);
   }, SLOW);
 });
 

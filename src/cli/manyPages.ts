@@ -149,7 +149,7 @@ interface Tally {
   notes: PageNotes;
 }
 
-export async function countEntries(entries: AsyncIterable<PageEntry>): Promise<Tally> {
+export async function countEntries(entries: AsyncIterable<PageEntry> | Iterable<PageEntry>): Promise<Tally> {
   const tally: Tally = { done: 0, failed: 0, total: 0, changed: 0, notes: new PageNotes() };
   for await (const entry of entries) {
     tally.total++;
@@ -218,13 +218,18 @@ export async function runManyPages<K extends ManyKind>(
   // A batch's files are named in the order of its list, not as pages finish: two runs name them alike.
   if (kind === 'batch' && request) dir?.nameInOrder((request as JobRequestByKind['batch']).urls);
   if (flags.jsonl) jsonl = await openOutput(flags.output);
+  /** What the tally reads of each entry told as the job ran, by index: with every one of them, none is read back. */
+  const told = new Map<number, PageEntry>();
   const onPage = (page: PageEntry, index: number) => {
     const entry = flags.fail ? failHttpError(page) : page;
+    told.set(index, tallied(entry));
     dir?.add(entry, index);
     if (jsonl) {
       // `index`: the page's place in the submitted list (0-based), as lines come in the order pages finish.
       const line = `${JSON.stringify({ index, ...entry })}\n`;
-      writes = writes.then(() => jsonl!.write(line));
+      // Handed to the stream at once, which keeps their order and writes the lines waiting in one call.
+      const written = jsonl.write(line);
+      writes = Promise.all([writes, written]).then(() => undefined);
       writes.catch(() => undefined); // handled where the command awaits it; no unhandled rejection before
     }
   };
@@ -242,7 +247,7 @@ export async function runManyPages<K extends ManyKind>(
   try {
     return await runJob(kind, request!, flags, options, async (job) => {
       await writes;
-      return finish(kind, job, flags, { started, total, dir, read });
+      return finish(kind, job, flags, { started, total, dir, read, told });
     });
   } finally {
     await writes.catch(() => undefined);
@@ -256,9 +261,22 @@ interface Finishing {
   total: number;
   dir: OutputDir | undefined;
   read: (backend: JobBackend, jobId: string) => AsyncGenerator<PageEntry>;
+  told: ReadonlyMap<number, PageEntry>;
 }
 
-async function finish(kind: ManyKind, { backend, jobId }: FinishedJob, flags: ManyPagesFlags, { started, total, dir, read }: Finishing): Promise<number> {
+/** What countEntries reads of an entry: not its content, which a 10,000-page crawl must not keep. */
+function tallied({ url, status, error, metadata, changeTracking }: PageEntry): PageEntry {
+  return { url, status, error, metadata, ...(changeTracking ? { changeTracking: { ...changeTracking, diff: undefined } } : {}) };
+}
+
+/** Every entry of the job as it was told while it ran, in order; undefined when some were not (an earlier run's). */
+function allTold(told: ReadonlyMap<number, PageEntry>, entries: number): PageEntry[] | undefined {
+  if (told.size !== entries) return undefined;
+  const all = Array.from({ length: entries }, (_, i) => told.get(i));
+  return all.every((entry) => entry !== undefined) ? (all as PageEntry[]) : undefined;
+}
+
+async function finish(kind: ManyKind, { backend, jobId }: FinishedJob, flags: ManyPagesFlags, { started, total, dir, read, told }: Finishing): Promise<number> {
   const { head, entries } = await headOf(backend, kind, jobId);
   if (dir) await dir.finish(jobId, read(backend, jobId));
   else if (!flags.jsonl) {
@@ -273,7 +291,7 @@ async function finish(kind: ManyKind, { backend, jobId }: FinishedJob, flags: Ma
   if (head.status !== 'completed') {
     throw new JobFailedError(`${kind} job ${jobId} ${head.status}: ${head.error ?? 'no reason given'}`);
   }
-  const tally = await countEntries(read(backend, jobId));
+  const tally = await countEntries(allTold(told, entries) ?? read(backend, jobId));
   summary(kind, tally, crawlCut(kind, head, total), Date.now() - started, flags);
   if (tally.failed > 0) return ExitCode.partial;
   return flags.exitCode && tally.changed > 0 ? ExitCode.changed : ExitCode.ok;

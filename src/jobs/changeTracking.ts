@@ -80,7 +80,9 @@ export async function trackChanges(cache: PageCache, scrape: CachedScrape, data:
   if (changeTracking.changeStatus === 'changed' && (modes === undefined || modes.includes('git-diff'))) {
     changeTracking.diff = markdownDiff(before!, markdown);
   }
-  // Only what a comparison reads is kept: not the page's HTML or screenshot.
-  await cache.put(history, { metadata: { url: data.metadata.url ?? history.url }, markdown });
+  // Only what a comparison reads is kept: not the page's HTML or screenshot. The same one is only renewed.
+  const kept: PageData = { metadata: { url: data.metadata.url ?? history.url }, markdown };
+  if (previous && changeTracking.changeStatus === 'same' && previous.data.metadata.url === kept.metadata.url) await cache.renew(history, previous);
+  else await cache.put(history, kept);
   return { ...data, changeTracking };
 }

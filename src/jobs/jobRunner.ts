@@ -30,7 +30,10 @@ export interface JobContext<K extends JobKind> {
   pageCache?: JobCache;
   /** Changes the record header (counters, data of scrape/extract) under the store's lock. */
   update(change: (record: RecordHeader) => void): Promise<void>;
-  /** Stores page entry `index` of a batch or crawl and tells whoever waits on the job. */
+  /**
+   * Stores page entry `index` of a batch or crawl and tells whoever waits on the job. Several may be under
+   * way at once: they are told, and resolve, in the order they were called, however their writes finish.
+   */
   putPage(index: number, entry: PageEntry): Promise<void>;
   /** A crawl tells whoever waits on the job how many pages it knows of (done, loading and queued). */
   discovered(count: number): void;

@@ -188,6 +188,8 @@ export class LocalBackend implements JobBackend {
     this.emitProgress(jobId, { status: 'running', done: 0, failed: 0 });
     const watcher = setInterval(() => void this.checkCancelled(jobId, controller), this.cancelCheckMs);
     let failed = 0;
+    /** The last entry handed to putPage, told once those before it are. */
+    let telling: Promise<void> = Promise.resolve();
     let error: string | undefined;
     const { clean, cleanError } = jobCleaner(job.meta.request);
     try {
@@ -215,12 +217,20 @@ export class LocalBackend implements JobBackend {
             if (record.error !== undefined) record.error = cleanError(record.error);
           });
         },
-        putPage: async (index, page) => {
+        putPage: (index, page) => {
           const entry = clean(page);
           if (entry.error) entry.error = cleanError(entry.error);
-          await this.store.putPage(jobId, index, entry);
-          if (entry.status === 'failed') failed++;
-          this.events.emit(`page:${jobId}`, entry, index);
+          const written = this.store.putPage(jobId, index, entry);
+          // Its failure is told in its turn (below), not as an unhandled rejection before.
+          written.catch(() => undefined);
+          // Written side by side, told in the order they were handed in.
+          const told = telling.then(async () => {
+            await written;
+            if (entry.status === 'failed') failed++;
+            this.events.emit(`page:${jobId}`, entry, index);
+          });
+          telling = told.catch(() => undefined);
+          return told;
         },
         discovered: (count) => this.events.emit(`discovered:${jobId}`, count),
         ...(job.meta.kind === 'crawl' ? { journal: { append: (lines) => this.store.appendJournal(jobId, lines), read: () => this.store.readJournal(jobId) } } : {}),

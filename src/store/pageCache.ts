@@ -8,18 +8,46 @@
  * stored in clear. Under `serve` each API key has its own entries (`tenant`)
  * unless the operator shares the cache. Written atomically; a damaged or
  * unreadable entry is a miss.
+ *
+ * An entry's file begins with its storedAt, 13 digits (until the year 2286):
+ * renewing an entry read from such a file (a 304, a page the same as its
+ * history's) writes the new digits in place, where rewriting the file and
+ * renaming it over the old one made ext4 flush the file's data on each rename
+ * (a re-crawl renews two entries a page). A number of 13 digits is read whole or
+ * not at all by whoever reads meanwhile, and whatever a crash leaves of it is a
+ * number too. An entry written otherwise (an older webjobs indented it) is
+ * rewritten, compact, on its first renewal.
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { PageData } from '../api/types.js';
 import { cacheKey } from '../jobs/cacheKey.js';
 import type { CacheEntry, CachedScrape, PageCache } from '../jobs/contracts.js';
-import { readJson, writeStoreFile } from './atomicFile.js';
+import { readText, writeError, writeStoreFile } from './atomicFile.js';
 
 type Validators = NonNullable<CacheEntry['validators']>;
 
-/** An entry is read by webjobs alone: JSON without indentation, a third less to write (a re-crawl renews one per page). */
-const write = (file: string, entry: CacheEntry): Promise<void> => writeStoreFile(file, JSON.stringify(entry));
+/** An entry is read by webjobs alone: JSON without indentation, a third less to write; storedAt first (restamp). */
+const write = (file: string, { storedAt, ...rest }: CacheEntry): Promise<void> => writeStoreFile(file, JSON.stringify({ storedAt, ...rest }));
+
+/** What every entry's file begins with (write: storedAt is the entry's first key), its digits following. */
+const STORED_AT = '{"storedAt":';
+const STORED_AT_DIGITS = 13;
+const STAMPED = /^\{"storedAt":\d{13},/;
+
+/** Entries `last` read from a file whose storedAt can be written in place. */
+const stamped = new WeakSet<CacheEntry>();
+
+/** Writes `storedAt` over the digits at the start of `file`, in place. */
+async function restamp(file: string, storedAt: number): Promise<void> {
+  const handle = await fs.open(file, 'r+');
+  try {
+    await handle.write(String(storedAt), STORED_AT.length, 'utf8');
+  } finally {
+    // Written once write answers: the file is closed after, not waited for.
+    handle.close().catch(() => undefined);
+  }
+}
 
 export class FilePageCache implements PageCache {
   private readonly dir: string;
@@ -33,8 +61,16 @@ export class FilePageCache implements PageCache {
   }
 
   async last(scrape: CachedScrape): Promise<CacheEntry | undefined> {
-    const entry = await readJson<CacheEntry>(this.file(cacheKey(scrape))).catch(() => undefined);
-    return entry && typeof entry.storedAt === 'number' && typeof entry.data?.metadata === 'object' ? entry : undefined;
+    const text = await readText(this.file(cacheKey(scrape))).catch(() => undefined);
+    let entry: CacheEntry | undefined;
+    try {
+      entry = text === undefined ? undefined : (JSON.parse(text) as CacheEntry);
+    } catch {
+      return undefined;
+    }
+    if (!entry || typeof entry.storedAt !== 'number' || typeof entry.data?.metadata !== 'object') return undefined;
+    if (STAMPED.test(text!.slice(0, STORED_AT.length + STORED_AT_DIGITS + 1))) stamped.add(entry);
+    return entry;
   }
 
   async get(scrape: CachedScrape, maxAgeMs: number): Promise<PageData | undefined> {
@@ -51,6 +87,15 @@ export class FilePageCache implements PageCache {
   }
 
   async renew(scrape: CachedScrape, entry: CacheEntry): Promise<void> {
-    await write(this.file(cacheKey(scrape)), { ...entry, storedAt: Date.now() });
+    const file = this.file(cacheKey(scrape));
+    const storedAt = Date.now();
+    if (stamped.has(entry) && String(storedAt).length === STORED_AT_DIGITS) {
+      // Gone since it was read (pruned): nothing to renew.
+      await restamp(file, storedAt).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== 'ENOENT') throw writeError(err, file);
+      });
+      return;
+    }
+    await write(file, { ...entry, storedAt });
   }
 }

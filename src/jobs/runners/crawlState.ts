@@ -27,6 +27,10 @@ export class CrawlJournal {
   private queued: string[] = [];
   private lines: Line[] = [];
   private hostsWritten = '';
+  /** The last append: appends follow each other, one at a time. */
+  private appending: Promise<void> = Promise.resolve();
+  /** The append waiting for the one before it: it takes every line gathered until it begins. */
+  private next: Promise<void> | undefined;
 
   constructor(
     private readonly journal: JobJournal | undefined,
@@ -57,19 +61,31 @@ export class CrawlJournal {
     this.queued = [];
   }
 
-  /** Appends what gathered since the last write, with each host's last request when it changed. */
+  /**
+   * Appends what gathered since the last write, with each host's last request when it changed; resolves
+   * when these lines are written. One append at a time: the writes made while one is under way share the next.
+   */
   async write(): Promise<void> {
     if (!this.journal) return;
     this.take();
-    const hosts = this.gate.lastRequests();
-    const text = JSON.stringify(hosts);
-    if (text !== this.hostsWritten) {
-      this.lines.push({ h: hosts });
-      this.hostsWritten = text;
+    if (!this.next) {
+      const journal = this.journal;
+      const next = this.appending.then(() => {
+        this.next = undefined;
+        const hosts = this.gate.lastRequests();
+        const text = JSON.stringify(hosts);
+        if (text !== this.hostsWritten) {
+          this.lines.push({ h: hosts });
+          this.hostsWritten = text;
+        }
+        const lines = this.lines;
+        this.lines = [];
+        return journal.append(lines);
+      });
+      this.next = next;
+      this.appending = next.catch(() => undefined);
     }
-    const lines = this.lines;
-    this.lines = [];
-    await this.journal.append(lines);
+    await this.next;
   }
 }
 
