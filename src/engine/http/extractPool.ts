@@ -13,18 +13,25 @@ import { PageError } from '../../api/errors.js';
 import type { InPageOptions } from '../content/inPage.js';
 import type { NodeExtraction } from '../content/inNode.js';
 import type { HtmlReadResult, HtmlReads } from '../structured/readHtml.js';
+import { transferable, type ServedDocument } from './servedDocument.js';
 
-/** A page to read: its content with `options` (extraction), and what `reads` asks of its HTML besides (structured/readHtml.ts). */
+/**
+ * A page to read: its content with `options` (extraction), and what `reads` asks of its HTML besides (structured/readHtml.ts).
+ * `html`: the HTML, or the document as served, decoded by the worker.
+ */
 export interface ExtractTask {
   id: number;
-  html: string;
+  html: string | ServedDocument;
   url: string;
   options?: InPageOptions;
   reads?: HtmlReads;
 }
 
+/** An extraction as the pool answers it: with the length of its content's text (choice.ts contentLength), counted in the worker. */
+export type PoolExtraction = NodeExtraction & { contentLength: number };
+
 /** What a worker found: the extraction when asked, the reads when asked. */
-export type ExtractAnswer = Partial<NodeExtraction> & { reads?: HtmlReadResult };
+export type ExtractAnswer = Partial<PoolExtraction> & { reads?: HtmlReadResult };
 
 export type ExtractReply = ({ id: number } & ExtractAnswer) | { id: number; error: string };
 
@@ -81,16 +88,17 @@ export class ExtractPool {
 
   /**
    * The extraction of `html` served at `url`; rejects with PageError when a worker
-   * spent `timeoutMs` on it, or with the signal's reason when the job stops.
+   * spent `timeoutMs` on it, or with the signal's reason when the job stops. A
+   * served document's bytes are moved to the worker: the caller's view is empty after.
    */
   run(
-    html: string,
+    html: string | ServedDocument,
     url: string,
     options: InPageOptions,
     limits: { timeoutMs: number; signal?: AbortSignal },
     reads?: HtmlReads,
-  ): Promise<NodeExtraction & { reads?: HtmlReadResult }> {
-    return this.submit(html, url, { options, ...(reads ? { reads } : {}) }, limits) as Promise<NodeExtraction & { reads?: HtmlReadResult }>;
+  ): Promise<PoolExtraction & { reads?: HtmlReadResult }> {
+    return this.submit(html, url, { options, ...(reads ? { reads } : {}) }, limits) as Promise<PoolExtraction & { reads?: HtmlReadResult }>;
   }
 
   /** Only what `reads` asks of `html` (a page the browser rendered: its content was extracted in the tab). */
@@ -98,7 +106,7 @@ export class ExtractPool {
     return (await this.submit(html, url, { reads }, limits)).reads ?? {};
   }
 
-  private submit(html: string, url: string, asked: Pick<ExtractTask, 'options' | 'reads'>, limits: { timeoutMs: number; signal?: AbortSignal }): Promise<ExtractAnswer> {
+  private submit(html: string | ServedDocument, url: string, asked: Pick<ExtractTask, 'options' | 'reads'>, limits: { timeoutMs: number; signal?: AbortSignal }): Promise<ExtractAnswer> {
     if (this.closed) return Promise.reject(new Error('the extraction pool is closed'));
     return new Promise((resolve, reject) => {
       const pending: Pending = {
@@ -146,7 +154,7 @@ export class ExtractPool {
       if (!pending || pending.task.id !== reply.id) return;
       this.finish(slot);
       if ('error' in reply) pending.reject(new PageError(reply.error));
-      else pending.resolve({ result: reply.result, signals: reply.signals, reads: reply.reads });
+      else pending.resolve({ result: reply.result, signals: reply.signals, contentLength: reply.contentLength, reads: reply.reads });
       this.dispatch();
     });
     const fail = (why: string) => {
@@ -178,7 +186,8 @@ export class ExtractPool {
       slot.onAbort = () => stop(abortReason(signal));
       signal.addEventListener('abort', slot.onAbort, { once: true });
     }
-    slot.worker.postMessage(pending.task);
+    const { html } = pending.task;
+    slot.worker.postMessage(pending.task, typeof html === 'string' ? [] : transferable(html));
   }
 
   /** The slot is free again: its timer and abort listener go, and an idle worker does not keep the process alive. */
