@@ -9,10 +9,9 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentLength, mediaNeedsBrowser, optionsNeedBrowser, pageNeedsBrowser } from '../src/engine/http/choice.js';
-import { decodeHtml } from '../src/engine/http/charset.js';
-import { refreshTarget } from '../src/engine/http/fetchPage.js';
+import { decodeAs, decodeHtml, decodePrefix, type Encoding } from '../src/engine/http/charset.js';
+import { decodedText, fetchPage, refreshTarget } from '../src/engine/http/fetchPage.js';
 import type { PageSignals } from '../src/engine/http/signals.js';
-import type { NodeExtraction } from '../src/engine/content/inNode.js';
 import { runCli, tempHome } from './helpers/cli.js';
 import { articleText, html, sendHtml, startFixtureServer, type FixtureServer } from './helpers/fixtureServer.js';
 
@@ -260,10 +259,7 @@ describe('without Chromium', () => {
 
 describe('choice rules', () => {
   const signals = (over: Partial<PageSignals>): PageSignals => ({ textLength: 5000, scripts: 3, asksForJavaScript: false, ...over });
-  const extraction = (over: Partial<PageSignals>, markdown = 'x'.repeat(2000)): NodeExtraction => ({
-    signals: signals(over),
-    result: { metadata: {}, markdown, html: '', links: [] },
-  });
+  const extraction = (over: Partial<PageSignals>, markdown = 'x'.repeat(2000)) => ({ signals: signals(over), contentLength: contentLength(markdown) });
   const options = { formats: ['markdown' as const] };
 
   it('options that wait for scripts need a browser; the defaults do not', () => {
@@ -321,6 +317,20 @@ describe('character sets over HTTP', () => {
     expect(decodeHtml(Buffer.from('<p>naïve</p>'), 'text/html')).toEqual({ text: '<p>naïve</p>', charset: 'utf-8' });
     expect(decodeHtml(bytes('<p>na\u00efve</p>'), 'text/html')).toEqual({ text: '<p>naïve</p>', charset: 'windows-1252' });
   });
+
+  it('decodes the first characters of a page alone as they are in the whole page', () => {
+    // Characters of 1 to 4 bytes (in UTF-8) across each window's edge, a byte order mark, a sequence cut short at the end.
+    const text = 'a€😀ü'.repeat(9_000) + 'x';
+    const pages: Array<[Buffer, Encoding]> = [
+      [Buffer.from(text), { charset: 'utf-8', bom: 0 }],
+      [Buffer.concat([Buffer.from(text), Buffer.from([0xe2, 0x82])]), { charset: 'utf-8', bom: 0 }],
+      [Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]), { charset: 'utf-16le', bom: 2 }],
+      [Buffer.from('\x93ü'.repeat(40_000), 'latin1'), { charset: 'windows-1252', bom: 0 }],
+    ];
+    for (const [page, encoding] of pages) {
+      for (const units of [1, 2, 3, 1000, 65_535, 65_536, 200_000]) expect(decodePrefix(page, encoding, units)).toBe(decodeAs(page, encoding).slice(0, units));
+    }
+  });
 });
 
 describe('meta refresh', () => {
@@ -330,5 +340,63 @@ describe('meta refresh', () => {
     expect(refreshTarget('<meta http-equiv="refresh" content="30">', 'http://h/')).toBeUndefined();
     // CNN's pages send old Internet Explorers elsewhere, in a conditional comment.
     expect(refreshTarget('<!--[if lte IE 9]><meta http-equiv="refresh" content="1;url=/unsupp.html" /><![endif]-->', 'http://h/')).toBeUndefined();
+  });
+
+  // fetchPage reads only the head's bytes for a refresh: the first 65,536 characters, however many bytes they take.
+  describe('over HTTP, in the characters of any charset', () => {
+    let pages: FixtureServer;
+    const refresh = (to: string, word = 'refresh') => `<meta http-equiv="${word}" content="0; url=${to}">`;
+    const send = (type: string, body: Buffer) => (_req: unknown, res: import('node:http').ServerResponse) => res.writeHead(200, { 'content-type': type }).end(body);
+    const utf16le = (text: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+    beforeAll(async () => {
+      pages = await startFixtureServer({
+        '/done': (_req, res) => sendHtml(res, html('<p>Arrived</p>')),
+        // 40,000 three-byte characters: the refresh is past the first 65,536 bytes, within the first 65,536 characters.
+        '/far-utf8': send('text/html; charset=utf-8', Buffer.from(`<html><head><title>${'€'.repeat(40_000)}</title>${refresh('/done')}</head><body>x</body></html>`)),
+        '/too-far': send('text/html; charset=utf-8', Buffer.from(`<html><head><title>${'a'.repeat(70_000)}</title>${refresh('/done')}</head><body>x</body></html>`)),
+        '/utf16': send('text/html', utf16le(`<html><head>${refresh('/done')}</head><body>x</body></html>`)),
+        '/shouting': send('text/html; charset=windows-1252', Buffer.from(`<html><head>${refresh('/done', 'REFRESH')}</head><body>\x93x\x94</body></html>`, 'latin1')),
+        '/none': send('text/html', Buffer.from(`<html><head><title>${'ü'.repeat(50_000)}</title></head><body>x</body></html>`, 'latin1')),
+      });
+    });
+    afterAll(() => pages?.close());
+    const fetcher = (url: string, init: { timeoutMs: number; signal?: AbortSignal; headers: Record<string, string> }) =>
+      fetch(url, { headers: init.headers, signal: AbortSignal.timeout(init.timeoutMs), redirect: 'manual' });
+    const land = async (path: string) => (await fetchPage(fetcher, pages.at(path), { timeoutMs: 10_000, userAgent: 'test' })).url;
+
+    it('follows a refresh within the first 65,536 characters, in UTF-8, UTF-16 and windows-1252, in any case', async () => {
+      expect(await land('/far-utf8')).toBe(pages.at('/done'));
+      expect(await land('/utf16')).toBe(pages.at('/done'));
+      expect(await land('/shouting')).toBe(pages.at('/done'));
+    });
+
+    it('not one further on, nor on a page without one', async () => {
+      expect(await land('/too-far')).toBe(pages.at('/too-far'));
+      const page = await fetchPage(fetcher, pages.at('/none'), { timeoutMs: 10_000, userAgent: 'test' });
+      expect(page.url).toBe(pages.at('/none'));
+      expect(page.encoding).toEqual({ charset: 'windows-1252', bom: 0 });
+      expect(decodedText(page)).toContain('ü'.repeat(50_000));
+    });
+  });
+});
+
+describe('a page read in the extraction worker from its bytes', () => {
+  let pages: FixtureServer;
+  beforeAll(async () => {
+    const text = html(`<article><h1>Größe ${'ü'}</h1>${articleText('the UTF-16 page')}</article>`, { title: 'Wide' }).replace('<meta charset="utf-8">', '');
+    pages = await startFixtureServer({
+      '/utf16': (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')])),
+      '/plain': (_req, res) => res.writeHead(200, { 'content-type': 'text/plain; charset=windows-1252' }).end(Buffer.from('a < b \x93quoted\x94', 'latin1')),
+    });
+  });
+  afterAll(() => pages?.close());
+
+  it('decodes it by the charset found on the main thread, and the rawHtml format gets the same text', async () => {
+    const { code, record } = await scrapeJson([pages.at('/utf16'), '--engine', 'http', '--formats', 'markdown,rawHtml']);
+    expect(code).toBe(0);
+    expect(record.data.markdown).toContain('# Größe ü');
+    expect(record.data.rawHtml).toContain('<h1>Größe ü</h1>');
+    const plain = await scrapeJson([pages.at('/plain'), '--engine', 'http', '--formats', 'markdown']);
+    expect(plain.record.data.markdown).toContain('a < b “quoted”');
   });
 });

@@ -21,7 +21,7 @@
  * - includeTags matching nothing in the HTML as served.
  */
 import type { PageOptions } from '../pageOptions.js';
-import type { NodeExtraction } from '../content/inNode.js';
+import type { PageSignals } from './signals.js';
 import type { HttpPage } from './fetchPage.js';
 
 const SHELL_MAX_TEXT = 1000;
@@ -50,9 +50,16 @@ export function contentLength(markdownOrHtml: string): number {
     .trim().length;
 }
 
-/** Why the page as fetched needs a browser, or undefined when its HTML is enough. */
-export function pageNeedsBrowser(page: Pick<HttpPage, 'status'>, extraction: NodeExtraction, options: Pick<PageOptions, 'formats'>): string | undefined {
-  const { signals, result } = extraction;
+/**
+ * Why the page as fetched needs a browser, or undefined when its HTML is enough. `contentLength`:
+ * contentLength of the Markdown when it is asked, else of the HTML (the extraction worker counts it).
+ */
+export function pageNeedsBrowser(
+  page: Pick<HttpPage, 'status'>,
+  extraction: { signals: PageSignals; contentLength: number },
+  options: Pick<PageOptions, 'formats'>,
+): string | undefined {
+  const { signals } = extraction;
   if (signals.challenge) return `the response looks like ${signals.challenge} (HTTP ${page.status})`;
   if (signals.scripts === 0) return undefined;
   if (signals.textLength < SHELL_MAX_TEXT && signals.emptyMount) return `an application shell: ${signals.emptyMount} is empty until scripts fill it`;
@@ -60,7 +67,7 @@ export function pageNeedsBrowser(page: Pick<HttpPage, 'status'>, extraction: Nod
   if (signals.textLength < LITTLE_TEXT) return `almost no text without scripts (${signals.textLength} characters)`;
   if (signals.includeTagsMatched === false) return 'includeTags matched nothing in the HTML as served';
   const wantsContent = options.formats.includes('markdown') || options.formats.includes('html');
-  const content = contentLength(options.formats.includes('markdown') ? result.markdown : result.html);
+  const content = extraction.contentLength;
   if (wantsContent && content < SHORT_CONTENT && signals.textLength >= 4 * Math.max(content, 50)) {
     return `short content: ${content} characters of the page's ${signals.textLength}`;
   }

@@ -6,6 +6,8 @@
 import { parentPort } from 'node:worker_threads';
 import { extractInNode, nodeLibraries } from '../content/inNode.js';
 import type { ExtractReply, ExtractTask } from './extractPool.js';
+import { contentLength } from './choice.js';
+import { servedHtml } from './servedDocument.js';
 
 // Loaded before the first page comes: the pool starts a worker while that page downloads (extractPool.ts warm).
 nodeLibraries();
@@ -18,10 +20,13 @@ let htmlReader: Promise<typeof import('../structured/readHtml.js')> | undefined;
 
 async function answer(task: ExtractTask): Promise<ExtractReply> {
   try {
+    const html = typeof task.html === 'string' ? task.html : servedHtml(task.html);
     // The reads parse a DOM of their own: the extraction changes the one it works on.
-    const reads = task.reads ? (await (htmlReader ??= import('../structured/readHtml.js'))).readHtml(task.html, task.url, task.reads) : undefined;
-    const extraction = task.options ? extractInNode(task.html, task.url, task.options) : {};
-    return { id: task.id, ...extraction, ...(reads ? { reads } : {}) };
+    const reads = task.reads ? (await (htmlReader ??= import('../structured/readHtml.js'))).readHtml(html, task.url, task.reads) : undefined;
+    const extraction = task.options ? extractInNode(html, task.url, task.options) : undefined;
+    // Counted here, where the content was made: on the event loop it was the most text it built but the page's.
+    const counted = extraction && { contentLength: contentLength(task.options!.wantMarkdown ? extraction.result.markdown : extraction.result.html) };
+    return { id: task.id, ...extraction, ...counted, ...(reads ? { reads } : {}) };
   } catch (err) {
     return { id: task.id, error: (err as Error)?.message ?? String(err) };
   }

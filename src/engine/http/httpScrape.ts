@@ -1,15 +1,15 @@
 /**
  * A scrape over plain HTTP: fetch the page (fetchPage.ts), read it in a worker
  * with the browser's own extraction (extractPool.ts), and build the same
- * PageData the browser engine does. The result keeps the fetched page (raw HTML,
- * headers) for formats built on it, and the reason, if any, why the page needs a
- * browser (choice.ts): the caller decides what to do with it.
+ * PageData the browser engine does. The page's bytes go to the worker undecoded
+ * (servedDocument.ts); this thread decodes them only for the rawHtml format. The
+ * result keeps the reason, if any, why the page needs a browser (choice.ts): the
+ * caller decides what to do with it.
  */
 import { PageError } from '../../api/errors.js';
 import type { PageData } from '../../api/types.js';
 import type { SiteAccess } from '../access.js';
 import { BAD_USER_SELECTOR, type InPageOptions } from '../content/inPage.js';
-import type { NodeExtraction } from '../content/inNode.js';
 import { addStructuredData } from '../structured/index.js';
 import type { HtmlReadResult, SelectedItems } from '../structured/readHtml.js';
 import type { CssSchema } from '../../api/cssSchema.js';
@@ -17,14 +17,13 @@ import type { PlainFetch } from '../crawl/fetchText.js';
 import { emptyPage, RENDERABLE, type PageOptions } from '../pageOptions.js';
 import { userAgentHeader } from '../userAgent.js';
 import { mediaNeedsBrowser, pageNeedsBrowser } from './choice.js';
-import type { ExtractPool } from './extractPool.js';
-import { fetchPage, MAX_HTML_BYTES, type HttpPage } from './fetchPage.js';
+import type { ExtractPool, PoolExtraction } from './extractPool.js';
+import { decodedText, fetchPage, MAX_HTML_BYTES, type HttpPage } from './fetchPage.js';
+import { documentHtml, type ServedDocument } from './servedDocument.js';
 import { conditionalHeaders, validatorsOf, type Revalidation, type RevalidationResult } from '../validators.js';
 import { isPdf, PDF, pdfPageData } from '../pdfPage.js';
 
 export interface HttpScrape {
-  /** The page as fetched: final URL, status, headers, the document as served. */
-  page: HttpPage;
   /** What the engine returns for the page when it is read over HTTP. */
   data: PageData & SelectedItems & RevalidationResult;
   /** Why the page needs a browser, when it seems to (auto renders it then; http returns `data` with a warning). */
@@ -34,12 +33,15 @@ export interface HttpScrape {
 /** Time left for reading a page after its fetch: at least this, so that a slow server does not starve the extraction. */
 const MIN_EXTRACT_MS = 5_000;
 
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-
-/** The document to read: HTML as served; plain text and JSON as Chromium shows them, in a `pre`. */
-function documentOf(page: HttpPage): string {
-  if (page.mediaType === '' || /html/.test(page.mediaType)) return page.rawHtml;
-  return `<!doctype html><html><head></head><body><pre>${escapeHtml(page.rawHtml)}</pre></body></html>`;
+/**
+ * The document for the worker to read, and the rawHtml format's text when asked. Plain text and JSON are
+ * read as Chromium shows them (servedDocument.ts). Without rawHtml the bytes go undecoded, and are moved.
+ */
+function documentOf(page: HttpPage, wantText: boolean): { html: string | ServedDocument; rawHtml?: string } {
+  const plainText = page.mediaType !== '' && !/html/.test(page.mediaType);
+  if (!wantText) return { html: { bytes: page.body, encoding: page.encoding, plainText } };
+  const rawHtml = decodedText(page);
+  return { html: documentHtml(rawHtml, plainText), rawHtml };
 }
 
 function inPageOptions(options: PageOptions): InPageOptions {
@@ -54,7 +56,7 @@ function inPageOptions(options: PageOptions): InPageOptions {
   };
 }
 
-function pageData(page: HttpPage, extraction: NodeExtraction & { reads?: HtmlReadResult }, options: PageOptions): PageData {
+function pageData(page: HttpPage, extraction: PoolExtraction & { reads?: HtmlReadResult }, rawHtml: string | undefined, options: PageOptions): PageData {
   const { result } = extraction;
   const data: PageData = {
     metadata: { ...result.metadata, url: page.url, sourceURL: page.sourceURL, statusCode: String(page.status), scrapedAt: new Date().toISOString(), engine: 'http' },
@@ -64,7 +66,7 @@ function pageData(page: HttpPage, extraction: NodeExtraction & { reads?: HtmlRea
   if (options.formats.includes('markdown')) data.markdown = result.markdown;
   if (options.formats.includes('html')) data.html = result.html;
   if (options.formats.includes('links')) data.links = result.links;
-  if (options.formats.includes('rawHtml')) data.rawHtml = page.rawHtml;
+  if (rawHtml !== undefined) data.rawHtml = rawHtml;
   if (options.formats.includes('structuredData')) addStructuredData(data, extraction.reads?.structuredData);
   return data;
 }
@@ -89,31 +91,32 @@ export async function scrapeOverHttp(
   const page = await fetchPage(fetcher, url, { timeoutMs: options.timeout, signal: context.signal, userAgent: userAgentHeader(context.access?.userAgent), conditional });
   // Not modified since the stored copy: nothing to read (the caller keeps its stored result).
   if (page.status === 304 && revalidating) {
-    return { page, data: { metadata: { url: page.url, sourceURL: url, statusCode: '304', engine: 'http' }, notModified: true } };
+    return { data: { metadata: { url: page.url, sourceURL: url, statusCode: '304', engine: 'http' }, notModified: true } };
   }
   if (page.status >= 400 && page.body.length === 0) {
     const data = emptyPage(url, page.url, page.status, options.formats);
     data.metadata.engine = 'http';
-    return { page, data };
+    return { data };
   }
   if (PDF.test(page.mediaType) && isPdf(page.body) && page.body.length < MAX_HTML_BYTES) {
     // A PDF document fetched whole is read here: the browser would only fetch it again (and render it in its viewer).
     const data = await pdfPageData(page.body, { sourceURL: url, url: page.url, status: page.status }, options, { deadline, signal: context.signal });
     data.metadata.engine = 'http';
     const validators = revalidate ? validatorsOf(page.headers, page.status) : undefined;
-    return { page, data: validators ? { ...data, validators } : data };
+    return { data: validators ? { ...data, validators } : data };
   }
   if (page.mediaType !== '' && !RENDERABLE.test(page.mediaType)) {
     // The browser engine reads what else is not a web page (PDF documents too large to be read here) or says it cannot.
-    if (options.engine === 'auto') return { page, data: { metadata: {} }, needsBrowser: `not a web page (content type ${page.mediaType})` };
+    if (options.engine === 'auto') return { data: { metadata: {} }, needsBrowser: `not a web page (content type ${page.mediaType})` };
     throw new PageError(`${url} is not a web page (content type ${page.mediaType}); read it with --engine auto or browser`);
   }
-  let extraction: NodeExtraction & { reads?: HtmlReadResult };
+  let extraction: PoolExtraction & { reads?: HtmlReadResult };
+  const { html, rawHtml } = documentOf(page, options.formats.includes('rawHtml'));
   try {
     const structuredData = options.formats.includes('structuredData');
     const reads = structuredData || context.selectors ? { structuredData, ...(context.selectors ? { selectors: context.selectors } : {}) } : undefined;
     extraction = await pool.run(
-      documentOf(page),
+      html,
       page.url,
       inPageOptions(options),
       { timeoutMs: Math.max(MIN_EXTRACT_MS, deadline - Date.now()), signal: context.signal },
@@ -125,6 +128,6 @@ export async function scrapeOverHttp(
     throw err;
   }
   const validators = revalidate ? validatorsOf(page.headers, page.status) : undefined;
-  const data = { ...pageData(page, extraction, options), ...selectedOf(extraction, context.selectors), ...(validators ? { validators } : {}) };
-  return { page, data, needsBrowser: mediaNeedsBrowser(page.mediaType) ?? pageNeedsBrowser(page, extraction, options) };
+  const data = { ...pageData(page, extraction, rawHtml, options), ...selectedOf(extraction, context.selectors), ...(validators ? { validators } : {}) };
+  return { data, needsBrowser: mediaNeedsBrowser(page.mediaType) ?? pageNeedsBrowser(page, extraction, options) };
 }

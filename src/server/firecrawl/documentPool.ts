@@ -6,11 +6,12 @@
  * of LARGE_ENTRY_BYTES or more are converted in worker threads instead, their bytes
  * moved to the worker and the document's bytes moved back (no copy on either side).
  * Smaller entries are converted in place: a worker's round trip would cost more.
- * The workers are started on the first large entry and do not keep the process alive.
+ * The workers (api/workerPool.ts) are started on the first large entry and do not
+ * keep the process alive.
  */
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { WorkerPool } from '../../api/workerPool.js';
 import type { EntryText } from '../../api/backend.js';
 import type { PageEntry } from '../../api/types.js';
 import { entryJson } from '../pagedAnswer.js';
@@ -45,76 +46,28 @@ function workerFile(): URL {
   return new URL('../../../dist/server/firecrawl/documentWorker.js', import.meta.url);
 }
 
-interface Pending {
-  task: DocumentTask;
-  transfer: ArrayBuffer[];
-  resolve(json: Buffer | undefined): void;
-  reject(err: Error): void;
-}
-
-interface Slot {
-  worker: Worker;
-  busy?: Pending;
-}
-
-const slots: Slot[] = [];
-const queue: Pending[] = [];
-let nextId = 1;
-
-function spawn(): Slot {
-  const worker = new Worker(workerFile(), { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
-  const slot: Slot = { worker };
-  worker.unref();
-  worker.on('message', (reply: DocumentReply) => {
-    const pending = slot.busy;
-    if (!pending || pending.task.id !== reply.id) return;
-    slot.busy = undefined;
-    worker.unref();
-    if ('error' in reply) pending.reject(new Error(`could not read a stored entry: ${reply.error}`));
-    else pending.resolve(reply.json ? Buffer.from(reply.json, 0, reply.length) : undefined);
-    dispatch();
-  });
-  const fail = (why: string) => {
-    const index = slots.indexOf(slot);
-    if (index !== -1) slots.splice(index, 1);
-    worker.removeAllListeners();
-    slot.busy?.reject(new Error(why));
-    slot.busy = undefined;
-    dispatch();
-  };
-  worker.on('error', (err) => fail(`could not convert a stored entry: ${err.message.split('\n')[0]}`));
-  worker.on('exit', () => fail('could not convert a stored entry: its worker stopped (out of memory?)'));
-  slots.push(slot);
-  return slot;
-}
-
-function dispatch(): void {
-  while (queue.length > 0) {
-    const slot = slots.find((s) => !s.busy) ?? (slots.length < MAX_WORKERS ? spawn() : undefined);
-    if (!slot) return;
-    const pending = queue.shift()!;
-    slot.busy = pending;
-    slot.worker.ref();
-    slot.worker.postMessage(pending.task, pending.transfer);
-  }
-}
+const pool = new WorkerPool<DocumentTask, DocumentReply>({
+  file: workerFile(),
+  size: MAX_WORKERS,
+  resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+  workerFailed: (message) => new Error(`could not convert a stored entry: ${message ?? 'its worker stopped (out of memory?)'}`),
+});
 
 /** `json` (an entry's JSON text or UTF-8 bytes) converted by a worker. */
-export function documentInWorker(json: string | Buffer): Promise<Buffer | undefined> {
-  return new Promise((resolve, reject) => {
-    let task: DocumentTask;
-    const transfer: ArrayBuffer[] = [];
-    if (typeof json === 'string') task = { id: nextId++, json };
-    else {
-      // A Buffer that owns its memory moves to the worker; a slice of a shared one is copied first.
-      const own = json.byteOffset === 0 && json.byteLength === json.buffer.byteLength && json.buffer instanceof ArrayBuffer;
-      const buffer = own ? (json.buffer as ArrayBuffer) : new Uint8Array(json).buffer;
-      transfer.push(buffer);
-      task = { id: nextId++, json: buffer, length: json.byteLength };
-    }
-    queue.push({ task, transfer, resolve, reject });
-    dispatch();
-  });
+export async function documentInWorker(json: string | Buffer): Promise<Buffer | undefined> {
+  let task: Omit<DocumentTask, 'id'>;
+  const transfer: ArrayBuffer[] = [];
+  if (typeof json === 'string') task = { json };
+  else {
+    // A Buffer that owns its memory moves to the worker; a slice of a shared one is copied first.
+    const own = json.byteOffset === 0 && json.byteLength === json.buffer.byteLength && json.buffer instanceof ArrayBuffer;
+    const buffer = own ? (json.buffer as ArrayBuffer) : new Uint8Array(json).buffer;
+    transfer.push(buffer);
+    task = { json: buffer, length: json.byteLength };
+  }
+  const reply = await pool.run(task, { transfer });
+  if ('error' in reply) throw new Error(`could not read a stored entry: ${reply.error}`);
+  return reply.json ? Buffer.from(reply.json, 0, reply.length) : undefined;
 }
 
 /** An entry's bytes, whole. */
