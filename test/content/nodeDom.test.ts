@@ -69,3 +69,23 @@ describe('event listeners (their registry made on the first addEventListener, no
     expect(calls).toEqual(['inner:once', 'outer:inner', 'outer:inner']);
   });
 });
+
+describe('className (read from the class attribute, nodeSelectors.ts classFromAttribute)', () => {
+  it("is linkedom's classList joined: as parsed, set, changed through the classList and removed; class selectors match it", () => {
+    const seen = onPage('<p id="a" class="  one\ttwo one  ">x</p><p id="b">y</p>', (doc) => {
+      const a = doc.getElementById('a')!;
+      const b = doc.getElementById('b')!;
+      const read = (el: Element) => [el.className, el.getAttribute('class'), el.classList.value].join('|');
+      const found = [read(a), read(b), String(a.matches('.two')), String(a.matches('[class="one two"]'))];
+      b.setAttribute('class', ' three  four ');
+      b.classList.add('five');
+      found.push(read(b), String(b.matches('.five')));
+      b.removeAttribute('class');
+      found.push(read(b), String(b.matches('[class]')));
+      const copy = a.cloneNode(true) as Element;
+      found.push(read(copy));
+      return found;
+    });
+    expect(seen).toEqual(['one two|one two|one two', '||', 'true', 'true', 'three four five|three four five|three four five', 'true', '||', 'false', 'one two|one two|one two']);
+  });
+});

@@ -42,11 +42,11 @@ function findOne(test: Test, nodes: Node[]): Element | null {
   return null;
 }
 
-/** linkedom's nodes as css-select reads them: an HTML document's names are lower case, a class is its classList's value. */
+/** linkedom's nodes as css-select reads them: an HTML document's names are lower case, a class is its classList's value (see classFromAttribute). */
 const ADAPTER: Adapter = {
   isTag,
   existsOne: (test, elements) => findOne(test, elements) !== null,
-  getAttributeValue: (element, name) => (name === 'class' ? element.classList.value : (element.getAttribute(name) ?? undefined)),
+  getAttributeValue: (element, name) => element.getAttribute(name) ?? undefined,
   getChildren: childrenOf,
   getName: (element) => element.localName.toLowerCase(),
   getParent: (node) => node.parentNode as Element | null,
@@ -102,6 +102,26 @@ export function cacheSelectors(proto: { matches(selectors: string): boolean; clo
       while (element && !test(element)) element = element.parentElement;
       return element;
     },
+  });
+}
+
+/**
+ * linkedom's className (and getAttribute('class'), which reads it) joins its classList's tokens again on
+ * every call, and builds that list first on an element that had none (a copy's elements). The class
+ * attribute's own value is the same string: linkedom writes the attribute through the classList whenever
+ * it is set (the parser, setAttribute, className, classList), as the tokens joined by single spaces, and
+ * an element without one reads ''. The selectors ask every element's class, Readability its className.
+ */
+export function classFromAttribute(proto: object): void {
+  const own = Object.getOwnPropertyDescriptor(proto, 'className');
+  // Should linkedom change how it keeps classes, its own getter stays.
+  if (!own?.get || !own.set) return;
+  Object.defineProperty(proto, 'className', {
+    configurable: true,
+    get(this: Element): string {
+      return this.getAttributeNode('class')?.value ?? '';
+    },
+    set: own.set,
   });
 }
 

@@ -22,6 +22,8 @@ export interface PageSignals {
 
 const MOUNT_POINTS = ['#root', '#app', '#__next', '#__nuxt', '#___gatsby', '#svelte', 'app-root', '[data-reactroot]', '#main-app', '#application', 'main', '[role="main"]'];
 
+const MOUNT_POINTS_UNION = MOUNT_POINTS.join(', ');
+
 const ASKS_FOR_JS = /(enable|turn on|activate|requires?|need)\s+(your\s+)?javascript|javascript\s+(is\s+)?(disabled|required|needed|must be enabled)/i;
 
 /** Challenge pages by their markers in the HTML: Cloudflare, DataDome, PerimeterX, Imperva/Distil, Akamai, SiteGround. */
@@ -65,9 +67,11 @@ export function pageSignals(doc: Document, html: string, includeTags: string[]):
   const body = doc.body ?? doc.documentElement;
   const textLength = readableText(body);
   const scripts = Array.from(doc.querySelectorAll('script')).filter(isJavaScript).length;
+  // One walk for every mount point: the first element of their union that a selector matches is its first match.
+  const mounts = Array.from(doc.querySelectorAll(MOUNT_POINTS_UNION));
   const emptyMount = MOUNT_POINTS.find((selector) => {
-    const el = doc.querySelector(selector);
-    return el !== null && (el.textContent || '').trim().length < 50;
+    const el = mounts.find((mount) => mount.matches(selector));
+    return el !== undefined && (el.textContent || '').trim().length < 50;
   });
   const asksForJavaScript = Array.from(doc.querySelectorAll('noscript')).some((el) => ASKS_FOR_JS.test(el.textContent || ''));
   let includeTagsMatched: boolean | undefined;

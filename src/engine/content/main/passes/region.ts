@@ -19,10 +19,13 @@ export function bodyOrNoscript(doc: Document): Element {
   const body = doc.body ?? doc.documentElement;
   let best: Element | null = null;
   const noscripts = Array.from(body.querySelectorAll('noscript'));
-  const isFurniture = (el: Element) => el.matches(FURNITURE_TAGS) || words(el).some((word) => ALWAYS_FURNITURE_NAMES.test(word));
-  const furniture = Array.from(body.querySelectorAll('*')).filter((el) => isFurniture(el) && !ancestors(el, body).some(isFurniture));
-  const outside = noscripts.filter((el) => !furniture.some((f) => f.contains(el)));
-  const visible = readableLength(body) - [...outside, ...furniture].reduce((sum, el) => sum + textLength(el), 0);
+  // Most pages have no noscript that could stand for them: the visible text is measured only for one that could.
+  const visibleText = () => {
+    const isFurniture = (el: Element) => el.matches(FURNITURE_TAGS) || words(el).some((word) => ALWAYS_FURNITURE_NAMES.test(word));
+    const furniture = Array.from(body.querySelectorAll('*')).filter((el) => isFurniture(el) && !ancestors(el, body).some(isFurniture));
+    const outside = noscripts.filter((el) => !furniture.some((f) => f.contains(el)));
+    return readableLength(body) - [...outside, ...furniture].reduce((sum, el) => sum + textLength(el), 0);
+  };
   for (const noscript of noscripts) {
     const parsed = doc.createElement('div');
     parsed.innerHTML = noscript.textContent || '';
@@ -31,6 +34,7 @@ export function bodyOrNoscript(doc: Document): Element {
     if (!best || readableLength(parsed) > readableLength(best)) best = parsed;
   }
   // Readable text only: a page's noscript can hold its whole stylesheet.
+  const visible = best ? visibleText() : 0;
   if (best && readableLength(best) > Math.max(0, visible < 200 ? visible : 2 * visible)) body.replaceChildren(...Array.from(best.childNodes));
   for (const noscript of Array.from(body.querySelectorAll('noscript'))) noscript.remove();
   return body;
