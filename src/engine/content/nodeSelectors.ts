@@ -138,9 +138,58 @@ interface Linked {
 }
 
 /**
+ * The elements of a document whose tree no longer changes, in document order, and by name: what a query
+ * of the whole document walks. The extraction asks some thirty whole-document queries of the page it
+ * parsed (its metadata, links, JSON-LD, language, signals...), and each walked every node linkedom keeps
+ * (attributes, text, ends of elements): on the 181 benchmark pages one walk was 1-2% of the CPU. Built at
+ * the first such query, by the same walk. A document is indexed only between freezeTree and the function
+ * it returns, and its tree must not change between them (its attributes may: the queries still test each
+ * element).
+ */
+interface TreeIndex {
+  all: Element[];
+  byName: Map<string, Element[]>;
+}
+
+const frozen = new WeakMap<object, TreeIndex | null>();
+
+/** Queries of the whole of `doc` read an index of its elements until the returned function is called; its tree must not change until then. */
+export function freezeTree(doc: Document): () => void {
+  frozen.set(doc, null);
+  return () => frozen.delete(doc);
+}
+
+/**
+ * The element names a selector list can match, when each of its selectors is one compound that starts
+ * with a name ("meta[name], meta[property]", "script[type=\"application/ld+json\"]", "a[href]"); null
+ * when any of them could match any element.
+ */
+const COMPOUND_WITH_NAME = /^\s*([a-z][a-z0-9-]*)(?:\[[^\]]*\]|\.[\w-]+|#[\w-]+)*\s*$/i;
+const namesAsked = new Map<string, ReadonlySet<string> | null>();
+
+function namesOf(selectors: string): ReadonlySet<string> | null {
+  let names = namesAsked.get(selectors);
+  if (names === undefined) {
+    const found = new Set<string>();
+    for (const part of selectors.split(',')) {
+      const name = COMPOUND_WITH_NAME.exec(part)?.[1];
+      if (!name) {
+        namesAsked.set(selectors, null);
+        return null;
+      }
+      found.add(name.toLowerCase());
+    }
+    names = found;
+    namesAsked.set(selectors, names);
+  }
+  return names;
+}
+
+/**
  * Puts querySelector and querySelectorAll with the cached selectors on linkedom's ParentNode prototype
  * (once per thread): the same walk as linkedom's, along its links from the node to its end, a template's
- * content passed over. `NodeList` is linkedom's, which querySelectorAll returns.
+ * content passed over; a whole frozen document's elements from its index (see freezeTree). `NodeList` is
+ * linkedom's, which querySelectorAll returns.
  */
 export function cacheQueries(
   proto: { querySelector(selectors: string): Element | null; querySelectorAll(selectors: string): NodeListOf<Element> },
@@ -151,12 +200,53 @@ export function cacheQueries(
   const ownQueryAll = proto.querySelectorAll;
   const { next: NEXT, end: END } = links;
   const after = (node: Linked) => (node.nodeType === 1 && node.localName === 'template' ? node[END] : node[NEXT]);
+
+  function indexOf(doc: Linked): TreeIndex {
+    const all: Element[] = [];
+    const byName = new Map<string, Element[]>();
+    const end = doc[END];
+    for (let node = doc[NEXT]; node !== end && node; node = after(node)) {
+      if (node.nodeType !== 1) continue;
+      const element = node as unknown as Element;
+      all.push(element);
+      const name = ADAPTER.getName(element);
+      const named = byName.get(name);
+      if (named) named.push(element);
+      else byName.set(name, [element]);
+    }
+    return { all, byName };
+  }
+
+  /**
+   * The elements to test for a query of the whole of a frozen document, in document order; undefined for
+   * any other. linkedom's document queries walk from a stand-in that carries the document's links.
+   */
+  function candidates(from: Linked & { ownerDocument?: Linked }, selectors: string): Element[] | undefined {
+    const doc = from.ownerDocument;
+    if (from.nodeType !== undefined || !doc || from[NEXT] !== doc[NEXT] || from[END] !== doc[END]) return undefined;
+    let index = frozen.get(doc);
+    if (index === undefined) return undefined;
+    if (index === null) {
+      index = indexOf(doc);
+      frozen.set(doc, index);
+    }
+    const names = namesOf(selectors);
+    if (!names) return index.all;
+    if (names.size === 1) return index.byName.get(names.values().next().value!) ?? [];
+    return index.all.filter((element) => names.has(ADAPTER.getName(element)));
+  }
+
   Object.defineProperty(proto, 'querySelector', {
     configurable: true,
     writable: true,
     value(this: Linked, selectors: string): Element | null {
       if (selectors.includes(':scope')) return ownQuery.call(this as never, selectors);
       const test = queryOf(selectors);
+      const indexed = candidates(this, selectors);
+      if (indexed) {
+        for (const element of indexed) if (test(element)) return element;
+        return null;
+      }
       const end = this[END];
       for (let node = this[NEXT]; node !== end && node; node = after(node)) {
         if (node.nodeType === 1 && test(node as unknown as Element)) return node as unknown as Element;
@@ -171,6 +261,11 @@ export function cacheQueries(
       if (selectors.includes(':scope')) return ownQueryAll.call(this as never, selectors) as unknown as Element[];
       const test = queryOf(selectors);
       const found = new NodeList();
+      const indexed = candidates(this, selectors);
+      if (indexed) {
+        for (const element of indexed) if (test(element)) found.push(element);
+        return found;
+      }
       const end = this[END];
       for (let node = this[NEXT]; node !== end && node; node = after(node)) {
         if (node.nodeType === 1 && test(node as unknown as Element)) found.push(node as unknown as Element);
