@@ -2,7 +2,7 @@
  * The region: the page's main region (`main`, `[role=main]`, or the body, or the noscript copy of a
  * page that shows nothing without scripts), the candidate every other pass starts from.
  */
-import { NOT_TEXT, ancestors, paragraphProse, proseLength, readableLength, textLength, words } from '../dom.js';
+import { NOT_TEXT, paragraphProse, proseLength, readableLength, textLength, words } from '../dom.js';
 import { HIDDEN } from '../marks.js';
 import { furnitureWords, isBoilerplate, isNamedPageFooter } from './furniture.js';
 import { holdsGrid } from './grids.js';
@@ -21,8 +21,7 @@ export function bodyOrNoscript(doc: Document): Element {
   const noscripts = Array.from(body.querySelectorAll('noscript'));
   // Most pages have no noscript that could stand for them: the visible text is measured only for one that could.
   const visibleText = () => {
-    const isFurniture = (el: Element) => el.matches(FURNITURE_TAGS) || words(el).some((word) => ALWAYS_FURNITURE_NAMES.test(word));
-    const furniture = Array.from(body.querySelectorAll('*')).filter((el) => isFurniture(el) && !ancestors(el, body).some(isFurniture));
+    const furniture = outermostFurniture(body);
     const outside = noscripts.filter((el) => !furniture.some((f) => f.contains(el)));
     return readableLength(body) - [...outside, ...furniture].reduce((sum, el) => sum + textLength(el), 0);
   };
@@ -38,6 +37,25 @@ export function bodyOrNoscript(doc: Document): Element {
   if (best && readableLength(best) > Math.max(0, visible < 200 ? visible : 2 * visible)) body.replaceChildren(...Array.from(best.childNodes));
   for (const noscript of Array.from(body.querySelectorAll('noscript'))) noscript.remove();
   return body;
+}
+
+/**
+ * The furniture under `root` that no other furniture holds (by tag, or always furniture by name), in
+ * document order: one walk that does not go into what it found, nor into a template's content.
+ */
+function outermostFurniture(root: Element): Element[] {
+  const isFurniture = (el: Element) => el.matches(FURNITURE_TAGS) || words(el).some((word) => ALWAYS_FURNITURE_NAMES.test(word));
+  const found: Element[] = [];
+  const walker = root.ownerDocument.createTreeWalker(root, NodeFilter.SHOW_ELEMENT, {
+    acceptNode(node) {
+      const el = node as Element;
+      if (isFurniture(el)) found.push(el);
+      else if (el.tagName !== 'TEMPLATE') return NodeFilter.FILTER_SKIP;
+      return NodeFilter.FILTER_REJECT;
+    },
+  });
+  walker.nextNode();
+  return found;
 }
 
 /**
