@@ -32,9 +32,12 @@ export function bodyOrNoscript(doc: Document): Element {
     if (isBoilerplate(parsed)) continue;
     if (!best || readableLength(parsed) > readableLength(best)) best = parsed;
   }
-  // Readable text only: a page's noscript can hold its whole stylesheet.
-  const visible = best ? visibleText() : 0;
-  if (best && readableLength(best) > Math.max(0, visible < 200 ? visible : 2 * visible)) body.replaceChildren(...Array.from(best.childNodes));
+  // Readable text only: a page's noscript can hold its whole stylesheet. One without text (a tracking pixel's image) stands for nothing.
+  const copied = best ? readableLength(best) : 0;
+  if (best && copied > 0) {
+    const visible = visibleText();
+    if (copied > Math.max(0, visible < 200 ? visible : 2 * visible)) body.replaceChildren(...Array.from(best.childNodes));
+  }
   for (const noscript of Array.from(body.querySelectorAll('noscript'))) noscript.remove();
   return body;
 }
