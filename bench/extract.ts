@@ -46,7 +46,12 @@ function floor(html: string): void {
   }
   const service = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced' });
   service.use(gfm);
-  if (article?.content) service.turndown(article.content);
+  try {
+    if (article?.content) service.turndown(article.content);
+  } catch {
+    // The GFM plugin throws on a few WCXB pages' tables as stock linkedom parses them (a row without a
+    // parent): the floor's cost is what it spent, and the run goes on.
+  }
 }
 
 const quantile = (values: number[], q: number) => {

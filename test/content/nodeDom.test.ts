@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { withNodeDocument } from '../../src/engine/content/nodeDom.js';
 import { longestLine } from '../../src/engine/content/main/passes/visibility.js';
+import { freezeTree } from '../../src/engine/content/nodeSelectors.js';
 
 const onPage = <T>(body: string, read: (doc: Document) => T): T =>
   withNodeDocument(`<!doctype html><html><head><title>t</title></head><body>${body}</body></html>`, 'http://127.0.0.1/page', read);
@@ -67,5 +68,59 @@ describe('event listeners (their registry made on the first addEventListener, no
       return seen;
     });
     expect(calls).toEqual(['inner:once', 'outer:inner', 'outer:inner']);
+  });
+});
+
+describe('className (read from the class attribute, nodeSelectors.ts classFromAttribute)', () => {
+  it("is linkedom's classList joined: as parsed, set, changed through the classList and removed; class selectors match it", () => {
+    const seen = onPage('<p id="a" class="  one\ttwo one  ">x</p><p id="b">y</p>', (doc) => {
+      const a = doc.getElementById('a')!;
+      const b = doc.getElementById('b')!;
+      const read = (el: Element) => [el.className, el.getAttribute('class'), el.classList.value].join('|');
+      const found = [read(a), read(b), String(a.matches('.two')), String(a.matches('[class="one two"]'))];
+      b.setAttribute('class', ' three  four ');
+      b.classList.add('five');
+      found.push(read(b), String(b.matches('.five')));
+      b.removeAttribute('class');
+      found.push(read(b), String(b.matches('[class]')));
+      const copy = a.cloneNode(true) as Element;
+      found.push(read(copy));
+      return found;
+    });
+    expect(seen).toEqual(['one two|one two|one two', '||', 'true', 'true', 'three four five|three four five|three four five', 'true', '||', 'false', 'one two|one two|one two']);
+  });
+});
+
+describe('queries of a frozen page (read from an index of its elements, nodeSelectors.ts freezeTree)', () => {
+  it('find what the walk finds: in document order, a template passed over, every kind of selector', () => {
+    const page =
+      '<meta name="a" content="1"><div id="root" class="x y"><p>one</p><template><p>inside</p><meta name="t"></template>' +
+      '<section><p class="y">two</p><a href="#">l</a><meta property="b" content="2"></section></div><main><p>three</p></main>';
+    const selectors = ['p', 'meta[name], meta[property]', 'p, a, main', '.y', '#root, main', 'div p', 'section > *', '*', 'template', 'meta[name="t"]', 'h1'];
+    const describe = (found: Element[]) => found.map((el) => `${el.tagName}:${el.textContent}`).join(' ');
+    const read = (doc: Document) => selectors.map((selector) => `${describe(Array.from(doc.querySelectorAll(selector)))} / ${describe([doc.querySelector(selector)].filter((el) => el !== null))}`);
+    const [walked, indexed] = onPage(page, (doc) => {
+      const walked = read(doc);
+      const thaw = freezeTree(doc);
+      try {
+        return [walked, read(doc)];
+      } finally {
+        thaw();
+      }
+    });
+    expect(indexed).toEqual(walked);
+    expect(walked[0]).toBe('P:one P:two P:three / P:one');
+    expect(walked[1]).toBe('META: META: / META:');
+  });
+
+  it('stop reading the index when thawed: the tree may change again', () => {
+    const counts = onPage('<p>a</p>', (doc) => {
+      const thaw = freezeTree(doc);
+      const frozen = doc.querySelectorAll('p').length;
+      thaw();
+      doc.body.append(doc.createElement('p'));
+      return [frozen, doc.querySelectorAll('p').length];
+    });
+    expect(counts).toEqual([1, 2]);
   });
 });

@@ -10,6 +10,7 @@ import { extractInPage, type InPageOptions, type InPageResult } from './inPage.j
 import { mainContentSelector, type MainContentSelector } from './main/pipeline.js';
 import { markdownConverter } from './markdown.js';
 import { withNodeDocument } from './nodeDom.js';
+import { freezeTree } from './nodeSelectors.js';
 import { pageSignals, type PageSignals } from '../http/signals.js';
 
 const require = createRequire(import.meta.url);
@@ -43,7 +44,14 @@ export interface NodeExtraction {
 export function extractInNode(html: string, url: string, options: InPageOptions): NodeExtraction {
   const { selector, toMarkdown } = nodeLibraries();
   return withNodeDocument(html, url, (doc) => {
-    const signals = pageSignals(doc, html, options.includeTags);
-    return { signals, result: extractInPage(options, selector, toMarkdown, doc) };
+    // The extraction changes copies of the page, never its tree (markHidden marks it, and unmarks it):
+    // its whole-document queries read an index of its elements.
+    const thaw = freezeTree(doc);
+    try {
+      const signals = pageSignals(doc, html, options.includeTags);
+      return { signals, result: extractInPage(options, selector, toMarkdown, doc) };
+    } finally {
+      thaw();
+    }
   });
 }

@@ -211,9 +211,10 @@ export function extractInPage(
     const unmark = options.onlyMainContent ? selector.markHidden(doc) : () => undefined;
     const clone = doc.cloneNode(true) as Document;
     unmark();
-    completeStreamedSegments(clone);
+    // The copy holds what the page holds, marked: what the (indexed) page lacks needs no walk of the copy.
+    if (doc.querySelector(STREAMED_SEGMENT)) completeStreamedSegments(clone);
     remove(clone, REMOVE_ALWAYS);
-    removeMediaFallbacks(clone);
+    if (doc.querySelector('video, audio')) removeMediaFallbacks(clone);
     if (repair) repairTextNodes(clone.documentElement, repair);
     for (const css of options.excludeTags) for (const el of selectUser(clone, css, 'excludeTags')) el.remove();
     if (options.onlyMainContent && options.includeTags.length === 0) return selector.select(clone, doc, explainer);

@@ -41,7 +41,7 @@ import {
 } from 'linkedom/worker';
 import { hiddenBySheets, type SheetHiding } from './inlineSheets.js';
 import { listenersOnDemand } from './nodeListeners.js';
-import { cacheQueries, cacheSelectors } from './nodeSelectors.js';
+import { cacheQueries, cacheSelectors, classFromAttribute } from './nodeSelectors.js';
 
 const SHOW_ELEMENT = 0x1;
 const FILTER_ACCEPT = 1;
@@ -199,6 +199,7 @@ function patchLinkedom(): void {
   if (patched) return;
   patched = true;
   cacheSelectors(LinkedomElement.prototype as unknown as Parameters<typeof cacheSelectors>[0]);
+  classFromAttribute(LinkedomElement.prototype);
   listenersOnDemand(LinkedomEventTarget as unknown as Parameters<typeof listenersOnDemand>[0]);
   const urlProperty = (proto: object, attribute: string) =>
     Object.defineProperty(proto, attribute, {

@@ -3,6 +3,7 @@
  * parsed document in the extraction worker; the rules that weigh it are in
  * choice.ts.
  */
+import { textLength as lengthOfText } from '../content/main/dom.js';
 import { CHALLENGE_MAX_TEXT } from '../session/captcha.js';
 
 export interface PageSignals {
@@ -21,6 +22,8 @@ export interface PageSignals {
 }
 
 const MOUNT_POINTS = ['#root', '#app', '#__next', '#__nuxt', '#___gatsby', '#svelte', 'app-root', '[data-reactroot]', '#main-app', '#application', 'main', '[role="main"]'];
+
+const MOUNT_POINTS_UNION = MOUNT_POINTS.join(', ');
 
 const ASKS_FOR_JS = /(enable|turn on|activate|requires?|need)\s+(your\s+)?javascript|javascript\s+(is\s+)?(disabled|required|needed|must be enabled)/i;
 
@@ -48,8 +51,8 @@ function isJavaScript(script: Element): boolean {
 
 function readableText(body: Element): number {
   let code = 0;
-  for (const el of Array.from(body.querySelectorAll('script, style, template, noscript'))) code += (el.textContent || '').replace(/\s+/g, ' ').trim().length;
-  return Math.max(0, (body.textContent || '').replace(/\s+/g, ' ').trim().length - code);
+  for (const el of Array.from(body.querySelectorAll('script, style, template, noscript'))) code += lengthOfText(el);
+  return Math.max(0, lengthOfText(body) - code);
 }
 
 function challengeOf(doc: Document, html: string, textLength: number): string | undefined {
@@ -65,9 +68,11 @@ export function pageSignals(doc: Document, html: string, includeTags: string[]):
   const body = doc.body ?? doc.documentElement;
   const textLength = readableText(body);
   const scripts = Array.from(doc.querySelectorAll('script')).filter(isJavaScript).length;
+  // One walk for every mount point: the first element of their union that a selector matches is its first match.
+  const mounts = Array.from(doc.querySelectorAll(MOUNT_POINTS_UNION));
   const emptyMount = MOUNT_POINTS.find((selector) => {
-    const el = doc.querySelector(selector);
-    return el !== null && (el.textContent || '').trim().length < 50;
+    const el = mounts.find((mount) => mount.matches(selector));
+    return el !== undefined && (el.textContent || '').trim().length < 50;
   });
   const asksForJavaScript = Array.from(doc.querySelectorAll('noscript')).some((el) => ASKS_FOR_JS.test(el.textContent || ''));
   let includeTagsMatched: boolean | undefined;

@@ -4,7 +4,27 @@
  */
 import { CSS_MODULE_HASH, STYLED_COMPONENT } from './rules/names.js';
 
-export const words = (el: Element) => nameWords(`${el.getAttribute('class') || ''} ${el.getAttribute('id') || ''}`);
+const wordsByDocument = new WeakMap<Document, Map<string, readonly string[]>>();
+
+/**
+ * The words of an element's class and id. The passes ask each element's again and again, and a page repeats its
+ * class names: they are remembered per document (a name is a slice of the page's HTML, which a memory of every
+ * page's would keep).
+ */
+export function words(el: Element): readonly string[] {
+  const names = `${el.getAttribute('class') || ''} ${el.getAttribute('id') || ''}`;
+  let known = wordsByDocument.get(el.ownerDocument);
+  if (!known) {
+    known = new Map();
+    wordsByDocument.set(el.ownerDocument, known);
+  }
+  let found = known.get(names);
+  if (found === undefined) {
+    found = nameWords(names);
+    known.set(names, found);
+  }
+  return found;
+}
 
 export function nameWords(names: string): string[] {
   // Split on separators and camelCase: "cookieBanner site_nav" -> cookie banner site nav.

@@ -89,7 +89,7 @@ export function furnitureWordsIn(name: string): string[] {
 }
 
 /** Whether a block named like furniture (`names`) carries content all the same: prose, or a grid of products. */
-export function carriesContent(el: Element, names: string[]): boolean {
+export function carriesContent(el: Element, names: readonly string[]): boolean {
   const carry = (pattern: RegExp) => names.every((word) => pattern.test(word));
   return (carry(PROSE_CAN_CARRY_NAMES) && isProse(el)) || (carry(GRID_CAN_CARRY_NAMES) && holdsGrid(el));
 }
@@ -121,7 +121,7 @@ export function removeScreenReaderText(root: Element): void {
 }
 
 /** Removes every element of `root` whose class and id words `match`, except one holding the page's title heading. */
-export function removeNamed(root: Element, match: (names: string[], el: Element) => boolean): void {
+export function removeNamed(root: Element, match: (names: readonly string[], el: Element) => boolean): void {
   const title = titleHeading(root);
   for (const el of Array.from(root.querySelectorAll('[class], [id]'))) {
     if (root.contains(el) && !holds(el, title) && match(words(el), el)) el.remove();
@@ -146,7 +146,7 @@ export function removeBanners(root: Element): void {
  * ("sidebar-details"). Measured on WCXB's dev pages: +0.29 page-F1 (IKEA's materials, care and measurements
  * +0.30, one product -0.005). Without the second condition, +0.24: two articles lost a block named "…-details".
  */
-export function namesDetails(names: string[]): boolean {
+export function namesDetails(names: readonly string[]): boolean {
   if (!names.some((word) => DESCRIPTION_NAMES.test(word))) return false;
   return names.filter((word) => ALWAYS_FURNITURE_NAMES.test(word) || FURNITURE_NAMES.test(word)).every((word) => /^(modal|popup)$/i.test(word));
 }

@@ -2,7 +2,7 @@
  * The region: the page's main region (`main`, `[role=main]`, or the body, or the noscript copy of a
  * page that shows nothing without scripts), the candidate every other pass starts from.
  */
-import { NOT_TEXT, ancestors, paragraphProse, proseLength, readableLength, textLength, words } from '../dom.js';
+import { NOT_TEXT, paragraphProse, proseLength, readableLength, textLength, words } from '../dom.js';
 import { HIDDEN } from '../marks.js';
 import { furnitureWords, isBoilerplate, isNamedPageFooter } from './furniture.js';
 import { holdsGrid } from './grids.js';
@@ -19,10 +19,12 @@ export function bodyOrNoscript(doc: Document): Element {
   const body = doc.body ?? doc.documentElement;
   let best: Element | null = null;
   const noscripts = Array.from(body.querySelectorAll('noscript'));
-  const isFurniture = (el: Element) => el.matches(FURNITURE_TAGS) || words(el).some((word) => ALWAYS_FURNITURE_NAMES.test(word));
-  const furniture = Array.from(body.querySelectorAll('*')).filter((el) => isFurniture(el) && !ancestors(el, body).some(isFurniture));
-  const outside = noscripts.filter((el) => !furniture.some((f) => f.contains(el)));
-  const visible = readableLength(body) - [...outside, ...furniture].reduce((sum, el) => sum + textLength(el), 0);
+  // Most pages have no noscript that could stand for them: the visible text is measured only for one that could.
+  const visibleText = () => {
+    const furniture = outermostFurniture(body);
+    const outside = noscripts.filter((el) => !furniture.some((f) => f.contains(el)));
+    return readableLength(body) - [...outside, ...furniture].reduce((sum, el) => sum + textLength(el), 0);
+  };
   for (const noscript of noscripts) {
     const parsed = doc.createElement('div');
     parsed.innerHTML = noscript.textContent || '';
@@ -30,10 +32,33 @@ export function bodyOrNoscript(doc: Document): Element {
     if (isBoilerplate(parsed)) continue;
     if (!best || readableLength(parsed) > readableLength(best)) best = parsed;
   }
-  // Readable text only: a page's noscript can hold its whole stylesheet.
-  if (best && readableLength(best) > Math.max(0, visible < 200 ? visible : 2 * visible)) body.replaceChildren(...Array.from(best.childNodes));
+  // Readable text only: a page's noscript can hold its whole stylesheet. One without text (a tracking pixel's image) stands for nothing.
+  const copied = best ? readableLength(best) : 0;
+  if (best && copied > 0) {
+    const visible = visibleText();
+    if (copied > Math.max(0, visible < 200 ? visible : 2 * visible)) body.replaceChildren(...Array.from(best.childNodes));
+  }
   for (const noscript of Array.from(body.querySelectorAll('noscript'))) noscript.remove();
   return body;
+}
+
+/**
+ * The furniture under `root` that no other furniture holds (by tag, or always furniture by name), in
+ * document order: one walk that does not go into what it found, nor into a template's content.
+ */
+function outermostFurniture(root: Element): Element[] {
+  const isFurniture = (el: Element) => el.matches(FURNITURE_TAGS) || words(el).some((word) => ALWAYS_FURNITURE_NAMES.test(word));
+  const found: Element[] = [];
+  const walker = root.ownerDocument.createTreeWalker(root, NodeFilter.SHOW_ELEMENT, {
+    acceptNode(node) {
+      const el = node as Element;
+      if (isFurniture(el)) found.push(el);
+      else if (el.tagName !== 'TEMPLATE') return NodeFilter.FILTER_SKIP;
+      return NodeFilter.FILTER_REJECT;
+    },
+  });
+  walker.nextNode();
+  return found;
 }
 
 /**

@@ -33,7 +33,9 @@ export function isPanel(el: Element): boolean {
   // title's own <style> is no text either.
   let toggle = el.previousElementSibling;
   while (toggle?.matches(NOT_TEXT)) toggle = toggle.previousElementSibling;
-  if (!toggle || !toggle.checkVisibility({ visibilityProperty: true }) || readableLength(toggle) === 0 || readableLength(toggle) > 150) return false;
+  if (!toggle || !toggle.checkVisibility({ visibilityProperty: true })) return false;
+  const title = readableLength(toggle);
+  if (title === 0 || title > 150) return false;
   const total = textLength(el);
   return paragraphProse(el, () => true) >= 200 && linkedLength(el) <= 0.3 * total;
 }
