@@ -18,14 +18,17 @@ function childrenOf(): Map<number, number[]> {
   return children;
 }
 
-export function rssOf(pid: number): number {
+/** A size line of /proc/PID/status (VmRSS, VmHWM), in bytes; 0 once the process is gone. */
+function statusBytes(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
+    return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) * 1024;
   } catch {
     return 0;
   }
 }
+
+export const rssOf = (pid: number): number => statusBytes(pid, 'VmRSS');
 
 /** Every process below `root`, each after its parent. */
 export function descendants(root: number): number[] {
@@ -47,14 +50,7 @@ export function treeRss(root: number): number {
 }
 
 /** The peak RSS of `pid` so far (VmHWM), in bytes; 0 once it is gone. */
-export function peakRssOf(pid: number): number {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
-  } catch {
-    return 0;
-  }
-}
+export const peakRssOf = (pid: number): number => statusBytes(pid, 'VmHWM');
 
 /** CPU ms `pid` has used, with that of its children it waited for (utime, stime, cutime, cstime); 0 once it is gone. */
 export function cpuMsOf(pid: number): number {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentLength, mediaNeedsBrowser, optionsNeedBrowser, pageNeedsBrowser } from '../src/engine/http/choice.js';
-import { decodeAs, decodeHtml, decodePrefix, type Encoding } from '../src/engine/http/charset.js';
+import { decodeAs, decodePrefix, sniffEncoding, type Encoding } from '../src/engine/http/charset.js';
 import { decodedText, fetchPage, refreshTarget } from '../src/engine/http/fetchPage.js';
 import type { PageSignals } from '../src/engine/http/signals.js';
 import { runCli, tempHome } from './helpers/cli.js';
@@ -303,6 +303,11 @@ describe('choice rules', () => {
 
 describe('character sets over HTTP', () => {
   const bytes = (text: string) => Buffer.from(text, 'latin1');
+  /** What the HTTP engine makes of a body: the charset fetchPage picks, and the text the worker decodes with it. */
+  const decodeHtml = (body: Uint8Array, contentType: string | undefined) => {
+    const encoding = sniffEncoding(body, contentType);
+    return { text: decodeAs(body, encoding), charset: encoding.charset };
+  };
   it('takes a byte order mark over the header, the header over a meta tag', () => {
     expect(decodeHtml(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('<p>café</p>')]), 'text/html; charset=iso-8859-1')).toEqual({ text: '<p>café</p>', charset: 'utf-8' });
     expect(decodeHtml(bytes('<meta charset="utf-8"><p>caf\u00e9</p>'), 'text/html; charset=ISO-8859-1').text).toContain('café');

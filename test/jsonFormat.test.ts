@@ -22,16 +22,8 @@ const KEY = 'wj-json-format-key';
 /** No model server is configured, whatever the machine has. */
 const NO_MODEL = { ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '', WEBJOBS_EXTRACT_PROVIDER: '', WEBJOBS_MODEL: '' };
 
-const productSchema = {
-  type: 'object',
-  properties: {
-    name: { type: 'string' },
-    brand: { type: 'string' },
-    offers: { type: 'object', properties: { price: { type: 'number' }, priceCurrency: { type: 'string' } }, required: ['price'] },
-    gtin: { type: 'string' },
-  },
-  required: ['name', 'offers'],
-};
+/** The schema of the shop fixtures' product (shop-jsonld.html, shop-microdata.html). */
+const productSchema = JSON.parse(fixture('shop.schema.json'));
 const trailRunner = { name: 'Trail Runner 2', brand: 'Acme', offers: { price: 129.95, priceCurrency: 'EUR' } };
 
 let site: FixtureServer;

@@ -48,16 +48,8 @@ async function firecrawl(method: string, route: string, body?: unknown): Promise
   return { status: response.status, body: await response.json() };
 }
 
-const productSchema = {
-  type: 'object',
-  properties: {
-    name: { type: 'string' },
-    brand: { type: 'string' },
-    offers: { type: 'object', properties: { price: { type: 'number' }, priceCurrency: { type: 'string' } }, required: ['price'] },
-    gtin: { type: 'string' },
-  },
-  required: ['name', 'offers'],
-};
+/** The schema of the shop fixtures' product (shop-jsonld.html, shop-microdata.html). */
+const productSchema = JSON.parse(fixture('shop.schema.json'));
 const schemaFile = path.join(home, 'product.schema.json');
 writeFileSync(schemaFile, JSON.stringify(productSchema));
 

@@ -115,9 +115,3 @@ export function decodePrefix(bytes: Uint8Array, encoding: Encoding, units: numbe
   }
   return text.length > units ? text.slice(0, units) : text;
 }
-
-/** The document's text and the charset it was read with. */
-export function decodeHtml(bytes: Uint8Array, contentType: string | null | undefined): { text: string; charset: string } {
-  const encoding = sniffEncoding(bytes, contentType);
-  return { text: decodeAs(bytes, encoding), charset: encoding.charset };
-}
