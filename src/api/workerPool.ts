@@ -104,8 +104,7 @@ export class WorkerPool<Task extends WorkerMessage, Reply extends WorkerMessage>
       this.dispatch();
     });
     const fail = (message: string | undefined) => {
-      this.drop(slot);
-      slot.busy?.reject(this.settings.workerFailed(message));
+      this.drop(slot)?.reject(this.settings.workerFailed(message));
       this.dispatch();
     };
     worker.on('error', (err) => fail(err.message.split('\n')[0]!));
@@ -141,28 +140,26 @@ export class WorkerPool<Task extends WorkerMessage, Reply extends WorkerMessage>
     slot.worker.unref();
   }
 
-  /** Takes a worker out of the pool (it failed, or is being terminated); its task is the caller's to settle. */
-  private drop(slot: Slot<Task, Reply>): void {
+  /**
+   * Takes a worker out of the pool (it failed, or is being terminated) and returns the task it held, for
+   * the caller to settle; undefined when it was out already.
+   */
+  private drop(slot: Slot<Task, Reply>): Pending<Task, Reply> | undefined {
     const index = this.slots.indexOf(slot);
-    if (index === -1) return;
+    if (index === -1) return undefined;
     this.slots.splice(index, 1);
     const pending = slot.busy;
     this.finish(slot);
-    slot.busy = pending;
     slot.worker.removeAllListeners('exit');
     slot.worker.removeAllListeners('message');
+    return pending;
   }
 
   async close(): Promise<void> {
     this.closed = true;
     for (const pending of this.queue.splice(0)) pending.reject(new Error(this.settings.closedMessage));
-    const slots = this.slots.splice(0);
-    for (const slot of slots) {
-      const pending = slot.busy;
-      this.finish(slot);
-      slot.worker.removeAllListeners('exit');
-      pending?.reject(new Error(this.settings.closedMessage));
-    }
+    const slots = [...this.slots];
+    for (const slot of slots) this.drop(slot)?.reject(new Error(this.settings.closedMessage));
     await Promise.all(slots.map((slot) => slot.worker.terminate()));
   }
 }
