@@ -35,6 +35,8 @@ const STORED_AT = '{"storedAt":';
 const STORED_AT_DIGITS = 13;
 const STAMPED = /^\{"storedAt":\d{13},/;
 
+/** Entries `last` read, and their files: renew finds its file without its key again (a SHA-256 of the options). */
+const files = new WeakMap<CacheEntry, string>();
 /** Entries `last` read from a file whose storedAt can be written in place. */
 const stamped = new WeakSet<CacheEntry>();
 
@@ -61,7 +63,8 @@ export class FilePageCache implements PageCache {
   }
 
   async last(scrape: CachedScrape): Promise<CacheEntry | undefined> {
-    const text = await readText(this.file(cacheKey(scrape))).catch(() => undefined);
+    const file = this.file(cacheKey(scrape));
+    const text = await readText(file).catch(() => undefined);
     let entry: CacheEntry | undefined;
     try {
       entry = text === undefined ? undefined : (JSON.parse(text) as CacheEntry);
@@ -70,6 +73,7 @@ export class FilePageCache implements PageCache {
     }
     if (!entry || typeof entry.storedAt !== 'number' || typeof entry.data?.metadata !== 'object') return undefined;
     if (STAMPED.test(text!.slice(0, STORED_AT.length + STORED_AT_DIGITS + 1))) stamped.add(entry);
+    files.set(entry, file);
     return entry;
   }
 
@@ -87,7 +91,7 @@ export class FilePageCache implements PageCache {
   }
 
   async renew(scrape: CachedScrape, entry: CacheEntry): Promise<void> {
-    const file = this.file(cacheKey(scrape));
+    const file = files.get(entry) ?? this.file(cacheKey(scrape));
     const storedAt = Date.now();
     if (stamped.has(entry) && String(storedAt).length === STORED_AT_DIGITS) {
       // Gone since it was read (pruned): nothing to renew.
