@@ -3,7 +3,7 @@
  * pages.jsonl with an index line each in pages.idx; what a kill or a crash leaves
  * of them; and the entries of jobs stored by older versions, a file each in pages/.
  */
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DamagedRecordError } from '../src/api/errors.js';
@@ -70,6 +70,31 @@ describe('page entries in pages.jsonl', () => {
     // The resumed job stores them again, after what was cut short.
     await Promise.all([1, 2, 3].map((n) => store.putPage(jobId, n, entry(n))));
     expect(await store.readPages(jobId, 0, 4)).toEqual([0, 1, 2, 3].map((n) => entry(n)));
+  });
+
+  it('a store that read the entries reads those stored since by another (a process resuming the job), and a line only once it is whole', async () => {
+    const { home, store, jobId, dir } = await crawlJob();
+    await store.putPage(jobId, 0, entry(0));
+    expect(await store.readPages(jobId, 0, 2)).toEqual([entry(0), undefined]);
+    const other = new FileJobStore(home);
+    await other.putPage(jobId, 1, entry(1));
+    await other.putPage(jobId, 0, entry(0, 'again'));
+    expect(await store.readPages(jobId, 0, 2)).toEqual([entry(0, 'again'), entry(1)]);
+    // An index line being appended: not there until its end is.
+    const size = readFileSync(path.join(dir, 'pages.jsonl')).length;
+    appendFileSync(path.join(dir, 'pages.jsonl'), JSON.stringify(entry(2)) + '\n');
+    appendFileSync(path.join(dir, 'pages.idx'), `\n[2,${size},`);
+    expect((await store.readPages(jobId, 2, 1))[0]).toBeUndefined();
+    appendFileSync(path.join(dir, 'pages.idx'), `${Buffer.byteLength(JSON.stringify(entry(2)))}]\n`);
+    expect((await store.readPages(jobId, 2, 1))[0]).toEqual(entry(2));
+  });
+
+  it('entries whose pages.jsonl is gone are missing', async () => {
+    const { store, jobId, dir } = await crawlJob();
+    await store.putPage(jobId, 0, entry(0));
+    rmSync(path.join(dir, 'pages.jsonl'));
+    expect(await store.readPages(jobId, 0, 1)).toEqual([undefined]);
+    expect(await store.pageTexts(jobId, 0, 1)).toEqual([undefined]);
   });
 
   it('bytes that are not an entry are a damaged record', async () => {

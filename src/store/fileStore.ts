@@ -28,7 +28,7 @@ import { FileLeases } from './leases.js';
 import { headerOf, type DamagedJob, type JobHeader, type JobMeta, type JobStore, type PageText, type RecordHeader, type StoredJob } from '../jobs/jobStore.js';
 import { pageText } from './pageText.js';
 import { appendLines, readLines } from './journal.js';
-import { PageLogWriter, readIndex, readSpans, spanTexts, type Span } from './pageLog.js';
+import { PageIndex, PageLogWriter, readSpans, spanTexts, type Span } from './pageLog.js';
 import { interruptedError } from '../jobs/resume.js';
 
 const PAGE_NAME_WIDTH = 6;
@@ -54,6 +54,7 @@ export class FileJobStore implements JobStore {
   /** Serialises this process's writes to one job, so they do not queue on the file lock. */
   private readonly chains = new Map<string, Promise<unknown>>();
   private readonly pageLog = new PageLogWriter();
+  private readonly pageIndex = new PageIndex();
 
   constructor(
     home: string,
@@ -258,7 +259,7 @@ export class FileJobStore implements JobStore {
    * an older version), the indexes of those pages.idx lacks, to read from there.
    */
   private async spans(jobId: string, start: number, count: number): Promise<{ spans: (Span | undefined)[]; filed: number[] }> {
-    const index = await readIndex(this.dir(jobId));
+    const index = await this.pageIndex.spans(this.dir(jobId));
     const spans = Array.from({ length: Math.max(0, count) }, (_, i) => index.get(start + i));
     const lacking = spans.flatMap((span, i) => (span ? [] : [start + i]));
     const legacy = lacking.length > 0 && (await fs.stat(path.join(this.dir(jobId), 'pages')).then((stat) => stat.isDirectory(), () => false));

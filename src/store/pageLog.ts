@@ -23,7 +23,7 @@ import { DamagedRecordError } from '../api/errors.js';
 import type { PageEntry } from '../api/types.js';
 import type { PageText } from '../jobs/jobStore.js';
 import { writeError } from './atomicFile.js';
-import { appendLines, readLines } from './journal.js';
+import { appendLines } from './journal.js';
 
 export const LOG_FILE = 'pages.jsonl';
 export const INDEX_FILE = 'pages.idx';
@@ -40,13 +40,70 @@ const STREAM_CHUNK = 1024 * 1024;
 const isSpanLine = (line: unknown): line is [number, number, number] =>
   Array.isArray(line) && line.length === 3 && line.every((n) => Number.isSafeInteger(n) && (n as number) >= 0) && (line[2] as number) > 0;
 
-/** The job's stored entries by index, from pages.idx (none for a job without one). */
-export async function readIndex(dir: string): Promise<Map<number, Span>> {
-  const spans = new Map<number, Span>();
-  for (const line of await readLines(path.join(dir, INDEX_FILE))) {
-    if (isSpanLine(line)) spans.set(line[0], { offset: line[1], length: line[2] });
+/** What a reader of a job's pages.idx has read of it: its first `size` bytes, but for an unfinished last line (`rest`). */
+interface ReadIndex {
+  size: number;
+  spans: Map<number, Span>;
+  rest: string;
+}
+
+/** Jobs whose index a PageIndex remembers: those read most recently. */
+const REMEMBERED_JOBS = 16;
+
+/**
+ * Reads jobs' pages.idx, remembering what it read: the file only grows, so a later read reads what was appended
+ * since (one entry at a time, as `webjobs result --jsonl` reads a crawl's 10,000, reads the file once, not
+ * 10,000 times).
+ */
+export class PageIndex {
+  private readonly read = new Map<string, ReadIndex>();
+
+  /** The job's stored entries by index (none for a job without pages.idx). Not to be changed. */
+  async spans(dir: string): Promise<ReadonlyMap<number, Span>> {
+    let handle: fs.FileHandle;
+    try {
+      handle = await fs.open(path.join(dir, INDEX_FILE), 'r');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      this.read.delete(dir);
+      return new Map();
+    }
+    try {
+      const { size } = await handle.stat();
+      let known = this.read.get(dir);
+      if (!known || size < known.size) known = { size: 0, spans: new Map(), rest: '' };
+      if (size > known.size) {
+        const added = Buffer.allocUnsafe(size - known.size);
+        const { bytesRead } = await handle.read(added, 0, added.length, known.size);
+        const lines = (known.rest + added.toString('utf8', 0, bytesRead)).split('\n');
+        // Not ended yet: being appended, or cut short (the next append begins on a line of its own, journal.ts).
+        const rest = lines.pop()!;
+        for (const line of lines) {
+          const span = parseLine(line);
+          if (span) known.spans.set(span[0], { offset: span[1], length: span[2] });
+        }
+        known = { size: known.size + bytesRead, spans: known.spans, rest };
+      }
+      this.read.delete(dir);
+      this.read.set(dir, known);
+      // A Map iterates in insertion order: the first key is the least recently read.
+      if (this.read.size > REMEMBERED_JOBS) this.read.delete(this.read.keys().next().value!);
+      return known.spans;
+    } finally {
+      handle.close().catch(() => undefined);
+    }
   }
-  return spans;
+}
+
+/** An index line's [index, offset, length]; undefined for a blank line, or one cut short by a crash. */
+function parseLine(line: string): [number, number, number] | undefined {
+  if (line === '') return undefined;
+  try {
+    const value: unknown = JSON.parse(line);
+    return isSpanLine(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 interface Pending {
@@ -120,13 +177,21 @@ async function appendEntries(dir: string, batch: readonly Pending[]): Promise<vo
   await appendLines(path.join(dir, INDEX_FILE), lines);
 }
 
+/** pages.jsonl to read; undefined when there is none (lost with its job's folder: its entries are missing). */
+async function openLog(dir: string): Promise<fs.FileHandle | undefined> {
+  return fs.open(path.join(dir, LOG_FILE), 'r').catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return undefined;
+    throw err;
+  });
+}
+
 /**
  * The entries at `spans` (undefined where there is none), read from pages.jsonl through one open.
  * DamagedRecordError for bytes that are not an entry.
  */
 export async function readSpans(jobId: string, dir: string, spans: readonly (Span | undefined)[]): Promise<(PageEntry | undefined)[]> {
-  if (spans.every((span) => span === undefined)) return spans.map(() => undefined);
-  const handle = await fs.open(path.join(dir, LOG_FILE), 'r');
+  const handle = spans.some((span) => span !== undefined) ? await openLog(dir) : undefined;
+  if (!handle) return spans.map(() => undefined);
   try {
     const entries: (PageEntry | undefined)[] = [];
     for (const span of spans) {
@@ -159,9 +224,9 @@ export async function readSpans(jobId: string, dir: string, spans: readonly (Spa
  * with DamagedRecordError before an answer has sent a byte of them.
  */
 export async function spanTexts(jobId: string, dir: string, spans: readonly (Span | undefined)[], read: (i: number) => Promise<PageEntry>): Promise<(PageText | undefined)[]> {
-  if (spans.every((span) => span === undefined)) return spans.map(() => undefined);
+  const handle = spans.some((span) => span !== undefined) ? await openLog(dir) : undefined;
+  if (!handle) return spans.map(() => undefined);
   const file = path.join(dir, LOG_FILE);
-  const handle = await fs.open(file, 'r');
   try {
     const { size } = await handle.stat();
     const ends = Buffer.alloc(1);

@@ -7,7 +7,7 @@
  */
 import type http from 'node:http';
 import { expect } from 'vitest';
-import { readIndex } from '../../src/store/pageLog.js';
+import { PageIndex } from '../../src/store/pageLog.js';
 import { articleText, html, sendHtml, startFixtureServer, type FixtureServer } from './fixtureServer.js';
 
 export const PAGES = 15;
@@ -88,5 +88,5 @@ export async function until(ready: () => boolean | Promise<boolean>, what: () =>
 
 /** How many page entries the job in folder `jobDir` has stored (0 before it has a folder). */
 export async function storedEntries(jobDir: string): Promise<number> {
-  return (await readIndex(jobDir).catch(() => new Map())).size;
+  return (await new PageIndex().spans(jobDir).catch(() => new Map())).size;
 }
