@@ -46,6 +46,18 @@ describe('page entries in pages.jsonl', () => {
     expect(await texts[1]!.read()).toEqual(entry(39));
   });
 
+  it('joins at most 8 MB of entries into one append (an entry longer on its own)', async () => {
+    const { store, jobId, dir } = await crawlJob();
+    const big = (n: number, mb: number) => entry(n, String(n).repeat(mb * 1024 * 1024));
+    const entries = [big(0, 3), big(1, 3), big(2, 3), big(3, 3), big(4, 9)];
+    await Promise.all(entries.map((e, n) => store.putPage(jobId, n, e)));
+    const appends = readFileSync(path.join(dir, 'pages.idx'), 'utf8')
+      .split('\n\n')
+      .map((lines) => lines.split('\n').filter(Boolean).map((line) => JSON.parse(line) as [number, number, number]));
+    expect(appends.map((lines) => lines.map(([n]) => n))).toEqual([[0], [1, 2], [3], [4]]);
+    expect(await store.readPages(jobId, 0, 5)).toEqual(entries);
+  });
+
   it('an entry stored again is read as the later one', async () => {
     const { store, jobId } = await crawlJob();
     await store.putPage(jobId, 0, entry(0));

@@ -130,7 +130,7 @@ export class PageLogWriter {
 
   private async drain(dir: string): Promise<void> {
     for (;;) {
-      const batch = this.waiting.get(dir)!.splice(0);
+      const batch = nextBatch(this.waiting.get(dir)!);
       if (batch.length === 0) {
         this.waiting.delete(dir);
         return;
@@ -143,6 +143,17 @@ export class PageLogWriter {
       }
     }
   }
+}
+
+/** Characters an append takes at most (but for one entry longer on its own): the entries are joined into one text to write. */
+const BATCH_CHARS = 8 * 1024 * 1024;
+
+/** The entries waiting first, up to BATCH_CHARS, taken from `waiting`. */
+function nextBatch(waiting: Pending[]): Pending[] {
+  let count = 0;
+  let chars = 0;
+  while (count < waiting.length && (count === 0 || chars + waiting[count]!.text.length <= BATCH_CHARS)) chars += waiting[count++]!.text.length;
+  return waiting.splice(0, count);
 }
 
 /** One append of the entries' lines to pages.jsonl, then one of their index lines. */
