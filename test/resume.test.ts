@@ -17,7 +17,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FileJobStore } from '../src/store/fileStore.js';
 import { runCli, startCli, tempHome, type RunningCli } from './helpers/cli.js';
-import { allPaths, expectEachServedOnce, PAGES, startResumeSite, until, type ResumeSite } from './helpers/resumeSite.js';
+import { allPaths, expectEachServedOnce, PAGES, startResumeSite, storedEntries, until, type ResumeSite } from './helpers/resumeSite.js';
 
 let site: ResumeSite;
 beforeAll(async () => {
@@ -35,24 +35,28 @@ function onlyJob(home: string): string {
   return ids[0]!;
 }
 
-function storedPages(home: string): number {
-  try {
-    const jobs = path.join(home, 'jobs');
-    const [id] = readdirSync(jobs).filter((name) => !name.startsWith('.'));
-    return id ? readdirSync(path.join(jobs, id, 'pages')).filter((name) => /^\d+\.json$/.test(name)).length : 0;
-  } catch {
-    return 0;
-  }
+async function storedPages(home: string): Promise<number> {
+  const jobs = path.join(home, 'jobs');
+  const [id] = (() => {
+    try {
+      return readdirSync(jobs).filter((name) => !name.startsWith('.'));
+    } catch {
+      return [];
+    }
+  })();
+  return id ? storedEntries(path.join(jobs, id)) : 0;
 }
 
 /** Waits until `stored` pages are stored and a later request is held, then signals the CLI. */
 async function stopWhenHeld(cli: RunningCli, home: string, stored: number, signal: NodeJS.Signals): Promise<void> {
+  let seen = 0;
   await until(
-    () => {
+    async () => {
       if (cli.child.exitCode !== null) throw new Error(`the CLI ended early: ${cli.output().stderr}`);
-      return site.held() > 0 && storedPages(home) === stored;
+      seen = await storedPages(home);
+      return site.held() > 0 && seen === stored;
     },
-    () => `${storedPages(home)} stored, ${site.held()} held`,
+    () => `${seen} stored, ${site.held()} held`,
   );
   cli.child.kill(signal);
 }

@@ -7,12 +7,11 @@
  * each, every page ends stored once and was served once (helpers/resumeSite.ts).
  * A job that cannot resume is answered 409 with code not_resumable (exit 11).
  */
-import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, startCli, tempHome } from './helpers/cli.js';
 import { startPostgres, type TestPostgres } from './helpers/postgres.js';
-import { allPaths, expectEachServedOnce, startResumeSite, until, type ResumeSite } from './helpers/resumeSite.js';
+import { allPaths, expectEachServedOnce, startResumeSite, storedEntries, until, type ResumeSite } from './helpers/resumeSite.js';
 import { startServe, type ServeProcess } from './helpers/serve.js';
 import { serveClient } from './helpers/serveClient.js';
 import { startWorker, type WorkerProcess } from './helpers/worker.js';
@@ -32,12 +31,8 @@ afterAll(async () => {
   await site?.server.close();
 });
 
-function storedPages(home: string, jobId: string): number {
-  try {
-    return readdirSync(path.join(home, 'jobs', jobId, 'pages')).filter((name) => /^\d+\.json$/.test(name)).length;
-  } catch {
-    return 0;
-  }
+function storedPages(home: string, jobId: string): Promise<number> {
+  return storedEntries(path.join(home, 'jobs', jobId));
 }
 
 const at = (p: string) => site.server.at(p);
@@ -61,7 +56,11 @@ describe('resume on serve (file store)', () => {
     site.serveNext(4);
     const job = await api.start('crawl', crawlRequest());
     const jobId = job.split('/').pop()!;
-    await until(() => site.held() > 0 && storedPages(home, jobId) === 4, () => `${storedPages(home, jobId)} stored, ${site.held()} held`);
+    let seen = 0;
+    await until(
+      async () => site.held() > 0 && (seen = await storedPages(home, jobId)) === 4,
+      () => `${seen} stored, ${site.held()} held`,
+    );
     await (how === 'stopped with SIGTERM' ? serve.stop() : serve.crash());
     site.releaseHeld();
     site.serveNext(Infinity);

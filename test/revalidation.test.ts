@@ -6,7 +6,7 @@
  * Chromium. The real CLI against a real server that records the headers it gets
  * and answers 304 when they match.
  */
-import { promises as fs } from 'node:fs';
+import { promises as fs, readdirSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import type http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +16,7 @@ import { startPostgres, type TestPostgres } from './helpers/postgres.js';
 import { startProxy } from './helpers/proxyServer.js';
 import { startServe, type ServeProcess } from './helpers/serve.js';
 import { serveClient } from './helpers/serveClient.js';
+import { until } from './helpers/resumeSite.js';
 
 /** A page its server validates: `version` is what a 200 sends; `etag`/`lastModified` what it sends and checks. */
 interface Doc {
@@ -32,6 +33,8 @@ const docs: Record<string, Doc> = {
   '/rendered': { version: 1, etag: '"r-1"' },
   '/database': { version: 1, etag: '"d-1"' },
   '/renewed': { version: 1, etag: '"n-1"' },
+  '/held-same': { version: 1, etag: '"hs-1"' },
+  '/held-changed': { version: 1, etag: '"hc-1"' },
   '/proxied-http': { version: 1, etag: '"p-1"' },
   '/proxied-browser': { version: 1, etag: '"p-1"' },
 };
@@ -275,9 +278,10 @@ describe('serve: the conditional request', () => {
   let serve: ServeProcess;
   let pg: TestPostgres;
   let pgServe: ServeProcess;
+  const serveHome = tempHome();
 
   beforeAll(async () => {
-    serve = await startServe({ args: ['--allow-host', new URL(site.url).host, '--quiet'], env: { WEBJOBS_HOME: tempHome(), WEBJOBS_API_KEYS: `${KEY}:scale` } });
+    serve = await startServe({ args: ['--allow-host', new URL(site.url).host, '--quiet'], env: { WEBJOBS_HOME: serveHome, WEBJOBS_API_KEYS: `${KEY}:scale` } });
     pg = await startPostgres();
     pgServe = await startServe({ args: ['--allow-private', '--quiet', '--database', pg.url], env: { WEBJOBS_HOME: tempHome(), WEBJOBS_API_KEYS: `${KEY}:scale` } });
   }, 120_000);
@@ -313,6 +317,26 @@ describe('serve: the conditional request', () => {
       }
     }
     expect(inside.requests).toEqual([]);
+  }, SLOW);
+
+  it('keeps no file of the page cache or of the job open once the scrapes are done (304, same; 200, changed)', async () => {
+    /** The files of the store serve has open. */
+    const openInStore = () =>
+      readdirSync(`/proc/${serve.child.pid}/fd`)
+        .map((fd) => {
+          try {
+            return readlinkSync(`/proc/${serve.child.pid}/fd/${fd}`);
+          } catch {
+            return '';
+          }
+        })
+        .filter((file) => file.startsWith(path.join(serveHome, 'cache')) || file.startsWith(path.join(serveHome, 'jobs')));
+    for (const name of ['/held-same', '/held-changed']) expect((await scrapeOn(site.at(name), 'http', serve)).data!.changeTracking!.changeStatus).toBe('new');
+    docs['/held-changed'] = { version: 2, etag: '"hc-2"' };
+    expect((await scrapeOn(site.at('/held-same'), 'http', serve)).data!.changeTracking!.changeStatus).toBe('same');
+    expect((await scrapeOn(site.at('/held-changed'), 'http', serve)).data!.changeTracking!.changeStatus).toBe('changed');
+    let open: string[] = [];
+    await until(() => (open = openInStore()).length === 0, () => `serve still has open: ${open.join(', ')}`, 5_000);
   }, SLOW);
 
   it('on PostgreSQL (serve --database) the validators are kept in the database: 304, same', async () => {

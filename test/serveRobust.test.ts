@@ -286,7 +286,7 @@ describe('smaller holes', () => {
     const cli = await runCli(['jobs'], { env: { WEBJOBS_HOME: home } });
     expect(cli.code).toBe(0);
     const onDisk = await Promise.all(
-      ['job.json', 'status.json', 'pages/000000.json', 'pages/000001.json'].map((f) => fs.readFile(path.join(home, 'jobs', body.jobId, f), 'utf8')),
+      ['job.json', 'status.json', 'pages.jsonl', 'pages.idx'].map((f) => fs.readFile(path.join(home, 'jobs', body.jobId, f), 'utf8')),
     );
     for (const text of [JSON.stringify(result.body), JSON.stringify(list.body), cli.stdout, ...onDisk]) {
       expect(text).not.toContain('s3cr3t-pw');

@@ -66,7 +66,7 @@ describe('FileJobStore', () => {
     const { record } = await store.read(meta.jobId);
     expect('totalCrawledPages' in record && record.totalCrawledPages).toBe(75);
     // No temporary or lock files are left behind.
-    expect(readdirSync(path.join(home, 'jobs', meta.jobId)).sort()).toEqual(['job.json', 'meta.json', 'pages', 'status.json']);
+    expect(readdirSync(path.join(home, 'jobs', meta.jobId)).sort()).toEqual(['job.json', 'meta.json', 'status.json']);
   });
 
   it('marks a running job failed when the process that ran it has died', async () => {

@@ -36,8 +36,15 @@ export interface PageCache {
   put(scrape: CachedScrape, data: PageData, validators?: Validators): Promise<void>;
   /** The entry stored under the key, whatever its age (change tracking's last result, an entry to revalidate). */
   last(scrape: CachedScrape): Promise<CacheEntry | undefined>;
-  /** `entry`, read with `last`, still stands (the server answered 304): its storedAt becomes now. */
+  /** `entry`, read with `last` (or `hold`), still stands (the server answered 304): its storedAt becomes now. */
   renew(scrape: CachedScrape, entry: CacheEntry): Promise<void>;
+  /**
+   * `last`, for an entry that may be renewed soon (a page revalidated, a history compared): the store may keep
+   * what it read it from open for the renewal (FilePageCache: its file, one open where two were). `release`
+   * the entry once it will not be renewed any more, renewed or not. Optional: `last` otherwise.
+   */
+  hold?(scrape: CachedScrape): Promise<CacheEntry | undefined>;
+  release?(entry: CacheEntry): void;
 }
 
 /** Where a job's files go: the record keeps what `put` answers (a path, or the file's path on serve) in place of the bytes. */

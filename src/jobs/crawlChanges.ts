@@ -36,12 +36,23 @@ const GONE = new Set([404, 410]);
 
 const keyOf = (url: string): string => normalizeUrl(url) ?? url;
 
+/** keyOf, remembered for the URLs of one crawl: each entry asks for its URLs' keys several times. */
+function keysOf(): (url: string) => string {
+  const keys = new Map<string, string>();
+  return (url) => {
+    let key = keys.get(url);
+    if (key === undefined) keys.set(url, (key = keyOf(url)));
+    return key;
+  };
+}
+
 export class CrawlChanges {
   private readonly lastmods = new Map<string, number>();
   /** This crawl's page set so far, by normalised URL. */
   private readonly pages = new Map<string, string>();
   /** Keys of every entry this crawl stored (a failed page too). */
   private readonly reachedKeys = new Set<string>();
+  private readonly keyOf = keysOf();
 
   private constructor(
     private readonly request: CrawlRequest,
@@ -59,12 +70,12 @@ export class CrawlChanges {
   }
 
   noteLastmod(url: string, lastmod: number): void {
-    this.lastmods.set(keyOf(url), lastmod);
+    this.lastmods.set(this.keyOf(url), lastmod);
   }
 
   /** The page's sitemap lastmod, when a sitemap gave one. */
   lastmodOf(url: string): number | undefined {
-    return this.lastmods.get(keyOf(url));
+    return this.lastmods.get(this.keyOf(url));
   }
 
   /** Notes the entry before it is stored; a page of the previous crawl now answering 404 or 410 is marked removed. */
@@ -82,7 +93,7 @@ export class CrawlChanges {
    * for each entry of the run it continues, so that those pages do not count as not reached).
    */
   noteStored(entry: PageEntry): void {
-    const keys = [keyOf(entry.url), keyOf(entry.metadata?.sourceURL ?? entry.url)];
+    const keys = [this.keyOf(entry.url), this.keyOf(entry.metadata?.sourceURL ?? entry.url)];
     for (const key of keys) this.reachedKeys.add(key);
     const status = entry.changeTracking?.changeStatus;
     if (status === 'removed') return;
@@ -96,7 +107,7 @@ export class CrawlChanges {
   }
 
   private previousKey(entry: PageEntry): string | undefined {
-    return [keyOf(entry.url), keyOf(entry.metadata?.sourceURL ?? entry.url)].find((key) => this.previous.has(key));
+    return [this.keyOf(entry.url), this.keyOf(entry.metadata?.sourceURL ?? entry.url)].find((key) => this.previous.has(key));
   }
 
   /**

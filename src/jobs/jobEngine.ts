@@ -34,7 +34,7 @@ import type { PageData, ScrapeOptions, SessionOptions } from '../api/types.js';
 import type { SiteAccess } from '../engine/access.js';
 import type { Engine, EnginePage, EngineScrapeOptions } from '../engine/engine.js';
 import { historyOf, trackChanges, tracksChanges } from './changeTracking.js';
-import type { CachedScrape, JobFileWriter, PageCache } from './contracts.js';
+import type { CacheEntry, CachedScrape, JobFileWriter, PageCache } from './contracts.js';
 import { revalidationPlan } from './revalidation.js';
 
 type Scrape = Engine['scrape'];
@@ -60,17 +60,25 @@ export function withCache(engine: Engine, cache: PageCache, tenant?: string): En
     const tracks = tracksChanges(scrapeOptions);
     if (!scrapeOptions.maxAge && !tracks) return engine.scrape(url, options, sessionOptions, signal, access);
     const scrape: CachedScrape = { url, scrapeOptions, sessionOptions, tenant };
+    /** Entries read to be renewed if they stand (the cache may hold their files open meanwhile), released once the page is done. */
+    const held: Promise<CacheEntry | undefined>[] = [];
+    const hold = (key: CachedScrape) => {
+      const entry = cache.hold ? cache.hold(key) : cache.last(key);
+      held.push(entry);
+      return entry;
+    };
     // The history is read while the page loads (a failure to read it fails the page, below, not here).
-    const last = tracks ? cache.last(historyOf(scrape)) : undefined;
+    const last = tracks ? hold(historyOf(scrape)) : undefined;
     last?.catch(() => undefined);
     const writes: Promise<void>[] = [];
     try {
-      const data = await throughCache(engine, cache, scrape, { signal, access, sitemapLastmod }, writes);
+      const data = await throughCache(engine, cache, scrape, { signal, access, sitemapLastmod }, { writes, hold });
       if (!tracks || !worthKeeping(data)) return data;
       return await trackChanges(cache, scrape, data, last);
     } finally {
       // The entry's write went on beside the history's; the page is done when both are.
       await Promise.all(writes);
+      for (const entry of held) void entry.then((read) => read && cache.release?.(read), () => undefined);
     }
   });
 }
@@ -84,14 +92,15 @@ export function withCache(engine: Engine, cache: PageCache, tenant?: string): En
  *   stands with no request at all, the sitemap vouching for it (revalidation.ts);
  * - else the page is scraped and stored ("miss").
  * A cache that cannot answer is a miss; a full disk loses the entry, not the page.
- * The entry's write is pushed on `writes`, for the caller to await once the history's is under way too.
+ * The entry's write is pushed on `writes`, for the caller to await once the history's is under way too; the
+ * entry is read with `hold`, whose entries the caller releases.
  */
 async function throughCache(
   engine: Engine,
   cache: PageCache,
   scrape: CachedScrape,
   job: { signal?: AbortSignal; access?: SiteAccess; sitemapLastmod?: number },
-  writes: Promise<void>[],
+  { writes, hold }: { writes: Promise<void>[]; hold: (scrape: CachedScrape) => Promise<CacheEntry | undefined> },
 ): Promise<EnginePage> {
   const { url, scrapeOptions = {}, sessionOptions } = scrape;
   const maxAge = scrapeOptions.maxAge;
@@ -99,7 +108,7 @@ async function throughCache(
   // Aged on the store's clock (PostgreSQL: the database's, which stamped the entry).
   const fresh = maxAge ? await cache.get(scrape, maxAge).catch(() => undefined) : undefined;
   if (fresh) return withState(fresh, 'hit');
-  const entry = await cache.last(scrape).catch(() => undefined);
+  const entry = await hold(scrape).catch(() => undefined);
   const plan = revalidationPlan(entry, job.sitemapLastmod);
   /** The stored page stands (vouched for, or not modified): renewed, and answered as a hit. */
   const stands = (): PageData => {

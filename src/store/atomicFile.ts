@@ -51,18 +51,23 @@ const READ_CHUNK = 16 * 1024;
 export async function readText(file: string): Promise<string> {
   const handle = await fs.open(file, 'r');
   try {
-    const chunks: Buffer[] = [];
-    for (;;) {
-      const buffer = Buffer.allocUnsafe(READ_CHUNK);
-      const { bytesRead } = await handle.read(buffer, 0, READ_CHUNK, null);
-      chunks.push(buffer.subarray(0, bytesRead));
-      // A regular file reads short only at its end.
-      if (bytesRead < READ_CHUNK) break;
-    }
-    return chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
+    return await readAll(handle);
   } finally {
     handle.close().catch(() => undefined);
   }
+}
+
+/** The text (UTF-8) of a file opened and not read yet, as readText reads it. */
+export async function readAll(handle: fs.FileHandle): Promise<string> {
+  const chunks: Buffer[] = [];
+  for (;;) {
+    const buffer = Buffer.allocUnsafe(READ_CHUNK);
+    const { bytesRead } = await handle.read(buffer, 0, READ_CHUNK, null);
+    chunks.push(buffer.subarray(0, bytesRead));
+    // A regular file reads short only at its end.
+    if (bytesRead < READ_CHUNK) break;
+  }
+  return chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,14 +1,16 @@
 /**
  * On-disk job store. One folder per job under `<home>/jobs/<jobId>/`:
  *   job.json     the record exactly as the spec's GET result endpoint returns it
- *                (for batch and crawl without `data`, whose entries are in pages/)
+ *                (for batch and crawl without `data`, whose entries are in pages.jsonl)
  *   meta.json    kind, request, creation time and owning process
  *   status.json  the header: status, kind, creation time, URL and owner, rewritten
  *                after job.json on every change, so that status and listings read
  *                a few hundred bytes however large the record is (job.json stays
  *                the truth: a job without status.json, or with a damaged one, is
  *                read from job.json and meta.json)
- *   pages/     one file per batch/crawl page entry, named by its 0-based index
+ *   pages.jsonl, pages.idx  the batch's or crawl's page entries and where each is (pageLog.ts)
+ *   pages/     a job stored by an older version: one file per page entry, named by
+ *              its 0-based index (read still, for an entry pages.idx lacks)
  *   journal.jsonl  a crawl's frontier as it grew (journal.ts), for `webjobs resume`
  * Pages are written as they finish, so a 1,000-URL batch never sits in memory.
  */
@@ -26,6 +28,7 @@ import { FileLeases } from './leases.js';
 import { headerOf, type DamagedJob, type JobHeader, type JobMeta, type JobStore, type PageText, type RecordHeader, type StoredJob } from '../jobs/jobStore.js';
 import { pageText } from './pageText.js';
 import { appendLines, readLines } from './journal.js';
+import { PageIndex, PageLogWriter, readSpans, spanTexts, type Span } from './pageLog.js';
 import { interruptedError } from '../jobs/resume.js';
 
 const PAGE_NAME_WIDTH = 6;
@@ -50,6 +53,8 @@ export class FileJobStore implements JobStore {
   private readonly jobsDir: string;
   /** Serialises this process's writes to one job, so they do not queue on the file lock. */
   private readonly chains = new Map<string, Promise<unknown>>();
+  private readonly pageLog = new PageLogWriter();
+  private readonly pageIndex = new PageIndex();
 
   constructor(
     home: string,
@@ -92,7 +97,7 @@ export class FileJobStore implements JobStore {
     };
     const record = { ...initial, jobId } as RecordHeader;
     try {
-      await fs.mkdir(path.join(building, 'pages'), { recursive: true });
+      await fs.mkdir(building, { recursive: true });
       await writeJsonAtomic(path.join(building, 'meta.json'), meta);
       await this.writeRecord({ meta, record }, building);
       await fs.rename(building, this.dir(jobId));
@@ -232,12 +237,13 @@ export class FileJobStore implements JobStore {
     });
   }
 
+  /** Entry `index` of a job stored by an older version, in a file of its own. */
   private pageFile(jobId: string, index: number): string {
     return path.join(this.dir(jobId), 'pages', `${String(index).padStart(PAGE_NAME_WIDTH, '0')}.json`);
   }
 
-  async putPage(jobId: string, index: number, entry: PageEntry): Promise<void> {
-    await writeJsonAtomic(this.pageFile(jobId, index), entry);
+  putPage(jobId: string, index: number, entry: PageEntry): Promise<void> {
+    return this.pageLog.append(this.dir(jobId), index, entry);
   }
 
   appendJournal(jobId: string, lines: readonly unknown[]): Promise<void> {
@@ -248,22 +254,42 @@ export class FileJobStore implements JobStore {
     return readLines(path.join(this.dir(jobId), 'journal.jsonl'));
   }
 
+  /**
+   * Where entries [start, start+count) are in pages.jsonl, and, when the job has a pages/ folder (stored by
+   * an older version), the indexes of those pages.idx lacks, to read from there.
+   */
+  private async spans(jobId: string, start: number, count: number): Promise<{ spans: (Span | undefined)[]; filed: number[] }> {
+    const index = await this.pageIndex.spans(this.dir(jobId));
+    const spans = Array.from({ length: Math.max(0, count) }, (_, i) => index.get(start + i));
+    const lacking = spans.flatMap((span, i) => (span ? [] : [start + i]));
+    const legacy = lacking.length > 0 && (await fs.stat(path.join(this.dir(jobId), 'pages')).then((stat) => stat.isDirectory(), () => false));
+    return { spans, filed: legacy ? lacking : [] };
+  }
+
   async readPages(jobId: string, start: number, count: number): Promise<(PageEntry | undefined)[]> {
-    const indexes = Array.from({ length: Math.max(0, count) }, (_, i) => start + i);
-    return Promise.all(
-      indexes.map((i) =>
-        readJson<PageEntry>(this.pageFile(jobId, i)).catch((err: NodeJS.ErrnoException) => {
-          if (err.code === 'ENOENT') return undefined;
-          if (err instanceof SyntaxError) throw DamagedRecordError.ofFile(jobId, path.relative(this.dir(jobId), this.pageFile(jobId, i)));
-          throw err;
-        }),
-      ),
-    );
+    const { spans, filed } = await this.spans(jobId, start, count);
+    const [entries, files] = await Promise.all([readSpans(jobId, this.dir(jobId), spans), Promise.all(filed.map((i) => this.readPageFile(jobId, i)))]);
+    filed.forEach((i, n) => (entries[i - start] = files[n]));
+    return entries;
+  }
+
+  private readPageFile(jobId: string, i: number): Promise<PageEntry | undefined> {
+    return readJson<PageEntry>(this.pageFile(jobId, i)).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return undefined;
+      if (err instanceof SyntaxError) throw DamagedRecordError.ofFile(jobId, path.relative(this.dir(jobId), this.pageFile(jobId, i)));
+      throw err;
+    });
   }
 
   async pageTexts(jobId: string, start: number, count: number): Promise<(PageText | undefined)[]> {
-    const indexes = Array.from({ length: Math.max(0, count) }, (_, i) => start + i);
-    return Promise.all(indexes.map((i) => pageText(jobId, this.pageFile(jobId, i), () => this.readPages(jobId, i, 1).then(([entry]) => entry!))));
+    const { spans, filed } = await this.spans(jobId, start, count);
+    const read = (i: number) => this.readPages(jobId, start + i, 1).then(([entry]) => entry!);
+    const [texts, files] = await Promise.all([
+      spanTexts(jobId, this.dir(jobId), spans, read),
+      Promise.all(filed.map((i) => pageText(jobId, this.pageFile(jobId, i), () => read(i - start)))),
+    ]);
+    filed.forEach((i, n) => (texts[i - start] = files[n]));
+    return texts;
   }
 
   async request(jobId: string): Promise<{ kind: JobKind; request: JobRequest }> {

@@ -16,14 +16,17 @@
  * (a re-crawl renews two entries a page). A number of 13 digits is read whole or
  * not at all by whoever reads meanwhile, and whatever a crash leaves of it is a
  * number too. An entry written otherwise (an older webjobs indented it) is
- * rewritten, compact, on its first renewal.
+ * rewritten, compact, on its first renewal. An entry read with `hold` (a page being
+ * revalidated, a history being compared) keeps its file open, to write, until it
+ * is renewed or released: a renewal in place is a write and a close, where it
+ * opened the file again.
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { PageData } from '../api/types.js';
 import { cacheKey } from '../jobs/cacheKey.js';
 import type { CacheEntry, CachedScrape, PageCache } from '../jobs/contracts.js';
-import { readText, writeError, writeStoreFile } from './atomicFile.js';
+import { readAll, writeError, writeStoreFile } from './atomicFile.js';
 
 type Validators = NonNullable<CacheEntry['validators']>;
 
@@ -35,12 +38,13 @@ const STORED_AT = '{"storedAt":';
 const STORED_AT_DIGITS = 13;
 const STAMPED = /^\{"storedAt":\d{13},/;
 
+/** Entries `last` read, and their files: renew finds its file without its key again (a SHA-256 of the options). */
+const files = new WeakMap<CacheEntry, string>();
 /** Entries `last` read from a file whose storedAt can be written in place. */
 const stamped = new WeakSet<CacheEntry>();
 
-/** Writes `storedAt` over the digits at the start of `file`, in place. */
-async function restamp(file: string, storedAt: number): Promise<void> {
-  const handle = await fs.open(file, 'r+');
+/** Writes `storedAt` over the digits at the start of the file of `handle` (opened to write), in place, and closes it. */
+async function restamp(handle: fs.FileHandle, storedAt: number): Promise<void> {
   try {
     await handle.write(String(storedAt), STORED_AT.length, 'utf8');
   } finally {
@@ -49,8 +53,26 @@ async function restamp(file: string, storedAt: number): Promise<void> {
   }
 }
 
+/** The text of `file`; with `keep`, the file too, opened to write (undefined when it may not be written: read all the same). */
+async function readEntryFile(file: string, keep: boolean): Promise<{ text: string; handle?: fs.FileHandle }> {
+  const writable = keep ? await fs.open(file, 'r+').catch(() => undefined) : undefined;
+  const handle = writable ?? (await fs.open(file, 'r'));
+  let text: string;
+  try {
+    text = await readAll(handle);
+  } catch (err) {
+    handle.close().catch(() => undefined);
+    throw err;
+  }
+  if (writable) return { text, handle: writable };
+  handle.close().catch(() => undefined);
+  return { text };
+}
+
 export class FilePageCache implements PageCache {
   private readonly dir: string;
+  /** Files of entries `hold` read, open to write, until renewed or released. */
+  private readonly held = new Map<CacheEntry, fs.FileHandle>();
 
   constructor(home: string) {
     this.dir = path.join(home, 'cache');
@@ -60,16 +82,45 @@ export class FilePageCache implements PageCache {
     return path.join(this.dir, key.slice(0, 2), `${key}.json`);
   }
 
-  async last(scrape: CachedScrape): Promise<CacheEntry | undefined> {
-    const text = await readText(this.file(cacheKey(scrape))).catch(() => undefined);
+  last(scrape: CachedScrape): Promise<CacheEntry | undefined> {
+    return this.read(scrape, false);
+  }
+
+  hold(scrape: CachedScrape): Promise<CacheEntry | undefined> {
+    return this.read(scrape, true);
+  }
+
+  release(entry: CacheEntry): void {
+    const handle = this.held.get(entry);
+    this.held.delete(entry);
+    handle?.close().catch(() => undefined);
+  }
+
+  /** The entry under the key; `hold`: its file kept open for a renewal of it in place (hold, release). */
+  private async read(scrape: CachedScrape, hold: boolean): Promise<CacheEntry | undefined> {
+    const file = this.file(cacheKey(scrape));
+    const read = await readEntryFile(file, hold).catch(() => undefined);
+    if (!read) return undefined;
+    const { text, handle } = read;
     let entry: CacheEntry | undefined;
     try {
-      entry = text === undefined ? undefined : (JSON.parse(text) as CacheEntry);
+      entry = JSON.parse(text) as CacheEntry;
     } catch {
+      entry = undefined;
+    }
+    if (!entry || typeof entry.storedAt !== 'number' || typeof entry.data?.metadata !== 'object') {
+      handle?.close().catch(() => undefined);
       return undefined;
     }
-    if (!entry || typeof entry.storedAt !== 'number' || typeof entry.data?.metadata !== 'object') return undefined;
-    if (STAMPED.test(text!.slice(0, STORED_AT.length + STORED_AT_DIGITS + 1))) stamped.add(entry);
+    files.set(entry, file);
+    if (STAMPED.test(text.slice(0, STORED_AT.length + STORED_AT_DIGITS + 1))) {
+      stamped.add(entry);
+      // Renewed in place through it.
+      if (handle) this.held.set(entry, handle);
+    } else {
+      // Renewed by writing it whole.
+      handle?.close().catch(() => undefined);
+    }
     return entry;
   }
 
@@ -87,15 +138,20 @@ export class FilePageCache implements PageCache {
   }
 
   async renew(scrape: CachedScrape, entry: CacheEntry): Promise<void> {
-    const file = this.file(cacheKey(scrape));
+    const file = files.get(entry) ?? this.file(cacheKey(scrape));
     const storedAt = Date.now();
+    const held = this.held.get(entry);
+    this.held.delete(entry);
     if (stamped.has(entry) && String(storedAt).length === STORED_AT_DIGITS) {
-      // Gone since it was read (pruned): nothing to renew.
-      await restamp(file, storedAt).catch((err: NodeJS.ErrnoException) => {
-        if (err.code !== 'ENOENT') throw writeError(err, file);
-      });
+      try {
+        await restamp(held ?? (await fs.open(file, 'r+')), storedAt);
+      } catch (err) {
+        // Gone since it was read (pruned): nothing to renew.
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw writeError(err, file);
+      }
       return;
     }
+    held?.close().catch(() => undefined);
     await write(file, { ...entry, storedAt });
   }
 }

@@ -7,6 +7,7 @@
  */
 import type http from 'node:http';
 import { expect } from 'vitest';
+import { PageIndex } from '../../src/store/pageLog.js';
 import { articleText, html, sendHtml, startFixtureServer, type FixtureServer } from './fixtureServer.js';
 
 export const PAGES = 15;
@@ -83,4 +84,9 @@ export async function until(ready: () => boolean | Promise<boolean>, what: () =>
     if (Date.now() > deadline) throw new Error(`timed out waiting: ${what()}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/** How many page entries the job in folder `jobDir` has stored (0 before it has a folder). */
+export async function storedEntries(jobDir: string): Promise<number> {
+  return (await new PageIndex().spans(jobDir).catch(() => new Map())).size;
 }

@@ -4,10 +4,18 @@
  */
 import { cleanUrl, normalizeUrl } from '../../api/normalizeUrl.js';
 
+/** Spellings `has` remembers at most (a 10,000-page crawl's links, a few MB). */
+const MAX_KNOWN = 100_000;
+
 export class Frontier {
   private readonly queue: string[] = [];
   private head = 0;
   private readonly seen = new Set<string>();
+  /**
+   * Spellings `has` found seen, as given: a link is on many pages (a site's navigation on each), and is not
+   * normalised again every time it is met. What is seen stays seen. Bounded, as the queue is.
+   */
+  private readonly known = new Set<string>();
 
   /**
    * @param maxQueued bounds memory on sites with endless links (a crawler trap
@@ -27,8 +35,11 @@ export class Frontier {
 
   /** Whether `url`, in some spelling, was queued or seen before: such a URL needs no further checks. */
   has(url: string): boolean {
+    if (this.known.has(url)) return true;
     const key = normalizeUrl(url);
-    return key === null || this.seen.has(key);
+    const seen = key === null || this.seen.has(key);
+    if (seen && this.known.size < MAX_KNOWN) this.known.add(url);
+    return seen;
   }
 
   /** Records a URL as known without queueing it: where a redirect landed. */
