@@ -41,7 +41,7 @@ import {
 } from 'linkedom/worker';
 import { hiddenBySheets, type SheetHiding } from './inlineSheets.js';
 import { listenersOnDemand } from './nodeListeners.js';
-import { cacheQueries, cacheSelectors, classFromAttribute } from './nodeSelectors.js';
+import { cacheQueries, cacheSelectors, classFromAttribute, freezeTree } from './nodeSelectors.js';
 
 const SHOW_ELEMENT = 0x1;
 const FILTER_ACCEPT = 1;
@@ -276,12 +276,15 @@ function patchLinkedom(): void {
   (globalThis as { NodeFilter?: unknown }).NodeFilter ??= NODE_FILTER;
 }
 
-/** `<noscript>` content as the text a browser with scripts on holds there. */
-export function noscriptAsText(doc: Document): void {
+/** `<noscript>` content as the text a browser with scripts on holds there; whether any had elements (the tree changed). */
+export function noscriptAsText(doc: Document): boolean {
+  let changed = false;
   for (const noscript of Array.from(doc.querySelectorAll('noscript'))) {
     if (noscript.children.length === 0) continue;
     noscript.textContent = noscript.innerHTML;
+    changed = true;
   }
+  return changed;
 }
 
 /** The base URL of the page served at `url`: its first `<base href>`, resolved, else the page's own address. */
@@ -377,18 +380,31 @@ function parseAsBrowser(served: string): Document {
 /**
  * Parses `html`, served at `url`, and runs `read` on the document with URLs
  * resolving as in a browser. `read` must be synchronous: the page's address is
- * set for its length only.
+ * set for its length only. With `frozen`, `read` must not change the document's
+ * tree (see freezeTree): its queries read the index the reading of its noscripts,
+ * base and style sheets built.
  */
-export function withNodeDocument<T>(html: string, url: string, read: (doc: Document) => T): T {
+export function withNodeDocument<T>(html: string, url: string, read: (doc: Document) => T, { frozen = false } = {}): T {
   patchLinkedom();
   const document = parseAsBrowser(html);
-  noscriptAsText(document);
-  const view = document.defaultView as unknown as { getComputedStyle?: (el: Element) => { display: string } } | null;
-  if (view) view.getComputedStyle = (el) => ({ display: displayFromMarkup(el) });
-  reading = { url, base: baseOf(document, url), hidden: hiddenBySheets(document) };
+  // One walk of the page (its index) for the noscripts, the base and the style sheets, where each walked
+  // it; built again when a noscript's elements became its text.
+  let thaw = freezeTree(document);
   try {
+    if (noscriptAsText(document)) {
+      thaw();
+      thaw = freezeTree(document);
+    }
+    const view = document.defaultView as unknown as { getComputedStyle?: (el: Element) => { display: string } } | null;
+    if (view) view.getComputedStyle = (el) => ({ display: displayFromMarkup(el) });
+    reading = { url, base: baseOf(document, url), hidden: hiddenBySheets(document) };
+    if (!frozen) {
+      thaw();
+      thaw = () => undefined;
+    }
     return read(document);
   } finally {
+    thaw();
     reading = undefined;
   }
 }
