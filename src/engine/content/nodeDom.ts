@@ -40,8 +40,10 @@ import {
   parseHTML,
 } from 'linkedom/worker';
 import { hiddenBySheets, type SheetHiding } from './inlineSheets.js';
+import { measureTextWith } from './main/dom.js';
 import { listenersOnDemand } from './nodeListeners.js';
 import { cacheQueries, cacheSelectors, classFromAttribute, freezeTree } from './nodeSelectors.js';
+import { linkedTextWalk } from './nodeText.js';
 
 const SHOW_ELEMENT = 0x1;
 const FILTER_ACCEPT = 1;
@@ -183,7 +185,7 @@ function shownText(node: Node): string {
 
 let patched = false;
 
-/** querySelector(All) with the cached selectors (nodeSelectors.ts), on the class elements and documents share. */
+/** querySelector(All) with the cached selectors (nodeSelectors.ts), on the class elements and documents share; the text measures along the same links (nodeText.ts). */
 function cacheParentQueries(body: Element): void {
   const symbols = Object.getOwnPropertySymbols(body);
   const next = symbols.find((symbol) => symbol.description === 'next');
@@ -192,6 +194,7 @@ function cacheParentQueries(body: Element): void {
   // Should linkedom change its links or its classes, its own queries stay.
   if (!next || !end || !Object.hasOwn(parentNode, 'querySelectorAll')) return;
   cacheQueries(parentNode, { next, end }, LinkedomNodeList as unknown as new () => Element[]);
+  measureTextWith(linkedTextWalk({ next, end }));
 }
 
 /** Fills in, once per thread, what the extraction code asks of a browser's DOM and linkedom lacks. */
