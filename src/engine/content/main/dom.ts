@@ -65,15 +65,20 @@ export class TextCount {
   private gap = false;
 
   add(text: string): void {
+    // In locals while counting: the loop runs over every character of the page, often more than once.
+    let length = this.length;
+    let gap = this.gap;
     for (let i = 0; i < text.length; i++) {
       if (isSpace(text.charCodeAt(i))) {
-        this.gap = this.length > 0;
+        gap = length > 0;
       } else {
-        if (this.gap) this.length++;
-        this.gap = false;
-        this.length++;
+        if (gap) length++;
+        gap = false;
+        length++;
       }
     }
+    this.length = length;
+    this.gap = gap;
   }
 }
 
@@ -118,11 +123,15 @@ export function lengthOutside(el: Element, names: string): number {
 }
 
 /** The text inside links; inside only the links whose text `counts` accepts, when given. */
-export function linkedLength(el: Element, counts: (text: string) => boolean = () => true): number {
+export function linkedLength(el: Element, counts?: (text: string) => boolean): number {
   let linked = 0;
   for (const a of Array.from(el.querySelectorAll('a'))) {
-    const text = normalText(a);
-    if (counts(text)) linked += text.length;
+    // Without a judge of the text, its length alone, counted without building it.
+    if (!counts) linked += textLength(a);
+    else {
+      const text = normalText(a);
+      if (counts(text)) linked += text.length;
+    }
   }
   return linked;
 }
@@ -162,7 +171,9 @@ export function paragraphProse(content: Element, where: (el: Element) => boolean
   const BLOCKS = 'p, li, dd, td, blockquote, pre, div';
   let prose = 0;
   for (const el of Array.from(content.querySelectorAll(BLOCKS))) {
-    if (!el.querySelector(BLOCKS) && proseLength(el) >= 80 && where(el)) prose += proseLength(el);
+    if (el.querySelector(BLOCKS)) continue;
+    const length = proseLength(el);
+    if (length >= 80 && where(el)) prose += length;
   }
   return prose;
 }
