@@ -186,3 +186,12 @@ describe('text measures along linkedom\'s links (nodeText.ts)', () => {
     expect(measured).toBe(written);
   });
 });
+
+describe('tagName and nodeName (their upper case remembered per name)', () => {
+  it('are the local name in upper case, as linkedom gives them in an HTML document', () => {
+    const names = onPage('<div><my-El></my-El><svg><foreignObject></foreignObject></svg><P>x</P></div>', (doc) =>
+      Array.from(doc.body.querySelectorAll('*')).map((el) => `${el.tagName}|${el.nodeName}|${el.localName.toUpperCase()}`),
+    );
+    expect(names).toEqual(['DIV|DIV|DIV', 'MY-EL|MY-EL|MY-EL', 'SVG|SVG|SVG', 'FOREIGNOBJECT|FOREIGNOBJECT|FOREIGNOBJECT', 'P|P|P']);
+  });
+});

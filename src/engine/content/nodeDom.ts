@@ -42,7 +42,7 @@ import {
 import { hiddenBySheets, type SheetHiding } from './inlineSheets.js';
 import { measureTextWith } from './main/dom.js';
 import { listenersOnDemand } from './nodeListeners.js';
-import { cacheQueries, cacheSelectors, classFromAttribute, freezeTree } from './nodeSelectors.js';
+import { cacheQueries, cacheSelectors, classFromAttribute, freezeTree, upperCase } from './nodeSelectors.js';
 import { linkedTextWalk } from './nodeText.js';
 
 const SHOW_ELEMENT = 0x1;
@@ -197,6 +197,23 @@ function cacheParentQueries(body: Element): void {
   measureTextWith(linkedTextWalk({ next, end }));
 }
 
+/**
+ * linkedom's tagName and nodeName of an element: its local name, in upper case in an HTML document, which
+ * linkedom builds anew on every call; here remembered per name (nodeSelectors.ts upperCase). The passes,
+ * Readability and turndown ask them of every element, again and again. Should linkedom change how it
+ * tells an HTML document (its 'mime' symbol), its own getters stay.
+ */
+function upperCaseTagNames(document: Document): void {
+  const mime = Object.getOwnPropertySymbols(document).find((symbol) => symbol.description === 'mime');
+  const own = Object.getOwnPropertyDescriptor(LinkedomElement.prototype, 'tagName');
+  if (!mime || !own?.get || !Object.getOwnPropertyDescriptor(LinkedomElement.prototype, 'nodeName')?.get) return;
+  const get = function (this: Element): string {
+    const { localName } = this;
+    return (this.ownerDocument as unknown as Record<symbol, { ignoreCase: boolean }>)[mime]!.ignoreCase ? upperCase(localName) : localName;
+  };
+  for (const name of ['tagName', 'nodeName']) Object.defineProperty(LinkedomElement.prototype, name, { configurable: true, get });
+}
+
 /** Fills in, once per thread, what the extraction code asks of a browser's DOM and linkedom lacks. */
 function patchLinkedom(): void {
   if (patched) return;
@@ -221,6 +238,7 @@ function patchLinkedom(): void {
   const { document } = parseHTML('<!doctype html><html><head></head><body></body></html>');
   cacheParentQueries(document.body);
   const documentProto = Object.getPrototypeOf(document) as object;
+  upperCaseTagNames(document);
   const nodeProto = Object.getPrototypeOf(Object.getPrototypeOf(HTMLElement.prototype)) as object;
   Object.defineProperty(nodeProto, 'baseURI', { configurable: true, get: () => reading?.base ?? 'about:blank' });
   Object.defineProperty(documentProto, 'documentURI', { configurable: true, get: () => reading?.url ?? 'about:blank' });
