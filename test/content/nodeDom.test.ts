@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { withNodeDocument } from '../../src/engine/content/nodeDom.js';
-import { lengthOutside, readableLength, textLength } from '../../src/engine/content/main/dom.js';
+import { lengthOutside, readableLength, textHolds, textLength } from '../../src/engine/content/main/dom.js';
 import { longestLine } from '../../src/engine/content/main/passes/visibility.js';
 import { freezeTree } from '../../src/engine/content/nodeSelectors.js';
 
@@ -126,7 +126,7 @@ describe('queries of a frozen page (read from an index of its elements, nodeSele
   });
 });
 
-describe('text measures along linkedom\'s links (nodeText.ts)', () => {
+describe('text measures along linkedom\'s links (nodeText.ts), and textHolds', () => {
   // The measures as written on textContent and queries, which the walk must equal.
   const spaced = (text: string) => text.replace(/\s+/g, ' ').trim().length;
   const outside = (el: Element, names: string) =>
@@ -140,7 +140,7 @@ describe('text measures along linkedom\'s links (nodeText.ts)', () => {
       seed = (seed * 1103515245 + 12345) % 2147483648;
       return seed % n;
     };
-    const texts = ['', ' ', '\n  ', 'word', ' two words ', 'x\u00a0y', '\t', 'a ', ' b'];
+    const texts = ['', ' ', '\n  ', 'word', ' two words ', 'x\u00a0y', '\t', 'a ', ' b', 'café'];
     const wrappers = ['div', 'p', 'span', 'script', 'style', 'template', 'textarea', 'noscript', 'b'];
     const fragment = (depth: number): string => {
       let html = '';
@@ -159,8 +159,8 @@ describe('text measures along linkedom\'s links (nodeText.ts)', () => {
         const measured: number[] = [];
         const written: number[] = [];
         for (const el of [doc.body, ...Array.from(doc.body.querySelectorAll('*'))]) {
-          measured.push(textLength(el), ...LISTS.map((names) => lengthOutside(el, names)));
-          written.push(spaced(el.textContent || ''), ...LISTS.map((names) => outside(el, names)));
+          measured.push(textLength(el), ...LISTS.map((names) => lengthOutside(el, names)), Number(textHolds(el, /[\u00c2-\u00f4]/)));
+          written.push(spaced(el.textContent || ''), ...LISTS.map((names) => outside(el, names)), Number(/[\u00c2-\u00f4]/.test(el.textContent || '')));
           if (!el.matches('script, style, template')) {
             measured.push(readableLength(el));
             written.push(outside(el, LISTS[0]!));

@@ -85,5 +85,13 @@ export function linkedTextWalk({ next: NEXT, end: END }: NodeLinks): TextWalk {
     return count.length - taken;
   }
 
-  return { textLength, lengthOutside };
+  function textHolds(element: Element, character: RegExp): boolean | undefined {
+    const el = element as unknown as Linked;
+    const end = el[END];
+    if (el.nodeType !== 1 || !end || character.global || character.sticky) return undefined;
+    for (let at = el[NEXT]; at && at !== end; at = at[NEXT]) if (at.nodeType === 3 && character.test(at.data)) return true;
+    return false;
+  }
+
+  return { textLength, lengthOutside, textHolds };
 }

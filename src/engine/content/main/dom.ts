@@ -92,6 +92,8 @@ export interface TextWalk {
   textLength(node: Node): number | undefined;
   /** lengthOutside(el, names). */
   lengthOutside(el: Element, names: string): number | undefined;
+  /** textHolds(el, character). */
+  textHolds(el: Element, character: RegExp): boolean | undefined;
 }
 
 let textWalk: TextWalk | undefined;
@@ -108,6 +110,14 @@ export function textLength(node: Node): number {
   const count = new TextCount();
   count.add(node.textContent || '');
   return count.length;
+}
+
+/**
+ * Whether a character of `el`'s text matches `character`, a class of single characters (no flags: a test
+ * of each text node alone finds what a test of their text joined would).
+ */
+export function textHolds(el: Element, character: RegExp): boolean {
+  return textWalk?.textHolds(el, character) ?? character.test(el.textContent || '');
 }
 
 /**
