@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { withNodeDocument } from '../../src/engine/content/nodeDom.js';
+import { lengthOutside, readableLength, textHolds, textLength } from '../../src/engine/content/main/dom.js';
 import { longestLine } from '../../src/engine/content/main/passes/visibility.js';
 import { freezeTree } from '../../src/engine/content/nodeSelectors.js';
 
@@ -122,5 +123,75 @@ describe('queries of a frozen page (read from an index of its elements, nodeSele
       return [frozen, doc.querySelectorAll('p').length];
     });
     expect(counts).toEqual([1, 2]);
+  });
+});
+
+describe('text measures along linkedom\'s links (nodeText.ts), and textHolds', () => {
+  // The measures as written on textContent and queries, which the walk must equal.
+  const spaced = (text: string) => text.replace(/\s+/g, ' ').trim().length;
+  const outside = (el: Element, names: string) =>
+    spaced(el.textContent || '') - Array.from(el.querySelectorAll(names)).reduce((sum, inner) => sum + spaced(inner.textContent || ''), 0);
+  const LISTS = ['script, style, template, textarea', 'script, style, template, noscript'];
+
+  it('equal textContent\'s on pages of words, white space and code in every arrangement', () => {
+    // A small random generator with a fixed seed: the same pages every run.
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const texts = ['', ' ', '\n  ', 'word', ' two words ', 'x\u00a0y', '\t', 'a ', ' b', 'café'];
+    const wrappers = ['div', 'p', 'span', 'script', 'style', 'template', 'textarea', 'noscript', 'b'];
+    const fragment = (depth: number): string => {
+      let html = '';
+      for (let i = random(4); i >= 0; i--) {
+        const tag = wrappers[random(wrappers.length)]!;
+        const raw = tag === 'script' || tag === 'style' || tag === 'textarea';
+        const inside = raw || depth === 0 ? texts[random(texts.length)]! : fragment(depth - 1);
+        html += texts[random(texts.length)]! + `<${tag}>${inside}</${tag}>`;
+      }
+      return html + texts[random(texts.length)]!;
+    };
+    let compared = 0;
+    for (let page = 0; page < 400; page++) {
+      const body = `<div id="root">${fragment(3)}</div>`;
+      const [measured, written] = onPage(body, (doc) => {
+        const measured: number[] = [];
+        const written: number[] = [];
+        for (const el of [doc.body, ...Array.from(doc.body.querySelectorAll('*'))]) {
+          measured.push(textLength(el), ...LISTS.map((names) => lengthOutside(el, names)), Number(textHolds(el, /[\u00c2-\u00f4]/)));
+          written.push(spaced(el.textContent || ''), ...LISTS.map((names) => outside(el, names)), Number(/[\u00c2-\u00f4]/.test(el.textContent || '')));
+          if (!el.matches('script, style, template')) {
+            measured.push(readableLength(el));
+            written.push(outside(el, LISTS[0]!));
+          }
+        }
+        return [measured, written];
+      });
+      expect(measured, body).toEqual(written);
+      compared += measured.length;
+    }
+    expect(compared).toBeGreaterThan(5000);
+  });
+
+  it('fall back to the queries where a code element holds another outside a template', () => {
+    const [measured, written] = onPage('<div id="d">a <textarea>b</textarea> c</div>', (doc) => {
+      const textarea = doc.querySelector('textarea')!;
+      const script = doc.createElement('script');
+      script.textContent = ' inner ';
+      textarea.append(script);
+      const d = doc.getElementById('d')!;
+      return [lengthOutside(d, LISTS[0]!), outside(d, LISTS[0]!)];
+    });
+    expect(measured).toBe(written);
+  });
+});
+
+describe('tagName and nodeName (their upper case remembered per name)', () => {
+  it('are the local name in upper case, as linkedom gives them in an HTML document', () => {
+    const names = onPage('<div><my-El></my-El><svg><foreignObject></foreignObject></svg><P>x</P></div>', (doc) =>
+      Array.from(doc.body.querySelectorAll('*')).map((el) => `${el.tagName}|${el.nodeName}|${el.localName.toUpperCase()}`),
+    );
+    expect(names).toEqual(['DIV|DIV|DIV', 'MY-EL|MY-EL|MY-EL', 'SVG|SVG|SVG', 'FOREIGNOBJECT|FOREIGNOBJECT|FOREIGNOBJECT', 'P|P|P']);
   });
 });

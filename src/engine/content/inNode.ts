@@ -10,7 +10,6 @@ import { extractInPage, type InPageOptions, type InPageResult } from './inPage.j
 import { mainContentSelector, type MainContentSelector } from './main/pipeline.js';
 import { markdownConverter } from './markdown.js';
 import { withNodeDocument } from './nodeDom.js';
-import { freezeTree } from './nodeSelectors.js';
 import { pageSignals, type PageSignals } from '../http/signals.js';
 
 const require = createRequire(import.meta.url);
@@ -43,15 +42,15 @@ export interface NodeExtraction {
 /** What the browser's extraction gives for `html` served at `url` (after redirects). */
 export function extractInNode(html: string, url: string, options: InPageOptions): NodeExtraction {
   const { selector, toMarkdown } = nodeLibraries();
-  return withNodeDocument(html, url, (doc) => {
-    // The extraction changes copies of the page, never its tree (markHidden marks it, and unmarks it):
-    // its whole-document queries read an index of its elements.
-    const thaw = freezeTree(doc);
-    try {
+  // The extraction changes copies of the page, never its tree (markHidden marks it, and unmarks it):
+  // its whole-document queries read an index of its elements.
+  return withNodeDocument(
+    html,
+    url,
+    (doc) => {
       const signals = pageSignals(doc, html, options.includeTags);
       return { signals, result: extractInPage(options, selector, toMarkdown, doc) };
-    } finally {
-      thaw();
-    }
-  });
+    },
+    { frozen: true },
+  );
 }

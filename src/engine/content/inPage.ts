@@ -7,6 +7,7 @@
  * renderer processes.
  */
 
+import { textHolds } from './main/dom.js';
 import { Explainer, formatExplain } from './main/explain.js';
 import type { MainContent, MainContentSelector } from './main/pipeline.js';
 import { WINDOWS_1252_HIGH } from './windows1252.js';
@@ -239,7 +240,10 @@ export function extractInPage(
     return formatExplain(explainer!.steps);
   }
 
-  const repair = doubleEncodingRepair(`${page.title} ${page.body?.textContent || ''}`);
+  // A run needs its first character (Â to ô): a page without one (most English pages) is read no further.
+  const LEAD = /[\u00c2-\u00f4]/;
+  const mayBeDoubleEncoded = LEAD.test(page.title) || (page.body !== null && textHolds(page.body, LEAD));
+  const repair = mayBeDoubleEncoded ? doubleEncodingRepair(`${page.title} ${page.body?.textContent || ''}`) : null;
   const metadata = metadataOf(page);
   if (repair) for (const key of Object.keys(metadata)) metadata[key] = repair(metadata[key]!);
   const links = options.wantLinks ? linksOf(page) : [];

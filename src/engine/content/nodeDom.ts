@@ -40,8 +40,10 @@ import {
   parseHTML,
 } from 'linkedom/worker';
 import { hiddenBySheets, type SheetHiding } from './inlineSheets.js';
+import { measureTextWith } from './main/dom.js';
 import { listenersOnDemand } from './nodeListeners.js';
-import { cacheQueries, cacheSelectors, classFromAttribute } from './nodeSelectors.js';
+import { cacheQueries, cacheSelectors, classFromAttribute, freezeTree, upperCase } from './nodeSelectors.js';
+import { linkedTextWalk } from './nodeText.js';
 
 const SHOW_ELEMENT = 0x1;
 const FILTER_ACCEPT = 1;
@@ -183,7 +185,7 @@ function shownText(node: Node): string {
 
 let patched = false;
 
-/** querySelector(All) with the cached selectors (nodeSelectors.ts), on the class elements and documents share. */
+/** querySelector(All) with the cached selectors (nodeSelectors.ts), on the class elements and documents share; the text measures along the same links (nodeText.ts). */
 function cacheParentQueries(body: Element): void {
   const symbols = Object.getOwnPropertySymbols(body);
   const next = symbols.find((symbol) => symbol.description === 'next');
@@ -192,6 +194,24 @@ function cacheParentQueries(body: Element): void {
   // Should linkedom change its links or its classes, its own queries stay.
   if (!next || !end || !Object.hasOwn(parentNode, 'querySelectorAll')) return;
   cacheQueries(parentNode, { next, end }, LinkedomNodeList as unknown as new () => Element[]);
+  measureTextWith(linkedTextWalk({ next, end }));
+}
+
+/**
+ * linkedom's tagName and nodeName of an element: its local name, in upper case in an HTML document, which
+ * linkedom builds anew on every call; here remembered per name (nodeSelectors.ts upperCase). The passes,
+ * Readability and turndown ask them of every element, again and again. Should linkedom change how it
+ * tells an HTML document (its 'mime' symbol), its own getters stay.
+ */
+function upperCaseTagNames(document: Document): void {
+  const mime = Object.getOwnPropertySymbols(document).find((symbol) => symbol.description === 'mime');
+  const own = Object.getOwnPropertyDescriptor(LinkedomElement.prototype, 'tagName');
+  if (!mime || !own?.get || !Object.getOwnPropertyDescriptor(LinkedomElement.prototype, 'nodeName')?.get) return;
+  const get = function (this: Element): string {
+    const { localName } = this;
+    return (this.ownerDocument as unknown as Record<symbol, { ignoreCase: boolean }>)[mime]!.ignoreCase ? upperCase(localName) : localName;
+  };
+  for (const name of ['tagName', 'nodeName']) Object.defineProperty(LinkedomElement.prototype, name, { configurable: true, get });
 }
 
 /** Fills in, once per thread, what the extraction code asks of a browser's DOM and linkedom lacks. */
@@ -218,6 +238,7 @@ function patchLinkedom(): void {
   const { document } = parseHTML('<!doctype html><html><head></head><body></body></html>');
   cacheParentQueries(document.body);
   const documentProto = Object.getPrototypeOf(document) as object;
+  upperCaseTagNames(document);
   const nodeProto = Object.getPrototypeOf(Object.getPrototypeOf(HTMLElement.prototype)) as object;
   Object.defineProperty(nodeProto, 'baseURI', { configurable: true, get: () => reading?.base ?? 'about:blank' });
   Object.defineProperty(documentProto, 'documentURI', { configurable: true, get: () => reading?.url ?? 'about:blank' });
@@ -276,12 +297,15 @@ function patchLinkedom(): void {
   (globalThis as { NodeFilter?: unknown }).NodeFilter ??= NODE_FILTER;
 }
 
-/** `<noscript>` content as the text a browser with scripts on holds there. */
-export function noscriptAsText(doc: Document): void {
+/** `<noscript>` content as the text a browser with scripts on holds there; whether any had elements (the tree changed). */
+export function noscriptAsText(doc: Document): boolean {
+  let changed = false;
   for (const noscript of Array.from(doc.querySelectorAll('noscript'))) {
     if (noscript.children.length === 0) continue;
     noscript.textContent = noscript.innerHTML;
+    changed = true;
   }
+  return changed;
 }
 
 /** The base URL of the page served at `url`: its first `<base href>`, resolved, else the page's own address. */
@@ -377,18 +401,31 @@ function parseAsBrowser(served: string): Document {
 /**
  * Parses `html`, served at `url`, and runs `read` on the document with URLs
  * resolving as in a browser. `read` must be synchronous: the page's address is
- * set for its length only.
+ * set for its length only. With `frozen`, `read` must not change the document's
+ * tree (see freezeTree): its queries read the index the reading of its noscripts,
+ * base and style sheets built.
  */
-export function withNodeDocument<T>(html: string, url: string, read: (doc: Document) => T): T {
+export function withNodeDocument<T>(html: string, url: string, read: (doc: Document) => T, { frozen = false } = {}): T {
   patchLinkedom();
   const document = parseAsBrowser(html);
-  noscriptAsText(document);
-  const view = document.defaultView as unknown as { getComputedStyle?: (el: Element) => { display: string } } | null;
-  if (view) view.getComputedStyle = (el) => ({ display: displayFromMarkup(el) });
-  reading = { url, base: baseOf(document, url), hidden: hiddenBySheets(document) };
+  // One walk of the page (its index) for the noscripts, the base and the style sheets, where each walked
+  // it; built again when a noscript's elements became its text.
+  let thaw = freezeTree(document);
   try {
+    if (noscriptAsText(document)) {
+      thaw();
+      thaw = freezeTree(document);
+    }
+    const view = document.defaultView as unknown as { getComputedStyle?: (el: Element) => { display: string } } | null;
+    if (view) view.getComputedStyle = (el) => ({ display: displayFromMarkup(el) });
+    reading = { url, base: baseOf(document, url), hidden: hiddenBySheets(document) };
+    if (!frozen) {
+      thaw();
+      thaw = () => undefined;
+    }
     return read(document);
   } finally {
+    thaw();
     reading = undefined;
   }
 }

@@ -3,7 +3,7 @@
  * parsed document in the extraction worker; the rules that weigh it are in
  * choice.ts.
  */
-import { textLength as lengthOfText } from '../content/main/dom.js';
+import { lengthOutside } from '../content/main/dom.js';
 import { CHALLENGE_MAX_TEXT } from '../session/captcha.js';
 
 export interface PageSignals {
@@ -50,9 +50,7 @@ function isJavaScript(script: Element): boolean {
 }
 
 function readableText(body: Element): number {
-  let code = 0;
-  for (const el of Array.from(body.querySelectorAll('script, style, template, noscript'))) code += lengthOfText(el);
-  return Math.max(0, lengthOfText(body) - code);
+  return Math.max(0, lengthOutside(body, 'script, style, template, noscript'));
 }
 
 function challengeOf(doc: Document, html: string, textLength: number): string | undefined {

@@ -49,7 +49,12 @@ export function removeFurniture(root: Element, phrases: PagePhrases = ENGLISH_PH
   if (phrases.comments) removeSectionsHeaded(root, phrases.comments);
   const title = titleHeading(root);
   const prose = proseLength(root);
-  const guarded = (el: Element) => holds(el, title) || (textLength(el) >= total / 3 && proseLength(el) >= prose / 3);
+  const guarded = (el: Element) => {
+    if (holds(el, title)) return true;
+    // proseLength(el), its text measured once.
+    const length = textLength(el);
+    return length >= total / 3 && length - linkedLength(el) >= prose / 3;
+  };
   for (const el of Array.from(root.querySelectorAll(FURNITURE_TAGS))) {
     if (root.contains(el) && !holds(el, title) && (isPageLandmark(el) || !guarded(el))) el.remove();
   }
