@@ -133,6 +133,8 @@ export function contractCases(target: ContractTarget): void {
       const l = await target.local(args);
       const r = await target.remote(args);
       expect(l.code, l.stderr).toBe(0);
+      // A failed job's record says why (its error), where the comparison below shows only the fields it names.
+      expect(JSON.parse(r.stdout).status, r.stdout).toBe('completed');
       expect(JSON.parse(r.stdout)).toMatchObject({ status: 'completed', data: reply, metadata: { inputTokens: 321, outputTokens: 12, numPagesScraped: 1 } });
       target.expectSame(l, r);
       // This case's requests (its prompt), local and remote: the Firecrawl case's extract asks about the same page.
