@@ -24,6 +24,7 @@ import type { PageEntry } from '../api/types.js';
 import type { PageText } from '../jobs/jobStore.js';
 import { writeError } from './atomicFile.js';
 import { appendLines } from './journal.js';
+import { STREAM_CHUNK } from './pageText.js';
 
 export const LOG_FILE = 'pages.jsonl';
 export const INDEX_FILE = 'pages.idx';
@@ -33,9 +34,6 @@ export interface Span {
   offset: number;
   length: number;
 }
-
-/** Bytes read at a time when an entry is streamed (pageText.ts says why). */
-const STREAM_CHUNK = 1024 * 1024;
 
 const isSpanLine = (line: unknown): line is [number, number, number] =>
   Array.isArray(line) && line.length === 3 && line.every((n) => Number.isSafeInteger(n) && (n as number) >= 0) && (line[2] as number) > 0;

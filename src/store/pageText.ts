@@ -10,7 +10,7 @@ import type { PageEntry } from '../api/types.js';
 import type { PageText } from '../jobs/jobStore.js';
 
 /** Bytes read at a time: a 19 MB entry in 19 reads (64 KB, the default, took 300 and their buffers' GC on the main thread). */
-const READ_CHUNK = 1024 * 1024;
+export const STREAM_CHUNK = 1024 * 1024;
 /** What a JSON object's text ends with, after trailing white space. */
 const LAST_BYTES = 16;
 
@@ -36,7 +36,7 @@ export async function pageText(jobId: string, file: string, read: () => Promise<
     if (size < 2 || head.toString() !== '{' || !tail.toString().trimEnd().endsWith('}')) {
       throw DamagedRecordError.ofFile(jobId, path.join('pages', path.basename(file)));
     }
-    return { bytes: size, open: () => createReadStream(file, { highWaterMark: READ_CHUNK }), read };
+    return { bytes: size, open: () => createReadStream(file, { highWaterMark: STREAM_CHUNK }), read };
   } finally {
     await handle.close();
   }

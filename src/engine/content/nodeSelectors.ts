@@ -85,6 +85,17 @@ const compiled = new Map<string, Test>();
 
 /** A list of tag names only ("script, style, template"), as css-select reads it: names in any case. */
 const TAG_LIST = /^\s*[a-z][a-z0-9-]*(?:\s*,\s*[a-z][a-z0-9-]*)*\s*$/i;
+const tagLists = new Map<string, ReadonlySet<string> | null>();
+
+/** The names of `selectors` in lower case when it is a list of tag names only ("script, style, template"); null for any other selector. */
+export function tagNames(selectors: string): ReadonlySet<string> | null {
+  let names = tagLists.get(selectors);
+  if (names === undefined) {
+    names = TAG_LIST.test(selectors) ? new Set(selectors.split(',').map((name) => name.trim().toLowerCase())) : null;
+    tagLists.set(selectors, names);
+  }
+  return names;
+}
 
 /**
  * The compiled query for `selectors` (linkedom passes css-select a `strict` flag too, which its version
@@ -94,8 +105,8 @@ const TAG_LIST = /^\s*[a-z][a-z0-9-]*(?:\s*,\s*[a-z][a-z0-9-]*)*\s*$/i;
 function queryOf(selectors: string): Test {
   let test = compiled.get(selectors);
   if (!test) {
-    if (TAG_LIST.test(selectors)) {
-      const names = new Set(selectors.split(',').map((name) => name.trim().toLowerCase()));
+    const names = tagNames(selectors);
+    if (names) {
       test = (element) => names.has(ADAPTER.getName(element));
     } else {
       test = compile<Node, Element>(selectors, { xmlMode: false, adapter: ADAPTER }) as Test;

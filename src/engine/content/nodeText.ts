@@ -6,7 +6,7 @@
  * textContent's: its text is the data of the text nodes between an element and its end, in that order.
  */
 import { isSpace, TextCount, type TextWalk } from './main/dom.js';
-import type { NodeLinks } from './nodeSelectors.js';
+import { tagNames, type NodeLinks } from './nodeSelectors.js';
 
 interface Linked {
   [link: symbol]: Linked | undefined;
@@ -15,22 +15,12 @@ interface Linked {
   data: string;
 }
 
-/** A list of tag names only ("script, style, template"), as queries read it: names in any case. */
-const TAG_LIST = /^\s*[a-z][a-z0-9-]*(?:\s*,\s*[a-z][a-z0-9-]*)*\s*$/i;
-
 /** The text measures along `links`, for the elements that have them (any other node: undefined). */
 export function linkedTextWalk({ next: NEXT, end: END }: NodeLinks): TextWalk {
-  const lists = new Map<string, ReadonlySet<string> | null>();
-
   /** The names of a list of tag names that holds `template` (whose content a query passes over, and so do we); null for any other selector. */
   function namesOf(selectors: string): ReadonlySet<string> | null {
-    let names = lists.get(selectors);
-    if (names === undefined) {
-      const listed = TAG_LIST.test(selectors) ? new Set(selectors.split(',').map((name) => name.trim().toLowerCase())) : null;
-      names = listed?.has('template') ? listed : null;
-      lists.set(selectors, names);
-    }
-    return names;
+    const names = tagNames(selectors);
+    return names?.has('template') ? names : null;
   }
 
   function textLength(node: Node): number | undefined {
