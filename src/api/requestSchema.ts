@@ -26,6 +26,7 @@ import {
   type SessionOptions,
 } from './types.js';
 import { MAX_BATCH_CONCURRENCY, SERVICE_LIMITS, type RequestLimits } from './validate.js';
+import { thousands } from './thousands.js';
 
 /** The subset of JSON Schema these schemas use. */
 export interface JsonSchema {
@@ -82,7 +83,7 @@ const urls = (description: string, maxItems: number): JsonSchema => ({
   items: { type: 'string', minLength: 1 },
   minItems: 1,
   maxItems,
-  description: `${description} (absolute http or https URLs, at most ${maxItems.toLocaleString('en-US')})`,
+  description: `${description} (absolute http or https URLs, at most ${thousands(maxItems)})`,
 });
 
 const cookieSchema = objectSchema<Cookie>(

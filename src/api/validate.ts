@@ -37,6 +37,7 @@ import {
 
 import { accessOptions } from './validateAccess.js';
 import { expectObject, isObject, optBoolean, optField, optInteger, optStringArray, rejectUnknown, type Obj } from './validateFields.js';
+import { thousands } from './thousands.js';
 
 /** An array of CSS selectors, each one the page's engine can parse (selectors.ts). */
 function optSelectors(obj: Obj, key: string, field: string): string[] | undefined {
@@ -106,7 +107,7 @@ export function validateEach(items: readonly unknown[], labelOf: (index: number)
 export function validateUrlList(value: unknown, field: string, max: number, options: { savedPages?: boolean } = {}): string[] {
   if (!Array.isArray(value) || value.length === 0) throw new UsageError(`${field} must be a non-empty array of URLs`);
   if (value.length > max) {
-    throw new LimitError(`${field}: ${value.length} URLs given, the limit is ${max.toLocaleString('en-US')}`);
+    throw new LimitError(`${field}: ${value.length} URLs given, the limit is ${thousands(max)}`);
   }
   const { urls, problems } = validateEach(value, (i) => `item ${i + 1}`, options);
   if (problems.length > 0) {

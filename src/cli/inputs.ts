@@ -10,6 +10,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LimitError, UsageError } from '../api/errors.js';
 import { LIMITS } from '../api/limits.js';
+import { thousands } from '../api/thousands.js';
 
 /** A URL and where the user wrote it, so errors can point at the line. */
 export interface Sourced {
@@ -64,7 +65,7 @@ export async function readUrlList(file: string): Promise<Sourced[]> {
     for await (const chunk of chunksOf(file)) {
       bytes += chunk.length;
       if (bytes > MAX_URL_LIST_BYTES) {
-        throw new LimitError(`${name} holds more than ${MB(MAX_URL_LIST_BYTES)}; a URL list is read up to ${MB(MAX_URL_LIST_BYTES)} (a batch takes at most ${LIMITS.maxBatchUrls.toLocaleString('en-US')} URLs)`);
+        throw new LimitError(`${name} holds more than ${MB(MAX_URL_LIST_BYTES)}; a URL list is read up to ${MB(MAX_URL_LIST_BYTES)} (a batch takes at most ${thousands(LIMITS.maxBatchUrls)} URLs)`);
       }
       const lines = (rest + chunk.toString('utf8')).split(/\r?\n/);
       rest = lines.pop()!;
@@ -76,7 +77,7 @@ export async function readUrlList(file: string): Promise<Sourced[]> {
   }
   if (rest !== '') take(rest);
   if (count > LIMITS.maxBatchUrls) {
-    throw new LimitError(`${count} URLs given; a batch takes at most ${LIMITS.maxBatchUrls.toLocaleString('en-US')}. Split the list into several batches.`);
+    throw new LimitError(`${count} URLs given; a batch takes at most ${thousands(LIMITS.maxBatchUrls)}. Split the list into several batches.`);
   }
   return found;
 }

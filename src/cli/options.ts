@@ -7,6 +7,7 @@ import { parseCookie, parseHeader, readCookiesFile } from './access.js';
 import { addJsonOptions, jsonOptionsFrom, type JsonFlags } from './jsonFlags.js';
 import type { ProgressFlags } from './terminal.js';
 import { ENGINES, FORMATS, SCREENSHOT_FORMATS, VIEWPORT_SIZE, WAIT_UNTIL, type Cookie, type EngineName, type ScreenshotFormat, type Format, type ScrapeOptions, type SessionOptions, type WaitUntil } from '../api/types.js';
+import { thousands } from '../api/thousands.js';
 
 /** A whole number flag within [min, max]; out of range is a usage error named by the flag, before anything starts. */
 export function parseInteger(name: string, min = 0, max = Number.MAX_SAFE_INTEGER) {
@@ -14,7 +15,7 @@ export function parseInteger(name: string, min = 0, max = Number.MAX_SAFE_INTEGE
     if (!/^\d+$/.test(value.trim())) throw new InvalidArgumentError(`${name} must be a whole number, got "${value}".`);
     const n = Number(value);
     if (n < min) throw new InvalidArgumentError(`${name} must be at least ${min}.`);
-    if (n > max) throw new InvalidArgumentError(`${name} must be at most ${max.toLocaleString('en-US')}, got ${value.trim()}.`);
+    if (n > max) throw new InvalidArgumentError(`${name} must be at most ${thousands(max)}, got ${value.trim()}.`);
     return n;
   };
 }
@@ -50,7 +51,7 @@ export function parseDuration(name: string, options: { unit: 'ms' | 's'; bare?: 
     if (n < min) throw new InvalidArgumentError(`${name} must be at least ${showDuration(min * DURATION_UNITS_MS[unit], unit)}.`);
     if (n > max) {
       const maxMs = max * DURATION_UNITS_MS[unit];
-      const inBare = bare ? `${(maxMs / DURATION_UNITS_MS[bare]).toLocaleString('en-US')} ${bare} (${showDuration(maxMs, maxUnit(maxMs))})` : showDuration(maxMs, maxUnit(maxMs));
+      const inBare = bare ? `${thousands(maxMs / DURATION_UNITS_MS[bare])} ${bare} (${showDuration(maxMs, maxUnit(maxMs))})` : showDuration(maxMs, maxUnit(maxMs));
       throw new InvalidArgumentError(`${name} must be at most ${inBare}, got ${value.trim()}.`);
     }
     return unit === 'ms' ? Math.round(n) : n;

@@ -10,6 +10,7 @@ import type { JobBackend } from '../api/backend.js';
 import { UsageError } from '../api/errors.js';
 import { FORMATS, type ExtractJob, type Format, type JobKind, type PageData, type PageEntry } from '../api/types.js';
 import { renderPage } from '../api/renderPage.js';
+import { thousands } from '../api/thousands.js';
 
 /** Characters of result text one tool call returns at most (about 5,000 tokens); docs/mcp.md documents it. */
 export const RESULT_CHARS = 20_000;
@@ -109,7 +110,7 @@ interface Piece<T extends PageData> {
 }
 
 function rangeNote(from: number, to: number, length: number): string {
-  return from === 0 && to === length ? '' : `_(characters ${from.toLocaleString('en-US')}–${to.toLocaleString('en-US')} of ${length.toLocaleString('en-US')})_\n\n`;
+  return from === 0 && to === length ? '' : `_(characters ${thousands(from)}–${thousands(to)} of ${thousands(length)})_\n\n`;
 }
 
 /**

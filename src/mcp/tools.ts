@@ -12,6 +12,7 @@ import { mapRequestSchema, objectSchema, requestSchema, type JsonSchema } from '
 import { isFinal, type JobKind, type JobRequestByKind } from '../api/types.js';
 import { validateJobId, validateMapRequest, type RequestLimits } from '../api/validate.js';
 import { jobResult, RESULT_CHARS } from './results.js';
+import { thousands } from '../api/thousands.js';
 
 /** What a tool gets besides its arguments. */
 export interface ToolContext {
@@ -35,7 +36,7 @@ export interface Tool {
   run(args: Record<string, unknown>, ctx: ToolContext): Promise<CallToolResult>;
 }
 
-const PAGING = `The answer is Markdown text, with the job record alongside as structured content; it holds at most ${RESULT_CHARS.toLocaleString('en-US')} characters of page content. When there is more, it ends with a cursor: call job_result with it to read on.`;
+const PAGING = `The answer is Markdown text, with the job record alongside as structured content; it holds at most ${thousands(RESULT_CHARS)} characters of page content. When there is more, it ends with a cursor: call job_result with it to read on.`;
 
 const WAIT: JsonSchema = {
   type: 'boolean',
@@ -138,7 +139,7 @@ function jobResultTool(): Tool {
   return {
     name: 'job_result',
     title: 'Job result',
-    description: `The result of a job: page contents as Markdown (scrape, batch_scrape, crawl) or the extracted JSON (extract), at most ${RESULT_CHARS.toLocaleString('en-US')} characters of content per call. Without a cursor it starts at the beginning; with the cursor a previous answer ended with, it reads on from there. A batch or crawl still running shows the pages done so far.`,
+    description: `The result of a job: page contents as Markdown (scrape, batch_scrape, crawl) or the extracted JSON (extract), at most ${thousands(RESULT_CHARS)} characters of content per call. Without a cursor it starts at the beginning; with the cursor a previous answer ended with, it reads on from there. A batch or crawl still running shows the pages done so far.`,
     inputSchema: objectSchema<{ jobId: string; cursor: string }>(
       { jobId: jobIdSchema, cursor: { type: 'string', minLength: 1, description: 'where to read on: the cursor the previous answer gave' } },
       ['jobId'],
@@ -160,7 +161,7 @@ function mapTool(): Tool {
   return {
     name: 'map',
     title: 'List the URLs of a website',
-    description: `List the URLs of a site quickly, without rendering pages: from its sitemaps and the start page's links (depth reads links further). Use it to find the pages of a site before scraping the ones you need with batch_scrape, or to find one page by a word of its address or link text (search). Answers with one URL a line, at most ${RESULT_CHARS.toLocaleString('en-US')} characters; narrow a larger site with search, includePatterns or limit.`,
+    description: `List the URLs of a site quickly, without rendering pages: from its sitemaps and the start page's links (depth reads links further). Use it to find the pages of a site before scraping the ones you need with batch_scrape, or to find one page by a word of its address or link text (search). Answers with one URL a line, at most ${thousands(RESULT_CHARS)} characters; narrow a larger site with search, includePatterns or limit.`,
     inputSchema: mapRequestSchema(),
     annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
     run: async (args, ctx) => {
@@ -199,7 +200,7 @@ export function tools(limits: RequestLimits): Tool[] {
       'batch_scrape',
       'batch',
       'Scrape many web pages',
-      `Scrape a list of known URLs (up to ${LIMITS.maxBatchUrls.toLocaleString('en-US')}) in one job; results come back in the order given, and a page that fails does not stop the others. Use it instead of calling scrape many times. Sends progress (pages done of total) while it runs.`,
+      `Scrape a list of known URLs (up to ${thousands(LIMITS.maxBatchUrls)}) in one job; results come back in the order given, and a page that fails does not stop the others. Use it instead of calling scrape many times. Sends progress (pages done of total) while it runs.`,
       limits,
     ),
     jobTool(

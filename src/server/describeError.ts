@@ -1,6 +1,7 @@
 /** Errors as `webjobs serve` answers them, whichever front end (envelope) carries them. */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DamagedRecordError, DatabaseUnavailableError, NotResumableError, StoreFullError, TooManyJobsError, UsageError, WebjobsError } from '../api/errors.js';
+import { thousands } from '../api/thousands.js';
 
 /** An error as it leaves: status, message and the code a client can rethrow it by. */
 export interface DescribedError {
@@ -27,7 +28,7 @@ export function describeError(
   if (err instanceof NotResumableError) return { status: err.httpStatus, message: err.message, code: NotResumableError.code };
   if (err instanceof WebjobsError) return { status: err.httpStatus, message: err.message };
   if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-    return { status: 413, message: `request body too large: the limit is ${bodyLimit.toLocaleString('en-US')} bytes` };
+    return { status: 413, message: `request body too large: the limit is ${thousands(bodyLimit)} bytes` };
   }
   if (err.validation) {
     try {

@@ -6,6 +6,7 @@ import { validateUrl } from '../../api/validate.js';
 import { addConcurrencyOption, addDelayOption, addManyPagesOptions, delayFrom, runManyPages, type ManyPagesFlags, type PolitenessFlags } from '../manyPages.js';
 import { addFailOption } from '../pageChecks.js';
 import { addRunOptions, addScrapeOptions, addSessionOptions, scrapeOptionsFrom, sessionOptionsFrom, type ScrapeFlags, type SessionFlags } from '../options.js';
+import { thousands } from '../../api/thousands.js';
 
 interface BatchFlags extends ScrapeFlags, SessionFlags, ManyPagesFlags, PolitenessFlags {
   file?: string;
@@ -39,7 +40,7 @@ async function collectUrls(args: string[], file: string | undefined, remote: boo
 export function checkUrls(sources: Sourced[]): string[] {
   if (sources.length === 0) throw new UsageError('no URLs given: pass them as arguments, with --file FILE, or on stdin with -');
   if (sources.length > LIMITS.maxBatchUrls) {
-    throw new LimitError(`${sources.length} URLs given; a batch takes at most ${LIMITS.maxBatchUrls.toLocaleString('en-US')}. Split the list into several batches.`);
+    throw new LimitError(`${sources.length} URLs given; a batch takes at most ${thousands(LIMITS.maxBatchUrls)}. Split the list into several batches.`);
   }
   const problems: string[] = [];
   const urls = sources.map((source) => {
@@ -63,7 +64,7 @@ export function batchCommand(): Command {
     .summary('scrape many pages (up to 1,000) in one job')
     .description('Scrape a list of URLs in one job. Pages come back in the order given, duplicates included; a page that fails does not stop the others.')
     .argument('[urls...]', 'pages to scrape: URLs, or paths of saved pages; "-" reads URLs from stdin')
-    .option('--file <file>', `read URLs (or paths of saved pages) from a file, one a line (# comments and blank lines skipped; at most ${LIMITS.maxBatchUrls.toLocaleString('en-US')} URLs and ${MAX_URL_LIST_BYTES / 1024 / 1024} MB); "-" for stdin`);
+    .option('--file <file>', `read URLs (or paths of saved pages) from a file, one a line (# comments and blank lines skipped; at most ${thousands(LIMITS.maxBatchUrls)} URLs and ${MAX_URL_LIST_BYTES / 1024 / 1024} MB); "-" for stdin`);
   addScrapeOptions(cmd);
   addSessionOptions(cmd);
   addConcurrencyOption(cmd);

@@ -7,6 +7,7 @@ import { RESULT_CHARS } from '../../mcp/results.js';
 import { UsageError } from '../../api/errors.js';
 import { createBackend, createLocalBackend } from '../backendFactory.js';
 import { parseList } from '../options.js';
+import { thousands } from '../../api/thousands.js';
 
 interface McpFlags {
   remote?: string;
@@ -15,12 +16,12 @@ interface McpFlags {
   allowHost?: string[];
 }
 
-// Built when help is shown: toLocaleString loads ICU's data (~15 ms), which no other command should pay at start.
+// Built when help is shown.
 const help = () => `
 Speaks the Model Context Protocol on stdin/stdout (nothing else is written to stdout;
 errors of the server itself go to stderr). Tools: scrape, batch_scrape, crawl, map,
 extract, job_status, job_result. Results are Markdown with the job record as structured content,
-at most ${RESULT_CHARS.toLocaleString('en-US')} characters of page content per call; job_result reads on with a cursor.
+at most ${thousands(RESULT_CHARS)} characters of page content per call; job_result reads on with a cursor.
 Batch and crawl send progress notifications; a cancelled call cancels its job.
 When the client closes stdin, jobs still running are cancelled, the browser closes and
 the server exits. Crawl maxPages: at most ${LIMITS.maxLocalCrawlPages} here, ${LIMITS.maxCrawlPages} with --remote.

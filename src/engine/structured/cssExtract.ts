@@ -8,6 +8,7 @@
  */
 import type { CssField, CssSchema } from '../../api/cssSchema.js';
 import { plainText } from './types.js';
+import { thousands } from '../../api/thousands.js';
 
 type Item = Record<string, unknown>;
 
@@ -64,7 +65,7 @@ function fieldValue(element: Element, field: CssField, budget: Budget): unknown 
   if (raw === null) return field.default;
   budget.chars += raw.length;
   if (budget.chars > MAX_SELECTED_CHARS) {
-    throw new Error(`the selectors' items hold more than ${MAX_SELECTED_CHARS.toLocaleString('en-US')} characters of this page; narrow them (field "${field.name}")`);
+    throw new Error(`the selectors' items hold more than ${thousands(MAX_SELECTED_CHARS)} characters of this page; narrow them (field "${field.name}")`);
   }
   return transformed(raw, field.transform);
 }
