@@ -7,6 +7,7 @@
 import type { Dispatcher } from 'undici';
 import { PageError } from '../../api/errors.js';
 import { timeoutSignal } from '../timeoutSignal.js';
+import { directFetch } from './directFetch.js';
 import type { ProxyConfig } from './proxy.js';
 import { ProxyError, proxyAuthorization, refusalOf, sendsAbsoluteForm, tunnelThrough } from './proxyDial.js';
 
@@ -90,7 +91,8 @@ export async function proxiedFetch(
   const signal = AbortSignal.any([timeoutSignal(options.timeoutMs), ...(options.signal ? [options.signal] : [])]);
   // Redirects are the caller's to follow, hop by hop (see Engine.fetch).
   const init = { headers: options.headers, signal, redirect: 'manual' as const };
-  if (!proxy) return fetch(url, init);
+  // Without a proxy: over node:http(s) (directFetch.ts), which costs half what fetch does a request.
+  if (!proxy) return /^https?:/i.test(url) ? directFetch(url, init) : fetch(url, init);
   let response: Response;
   try {
     // undici's package takes ~0.15 s to load; without a proxy Node's own fetch does (above).

@@ -1,0 +1,137 @@
+/**
+ * directFetch (engine/session/directFetch.ts): the requests without a proxy go over
+ * node:http, answered and failing as Node's fetch answers and fails. Each answer of
+ * a real server on 127.0.0.1 is read both ways and compared.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import zlib from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { directFetch } from '../src/engine/session/directFetch.js';
+import { timeoutSignal } from '../src/engine/timeoutSignal.js';
+
+const TEXT = `<p>${'Rivers run to the sea. '.repeat(400)}</p>`;
+let server: http.Server;
+let base: string;
+/** The headers of the last request to /echo. */
+let echoed: http.IncomingHttpHeaders = {};
+/** Resolves when /partial's connection closed. */
+let partialClosed: Promise<void> = Promise.resolve();
+
+const encoded: Record<string, [string, Buffer]> = {
+  '/gzip': ['gzip', zlib.gzipSync(TEXT)],
+  '/x-gzip': ['x-gzip', zlib.gzipSync(TEXT)],
+  '/deflate': ['deflate', zlib.deflateSync(TEXT)],
+  '/deflate-raw': ['deflate', zlib.deflateRawSync(TEXT)],
+  '/br': ['br', zlib.brotliCompressSync(TEXT)],
+  '/gzip-br': ['gzip, br', zlib.brotliCompressSync(zlib.gzipSync(TEXT))],
+  '/unknown': ['compress', Buffer.from(TEXT)],
+  '/identity': ['identity', Buffer.from(TEXT)],
+};
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    const url = req.url ?? '/';
+    const coded = encoded[url];
+    if (coded) return void res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': coded[0] }).end(coded[1]);
+    if (url === '/echo') {
+      echoed = req.headers;
+      return void res.writeHead(200, { 'content-type': 'text/plain', 'set-cookie': ['a=1', 'b=2'] }).end('echo');
+    }
+    if (url === '/not-modified') return void res.writeHead(304, { etag: '"v1"' }).end();
+    if (url === '/redirect') return void res.writeHead(302, { location: '/echo' }).end('moved');
+    if (url === '/hang') return;
+    if (url === '/partial') {
+      partialClosed = new Promise((resolve) => res.on('close', () => resolve()));
+      res.writeHead(200, { 'content-type': 'text/html', 'content-length': '100000' });
+      return void res.write('<p>part');
+    }
+    if (url === '/reset') {
+      res.writeHead(200, { 'content-type': 'text/html', 'content-length': '100000' });
+      res.write('<p>part', () => req.socket.destroy());
+      return;
+    }
+    res.writeHead(404, 'Not Here').end('missing');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+const init = { headers: { 'user-agent': 'webjobs-test' }, redirect: 'manual' as const };
+
+/** What a caller reads of an answer. */
+async function read(response: Response) {
+  return {
+    status: response.status,
+    statusText: response.statusText,
+    url: response.url,
+    contentType: response.headers.get('content-type'),
+    location: response.headers.get('location'),
+    setCookie: response.headers.getSetCookie(),
+    body: response.body ? await response.text() : null,
+  };
+}
+
+describe('directFetch answers as fetch does', () => {
+  it.each([...Object.keys(encoded), '/echo', '/not-modified', '/redirect', '/missing#fragment'])('%s', async (path) => {
+    const ours = await read(await directFetch(`${base}${path}`, init));
+    const fetched = await read(await fetch(`${base}${path}`, init));
+    expect(ours).toEqual(fetched);
+    if (encoded[path] && path !== '/unknown') expect(ours.body).toBe(TEXT);
+  });
+
+  it('sends the headers fetch adds when the caller did not set them, and keeps the ones it did', async () => {
+    await (await directFetch(`${base}/echo`, init)).text();
+    expect(echoed).toMatchObject({ 'user-agent': 'webjobs-test', accept: '*/*', 'accept-language': '*', 'accept-encoding': 'gzip, deflate' });
+    await (await directFetch(`${base}/echo`, { headers: { Accept: 'text/html', 'If-None-Match': '"v1"' } })).text();
+    expect(echoed).toMatchObject({ accept: 'text/html', 'if-none-match': '"v1"' });
+  });
+});
+
+describe('directFetch fails as fetch does', () => {
+  it('refuses a port browsers refuse', async () => {
+    const err = await directFetch('http://127.0.0.1:25/').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TypeError);
+    expect((err as Error).message).toBe('fetch failed');
+    expect(((err as Error).cause as Error).message).toBe('bad port');
+  });
+
+  it('a refused connection: fetch failed, the system error its cause', async () => {
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const err = await directFetch(`http://127.0.0.1:${port}/`).catch((e: unknown) => e);
+    expect((err as Error).message).toBe('fetch failed');
+    expect(((err as Error).cause as NodeJS.ErrnoException).code).toBe('ECONNREFUSED');
+  });
+
+  it('a timeout before the answer rejects with the TimeoutError; one while the body comes fails reading it', async () => {
+    const before = await directFetch(`${base}/hang`, { signal: timeoutSignal(100) }).catch((e: unknown) => e);
+    expect((before as Error).name).toBe('TimeoutError');
+    const response = await directFetch(`${base}/partial`, { signal: timeoutSignal(300) });
+    expect(response.status).toBe(200);
+    const during = await response.text().catch((e: unknown) => e);
+    expect((during as Error).name).toBe('TimeoutError');
+    // The connection is closed, not left to the server.
+    await partialClosed;
+  });
+
+  it('a connection the server closes before the end of the body: "terminated", the reset its cause', async () => {
+    const response = await directFetch(`${base}/reset`);
+    const err = await response.text().catch((e: unknown) => e);
+    expect((err as Error).message).toBe('terminated');
+    expect(((err as Error).cause as NodeJS.ErrnoException).code).toBe('ECONNRESET');
+  });
+
+  it('cancelling the body closes the connection', async () => {
+    const response = await directFetch(`${base}/partial`);
+    await response.body!.cancel();
+    await partialClosed;
+  });
+});
