@@ -18,8 +18,8 @@
 
 const TRACKING = /^(utm_[a-z_]+|gclid|fbclid|msclkid)$/i;
 
-/** The page URL to fetch: absolute, http(s), no fragment; null when it is not a web page URL. */
-export function cleanUrl(href: string, base?: string): string | null {
+/** `href` (against `base`) as the page URL to fetch, parsed; null when it is not a web page URL. */
+function parsedPage(href: string, base?: string): URL | null {
   let url: URL;
   try {
     url = new URL(href, base);
@@ -27,21 +27,31 @@ export function cleanUrl(href: string, base?: string): string | null {
     return null;
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-  url.hash = '';
-  url.username = '';
-  url.password = '';
-  return url.href;
+  // Each setter serialises the URL again: only what is there is taken out.
+  if (url.href.includes('#')) url.hash = '';
+  if (url.username || url.password) {
+    url.username = '';
+    url.password = '';
+  }
+  return url;
+}
+
+/** The page URL to fetch: absolute, http(s), no fragment; null when it is not a web page URL. */
+export function cleanUrl(href: string, base?: string): string | null {
+  return parsedPage(href, base)?.href ?? null;
 }
 
 /** The de-duplication key of a URL (rules above); null when it is not an http(s) URL. */
 export function normalizeUrl(href: string, base?: string): string | null {
-  const clean = cleanUrl(href, base);
-  if (!clean) return null;
-  const url = new URL(clean);
+  const url = parsedPage(href, base);
+  if (!url) return null;
   if (url.pathname.length > 1 && url.pathname.endsWith('/')) url.pathname = url.pathname.replace(/\/+$/, '') || '/';
-  const params = [...url.searchParams].filter(([name]) => !TRACKING.test(name));
-  params.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  url.search = params.length > 0 ? new URLSearchParams(params).toString() : '';
+  // A query, or an empty "?" (dropped).
+  if (url.href.includes('?')) {
+    const params = [...url.searchParams].filter(([name]) => !TRACKING.test(name));
+    params.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    url.search = params.length > 0 ? new URLSearchParams(params).toString() : '';
+  }
   return url.href;
 }
 
