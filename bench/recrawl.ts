@@ -123,7 +123,7 @@ async function crawl(site: Site, home: string, profile?: string): Promise<Run> {
 
 const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(2)} MB`;
 const describe = (run: Run) =>
-  `${run.seconds.toFixed(1).padStart(6)} s  ${(PAGES / run.seconds).toFixed(1).padStart(6)} pages/s  ${mb(run.bytes).padStart(9)}  ${String(run.full).padStart(4)} x 200, ${String(run.notModified).padStart(4)} x 304  exit ${run.code}  ${JSON.stringify(run.statuses)}`;
+  `${run.seconds.toFixed(2).padStart(6)} s  ${(PAGES / run.seconds).toFixed(1).padStart(6)} pages/s  ${mb(run.bytes).padStart(9)}  ${String(run.full).padStart(4)} x 200, ${String(run.notModified).padStart(4)} x 304  exit ${run.code}  ${JSON.stringify(run.statuses)}`;
 
 async function main(): Promise<void> {
   console.log(`re-crawl of an unchanged ${PAGES}-page site with changeTracking; ${os.availableParallelism()} CPUs, load average ${os.loadavg()[0]!.toFixed(1)}`);
@@ -136,7 +136,7 @@ async function main(): Promise<void> {
       console.log(`${kind}:`);
       console.log(`  first   ${describe(first)}`);
       console.log(`  second  ${describe(second)}`);
-      console.log(`  second/first: ${(first.seconds / second.seconds).toFixed(1)}x faster, ${((100 * second.bytes) / first.bytes).toFixed(1)}% of the bytes`);
+      console.log(`  second/first: ${(first.seconds / second.seconds).toFixed(2)}x faster, ${((100 * second.bytes) / first.bytes).toFixed(1)}% of the bytes`);
     } finally {
       await site.close();
       rmSync(home, { recursive: true, force: true });

@@ -46,7 +46,7 @@ const READ_CHUNK = 16 * 1024;
 /**
  * A file's text (UTF-8), in two round trips to libuv's threads (open, read) where readFile takes four (it
  * also stats the file, and closes it before it answers): a file of the store is read whole at one go, and is
- * closed after. A re-crawl reads two files a page.
+ * closed after.
  */
 export async function readText(file: string): Promise<string> {
   const handle = await fs.open(file, 'r');
@@ -58,7 +58,7 @@ export async function readText(file: string): Promise<string> {
 }
 
 /** The text (UTF-8) of a file opened and not read yet, as readText reads it. */
-export async function readAll(handle: fs.FileHandle): Promise<string> {
+async function readAll(handle: fs.FileHandle): Promise<string> {
   const chunks: Buffer[] = [];
   for (;;) {
     const buffer = Buffer.allocUnsafe(READ_CHUNK);
