@@ -137,6 +137,13 @@ describe('page entries of a job stored by an older version (pages/NNNNNN.json)',
     expect(JSON.parse(await textOf(texts[2]))).toEqual(entry(2));
   });
 
+  it('one cut short is a damaged record, named by its file', async () => {
+    const { store, jobId, dir } = await olderJob([0]);
+    const file = path.join(dir, 'pages', '000000.json');
+    writeFileSync(file, readFileSync(file, 'utf8').slice(0, -10));
+    await expect(store.pageTexts(jobId, 0, 1)).rejects.toThrow(/pages\/000000\.json is not valid JSON/);
+  });
+
   it('and with the entries a resumed run stores, which stand over those it stores again', async () => {
     const { store, jobId } = await olderJob([0, 2]);
     await store.putPage(jobId, 1, entry(1));

@@ -17,14 +17,14 @@
  * Jobs stored by older versions keep their pages/ folder: an entry without an
  * index line is read from there (fileStore.ts).
  */
-import { createReadStream, promises as fs } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { DamagedRecordError } from '../api/errors.js';
 import type { PageEntry } from '../api/types.js';
 import type { PageText } from '../jobs/jobStore.js';
 import { writeError } from './atomicFile.js';
 import { appendLines } from './journal.js';
-import { STREAM_CHUNK } from './pageText.js';
+import { checkedText } from './pageText.js';
 
 export const LOG_FILE = 'pages.jsonl';
 export const INDEX_FILE = 'pages.idx';
@@ -238,19 +238,10 @@ export async function spanTexts(jobId: string, dir: string, spans: readonly (Spa
   const file = path.join(dir, LOG_FILE);
   try {
     const { size } = await handle.stat();
-    const ends = Buffer.alloc(1);
     const texts: (PageText | undefined)[] = [];
     for (const [i, span] of spans.entries()) {
-      if (!span || span.offset + span.length > size) {
-        texts.push(undefined);
-        continue;
-      }
-      await handle.read(ends, 0, 1, span.offset);
-      const first = ends.toString();
-      await handle.read(ends, 0, 1, span.offset + span.length - 1);
-      if (first !== '{' || ends.toString() !== '}') throw DamagedRecordError.ofFile(jobId, LOG_FILE);
-      const end = span.offset + span.length - 1;
-      texts.push({ bytes: span.length, open: () => createReadStream(file, { start: span.offset, end, highWaterMark: STREAM_CHUNK }), read: () => read(i) });
+      const stored = span && span.offset + span.length <= size;
+      texts.push(stored ? await checkedText(handle, file, span, { jobId, name: LOG_FILE, trailingSpace: false }, () => read(i)) : undefined);
     }
     return texts;
   } finally {

@@ -15,10 +15,31 @@ export const STREAM_CHUNK = 1024 * 1024;
 const LAST_BYTES = 16;
 
 /**
- * The entry in `file`, or undefined when there is none. Its first and last bytes are
- * checked (an object: `{` … `}`): a file cut short or overwritten is refused here,
- * before an answer has sent a byte of it, as DamagedRecordError.
+ * The entry at `range` of `file` (open as `handle`: the whole of an older job's entry file, or a span of
+ * pages.jsonl, pageLog.ts) as its stored JSON text, once its first and last bytes are
+ * checked (an object: `{` … `}`; `trailingSpace`: white space may follow it, as an older webjobs indented its
+ * entry files): bytes that are not an entry are refused here, before an answer has sent a byte of them, as
+ * DamagedRecordError naming `name`, the file in the job's folder.
  */
+export async function checkedText(
+  handle: fs.FileHandle,
+  file: string,
+  range: { offset: number; length: number },
+  checks: { jobId: string; name: string; trailingSpace: boolean },
+  read: () => Promise<PageEntry>,
+): Promise<PageText> {
+  const { offset, length } = range;
+  const head = Buffer.alloc(1);
+  const tail = Buffer.alloc(Math.min(checks.trailingSpace ? LAST_BYTES : 1, length));
+  await handle.read(head, 0, head.length, offset);
+  await handle.read(tail, 0, tail.length, offset + length - tail.length);
+  const last = checks.trailingSpace ? tail.toString().trimEnd().slice(-1) : tail.toString();
+  if (length < 2 || head.toString() !== '{' || last !== '}') throw DamagedRecordError.ofFile(checks.jobId, checks.name);
+  const end = offset + length - 1;
+  return { bytes: length, open: () => createReadStream(file, { start: offset, end, highWaterMark: STREAM_CHUNK }), read };
+}
+
+/** The entry in `file` (an older job's entry file), or undefined when there is none; checked as checkedText checks it. */
 export async function pageText(jobId: string, file: string, read: () => Promise<PageEntry>): Promise<PageText | undefined> {
   let handle: fs.FileHandle;
   try {
@@ -29,14 +50,8 @@ export async function pageText(jobId: string, file: string, read: () => Promise<
   }
   try {
     const { size } = await handle.stat();
-    const head = Buffer.alloc(1);
-    const tail = Buffer.alloc(Math.min(LAST_BYTES, size));
-    await handle.read(head, 0, 1, 0);
-    await handle.read(tail, 0, tail.length, size - tail.length);
-    if (size < 2 || head.toString() !== '{' || !tail.toString().trimEnd().endsWith('}')) {
-      throw DamagedRecordError.ofFile(jobId, path.join('pages', path.basename(file)));
-    }
-    return { bytes: size, open: () => createReadStream(file, { highWaterMark: STREAM_CHUNK }), read };
+    const name = path.join('pages', path.basename(file));
+    return await checkedText(handle, file, { offset: 0, length: size }, { jobId, name, trailingSpace: true }, read);
   } finally {
     await handle.close();
   }
