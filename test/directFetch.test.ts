@@ -3,12 +3,19 @@
  * node:http, answered and failing as Node's fetch answers and fails. Each answer of
  * a real server on 127.0.0.1 is read both ways and compared.
  */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { directFetch } from '../src/engine/session/directFetch.js';
 import { timeoutSignal } from '../src/engine/timeoutSignal.js';
+import { runCli, tempHome } from './helpers/cli.js';
+import { articleText, html, sendHtml } from './helpers/fixtureServer.js';
 
 const TEXT = `<p>${'Rivers run to the sea. '.repeat(400)}</p>`;
 let server: http.Server;
@@ -133,5 +140,30 @@ describe('directFetch fails as fetch does', () => {
     const response = await directFetch(`${base}/partial`);
     await response.body!.cancel();
     await partialClosed;
+  });
+});
+
+describe('directFetch over https', () => {
+  it('reads a page whose certificate Node trusts (NODE_EXTRA_CA_CERTS, through the CLI); one it does not trust fails as fetch fails', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'webjobs-direct-tls-'));
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'),
+      '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+    const page = html(`<article><h1>Over TLS</h1>${articleText('secure')}</article>`, { title: 'Over TLS' });
+    const server = https.createServer({ key: readFileSync(path.join(dir, 'key.pem')), cert: readFileSync(path.join(dir, 'cert.pem')) }, (_req, res) => sendHtml(res, page));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/secure`;
+    try {
+      const ours = await directFetch(url).catch((e: unknown) => e);
+      const fetched = await fetch(url).catch((e: unknown) => e);
+      expect((ours as Error).message).toBe('fetch failed');
+      expect(((ours as Error).cause as NodeJS.ErrnoException).code).toBe(((fetched as Error).cause as NodeJS.ErrnoException).code);
+      const env = { WEBJOBS_HOME: tempHome(), NODE_EXTRA_CA_CERTS: path.join(dir, 'cert.pem') };
+      const { code, stdout, stderr } = await runCli(['scrape', url, '--engine', 'http'], { env });
+      expect(code, stderr).toBe(0);
+      expect(stdout).toContain('Over TLS');
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
