@@ -10,7 +10,6 @@
  * changeTracking and leaves the history as it was, so that a passing outage does
  * not report the page as changed twice.
  */
-import { structuredPatch } from 'diff';
 import type { ChangeTracking, PageData, ParsedDiff, ScrapeOptions } from '../api/types.js';
 import type { CacheEntry, CachedScrape, PageCache } from './contracts.js';
 
@@ -32,8 +31,13 @@ export function historyOf({ url, scrapeOptions = {}, sessionOptions, tenant }: C
 /** Markdown ends with or without a newline as it comes; a diff line never says "No newline at end of file". */
 const asLines = (markdown: string): string => (markdown.endsWith('\n') ? markdown : `${markdown}\n`);
 
-/** A git-style unified diff of two Markdown texts (Firecrawl's `diff`: the text and parse-diff's structure of it). */
-export function markdownDiff(previous: string, current: string): NonNullable<ChangeTracking['diff']> {
+/**
+ * A git-style unified diff of two Markdown texts (Firecrawl's `diff`: the text and parse-diff's structure of it).
+ * The diff library is loaded with the first page that changed: every job command of the CLI loads this module,
+ * and the library's 21 files took 6 ms of each one's start.
+ */
+export async function markdownDiff(previous: string, current: string): Promise<NonNullable<ChangeTracking['diff']>> {
+  const { structuredPatch } = await import('diff');
   const patch = structuredPatch('previous', 'current', asLines(previous), asLines(current), undefined, undefined, { context: 3 });
   let additions = 0;
   let deletions = 0;
@@ -78,7 +82,7 @@ export async function trackChanges(cache: PageCache, scrape: CachedScrape, data:
   };
   const modes = scrape.scrapeOptions?.changeTrackingOptions?.modes;
   if (changeTracking.changeStatus === 'changed' && (modes === undefined || modes.includes('git-diff'))) {
-    changeTracking.diff = markdownDiff(before!, markdown);
+    changeTracking.diff = await markdownDiff(before!, markdown);
   }
   // Only what a comparison reads is kept: not the page's HTML or screenshot. The same one is only renewed.
   const kept: PageData = { metadata: { url: data.metadata.url ?? history.url }, markdown };
