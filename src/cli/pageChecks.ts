@@ -5,10 +5,12 @@
  * browser, an empty body, a load that did not finish). Said on stderr, never
  * only in the metadata.
  */
-import { STATUS_CODES } from 'node:http';
 import type { Command } from 'commander';
 import { JobFailedError } from '../api/errors.js';
 import type { PageData, PageEntry } from '../api/types.js';
+
+// Not an ES import of node:http: that loads undici, ~15 ms of every CLI run's start (session/directFetch.ts).
+const { STATUS_CODES } = process.getBuiltinModule('node:http');
 
 export interface FailFlags {
   /** curl's --fail: a page answered with 4xx or 5xx fails. */

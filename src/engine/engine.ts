@@ -22,6 +22,7 @@ import { savedPageFetch } from './http/savedPage.js';
 import { scrapeUrl } from './scrape.js';
 import { withDefaults } from './pageOptions.js';
 import type { HtmlReads, SelectedItems } from './structured/readHtml.js';
+import type { PlainResponse } from './crawl/fetchText.js';
 import type { CssSchema } from '../api/cssSchema.js';
 import { solverConfig } from './session/captcha.js';
 import { proxiedFetch } from './session/proxiedFetch.js';
@@ -71,17 +72,17 @@ export interface Engine {
    */
   scrape(url: string, scrapeOptions?: EngineScrapeOptions, sessionOptions?: SessionOptions, signal?: AbortSignal, access?: SiteAccess): Promise<EnginePage>;
   /** A plain HTTP GET outside the browser, through the session's proxy when it has one. */
-  fetch(url: string, options: FetchOptions): Promise<Response>;
+  fetch(url: string, options: FetchOptions): Promise<PlainResponse>;
   /** Why the address guard (serve, mcp) refuses `url`, by what its host resolves to; undefined when it may be fetched. */
   addressRefusal?(url: string): Promise<string | undefined>;
   close(): Promise<void>;
 }
 
 /** The body of `response`, stopping after `maxBytes`. */
-async function readAtMost(response: Response, maxBytes: number): Promise<Uint8Array> {
+async function readAtMost(response: PlainResponse, maxBytes: number): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   let total = 0;
-  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+  for await (const chunk of response.body ?? []) {
     chunks.push(chunk);
     total += chunk.length;
     if (total >= maxBytes) break; // leaving the loop cancels the body
@@ -248,7 +249,7 @@ export class BrowserEngine implements Engine {
    * Follows redirects itself, so that the request guard (against SSRF, in `serve`)
    * sees every hop, as it does for the browser's requests.
    */
-  async fetch(url: string, options: FetchOptions): Promise<Response> {
+  async fetch(url: string, options: FetchOptions): Promise<PlainResponse> {
     const proxy = resolveProxy(options.sessionOptions, this.env);
     const guard = this.settings.requestGuard;
     let current = url;

@@ -28,8 +28,29 @@ export interface FetchTextOptions {
   signal?: AbortSignal;
 }
 
+/** A plain answer's body: its chunks, read once; leaving the reading early, or cancel, closes its connection. */
+export interface PlainBody extends AsyncIterable<Uint8Array> {
+  cancel(): Promise<void>;
+}
+
+/**
+ * What a plain request answers: the parts of a WHATWG Response that its readers use. Node's fetch and undici's
+ * give a Response (asPlain), a request without a proxy a lighter object of its own (session/directFetch.ts).
+ */
+export interface PlainResponse {
+  readonly status: number;
+  readonly ok: boolean;
+  /** The URL answering, without its fragment. */
+  readonly url: string;
+  readonly headers: { get(name: string): string | null; entries(): IterableIterator<[string, string]> };
+  readonly body: PlainBody | null;
+}
+
+/** A fetch Response as a PlainResponse: its body, a ReadableStream, is async iterable in Node (not in the DOM's types). */
+export const asPlain = (response: Response): PlainResponse => response as unknown as PlainResponse;
+
 /** How plain requests go out: Engine.fetch, which applies the session's proxy and the request guard. */
-export type PlainFetch = (url: string, init: { timeoutMs: number; signal?: AbortSignal; headers: Record<string, string> }) => Promise<Response>;
+export type PlainFetch = (url: string, init: { timeoutMs: number; signal?: AbortSignal; headers: Record<string, string> }) => Promise<PlainResponse>;
 
 /** The chunks of `source`, stopping (and so cancelling the source) after `maxBytes`. */
 export async function* capped(source: AsyncIterable<Uint8Array>, maxBytes: number): AsyncGenerator<Uint8Array> {
@@ -109,7 +130,7 @@ export async function fetchText(fetcher: PlainFetch, url: string, options: Fetch
       headers: { accept: 'text/plain, application/xml, text/xml, */*' },
     });
     const finalUrl = response.url || url;
-    const text = response.body ? await readBody(response.body as unknown as AsyncIterable<Uint8Array>, options.maxBytes) : '';
+    const text = response.body ? await readBody(response.body, options.maxBytes) : '';
     return { status: response.status, url: finalUrl, text };
   } catch {
     return { status: 0, url, text: '' };

@@ -11,7 +11,7 @@
  * meta refresh (a page's text was most of what the event loop allocated).
  */
 import { PageError } from '../../api/errors.js';
-import type { PlainFetch } from '../crawl/fetchText.js';
+import type { PlainFetch, PlainResponse } from '../crawl/fetchText.js';
 import { capped } from '../crawl/fetchText.js';
 import { EGRESS_ERROR_HEADER } from '../egress.js';
 import { decodeAs, decodePrefix, sniffEncoding, type Encoding } from './charset.js';
@@ -51,11 +51,11 @@ export const NAVIGATION_HEADERS = {
 const REFRESH_FOLLOW_S = 3;
 const MAX_REFRESHES = 5;
 
-async function readBody(response: Response): Promise<Buffer> {
+async function readBody(response: PlainResponse): Promise<Buffer> {
   if (!response.body) return Buffer.alloc(0);
   const chunks: Uint8Array[] = [];
   let length = 0;
-  for await (const chunk of capped(response.body as unknown as AsyncIterable<Uint8Array>, MAX_HTML_BYTES)) {
+  for await (const chunk of capped(response.body, MAX_HTML_BYTES)) {
     chunks.push(chunk);
     length += chunk.length;
   }
@@ -142,7 +142,7 @@ export async function fetchPage(
   const deadline = Date.now() + options.timeoutMs;
   let current = url;
   for (let refresh = 0; ; refresh++) {
-    let response: Response;
+    let response: PlainResponse;
     let body: Buffer;
     try {
       response = await fetcher(current, {

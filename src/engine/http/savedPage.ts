@@ -11,7 +11,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { PageError } from '../../api/errors.js';
-import type { PlainFetch } from '../crawl/fetchText.js';
+import { asPlain, type PlainFetch } from '../crawl/fetchText.js';
 
 /** What a saved file is read as, by its extension; a file without one is HTML (stdin, `curl -o page`). */
 const SAVED_TYPES: Record<string, string> = {
@@ -49,6 +49,6 @@ export function savedPageFetch(url: string): PlainFetch {
     if (stat.isDirectory()) throw new PageError(`cannot read ${file}: it is a folder`);
     // fetchPage reads the body up to its cap and stops: the stream is cancelled, the file closed.
     const body = Readable.toWeb(createReadStream(file, { signal: init.signal })) as ReadableStream<Uint8Array>;
-    return new Response(body, { status: 200, headers: { 'content-type': type } });
+    return asPlain(new Response(body, { status: 200, headers: { 'content-type': type } }));
   };
 }

@@ -1,9 +1,13 @@
 /**
  * Node-side requests that take no proxy (the CLI's, without --proxy), over
- * node:http and node:https, answered as the WHATWG Response that Node's fetch
- * gives, and failing as it fails. fetch costs the thread about twice what
- * node:http does a request (~0.2 ms against ~0.1 ms here): a re-crawl of an
- * unchanged site is little else but conditional requests, one a page.
+ * node:http and node:https, answered with what Node's fetch answers (a
+ * PlainResponse, fetchText.ts: the parts of a Response its readers use), and
+ * failing as it fails. fetch costs the thread about twice what node:http does a
+ * request (~0.2 ms against ~0.1 ms here): a re-crawl of an unchanged site is
+ * little else but conditional requests, one a page. Neither fetch nor Response is
+ * touched on the way, so that a CLI run never loads undici (~15 ms of its start);
+ * node:http is taken with process.getBuiltinModule, as an ES import of it loads
+ * undici too (for its WebSocket getter).
  *
  * What fetch did, done here too:
  * - the ports browsers refuse (the Fetch standard's "bad port" list) are refused:
@@ -15,13 +19,18 @@
  *   its cause; an aborted one rejects with the signal's reason (a TimeoutError of
  *   timeoutSignal), and so does reading the body of one aborted meanwhile;
  * - redirects are not followed (callers ask for `redirect: 'manual'` and follow
- *   them hop by hop); a 204, 205 or 304 has no body.
+ *   them hop by hop); a 204, 205 or 304 has no body;
+ * - headers as fetch's Headers gives them: names in lower case, in order of name,
+ *   a repeated header's values joined with ", " (Set-Cookie's kept apart).
  * Connections are kept alive, as fetch keeps them; an idle one holds no process open.
  */
-import http from 'node:http';
-import https from 'node:https';
+import type { IncomingMessage } from 'node:http';
 import { pipeline, Readable, Transform } from 'node:stream';
 import zlib from 'node:zlib';
+import type { PlainBody, PlainResponse } from '../crawl/fetchText.js';
+
+const http = process.getBuiltinModule('node:http');
+const https = process.getBuiltinModule('node:https');
 
 /** The Fetch standard's bad ports: the ports of other protocols, which a browser never connects to. */
 const BAD_PORTS = new Set([
@@ -29,9 +38,6 @@ const BAD_PORTS = new Set([
   137, 139, 143, 161, 179, 389, 427, 465, 512, 513, 514, 515, 526, 530, 531, 532, 540, 548, 554, 556, 563, 587, 601, 636, 989, 990, 993, 995, 1719, 1720,
   1723, 2049, 3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080,
 ]);
-
-/** A reason phrase Response takes (tabs, spaces, visible ASCII and obs-text); another is left out. */
-const REASON_PHRASE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
 /** Statuses whose answer has no body. */
 const NULL_BODY = new Set([204, 205, 304]);
@@ -83,7 +89,7 @@ class Inflate extends Transform {
 }
 
 /** The body as it is to be read: decoded coding by coding, the last applied first. */
-function decodedBody(response: http.IncomingMessage): Readable {
+function decodedBody(response: IncomingMessage): Readable {
   const codings = (response.headers['content-encoding'] ?? '')
     .split(',')
     .map((coding) => coding.trim().toLowerCase())
@@ -103,54 +109,57 @@ function decodedBody(response: http.IncomingMessage): Readable {
 }
 
 /**
- * `body` as a web stream read on demand; a failure while reading it is fetch's: the signal's reason when it
- * was aborted, else a TypeError "terminated" with the error as its cause (ECONNRESET: the server closed the
- * connection before the body's end). Cancelling it closes the connection.
+ * `body` as the readers read it: its chunks, and cancel. A failure while reading it is fetch's: the signal's
+ * reason when it was aborted, else a TypeError "terminated" with the error as its cause (ECONNRESET: the
+ * server closed the connection before the body's end). Leaving the reading early, or cancelling, closes the
+ * connection.
  */
-function webStream(body: Readable, signal: AbortSignal | undefined): ReadableStream<Uint8Array> {
-  const chunks = body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-  return new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        try {
-          const { value, done } = await chunks.next();
-          if (done) controller.close();
-          else controller.enqueue(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
-        } catch (err) {
-          controller.error(signal?.aborted ? signal.reason : new TypeError('terminated', { cause: err }));
-        }
-      },
-      cancel() {
-        body.destroy();
-      },
+function plainBody(body: Readable, signal: AbortSignal | undefined): PlainBody {
+  return {
+    async *[Symbol.asyncIterator]() {
+      try {
+        for await (const chunk of body) yield chunk as Buffer;
+      } catch (err) {
+        throw signal?.aborted ? signal.reason : new TypeError('terminated', { cause: err });
+      }
     },
-    { highWaterMark: 0 },
-  );
+    cancel: async () => {
+      body.destroy();
+    },
+  };
 }
 
-/** The answer's headers, in the order they came; one a Headers object refuses is left out. */
-function headersOf(response: http.IncomingMessage): Headers {
-  const headers = new Headers();
-  const raw = response.rawHeaders;
-  for (let i = 0; i < raw.length; i += 2) {
-    try {
-      headers.append(raw[i]!, raw[i + 1]!);
-    } catch {
-      // A value Headers takes for invalid: fetch's answer would have lacked it too, or failed.
+/** Trims what fetch's Headers trims of a value: HTTP white space at either end. */
+const trimmed = (value: string): string => value.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '');
+
+/** The answer's headers as fetch's Headers gives them (get, entries). */
+class AnswerHeaders {
+  private readonly values = new Map<string, string[]>();
+
+  constructor(raw: readonly string[]) {
+    for (let i = 0; i < raw.length; i += 2) {
+      const name = raw[i]!.toLowerCase();
+      let values = this.values.get(name);
+      if (!values) this.values.set(name, (values = []));
+      values.push(trimmed(raw[i + 1]!));
     }
   }
-  return headers;
-}
 
-/** `response` with the URL it answers, as fetch's has it (a Response made with its constructor has none): the request's, without its fragment. */
-function answered(response: Response, target: URL): Response {
-  const url = new URL(target);
-  url.hash = '';
-  return Object.defineProperty(response, 'url', { value: url.href });
+  get(name: string): string | null {
+    return this.values.get(name.toLowerCase())?.join(', ') ?? null;
+  }
+
+  *entries(): IterableIterator<[string, string]> {
+    for (const name of [...this.values.keys()].sort()) {
+      const values = this.values.get(name)!;
+      if (name === 'set-cookie') for (const value of values) yield [name, value];
+      else yield [name, values.join(', ')];
+    }
+  }
 }
 
 /** GET `url` (http or https) without a proxy, as fetch(url, { redirect: 'manual', headers, signal }) would. */
-export function directFetch(url: string, init: DirectInit = {}): Promise<Response> {
+export function directFetch(url: string, init: DirectInit = {}): Promise<PlainResponse> {
   const { signal } = init;
   if (signal?.aborted) return Promise.reject(signal.reason);
   let target: URL;
@@ -167,7 +176,7 @@ export function directFetch(url: string, init: DirectInit = {}): Promise<Respons
   headers.accept ??= '*/*';
   headers['accept-language'] ??= '*';
   headers['accept-encoding'] ??= protocol === 'https:' ? 'gzip, deflate, br' : 'gzip, deflate';
-  return new Promise<Response>((resolve, reject) => {
+  return new Promise<PlainResponse>((resolve, reject) => {
     const request = (protocol === 'https:' ? https : http).request(target, { headers, agent: agents[protocol] });
     /** Set once the answer came: an abort then ends its body with the signal's reason. */
     let body: Readable | undefined;
@@ -186,19 +195,16 @@ export function directFetch(url: string, init: DirectInit = {}): Promise<Respons
     request.on('response', (response) => {
       const status = response.statusCode ?? 0;
       response.once('close', done);
-      // Response takes 200-599: a server's 600 to 999 is no HTTP answer fetch would give either.
-      if (status < 200 || status > 599) {
-        response.destroy();
-        return reject(failed(new Error(`invalid status code ${status}`)));
-      }
-      const statusText = REASON_PHRASE.test(response.statusMessage ?? '') ? response.statusMessage : '';
-      const init = { status, statusText, headers: headersOf(response) };
+      // The URL it answers, as fetch's has it: the request's, without its fragment.
+      const url = new URL(target);
+      url.hash = '';
+      const answer = { status, ok: status >= 200 && status <= 299, url: url.href, headers: new AnswerHeaders(response.rawHeaders) };
       if (NULL_BODY.has(status)) {
         response.resume();
-        return resolve(answered(new Response(null, init), target));
+        return resolve({ ...answer, body: null });
       }
       body = decodedBody(response);
-      resolve(answered(new Response(webStream(body, signal), init), target));
+      resolve({ ...answer, body: plainBody(body, signal) });
     });
     request.end();
   });

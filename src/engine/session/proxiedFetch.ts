@@ -7,6 +7,7 @@
 import type { Dispatcher } from 'undici';
 import { PageError } from '../../api/errors.js';
 import { timeoutSignal } from '../timeoutSignal.js';
+import { asPlain, type PlainResponse } from '../crawl/fetchText.js';
 import { directFetch } from './directFetch.js';
 import type { ProxyConfig } from './proxy.js';
 import { ProxyError, proxyAuthorization, refusalOf, sendsAbsoluteForm, tunnelThrough } from './proxyDial.js';
@@ -87,17 +88,17 @@ export async function proxiedFetch(
   url: string,
   proxy: ProxyConfig | undefined,
   options: { timeoutMs: number; signal?: AbortSignal; headers?: Record<string, string> },
-): Promise<Response> {
+): Promise<PlainResponse> {
   const signal = AbortSignal.any([timeoutSignal(options.timeoutMs), ...(options.signal ? [options.signal] : [])]);
   // Redirects are the caller's to follow, hop by hop (see Engine.fetch).
   const init = { headers: options.headers, signal, redirect: 'manual' as const };
   // Without a proxy: over node:http(s) (directFetch.ts), which costs half what fetch does a request.
-  if (!proxy) return /^https?:/i.test(url) ? directFetch(url, init) : fetch(url, init);
-  let response: Response;
+  if (!proxy) return /^https?:/i.test(url) ? directFetch(url, init) : asPlain(await fetch(url, init));
+  let response: PlainResponse;
   try {
     // undici's package takes ~0.15 s to load; without a proxy Node's own fetch does (above).
     const undici = await import('undici');
-    response = (await undici.fetch(url, { ...init, dispatcher: dispatcherFor(proxy, undici) })) as unknown as Response;
+    response = asPlain((await undici.fetch(url, { ...init, dispatcher: dispatcherFor(proxy, undici) })) as unknown as Response);
   } catch (err) {
     if (options.signal?.aborted) throw err;
     throw new PageError(describeProxyFailure(err, url, proxy));
