@@ -116,6 +116,11 @@ describe('directFetch fails as fetch does', () => {
     expect(((err as Error).cause as Error).message).toBe('bad port');
   });
 
+  it('takes http and https URLs only', async () => {
+    const err = await directFetch('ftp://127.0.0.1/file').catch((e: unknown) => e);
+    expect((err as Error).message).toBe('fetch failed');
+  });
+
   it('a refused connection: fetch failed, the system error its cause', async () => {
     const closed = http.createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));

@@ -13,8 +13,8 @@
  * - the ports browsers refuse (the Fetch standard's "bad port" list) are refused:
  *   TypeError "fetch failed", its cause "bad port";
  * - `accept` is "*\/*", `accept-language` "*" and `accept-encoding` "gzip, deflate"
- *   (with br over https) unless the caller set them, and the body is decoded as its Content-Encoding
- *   says (an unknown coding is left as it came);
+ *   (with br over https) unless the caller set them, and the body is decoded as
+ *   its Content-Encoding says (an unknown coding is left as it came);
  * - a request that fails is a TypeError "fetch failed" with the system's error as
  *   its cause; an aborted one rejects with the signal's reason (a TimeoutError of
  *   timeoutSignal), and so does reading the body of one aborted meanwhile;
@@ -58,13 +58,13 @@ const failed = (cause: unknown): TypeError => new TypeError('fetch failed', { ca
 function decoder(coding: string): Transform | undefined {
   const lenient = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH };
   if (coding === 'gzip' || coding === 'x-gzip') return zlib.createGunzip(lenient);
-  if (coding === 'deflate') return new Inflate(lenient);
+  if (coding === 'deflate') return new DeflateDecoder(lenient);
   if (coding === 'br') return zlib.createBrotliDecompress({ flush: zlib.constants.BROTLI_OPERATION_FLUSH, finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH });
   return undefined;
 }
 
 /** Inflates deflate, zlib-wrapped as the standard says or raw as some servers send it, told apart by the first byte (a zlib header's low nibble is 8). */
-class Inflate extends Transform {
+class DeflateDecoder extends Transform {
   private inner: Transform | undefined;
 
   constructor(private readonly options: zlib.ZlibOptions) {
@@ -168,7 +168,8 @@ export function directFetch(url: string, init: DirectInit = {}): Promise<PlainRe
   } catch (err) {
     return Promise.reject(failed(err));
   }
-  const protocol = target.protocol as keyof typeof agents;
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') return Promise.reject(failed(new Error(`not an http(s) URL: ${url}`)));
+  const protocol = target.protocol;
   const port = target.port === '' ? undefined : Number(target.port);
   if (port !== undefined && BAD_PORTS.has(port)) return Promise.reject(failed(new Error('bad port')));
   const headers: Record<string, string> = {};
