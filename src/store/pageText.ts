@@ -10,7 +10,7 @@ import type { PageEntry } from '../api/types.js';
 import type { PageText } from '../jobs/jobStore.js';
 
 /** Bytes read at a time: a 19 MB entry in 19 reads (64 KB, the default, took 300 and their buffers' GC on the main thread). */
-export const STREAM_CHUNK = 1024 * 1024;
+const STREAM_CHUNK = 1024 * 1024;
 /** What a JSON object's text ends with, after trailing white space. */
 const LAST_BYTES = 16;
 

@@ -129,10 +129,7 @@ function plainBody(body: Readable, signal: AbortSignal | undefined): PlainBody {
   };
 }
 
-/** Trims what fetch's Headers trims of a value: HTTP white space at either end. */
-const trimmed = (value: string): string => value.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '');
-
-/** The answer's headers as fetch's Headers gives them (get, entries). */
+/** The answer's headers as fetch's Headers gives them (get, entries); node:http's parser trims each value's white space, as Headers does. */
 class AnswerHeaders {
   private readonly values = new Map<string, string[]>();
 
@@ -141,7 +138,7 @@ class AnswerHeaders {
       const name = raw[i]!.toLowerCase();
       let values = this.values.get(name);
       if (!values) this.values.set(name, (values = []));
-      values.push(trimmed(raw[i + 1]!));
+      values.push(raw[i + 1]!);
     }
   }
 
@@ -170,6 +167,8 @@ export function directFetch(url: string, init: DirectInit = {}): Promise<PlainRe
   }
   if (target.protocol !== 'http:' && target.protocol !== 'https:') return Promise.reject(failed(new Error(`not an http(s) URL: ${url}`)));
   const protocol = target.protocol;
+  // Never sent: the answer's URL is the request's without it, as fetch's is.
+  target.hash = '';
   const port = target.port === '' ? undefined : Number(target.port);
   if (port !== undefined && BAD_PORTS.has(port)) return Promise.reject(failed(new Error('bad port')));
   const headers: Record<string, string> = {};
@@ -196,10 +195,7 @@ export function directFetch(url: string, init: DirectInit = {}): Promise<PlainRe
     request.on('response', (response) => {
       const status = response.statusCode ?? 0;
       response.once('close', done);
-      // The URL it answers, as fetch's has it: the request's, without its fragment.
-      const url = new URL(target);
-      url.hash = '';
-      const answer = { status, ok: status >= 200 && status <= 299, url: url.href, headers: new AnswerHeaders(response.rawHeaders) };
+      const answer = { status, ok: status >= 200 && status <= 299, url: target.href, headers: new AnswerHeaders(response.rawHeaders) };
       if (NULL_BODY.has(status)) {
         response.resume();
         return resolve({ ...answer, body: null });
