@@ -102,7 +102,12 @@ export async function launchBrowser(settings: BrowserSettings = {}): Promise<Bro
     if (settings.browserNice && child?.pid !== undefined) lowerPriority(child.pid, settings.browserNice);
     if (child && child.exitCode === null && child.signalCode === null) {
       profile.setKill(() => killProcessGroup(child));
-      child.once('exit', () => void profile.release());
+      // What is left of its process group goes first: a zygote or utility process outliving the browser
+      // for a moment wrote into the folder being removed, and recreated it (CI caught one after mcp's stdin closed).
+      child.once('exit', () => {
+        killProcessGroup(child);
+        void profile.release();
+      });
     } else {
       await profile.release();
     }
