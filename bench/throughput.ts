@@ -104,7 +104,7 @@ function concurrency(defaultValue: number): number {
 async function runWebjobs(urls: string[], engine: EngineName = 'browser'): Promise<ChildResult> {
   const { LocalBackend } = await import('../src/local/localBackend.js');
   const { FileJobStore } = await import('../src/store/fileStore.js');
-  const { defaultConcurrency } = await import('../src/engine/browser.js');
+  const { defaultConcurrency } = await import('../src/engine/browser/browser.js');
   const home = mkdtempSync(path.join(os.tmpdir(), 'webjobs-bench-'));
   const backend = new LocalBackend({ store: new FileJobStore(home) });
   try {
@@ -138,7 +138,7 @@ async function runWebjobs(urls: string[], engine: EngineName = 'browser'): Promi
 }
 
 async function runFloor(urls: string[]): Promise<ChildResult> {
-  const { launchBrowser, defaultConcurrency } = await import('../src/engine/browser.js');
+  const { launchBrowser, defaultConcurrency } = await import('../src/engine/browser/browser.js');
   const started = Date.now();
   const browser = await launchBrowser({ env: { ...process.env, WEBJOBS_CHROME: CHROMIUM } });
   try {
@@ -164,7 +164,7 @@ async function runCrawlee(urls: string[]): Promise<ChildResult> {
   process.env.CRAWLEE_STORAGE_DIR = storage;
   const { PuppeteerCrawler, Configuration } = await import('@crawlee/puppeteer');
   const puppeteer = (await import('puppeteer')).default;
-  const { launchArgs } = await import('../src/engine/browser.js');
+  const { launchArgs } = await import('../src/engine/browser/browser.js');
   let done = 0;
   const started = Date.now();
   const crawler = new PuppeteerCrawler(

@@ -1,12 +1,12 @@
 /**
- * The address check of `webjobs serve` (src/engine/ssrf.ts) against every IPv6
+ * The address check of `webjobs serve` (src/engine/net/ssrf.ts) against every IPv6
  * form that carries an IPv4 address, as the URL parser writes them (it turns
  * [::127.0.0.1] into [::7f00:1]); then the same through a real serve request,
  * and the egress proxy's port, which no error message may name.
  */
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { blockedAddress, embeddedIpv4, literalRefusal } from '../src/engine/ssrf.js';
+import { blockedAddress, embeddedIpv4, literalRefusal } from '../src/engine/net/ssrf.js';
 import { tempHome } from './helpers/cli.js';
 import { articleText, html, sendHtml, startFixtureServer, type FixtureServer } from './helpers/fixtureServer.js';
 import { startServe, type ServeProcess } from './helpers/serve.js';

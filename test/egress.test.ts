@@ -1,5 +1,5 @@
 /**
- * The egress proxy of `webjobs serve` (src/engine/egress.ts) with the server's
+ * The egress proxy of `webjobs serve` (src/engine/net/egress.ts) with the server's
  * guard (createEgressGuard), in process, driven by plain HTTP clients: it dials
  * the address its own resolver checked, so what the system resolver (or a DNS
  * server changing its answer) says later does not matter.
@@ -14,8 +14,8 @@ import path from 'node:path';
 import tls from 'node:tls';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEgressProxy, EGRESS_ERROR_HEADER, type EgressProxy } from '../src/engine/egress.js';
-import { createEgressGuard } from '../src/engine/ssrf.js';
+import { startEgressProxy, EGRESS_ERROR_HEADER, type EgressProxy } from '../src/engine/net/egress.js';
+import { createEgressGuard } from '../src/engine/net/ssrf.js';
 
 let site: http.Server;
 let sitePort: number;
@@ -205,8 +205,8 @@ async function startHttpsProxy(tlsOptions: { key: string; cert: string }): Promi
 function throughChildEgress(upstream: string, url: string, env: NodeJS.ProcessEnv): Promise<{ status: number; error?: string }> {
   const dist = (file: string) => JSON.stringify(fileURLToPath(new URL(`../dist/${file}`, import.meta.url)));
   const script = `
-    const { startEgressProxy } = await import(${dist('engine/egress.js')});
-    const { createEgressGuard } = await import(${dist('engine/ssrf.js')});
+    const { startEgressProxy } = await import(${dist('engine/net/egress.js')});
+    const { createEgressGuard } = await import(${dist('engine/net/ssrf.js')});
     const lookup = async (host) => (host === 'pinned.test' || host === 'rebind.test' ? ['127.0.0.1'] : []);
     const guard = createEgressGuard({ allow: new Set(['pinned.test:${sitePort}']), lookup });
     const proxy = await startEgressProxy(guard, { server: ${JSON.stringify(upstream)}, url: ${JSON.stringify(upstream)}, label: ${JSON.stringify(upstream)} });

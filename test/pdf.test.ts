@@ -4,7 +4,7 @@
  * The fixture PDF is printed by Chromium (page.pdf()) from HTML.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../src/engine/browser.js';
+import { launchBrowser } from '../src/engine/browser/browser.js';
 import { runCli, tempHome } from './helpers/cli.js';
 import { articleText, html, sendHtml, startFixtureServer, type FixtureServer } from './helpers/fixtureServer.js';
 

@@ -5,8 +5,8 @@
  */
 import type http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BrowserPool } from '../src/engine/browser.js';
-import { scrapeUrl } from '../src/engine/scrape.js';
+import { BrowserPool } from '../src/engine/browser/browser.js';
+import { scrapeUrl } from '../src/engine/browser/scrape.js';
 import { articleText, html, sendHtml, startFixtureServer, type FixtureServer } from './helpers/fixtureServer.js';
 
 let site: FixtureServer;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'puppeteer';
 import { invalidSelectors, splitSelectorList } from '../src/api/selectors.js';
 import { validateRequest } from '../src/api/validate.js';
-import { launchBrowser } from '../src/engine/browser.js';
+import { launchBrowser } from '../src/engine/browser/browser.js';
 import { runCli, tempHome } from './helpers/cli.js';
 
 /** Refused by Chromium, and by the check before the job. */

@@ -1,6 +1,6 @@
 /** The one place that decides which back end a command talks to. */
 import type { JobBackend } from '../api/backend.js';
-import type { BrowserSettings } from '../engine/browser.js';
+import type { BrowserSettings } from '../engine/browser/browser.js';
 
 export interface BackendChoice {
   remote?: string;

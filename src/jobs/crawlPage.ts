@@ -8,7 +8,7 @@
 import { PageError } from '../api/errors.js';
 import { LIMITS } from '../api/limits.js';
 import type { CrawlRequest, Format, PageEntry } from '../api/types.js';
-import type { SiteAccess } from '../engine/access.js';
+import type { SiteAccess } from '../engine/net/access.js';
 import { normalizeUrl } from '../api/normalizeUrl.js';
 import type { Engine } from '../engine/engine.js';
 import {

@@ -7,7 +7,7 @@
 import { LIMITS } from '../api/limits.js';
 import { looksLikePage } from '../api/normalizeUrl.js';
 import type { CrawlRequest, Format, ScrapeOptions } from '../api/types.js';
-import type { SiteAccess } from '../engine/access.js';
+import type { SiteAccess } from '../engine/net/access.js';
 import { FETCH_TIMEOUT_MS, type PlainFetch } from '../engine/crawl/fetchText.js';
 import { crawlPolitely, type PoliteGate, type PoliteRequest } from '../engine/crawl/hostGate.js';
 import { RobotsCache } from '../engine/crawl/robots.js';

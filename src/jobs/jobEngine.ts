@@ -31,7 +31,7 @@
  * what the extraction needs, and its data extracted (jsonFormat.ts).
  */
 import type { PageData, ScrapeOptions, SessionOptions } from '../api/types.js';
-import type { SiteAccess } from '../engine/access.js';
+import type { SiteAccess } from '../engine/net/access.js';
 import type { Engine, EnginePage, EngineScrapeOptions } from '../engine/engine.js';
 import { historyOf, trackChanges, tracksChanges } from './changeTracking.js';
 import type { CacheEntry, CachedScrape, JobFileWriter, PageCache } from './contracts.js';

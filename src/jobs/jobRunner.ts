@@ -4,7 +4,7 @@
  * errors, cancellation, concurrency) around it.
  */
 import type { JobKind, JobRequestByKind, PageEntry } from '../api/types.js';
-import type { SiteAccess } from '../engine/access.js';
+import type { SiteAccess } from '../engine/net/access.js';
 import type { Engine } from '../engine/engine.js';
 import type { JobCache } from './crawlChanges.js';
 import type { RecordHeader } from './jobStore.js';

@@ -23,7 +23,7 @@ import {
 } from '../api/types.js';
 import { requestUrls, withoutCredentials } from '../api/redact.js';
 import { CLI_LIMITS, LOCAL_LIMITS, validateJobId, validateMapRequest, validateRequest } from '../api/validate.js';
-import { siteAccess } from '../engine/access.js';
+import { siteAccess } from '../engine/net/access.js';
 import type { Engine } from '../engine/engine.js';
 import { ofKind, type JobHeader, type JobStore, type StoredJob } from '../jobs/jobStore.js';
 import type { JobFileWriter, PageCache } from '../jobs/contracts.js';

@@ -17,7 +17,7 @@ import { PageError, errorMessage } from '../api/errors.js';
 import { LIMITS, batchPerHostLimit } from '../api/limits.js';
 import { requestUrls } from '../api/redact.js';
 import type { BatchScrapeRequest, CrawlRequest, JobKind, JobRequest, PageEntry } from '../api/types.js';
-import { siteAccess, type SiteAccess } from '../engine/access.js';
+import { siteAccess, type SiteAccess } from '../engine/net/access.js';
 import type { Engine } from '../engine/engine.js';
 import { jobCleaner, type JobCleaner } from '../jobs/cleaner.js';
 import { withCache, withJobFiles, withJsonFormat } from '../jobs/jobEngine.js';

@@ -19,7 +19,7 @@ import { bearerToken, firecrawlRoutes, isFirecrawlPath } from './firecrawl/route
 import { JobGate } from './gate.js';
 import type { ApiKey, KeyRing } from './keys.js';
 import type { Admission } from './admission.js';
-import type { AllowList } from '../engine/ssrf.js';
+import type { AllowList } from '../engine/net/ssrf.js';
 import { SERVER_DEFAULTS } from './defaults.js';
 import { drainRefusedBody } from './refusedBody.js';
 import { pagedAnswer, textOf } from './pagedAnswer.js';

@@ -13,7 +13,7 @@ import { validateJobId, validateMapRequest, validateRequest } from '../api/valid
 import type { ApiKey, KeyRing } from './keys.js';
 import type { Admission } from './admission.js';
 import { checkKindAllowed, checkRequestAllowed } from './plans.js';
-import { refusePrivateUrls, type AllowList } from '../engine/ssrf.js';
+import { refusePrivateUrls, type AllowList } from '../engine/net/ssrf.js';
 
 export interface GateOptions {
   backend: JobBackend;

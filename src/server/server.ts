@@ -6,7 +6,7 @@
 import type { AddressInfo } from 'node:net';
 import { EnvironmentError } from '../api/errors.js';
 import type { JobBackend } from '../api/backend.js';
-import type { BrowserSettings } from '../engine/browser.js';
+import type { BrowserSettings } from '../engine/browser/browser.js';
 import type { Engine } from '../engine/engine.js';
 import { LocalBackend } from '../local/localBackend.js';
 import { FileJobStore } from '../store/fileStore.js';
@@ -22,7 +22,7 @@ import { FileAdmission, PgAdmission, type Admission } from './admission.js';
 import { JobOwners } from './owners.js';
 import { recoverJobs, watchOrphans } from './recovery.js';
 import { leaseMs } from '../jobs/leases.js';
-import { createGuards } from '../engine/ssrf.js';
+import { createGuards } from '../engine/net/ssrf.js';
 import { loadProxyClient } from '../engine/session/proxiedFetch.js';
 import { loadRunner } from '../jobs/runners/index.js';
 import type { ConnectionLimits } from './connections.js';

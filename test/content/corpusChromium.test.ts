@@ -6,9 +6,9 @@
  * test/content/corpus.test.ts runs the same corpus on the Node path alone, without a browser.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BrowserPool } from '../../src/engine/browser.js';
+import { BrowserPool } from '../../src/engine/browser/browser.js';
 import { extractInNode } from '../../src/engine/content/inNode.js';
-import { scrapeUrl } from '../../src/engine/scrape.js';
+import { scrapeUrl } from '../../src/engine/browser/scrape.js';
 import { checksFor, failedChecks, loadCorpus, loadFurniture, plain } from '../helpers/corpus.js';
 import { sendHtml, startFixtureServer, type FixtureServer } from '../helpers/fixtureServer.js';
 

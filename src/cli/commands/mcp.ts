@@ -67,7 +67,7 @@ export function mcpCommand(): Command {
         await serveMcp({ backend: await createBackend({ ...flags, savedPages: false }), limits: SERVICE_LIMITS, version });
       } else {
         // As serve: the agent's pages must not turn it against this machine's network.
-        const { allowList, createGuards, refusePrivateUrls } = await import('../../engine/ssrf.js');
+        const { allowList, createGuards, refusePrivateUrls } = await import('../../engine/net/ssrf.js');
         const allow = allowList(flags.allowHost);
         const guarded = !flags.allowPrivate;
         const backend = await createLocalBackend(process.env, { guards: guarded ? createGuards({ allow }) : undefined, savedPages: false });

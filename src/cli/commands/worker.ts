@@ -51,7 +51,7 @@ export function workerCommand(): Command {
       const [{ connect, pgSettings }, { PgWorker }, { createGuards }] = await Promise.all([
         import('../../pg/connect.js'),
         import('../../pg/worker.js'),
-        import('../../engine/ssrf.js'),
+        import('../../engine/net/ssrf.js'),
       ]);
       const env = process.env;
       const allow = new Set((flags.allowHost ?? []).map((h) => h.toLowerCase()));

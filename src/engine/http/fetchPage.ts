@@ -13,7 +13,7 @@
 import { PageError } from '../../api/errors.js';
 import type { PlainFetch, PlainResponse } from '../crawl/fetchText.js';
 import { capped } from '../crawl/fetchText.js';
-import { EGRESS_ERROR_HEADER } from '../egress.js';
+import { EGRESS_ERROR_HEADER } from '../net/egress.js';
 import { decodeAs, decodePrefix, sniffEncoding, type Encoding } from './charset.js';
 import { PDF } from '../pdfPage.js';
 

@@ -8,7 +8,7 @@
  */
 import { PageError } from '../../api/errors.js';
 import type { PageData } from '../../api/types.js';
-import type { SiteAccess } from '../access.js';
+import type { SiteAccess } from '../net/access.js';
 import { BAD_USER_SELECTOR, type InPageOptions } from '../content/inPage.js';
 import { addStructuredData } from '../structured/index.js';
 import type { HtmlReadResult, SelectedItems } from '../structured/readHtml.js';

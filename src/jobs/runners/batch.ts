@@ -6,7 +6,7 @@
  */
 import { LIMITS, batchPerHostLimit } from '../../api/limits.js';
 import type { BatchScrapeRequest, PageEntry } from '../../api/types.js';
-import { defaultConcurrency } from '../../engine/browser.js';
+import { defaultConcurrency } from '../../engine/browser/browser.js';
 import { HostGate, type PoliteGate } from '../../engine/crawl/hostGate.js';
 import { scrapePreflight } from '../jobEngine.js';
 import type { JobContext, JobRunner } from '../jobRunner.js';

@@ -10,7 +10,7 @@ import { setImmediate } from 'node:timers/promises';
 import { LimitError, PageError } from '../../api/errors.js';
 import { LIMITS } from '../../api/limits.js';
 import type { CrawlRequest, Format, PageEntry } from '../../api/types.js';
-import { defaultConcurrency } from '../../engine/browser.js';
+import { defaultConcurrency } from '../../engine/browser/browser.js';
 import { Frontier } from '../../engine/crawl/frontier.js';
 import { HostGate } from '../../engine/crawl/hostGate.js';
 import { normalizeUrl } from '../../api/normalizeUrl.js';

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { EnvironmentError } from '../api/errors.js';
+import { EnvironmentError } from '../../api/errors.js';
 
 const SYSTEM_PATHS = [
   '/usr/bin/chromium',

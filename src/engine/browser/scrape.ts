@@ -2,26 +2,26 @@
  * Scraping one URL in a tab: navigate, wait as asked, extract in the page.
  * Every failure becomes a PageError whose message says what happened to the page.
  */
-import { timeoutSignal } from './timeoutSignal.js';
+import { timeoutSignal } from '../timeoutSignal.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Browser, HTTPResponse, Page, PuppeteerLifeCycleEvent } from 'puppeteer';
-import { PageError } from '../api/errors.js';
-import type { PageData, ScrapeOptions, WaitUntil } from '../api/types.js';
-import type { SiteAccess } from './access.js';
+import { PageError } from '../../api/errors.js';
+import type { PageData, ScrapeOptions, WaitUntil } from '../../api/types.js';
+import type { SiteAccess } from '../net/access.js';
 import type { BrowserPool, BrowserSettings } from './browser.js';
-import { extractionScript } from './content/bundle.js';
-import { EGRESS_ERROR_HEADER } from './egress.js';
-import { describeCaptcha, detectCaptcha, injectToken, solveCaptcha, type CaptchaSolverConfig } from './session/captcha.js';
-import { BAD_USER_SELECTOR, type InPageOptions, type InPageResult } from './content/inPage.js';
+import { extractionScript } from '../content/bundle.js';
+import { EGRESS_ERROR_HEADER } from '../net/egress.js';
+import { describeCaptcha, detectCaptcha, injectToken, solveCaptcha, type CaptchaSolverConfig } from '../session/captcha.js';
+import { BAD_USER_SELECTOR, type InPageOptions, type InPageResult } from '../content/inPage.js';
 import { isContextGone, MainFrameWatch, pendingRefreshMs } from './mainFrame.js';
 import { settleEnabled, settleParams, waitForSettle } from './settle.js';
 import { prepare, refusals, setJobCookies, showEverything } from './tabSetup.js';
-import { addStructuredData } from './structured/index.js';
-import type { HtmlReadResult, HtmlReads, SelectedItems } from './structured/readHtml.js';
-import type { CssSchema } from '../api/cssSchema.js';
-import { emptyPage, RENDERABLE, withDefaults, type PageOptions } from './pageOptions.js';
-import { validatorsOf, type RevalidationResult } from './validators.js';
-import { isPdf, MAX_PDF_BYTES, PDF, pdfPageData } from './pdfPage.js';
+import { addStructuredData } from '../structured/index.js';
+import type { HtmlReadResult, HtmlReads, SelectedItems } from '../structured/readHtml.js';
+import type { CssSchema } from '../../api/cssSchema.js';
+import { emptyPage, RENDERABLE, withDefaults, type PageOptions } from '../pageOptions.js';
+import { validatorsOf, type RevalidationResult } from '../validators.js';
+import { isPdf, MAX_PDF_BYTES, PDF, pdfPageData } from '../pdfPage.js';
 
 const WAIT_UNTIL: Record<WaitUntil, PuppeteerLifeCycleEvent> = {
   load: 'load',

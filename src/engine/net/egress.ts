@@ -19,8 +19,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
-import type { ProxyConfig } from './session/proxy.js';
-import { authorityOf, connected, dialProxy, proxyAuthorization, refusalOf, sendsAbsoluteForm, tunnelThrough } from './session/proxyDial.js';
+import type { ProxyConfig } from '../session/proxy.js';
+import { authorityOf, connected, dialProxy, proxyAuthorization, refusalOf, sendsAbsoluteForm, tunnelThrough } from '../session/proxyDial.js';
 
 // Not an ES import of node:http: that loads undici, ~15 ms of every CLI run's start (session/directFetch.ts).
 const http = process.getBuiltinModule('node:http');

@@ -11,7 +11,7 @@
  * The job's user-agent is carried here, but which User-Agent a request gets is
  * decided in userAgent.ts.
  */
-import type { Cookie, ScrapeOptions } from '../api/types.js';
+import type { Cookie, ScrapeOptions } from '../../api/types.js';
 
 export interface SiteAccess {
   /** Lower-case names. */

@@ -4,10 +4,11 @@
  * checked by the guard, heavy files blocked unless a screenshot needs them.
  */
 import type { BrowserContext, CDPSession, Page } from 'puppeteer';
-import { accessHeaders, type SiteAccess } from './access.js';
-import type { BrowserSettings, RequestGuard } from './browser.js';
+import { accessHeaders, type SiteAccess } from '../net/access.js';
+import type { BrowserSettings } from './browser.js';
+import type { RequestGuard } from '../net/ssrf.js';
 import { installSettleProbe, settleEnabled } from './settle.js';
-import { userAgentHeader } from './userAgent.js';
+import { userAgentHeader } from '../userAgent.js';
 
 /** Resource types a scrape never needs; blocking them saves bandwidth and render time. */
 const BLOCKED_RESOURCES = new Set(['image', 'media', 'font']);

@@ -8,15 +8,21 @@
  * That check alone leaves gaps: Chromium resolves the name again after it (DNS
  * rebinding), and requests of targets no tab asked for (popups, workers,
  * WebSockets, preconnects) are not intercepted. So every connection of the
- * browser also goes through the egress proxy (src/engine/egress.ts), whose guard
+ * browser also goes through the egress proxy (src/engine/net/egress.ts), whose guard
  * (createEgressGuard) resolves the name once, checks the addresses and has the
  * proxy dial only those.
  */
 import { promises as dns } from 'node:dns';
 import net from 'node:net';
-import { UsageError } from '../api/errors.js';
-import type { RequestGuard } from './browser.js';
+import { UsageError } from '../../api/errors.js';
 import { bareHost, type EgressGuard } from './egress.js';
+
+/**
+ * Decides whether the browser may request `url` (every request of a page:
+ * navigations, each redirect hop, subresources). Resolves to a reason to refuse,
+ * or undefined to let the request go. `webjobs serve` uses it against SSRF.
+ */
+export type RequestGuard = (url: string) => Promise<string | undefined>;
 
 const BLOCKED = new net.BlockList();
 for (const [network, prefix] of [

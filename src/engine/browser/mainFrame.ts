@@ -6,7 +6,7 @@
  * follows such redirects, bounded, and reads the page they land on.
  */
 import type { CDPSession, Frame, HTTPRequest, HTTPResponse, Page } from 'puppeteer';
-import { PageError } from '../api/errors.js';
+import { PageError } from '../../api/errors.js';
 
 export type LoadedEvent = 'load' | 'domcontentloaded';
 

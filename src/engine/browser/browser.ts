@@ -8,13 +8,14 @@ import os from 'node:os';
 import type { ChildProcess } from 'node:child_process';
 import type { Browser, BrowserContext, Page, Target } from 'puppeteer';
 import { launchNiced, lowerPriority } from './priority.js';
-import { EnvironmentError } from '../api/errors.js';
-import { VIEWPORT } from '../api/types.js';
-import { userAgentHeader } from './userAgent.js';
-import { bareHost, egressLaunchArgs, startEgressProxy, type EgressGuard, type EgressProxy } from './egress.js';
+import { EnvironmentError } from '../../api/errors.js';
+import { VIEWPORT } from '../../api/types.js';
+import { userAgentHeader } from '../userAgent.js';
+import { bareHost, egressLaunchArgs, startEgressProxy, type EgressGuard, type EgressProxy } from '../net/egress.js';
+import type { RequestGuard } from '../net/ssrf.js';
 import { findBrowser } from './findBrowser.js';
 import { createProfileDir, removeStaleProfileDirs } from './profileDir.js';
-import { proxyLaunchArgs, type ProxyConfig } from './session/proxy.js';
+import { proxyLaunchArgs, type ProxyConfig } from '../session/proxy.js';
 
 /** Flags that keep Chromium from reaching the internet by itself or showing first-run UI. */
 const QUIET_FLAGS = [
@@ -34,12 +35,6 @@ const QUIET_FLAGS = [
   '--hide-scrollbars',
 ];
 
-/**
- * Decides whether the browser may request `url` (every request of a page:
- * navigations, each redirect hop, subresources). Resolves to a reason to refuse,
- * or undefined to let the request go. `webjobs serve` uses it against SSRF.
- */
-export type RequestGuard = (url: string) => Promise<string | undefined>;
 
 export interface BrowserSettings {
   /** Extra Chromium flags, e.g. --proxy-server. */

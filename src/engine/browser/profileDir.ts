@@ -8,7 +8,7 @@
 import { mkdirSync, mkdtempSync, promises as fs, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { isProcessAlive } from '../api/processes.js';
+import { isProcessAlive } from '../../api/processes.js';
 
 export const PROFILE_PREFIX = 'webjobs-chromium-';
 /** The owner's pid in a profile folder's name. */
