@@ -1,4 +1,5 @@
 import type { CssSchema } from './cssSchema.js';
+import type { Webhook } from './webhook.js';
 
 /**
  * The service's interface (shared/spec/web-data-job-service.md) as types.
@@ -191,6 +192,8 @@ export interface BatchScrapeRequest {
   concurrency?: number;
   /** webjobs extension, not in the spec: milliseconds between two requests to one host (one at a time then). */
   delay?: number;
+  /** Deliveries of the job's events (api/webhook.ts, jobs/webhooks/). */
+  webhook?: Webhook;
 }
 
 export interface CrawlRequest {
@@ -204,6 +207,8 @@ export interface CrawlRequest {
   sessionOptions?: SessionOptions;
   /** webjobs extension, not in the spec: milliseconds between two requests to one host; a longer robots.txt Crawl-delay wins. */
   delay?: number;
+  /** Deliveries of the job's events (api/webhook.ts, jobs/webhooks/). */
+  webhook?: Webhook;
 }
 
 /** The model servers extract can use: Claude's Messages API, or any OpenAI-compatible Chat Completions API. */
@@ -225,6 +230,8 @@ export interface ExtractRequest {
   provider?: ModelProviderName;
   model?: string;
   sessionOptions?: SessionOptions;
+  /** Deliveries of the job's events (api/webhook.ts, jobs/webhooks/). */
+  webhook?: Webhook;
 }
 
 export interface JobRequestByKind {
@@ -304,6 +311,10 @@ export interface BatchScrapeJob extends PagedJobFields {
   totalScrapedPages: number;
   data: PageEntry[];
   error?: string;
+  /** Webhook deliveries dropped after their last retry (absent when none). */
+  webhookFailures?: number;
+  /** `page` deliveries dropped unsent because the job's webhook queue was full (absent when none). */
+  webhookDropped?: number;
 }
 
 export interface CrawlJob extends PagedJobFields {
@@ -314,6 +325,10 @@ export interface CrawlJob extends PagedJobFields {
   urlsNotCrawled?: number;
   data: PageEntry[];
   error?: string;
+  /** Webhook deliveries dropped after their last retry (absent when none). */
+  webhookFailures?: number;
+  /** `page` deliveries dropped unsent because the job's webhook queue was full (absent when none). */
+  webhookDropped?: number;
 }
 
 export interface ExtractJob {
@@ -332,6 +347,10 @@ export interface ExtractJob {
   warning?: string;
   missing?: string[];
   error?: string;
+  /** Webhook deliveries dropped after their last retry (absent when none). */
+  webhookFailures?: number;
+  /** `page` deliveries dropped unsent because the job's webhook queue was full (absent when none). */
+  webhookDropped?: number;
 }
 
 export interface JobRecordByKind {

@@ -1,0 +1,203 @@
+/**
+ * Webhooks (issue 60): a job's events POSTed to a receiver on loopback, in Firecrawl's form, in order, one at a
+ * time, signed; retried on serve's schedule (short here), then dropped and counted; owed deliveries sent by the
+ * next serve after a restart; the address guard on the URL at start and on every attempt; the CLI's --webhook.
+ * serve runs without --allow-private: the site's and the receiver's ports are let through by --allow-host.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, tempHome } from './helpers/cli.js';
+import { html, sendHtml, startFixtureServer, type FixtureServer } from './helpers/fixtureServer.js';
+import { startServe, type ServeProcess } from './helpers/serve.js';
+import { serveClient } from './helpers/serveClient.js';
+import { signatureValid, startReceiver, type Receiver } from './helpers/webhookReceiver.js';
+
+const KEY = 'hook-key-0123456789';
+const SECRET = 'webhook-secret-for-tests';
+const PAGES = ['/a', '/b', '/c'];
+
+let site: FixtureServer;
+let receiver: Receiver;
+let server: ServeProcess;
+let home: string;
+const client = serveClient(() => server.url, KEY);
+
+function serveArgs(): string[] {
+  return ['--allow-host', new URL(site.url).host, '--allow-host', `127.0.0.1:${receiver.port}`, '--webhook-retry-delays', '50ms,100ms'];
+}
+
+async function startOurServe(): Promise<ServeProcess> {
+  return startServe({ args: serveArgs(), env: { WEBJOBS_HOME: home, WEBJOBS_API_KEYS: `${KEY}:scale`, WEBJOBS_WEBHOOK_SECRET: SECRET } });
+}
+
+const types = () => receiver.received.map((d) => d.body.type);
+
+beforeAll(async () => {
+  site = await startFixtureServer(
+    Object.fromEntries(PAGES.map((p) => [p, (_req, res) => sendHtml(res, html(`<h1>Page ${p}</h1><p>The text of page ${p}, long enough to be its main content.</p>`))])),
+  );
+  receiver = await startReceiver();
+  home = tempHome();
+  server = await startOurServe();
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await receiver?.close();
+  await site?.close();
+});
+
+afterEach(() => {
+  receiver.release();
+  receiver.answer = () => 200;
+  receiver.received.length = 0;
+});
+
+const batch = (webhook: unknown) => ({ urls: PAGES.map((p) => site.at(p)), scrapeOptions: { engine: 'http' }, concurrency: 1, webhook });
+
+describe('deliveries', () => {
+  it('sends a batch its events in order, signed, with the metadata and headers given', async () => {
+    const path = await client.start('scrape/batch', batch({ url: receiver.url, metadata: { order: 'A-1' }, headers: { 'x-team': 'blue' } }));
+    const jobId = path.split('/').pop();
+    expect(await client.waitFinal(path)).toBe('completed');
+    await receiver.waitFor(5);
+    expect(types()).toEqual(['batch_scrape.started', 'batch_scrape.page', 'batch_scrape.page', 'batch_scrape.page', 'batch_scrape.completed']);
+    for (const delivery of receiver.received) {
+      expect(signatureValid(SECRET, delivery.raw, delivery.headers['x-firecrawl-signature'])).toBe(true);
+      expect(signatureValid('another secret', delivery.raw, delivery.headers['x-firecrawl-signature'])).toBe(false);
+      expect(delivery.headers['x-team']).toBe('blue');
+      expect(delivery.headers['content-type']).toBe('application/json');
+      expect(delivery.body).toMatchObject({ id: jobId, metadata: { order: 'A-1' }, webhookId: expect.any(String) });
+    }
+    const pages = receiver.received.slice(1, 4).map((d) => d.body);
+    expect(pages.map((p) => p.data[0].url)).toEqual(PAGES.map((p) => site.at(p)));
+    expect(pages.every((p) => p.success && p.data[0].markdown.includes('The text of page'))).toBe(true);
+    expect(receiver.received[4]!.body).toMatchObject({ success: true, data: { total: 3, completed: 3, failed: 0 } });
+    expect(new Set(receiver.received.map((d) => d.body.webhookId)).size).toBe(5);
+  });
+
+  it('sends only the events asked for; a crawl names its events crawl.*', async () => {
+    const path = await client.start('crawl', { url: site.at('/a'), maxPages: 1, scrapeOptions: { engine: 'http' }, webhook: { url: receiver.url, events: ['completed'] } });
+    expect(await client.waitFinal(path)).toBe('completed');
+    await receiver.waitFor(1);
+    expect(types()).toEqual(['crawl.completed']);
+    expect(receiver.received[0]!.body.data).toEqual({ total: 1, completed: 1, failed: 0 });
+  });
+
+  it('a slow receiver never slows the job: it ends while its first delivery is unanswered, and the rest follow one at a time', async () => {
+    receiver.answer = (_d, index) => (index === 0 ? 'hold' : 200);
+    const path = await client.start('scrape/batch', batch(receiver.url));
+    expect(await client.waitFinal(path)).toBe('completed');
+    expect(receiver.received).toHaveLength(1);
+    receiver.release();
+    await receiver.waitFor(5);
+    expect(types()).toEqual(['batch_scrape.started', 'batch_scrape.page', 'batch_scrape.page', 'batch_scrape.page', 'batch_scrape.completed']);
+    expect(receiver.maxInFlight()).toBe(1);
+  });
+
+  it('retries a failed delivery with the same id and body, then goes on in order', async () => {
+    receiver.answer = (_d, index) => (index < 2 ? 503 : 200);
+    const path = await client.start('scrape/batch', batch(receiver.url));
+    expect(await client.waitFinal(path)).toBe('completed');
+    await receiver.waitFor(7);
+    expect(types()).toEqual(['batch_scrape.started', 'batch_scrape.started', 'batch_scrape.started', ...Array(3).fill('batch_scrape.page'), 'batch_scrape.completed']);
+    expect(receiver.received[1]!.raw).toBe(receiver.received[0]!.raw);
+    expect(receiver.received[2]!.headers['x-firecrawl-signature']).toBe(receiver.received[0]!.headers['x-firecrawl-signature']);
+  });
+
+  it("drops a delivery after the last retry, says so in serve's log and counts it in the job's record", async () => {
+    receiver.answer = () => 500;
+    const path = await client.start('scrape/batch', batch({ url: receiver.url, events: ['completed'] }));
+    expect(await client.waitFinal(path)).toBe('completed');
+    await receiver.waitFor(3);
+    let record = (await client.call('GET', path)).body;
+    while (record.webhookFailures === undefined) record = (await client.call('GET', path)).body;
+    expect(record.webhookFailures).toBe(1);
+    expect(receiver.received).toHaveLength(3);
+    expect(server.stderr()).toMatch(/webhook batch_scrape\.completed of job \S+ dropped after 3 attempts: the receiver answered HTTP 500/);
+  });
+});
+
+describe('bad webhooks', () => {
+  it.each([
+    ['not http(s)', { url: 'ftp://example.com/hook' }, /^request\.webhook\.url: "ftp:\/\/example\.com\/hook" is not an http or https URL/],
+    ['not a URL', 'not a url', /^request\.webhook: "not a url" is not a valid URL/],
+    ['an unknown event', { url: 'https://example.com/hook', events: ['page', 'finished'] }, /^request\.webhook\.events: unknown event "finished"/],
+    ['21 headers', { url: 'https://example.com/hook', headers: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`x-h${i}`, 'v'])) }, /^request\.webhook\.headers: 21 headers given, the limit is 20/],
+    ['17 KB of metadata', { url: 'https://example.com/hook', metadata: { blob: 'x'.repeat(17 * 1024) } }, /^request\.webhook\.metadata: \d+ bytes of JSON, the limit is 16384/],
+  ])('%s is a 400 naming the field', async (_what, webhook, message) => {
+    const answer = await client.call('POST', '/api/scrape/batch', { body: batch(webhook) });
+    expect(answer.status).toBe(400);
+    expect(answer.body.message).toMatch(message);
+  });
+
+  it.each(['http://127.0.0.1:9/hook', 'http://localhost:9/hook', 'http://[::ffff:127.0.0.1]:9/hook', 'http://2130706433:9/hook'])(
+    'the address guard refuses %s at once, before a job exists, and nothing connects',
+    async (url) => {
+      const before = (await client.call('GET', '/api/jobs')).body;
+      const answer = await client.call('POST', '/api/crawl', { body: { url: site.at('/a'), webhook: url } });
+      expect(answer.status).toBe(400);
+      expect(answer.body.message).toMatch(/^request\.webhook\.url: the address guard refused it .*loopback, private, link-local or metadata address/);
+      expect((await client.call('GET', '/api/jobs')).body).toEqual(before);
+    },
+  );
+
+  it('the address guard refuses the receiver on a port --allow-host does not name, and it gets no connection', async () => {
+    const other = await startReceiver();
+    try {
+      const answer = await fetch(`${server.url}/v2/batch/scrape`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ urls: [site.at('/a')], webhook: { url: other.url } }),
+      });
+      expect(answer.status).toBe(400);
+      expect((await answer.json()).error).toMatch(/address guard refused/);
+      expect(other.connections()).toBe(0);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('a restart of serve', () => {
+  it('sends the deliveries still owed, in order, after serve stops with its receiver hanging', async () => {
+    receiver.answer = () => 'hold';
+    const path = await client.start('scrape/batch', batch(receiver.url));
+    expect(await client.waitFinal(path)).toBe('completed');
+    await receiver.waitFor(1);
+    await server.stop();
+    receiver.received.length = 0;
+    receiver.answer = () => 200;
+    server = await startOurServe();
+    await receiver.waitFor(5);
+    expect(types()).toEqual(['batch_scrape.started', 'batch_scrape.page', 'batch_scrape.page', 'batch_scrape.page', 'batch_scrape.completed']);
+    expect(receiver.received.every((d) => signatureValid(SECRET, d.raw, d.headers['x-firecrawl-signature']))).toBe(true);
+    expect(server.stderr()).toMatch(/webhooks: 5 deliveries owed by a previous run/);
+  });
+});
+
+describe('the CLI', () => {
+  it('--webhook delivers a local batch while it runs, signed with WEBJOBS_WEBHOOK_SECRET', async () => {
+    const result = await runCli(['batch', site.at('/a'), site.at('/b'), '--engine', 'http', '--json', '--webhook', receiver.url], {
+      env: { WEBJOBS_HOME: tempHome(), WEBJOBS_WEBHOOK_SECRET: SECRET },
+    });
+    expect(result.code).toBe(0);
+    expect(types()).toEqual(['batch_scrape.started', 'batch_scrape.page', 'batch_scrape.page', 'batch_scrape.completed']);
+    expect(receiver.received.every((d) => signatureValid(SECRET, d.raw, d.headers['x-firecrawl-signature']))).toBe(true);
+  });
+
+  it('a delivery that fails after its retries is reported on stderr', async () => {
+    receiver.answer = () => 500;
+    const result = await runCli(['batch', site.at('/a'), '--engine', 'http', '--json', '--webhook', receiver.url], {
+      env: { WEBJOBS_HOME: tempHome(), WEBJOBS_WEBHOOK_RETRY_DELAYS: '20ms' },
+    });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/webjobs: webhook batch_scrape\.started of job \S+ dropped after 2 attempts: the receiver answered HTTP 500/);
+    expect(receiver.received).toHaveLength(6);
+  });
+
+  it('a bad --webhook is a usage error (exit 2) naming it', async () => {
+    const result = await runCli(['crawl', site.at('/a'), '--webhook', 'ftp://example.com/hook'], { env: { WEBJOBS_HOME: tempHome() } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--webhook: "ftp:\/\/example\.com\/hook" is not an http or https URL/);
+  });
+});
