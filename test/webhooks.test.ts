@@ -10,6 +10,10 @@ import { html, sendHtml, startFixtureServer, type FixtureServer } from './helper
 import { startServe, type ServeProcess } from './helpers/serve.js';
 import { serveClient } from './helpers/serveClient.js';
 import { signatureValid, startReceiver, type Receiver } from './helpers/webhookReceiver.js';
+import { createEgressGuard } from '../src/engine/net/ssrf.js';
+import { newDelivery } from '../src/jobs/webhooks/delivery.js';
+import { sendOnce } from '../src/jobs/webhooks/send.js';
+import { Webhooks } from '../src/jobs/webhooks/webhooks.js';
 
 const KEY = 'hook-key-0123456789';
 const SECRET = 'webhook-secret-for-tests';
@@ -117,6 +121,26 @@ describe('deliveries', () => {
   });
 });
 
+describe("a job's queue", () => {
+  it('is bounded: when full, page deliveries give way first (the oldest), counted; started and completed are kept', async () => {
+    const counts = { webhookFailures: 0, webhookDropped: 0 };
+    const webhooks = new Webhooks({ maxQueuedPerJob: 4, count: async (_job, field, by) => void (counts[field] += by) });
+    receiver.answer = (_d, index) => (index === 0 ? 'hold' : 200);
+    const request = { urls: ['http://example.com/'], webhook: { url: receiver.url } };
+    const entry = (n: number) => ({ url: `http://example.com/${n}`, status: 'completed' as const, error: null, metadata: {}, markdown: `page ${n}` });
+    webhooks.started('job-q', 'batch', request);
+    for (let n = 1; n <= 10; n++) webhooks.page('job-q', 'batch', request, entry(n));
+    webhooks.ended('job-q', 'batch', request, { jobId: 'job-q', status: 'completed', totalScrapedPages: 10, totalPageBatches: 1, currentPageBatch: 1, batchSize: 10 }, { done: 10, failed: 0 });
+    await receiver.waitFor(1);
+    receiver.release();
+    await webhooks.idle();
+    expect(types()).toEqual(['batch_scrape.started', 'batch_scrape.page', 'batch_scrape.page', 'batch_scrape.completed']);
+    expect(receiver.received.slice(1, 3).map((d) => d.body.data[0].markdown)).toEqual(['page 9', 'page 10']);
+    expect(counts).toEqual({ webhookFailures: 0, webhookDropped: 8 });
+    await webhooks.close();
+  });
+});
+
 describe('bad webhooks', () => {
   it.each([
     ['not http(s)', { url: 'ftp://example.com/hook' }, /^request\.webhook\.url: "ftp:\/\/example\.com\/hook" is not an http or https URL/],
@@ -155,6 +179,37 @@ describe('bad webhooks', () => {
     } finally {
       await other.close();
     }
+  });
+});
+
+describe('the address guard on every attempt', () => {
+  it('connects only to the addresses the guard checked, and to none after the name changes to a refused one', async () => {
+    // A stand-in resolver, as egress.test.ts uses: the names exist only here, so a connection to them can only
+    // have gone to the address the guard checked, never to the system resolver's answer.
+    const answers = new Map([
+      ['hook.test', ['127.0.0.1']],
+      ['rebind.test', ['93.184.216.34']],
+    ]);
+    const guard = createEgressGuard({ allow: new Set([`hook.test:${receiver.port}`]), lookup: async (host) => answers.get(host) ?? [], cacheMs: 0 });
+    const delivery = (host: string) => newDelivery('job-1', 'crawl', { url: `http://${host}:${receiver.port}/hook` }, 'started', { success: true, data: [] });
+    await sendOnce(delivery('hook.test'), { guard });
+    expect(receiver.received.map((d) => d.body.type)).toEqual(['crawl.started']);
+    const before = receiver.connections();
+    answers.set('rebind.test', ['127.0.0.1']);
+    await expect(sendOnce(delivery('rebind.test'), { guard })).rejects.toThrow(/^address guard: refused to connect to rebind\.test:\d+: rebind\.test \(127\.0\.0\.1\) is a loopback/);
+    answers.set('rebind.test', ['::ffff:7f00:1']);
+    await expect(sendOnce(delivery('rebind.test'), { guard })).rejects.toThrow(/^address guard: .*carries 127\.0\.0\.1/);
+    expect(receiver.connections()).toBe(before);
+  });
+
+  it('a refused connection and a DNS failure are failures of the attempt', async () => {
+    const guard = createEgressGuard({ lookup: async () => Promise.reject(Object.assign(new Error('no such name'), { code: 'ENOTFOUND' })), cacheMs: 0 });
+    const named = newDelivery('job-1', 'crawl', { url: 'http://nowhere.test/hook' }, 'started', { success: true, data: [] });
+    await expect(sendOnce(named, { guard })).rejects.toThrow(/DNS lookup failed/);
+    const closed = await startReceiver();
+    const port = closed.port;
+    await closed.close();
+    await expect(sendOnce(newDelivery('job-1', 'crawl', { url: `http://127.0.0.1:${port}/hook` }, 'started', { success: true, data: [] }))).rejects.toThrow(/ECONNREFUSED/);
   });
 });
 
