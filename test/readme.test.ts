@@ -52,6 +52,7 @@ const NOT_RUN: Record<string, string> = {
   'Local models: Ollama and other OpenAI-compatible servers': 'needs Ollama and a model pulled into it (test/extractOpenAi.test.ts runs extract against a loopback Chat Completions API)',
   'Engines: HTTP or the browser': 'names sites outside this machine; test/engines.test.ts runs each engine and auto rule against fixture pages',
   Development: 'npm scripts',
+  'Webhooks: POSTs on job events': 'needs a running serve and a receiver; test/webhooks.test.ts runs the receiver of this section against serve',
 };
 
 interface Block {

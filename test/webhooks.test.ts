@@ -4,6 +4,12 @@
  * next serve after a restart; the address guard on the URL at start and on every attempt; the CLI's --webhook.
  * serve runs without --allow-private: the site's and the receiver's ports are let through by --allow-host.
  */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { Firecrawl, FirecrawlAppV1 } from '@mendable/firecrawl-js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempHome } from './helpers/cli.js';
 import { html, sendHtml, startFixtureServer, type FixtureServer } from './helpers/fixtureServer.js';
@@ -23,14 +29,32 @@ let site: FixtureServer;
 let receiver: Receiver;
 let server: ServeProcess;
 let home: string;
+/** The port of docs/service.md's receiver, let through by serve's --allow-host as the test receiver's. */
+let docPort: number;
 const client = serveClient(() => server.url, KEY);
 
 function serveArgs(): string[] {
-  return ['--allow-host', new URL(site.url).host, '--allow-host', `127.0.0.1:${receiver.port}`, '--webhook-retry-delays', '50ms,100ms'];
+  return ['--allow-host', new URL(site.url).host, '--allow-host', `127.0.0.1:${receiver.port},127.0.0.1:${docPort}`, '--webhook-retry-delays', '50ms,100ms'];
 }
 
 async function startOurServe(): Promise<ServeProcess> {
   return startServe({ args: serveArgs(), env: { WEBJOBS_HOME: home, WEBJOBS_API_KEYS: `${KEY}:scale`, WEBJOBS_WEBHOOK_SECRET: SECRET } });
+}
+
+async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** The ```js block of a section of a doc. */
+function jsBlock(file: string, heading: string): string {
+  const text = readFileSync(new URL(`../${file}`, import.meta.url), 'utf8');
+  const section = text.slice(text.indexOf(`\n${heading}\n`));
+  const start = section.indexOf('```js\n') + '```js\n'.length;
+  return section.slice(start, section.indexOf('\n```', start));
 }
 
 const types = () => receiver.received.map((d) => d.body.type);
@@ -40,6 +64,7 @@ beforeAll(async () => {
     Object.fromEntries(PAGES.map((p) => [p, (_req, res) => sendHtml(res, html(`<h1>Page ${p}</h1><p>The text of page ${p}, long enough to be its main content.</p>`))])),
   );
   receiver = await startReceiver();
+  docPort = await freePort();
   home = tempHome();
   server = await startOurServe();
 });
@@ -118,6 +143,30 @@ describe('deliveries', () => {
     expect(record.webhookFailures).toBe(1);
     expect(receiver.received).toHaveLength(3);
     expect(server.stderr()).toMatch(/webhook batch_scrape\.completed of job \S+ dropped after 3 attempts: the receiver answered HTTP 500/);
+  });
+});
+
+describe('the Firecrawl SDK', () => {
+  it('v2 startCrawl with a webhook object: crawl.* events with the metadata, signed', async () => {
+    const app = new Firecrawl({ apiKey: KEY, apiUrl: server.url });
+    const started = await app.startCrawl(site.at('/a'), {
+      limit: 1,
+      scrapeOptions: { formats: ['markdown'] },
+      webhook: { url: receiver.url, metadata: { run: 'sdk' }, events: ['started', 'page', 'completed'] },
+    });
+    await receiver.waitFor(3);
+    expect(types()).toEqual(['crawl.started', 'crawl.page', 'crawl.completed']);
+    expect(receiver.received.every((d) => d.body.id === started.id && d.body.metadata.run === 'sdk')).toBe(true);
+    expect(receiver.received.every((d) => signatureValid(SECRET, d.raw, d.headers['x-firecrawl-signature']))).toBe(true);
+  });
+
+  it('v1 asyncBatchScrapeUrls with a webhook URL: batch_scrape.* events', async () => {
+    const v1 = new FirecrawlAppV1({ apiKey: KEY, apiUrl: server.url });
+    const started = await v1.asyncBatchScrapeUrls([site.at('/b')], { formats: ['markdown'] }, undefined, receiver.url);
+    expect(started).toMatchObject({ success: true });
+    await receiver.waitFor(3);
+    expect(types()).toEqual(['batch_scrape.started', 'batch_scrape.page', 'batch_scrape.completed']);
+    expect(receiver.received[1]!.body.data[0].metadata.sourceURL).toBe(site.at('/b'));
   });
 });
 
@@ -210,6 +259,44 @@ describe('the address guard on every attempt', () => {
     const port = closed.port;
     await closed.close();
     await expect(sendOnce(newDelivery('job-1', 'crawl', { url: `http://127.0.0.1:${port}/hook` }, 'started', { success: true, data: [] }))).rejects.toThrow(/ECONNREFUSED/);
+  });
+});
+
+describe("docs/service.md's receiver", () => {
+  it('takes the deliveries of a batch, checking their signature, and refuses a body signed otherwise', async () => {
+    const code = jsBlock('docs/service.md', '## Webhooks: POSTs on job events');
+    expect(code.split('\n').length).toBeLessThanOrEqual(20);
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'webjobs-receiver-'));
+    writeFileSync(path.join(dir, 'receiver.mjs'), code);
+    const child = spawn(process.execPath, [path.join(dir, 'receiver.mjs')], {
+      env: { ...process.env, PORT: String(docPort), WEBJOBS_WEBHOOK_SECRET: SECRET },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    let stdout = '';
+    child.stdout!.on('data', (chunk) => (stdout += chunk));
+    try {
+      const forged = async () => {
+        for (;;) {
+          const answer = await fetch(`http://127.0.0.1:${docPort}/`, { method: 'POST', body: '{}', headers: { 'x-firecrawl-signature': 'sha256=00' } }).catch(() => undefined);
+          if (answer) return answer.status;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      };
+      expect(await forged()).toBe(401);
+      const path = await client.start('scrape/batch', batch(`http://127.0.0.1:${docPort}/hook`));
+      const jobId = path.split('/').pop();
+      expect(await client.waitFinal(path)).toBe('completed');
+      while (!stdout.includes('batch_scrape.completed')) await new Promise((resolve) => child.stdout!.once('data', resolve));
+      expect(stdout.trim().split('\n').map((line) => line.trimEnd())).toEqual([
+        `batch_scrape.started ${jobId}`,
+        ...PAGES.map((p) => `batch_scrape.page ${jobId} ${site.at(p)}`),
+        `batch_scrape.completed ${jobId}`,
+      ]);
+    } finally {
+      child.kill();
+      await exited;
+    }
   });
 });
 
