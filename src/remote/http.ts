@@ -43,6 +43,8 @@ export interface CallOptions {
    * with httpStatus 404 (a service without the route: serve's extensions).
    */
   noSuchJobCode?: string;
+  /** This call may take this long (a search that scrapes its results), instead of the client's requestTimeoutMs. */
+  timeoutMs?: number;
 }
 
 const RETRY_STATUSES = new Set([429, 502, 503, 504]);
@@ -105,7 +107,7 @@ export class HttpClient {
           method,
           headers,
           body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
-          signal: AbortSignal.timeout(this.requestTimeoutMs),
+          signal: AbortSignal.timeout(options.timeoutMs ?? this.requestTimeoutMs),
         });
       } catch (err) {
         const retryable = method !== 'POST' || CONNECT_ERRORS.has(causeCode(err) ?? '');
