@@ -7,11 +7,15 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempHome } from './helpers/cli.js';
+import { runCli, startCli, tempHome } from './helpers/cli.js';
 import { articleText, html, sendHtml, startFixtureServer, type FixtureServer } from './helpers/fixtureServer.js';
 import { startBrave, startSearxng, type IndexedPage, type StandIn } from './helpers/searchEngines.js';
 
 const BRAVE_KEY = 'BSA-test-key';
+/** Requests for /harbour, which never answers; whoever waits for one is woken when it comes. */
+const held: http.IncomingMessage[] = [];
+let wakeHeld: () => void = () => undefined;
+const untilHeld = () => new Promise<void>((resolve) => (held.length > 0 ? resolve() : (wakeHeld = resolve)));
 let site: FixtureServer;
 let searxng: StandIn;
 let searxngHtmlOnly: StandIn;
@@ -31,6 +35,7 @@ function lanternIndex(siteUrl: string): IndexedPage[] {
   return [
     ...pages,
     { url: `${siteUrl}/tides`, title: 'Tide tables', text: 'Tides of the harbour, tide times by day.' },
+    { url: `${siteUrl}/harbour`, title: 'Harbour lights', text: 'A harbour page that never finishes loading.' },
     // Nothing listens on port 1: the page cannot be read.
     { url: 'http://127.0.0.1:1/tides', title: 'Old tide page', text: 'Tides of last year, tide archive.' },
   ];
@@ -46,6 +51,10 @@ beforeAll(async () => {
   home = tempHome();
   site = await startFixtureServer({
     '/tides': (_req, res) => sendHtml(res, html(`<article><h1>Tide tables</h1>${articleText('tides')}</article>`, { title: 'Tide tables' })),
+    '/harbour': (req) => {
+      held.push(req);
+      wakeHeld();
+    },
     '/robots.txt': (_req, res) => {
       res.writeHead(404);
       res.end();
@@ -236,5 +245,18 @@ describe('webjobs search --formats', () => {
     expect(web[1]).toMatchObject({ title: 'Old tide page', description: 'Tides of last year, tide archive.', position: 2 });
     expect(web[1]!.error).toMatch(/port/);
     expect(stderr).toMatch(/1 of 2 results could not be scraped/);
+  });
+
+  it('Ctrl-C while results are scraped stops the scraping batch: exit 130, nothing on stdout, the job stopped', async () => {
+    const run = startCli(['search', 'harbour', 'lights', '--formats', 'markdown'], { env: withSearxng() });
+    await untilHeld();
+    run.child.kill('SIGINT');
+    const { code, stdout, stderr } = await run.done;
+    expect(code).toBe(130);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(/search stopped \(SIGINT\)/);
+    const jobs = await runCli(['jobs', '--json'], { env: withSearxng() });
+    const batches = (JSON.parse(jobs.stdout) as { kind: string; url: string; status: string }[]).filter((job) => job.url.endsWith('/harbour'));
+    expect(batches.map((job) => [job.kind, job.status])).toEqual([['batch', 'stopped']]);
   });
 });

@@ -9,7 +9,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Firecrawl, FirecrawlAppV1 } from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, runCli, tempHome } from './helpers/cli.js';
+import { BIN, runCli, startCli, tempHome } from './helpers/cli.js';
 import { articleText, html, sendHtml, startFixtureServer, type FixtureServer } from './helpers/fixtureServer.js';
 import { startSearxng, type StandIn } from './helpers/searchEngines.js';
 import { startServe, type ServeProcess } from './helpers/serve.js';
@@ -20,11 +20,19 @@ let searxng: StandIn;
 let server: ServeProcess;
 let bare: ServeProcess;
 let home: string;
+/** Requests for /harbour, which never answers; whoever waits for one is woken when it comes. */
+let harbourAsked = 0;
+let wakeHarbour: () => void = () => undefined;
+const untilHarbour = () => new Promise<void>((resolve) => (harbourAsked > 0 ? resolve() : (wakeHarbour = resolve)));
 
 beforeAll(async () => {
   home = tempHome();
   site = await startFixtureServer({
     '/lanterns': (_req, res) => sendHtml(res, html(`<article><h1>Paper lanterns</h1>${articleText('lanterns')}</article>`, { title: 'Paper lanterns' })),
+    '/harbour': () => {
+      harbourAsked++;
+      wakeHarbour();
+    },
     '/robots.txt': (_req, res) => {
       res.writeHead(404);
       res.end();
@@ -33,6 +41,7 @@ beforeAll(async () => {
   searxng = await startSearxng(
     [
       { url: site.at('/lanterns'), title: 'Paper lanterns', text: 'How paper lanterns are made for the festival.', ageDays: 3 },
+      { url: site.at('/harbour'), title: 'Harbour lights', text: 'A harbour page that never finishes loading.' },
       // Another port of loopback, outside serve's --allow-host: listed, never fetched.
       { url: 'http://127.0.0.1:1/lanterns', title: 'Intranet lanterns', text: 'Lanterns on an internal address.', ageDays: 3 },
       ...Array.from({ length: 12 }, (_, i) => ({ url: `https://lanterns.example/${i + 1}`, title: `Lantern ${i + 1}`, text: `Lantern number ${i + 1}.`, ageDays: 100 })),
@@ -111,6 +120,20 @@ describe('webjobs search --remote (POST /api/search)', () => {
     const { web } = (JSON.parse(stdout) as { data: { web: WebResult[] } }).data;
     expect(web).toHaveLength(1);
     expect(web[0]!.markdown).toContain('# Paper lanterns');
+  });
+
+  it("Ctrl-C closes the request, and serve stops the search's batch", async () => {
+    const cli = ['--remote', server.url, '--api-key', KEY];
+    const run = startCli(['search', 'harbour', 'lights', '--formats', 'markdown', ...cli], { env: { WEBJOBS_HOME: home } });
+    await untilHarbour();
+    run.child.kill('SIGINT');
+    const { code, stdout } = await run.done;
+    expect(code).toBe(130);
+    expect(stdout).toBe('');
+    const jobs = JSON.parse((await runCli(['jobs', '--json', ...cli], { env: { WEBJOBS_HOME: home } })).stdout) as { jobId: string; url: string }[];
+    const batch = jobs.find((job) => job.url === site.at('/harbour'))!;
+    const waited = await runCli(['wait', batch.jobId, ...cli], { env: { WEBJOBS_HOME: home } });
+    expect(waited.stdout.trim()).toBe('stopped');
   });
 
   it('a service without a search engine says which variables to set (exit 2)', async () => {

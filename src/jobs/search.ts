@@ -46,6 +46,8 @@ async function scrape(jobs: Jobs, request: BatchScrapeRequest, signal: AbortSign
   const jobId = options.startBatch ? await options.startBatch(request) : (await jobs.start('batch', request, options.tenant ? { tenant: options.tenant } : {})).jobId;
   const stop = () => void jobs.cancel(jobId, 'batch').catch(() => undefined);
   signal.addEventListener('abort', stop, { once: true });
+  // Stopped while the job was being started: no 'abort' event comes any more.
+  if (signal.aborted) stop();
   try {
     await jobs.wait('batch', jobId);
   } finally {

@@ -45,6 +45,8 @@ export interface CallOptions {
   noSuchJobCode?: string;
   /** This call may take this long (a search that scrapes its results), instead of the client's requestTimeoutMs. */
   timeoutMs?: number;
+  /** Ends the call early (Ctrl-C): the service sees the connection close. */
+  signal?: AbortSignal;
 }
 
 const RETRY_STATUSES = new Set([429, 502, 503, 504]);
@@ -107,7 +109,9 @@ export class HttpClient {
           method,
           headers,
           body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
-          signal: AbortSignal.timeout(options.timeoutMs ?? this.requestTimeoutMs),
+          signal: options.signal
+            ? AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs ?? this.requestTimeoutMs)])
+            : AbortSignal.timeout(options.timeoutMs ?? this.requestTimeoutMs),
         });
       } catch (err) {
         const retryable = method !== 'POST' || CONNECT_ERRORS.has(causeCode(err) ?? '');

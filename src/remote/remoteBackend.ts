@@ -5,7 +5,7 @@
  * endpoints that say only the status, and paged batch/crawl results.
  */
 import { JOB_PATH, KIND_PATHS, NO_SUCH_JOB_CODE } from '../api/paths.js';
-import type { JobBackend, JobStart, PagedEntries, StartOptions, WaitOptions } from '../api/backend.js';
+import type { JobBackend, JobStart, PagedEntries, SearchOptions, StartOptions, WaitOptions } from '../api/backend.js';
 import { JobNotFoundError, PlanError, RemoteError, UsageError, WaitTimeoutError } from '../api/errors.js';
 import {
   isFinal,
@@ -195,10 +195,14 @@ export class RemoteBackend implements JobBackend {
   }
 
   /** `webjobs serve`'s extension POST /api/search: the service asks its search engine and scrapes the results. */
-  async search(request: SearchRequest): Promise<SearchResult> {
+  async search(request: SearchRequest, options: SearchOptions = {}): Promise<SearchResult> {
     // Scraping up to 100 results takes the time of a batch: longer than one request is given.
     const scrapes = (request.scrapeOptions?.formats?.length ?? 0) > 0;
-    return this.http.call<SearchResult>('POST', '/search', { body: request, ...(scrapes ? { timeoutMs: SEARCH_SCRAPE_TIMEOUT_MS } : {}) });
+    return this.http.call<SearchResult>('POST', '/search', {
+      body: request,
+      ...(scrapes ? { timeoutMs: SEARCH_SCRAPE_TIMEOUT_MS } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
   }
 
   /** The service has no endpoint to delete a job: it keeps its jobs by its own rules. */

@@ -105,9 +105,8 @@ be scraped (each says why), 7 the search engine or the remote service failed or 
         web = (
           await withBackend({ remote: flags.remote, apiKey: flags.apiKey }, async (backend) => {
             if (!backend.search) throw UnsupportedError.of('search', 'this back end');
-            // A remote search cannot be stopped from here: the CLI stops waiting (serve stops it when the connection closes).
-            const stopped = new Promise<never>((_, reject) => stop.signal.addEventListener('abort', () => reject(stop.signal.reason as Error), { once: true }));
-            return Promise.race([backend.search(request, { signal: stop.signal }), stopped]);
+            // Stopped: the scraping batch is cancelled here, or, with --remote, the request closed (serve cancels it then).
+            return backend.search(request, { signal: stop.signal });
           })
         ).web;
       } catch (err) {
