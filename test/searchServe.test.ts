@@ -19,6 +19,9 @@ let site: FixtureServer;
 let searxng: StandIn;
 let server: ServeProcess;
 let bare: ServeProcess;
+/** A serve whose SearXNG sits behind a proxy that answers 502: the instance is down. */
+let down: ServeProcess;
+let deadProxy: FixtureServer;
 let home: string;
 /** Requests for /harbour, which never answers; whoever waits for one is woken when it comes. */
 let harbourAsked = 0;
@@ -48,16 +51,20 @@ beforeAll(async () => {
     ],
     { formats: ['html', 'json'] },
   );
+  deadProxy = await startFixtureServer({
+    '/search': (_req, res) => sendHtml(res, '<html><body><h1>502 Bad Gateway</h1></body></html>', 502),
+  });
   const env = { WEBJOBS_HOME: home, WEBJOBS_API_KEYS: `${KEY}:scale`, WEBJOBS_BRAVE_API_KEY: '' };
-  [server, bare] = await Promise.all([
+  [server, bare, down] = await Promise.all([
     startServe({ args: ['--allow-host', new URL(site.url).host, '--quiet'], env: { ...env, WEBJOBS_SEARXNG_URL: searxng.url } }),
     startServe({ args: ['--quiet'], env: { ...env, WEBJOBS_HOME: tempHome(), WEBJOBS_SEARXNG_URL: '' } }),
+    startServe({ args: ['--quiet'], env: { ...env, WEBJOBS_HOME: tempHome(), WEBJOBS_SEARXNG_URL: deadProxy.url } }),
   ]);
 });
 
 afterAll(async () => {
-  await Promise.all([server?.stop(), bare?.stop()]);
-  await Promise.all([site?.close(), searxng?.close()]);
+  await Promise.all([server?.stop(), bare?.stop(), down?.stop()]);
+  await Promise.all([site?.close(), searxng?.close(), deadProxy?.close()]);
 });
 
 interface WebResult {
@@ -141,6 +148,17 @@ describe('webjobs search --remote (POST /api/search)', () => {
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr).toMatch(/WEBJOBS_SEARXNG_URL.*WEBJOBS_BRAVE_API_KEY/);
+  });
+});
+
+describe('a search engine that is down, behind serve', () => {
+  it('--remote exits 7 at once, saying so (a 502 of the engine is not retried as a proxy\'s); the SDK gets the 502', async () => {
+    const { code, stdout, stderr } = await runCli(['search', 'lantern', '--remote', down.url, '--api-key', KEY], { env: { WEBJOBS_HOME: home } });
+    expect(code).toBe(7);
+    expect(stdout).toBe('');
+    expect(stderr.trim()).toMatch(/^webjobs: the webjobs service's search engine failed: SearXNG at http:\/\/127\.0\.0\.1:\d+ answered HTTP 502: 502 Bad Gateway$/);
+    expect(deadProxy.requests).toHaveLength(1);
+    await expect(new Firecrawl({ apiKey: KEY, apiUrl: down.url }).search('lantern')).rejects.toMatchObject({ status: 502 });
   });
 });
 

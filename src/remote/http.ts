@@ -13,6 +13,7 @@ import {
   NotResumableError,
   PlanError,
   RemoteError,
+  SearchEngineError,
   StoreFullError,
   TooManyJobsError,
   UnsupportedError,
@@ -126,6 +127,7 @@ export class HttpClient {
       if (code === DamagedRecordError.code) throw new DamagedRecordError(message);
       if (code === StoreFullError.code) throw new StoreFullError(message);
       if (code === NotResumableError.code) throw new NotResumableError(message);
+      if (code === SearchEngineError.code) throw new SearchEngineError(`the webjobs service's search engine failed: ${message}`, response.status);
       const retryable = method === 'POST' ? SAFE_POST_RETRY.has(response.status) : RETRY_STATUSES.has(response.status);
       if (retryable && !last) {
         await sleep(this.backoff(attempt - 1, response.headers.get('retry-after')));

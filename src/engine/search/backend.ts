@@ -4,7 +4,7 @@
  * the request's limit, without duplicates and never outside its domains. Another
  * engine is one file beside searxng.ts and brave.ts, named in searchBackendFor() (find.ts).
  */
-import { RemoteError } from '../../api/errors.js';
+import { SearchEngineError } from '../../api/errors.js';
 import type { SearchBackendName, TimeRange } from '../../api/search.js';
 
 /** What a back end is asked: the request's words and filters, not its limit or scraping. */
@@ -37,7 +37,7 @@ export interface SearchBackend {
 }
 
 /**
- * GET `url` as JSON within `timeout` ms (or `signal`): a RemoteError (exit 7) when
+ * GET `url` as JSON within `timeout` ms (or `signal`): a SearchEngineError (exit 7) when
  * the engine cannot be reached, does not answer in time, or answers no JSON;
  * `refusal` turns an error status into the engine's own message first.
  */
@@ -58,17 +58,17 @@ export async function getJson(
     body = await response.text();
   } catch (err) {
     signal.throwIfAborted();
-    if (deadline.aborted) throw new RemoteError(`${where} did not answer within ${timeout / 1000}s`, 504);
+    if (deadline.aborted) throw new SearchEngineError(`${where} did not answer within ${timeout / 1000}s`, 504);
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-    throw new RemoteError(`could not reach ${where}: ${cause?.code ?? cause?.message ?? (err as Error).message}`);
+    throw new SearchEngineError(`could not reach ${where}: ${cause?.code ?? cause?.message ?? (err as Error).message}`);
   }
   if (!response.ok) {
-    throw refusal(response.status, body) ?? new RemoteError(`${where} answered HTTP ${response.status}${detailOf(body)}`);
+    throw refusal(response.status, body) ?? new SearchEngineError(`${where} answered HTTP ${response.status}${detailOf(body)}`);
   }
   try {
     return JSON.parse(body);
   } catch {
-    throw new RemoteError(`${where} answered something that is not JSON (${response.headers.get('content-type') ?? 'no content-type'})`);
+    throw new SearchEngineError(`${where} answered something that is not JSON (${response.headers.get('content-type') ?? 'no content-type'})`);
   }
 }
 

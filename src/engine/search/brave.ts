@@ -4,7 +4,7 @@
  * `offset` the 0-based page (at most 9), `freshness` pd|pw|pm|py. Failures: 401/403
  * for the key or its plan, 422 for a parameter, 429 past the plan's rate.
  */
-import { ConfigError, RemoteError, UsageError } from '../../api/errors.js';
+import { ConfigError, SearchEngineError, UsageError } from '../../api/errors.js';
 import { SEARCH_ENV, type TimeRange } from '../../api/search.js';
 import { getJson, detailOf, type ResultPage, type SearchBackend, type SearchQuery } from './backend.js';
 
@@ -70,11 +70,11 @@ export class BraveSearch implements SearchBackend {
       if (status === 401) return new ConfigError(`Brave Search refused the key (HTTP 401${braveDetail(body)}): check ${SEARCH_ENV.braveKey}`);
       if (status === 403) return new ConfigError(`Brave Search refused the request (HTTP 403${braveDetail(body)}): the plan of ${SEARCH_ENV.braveKey} may not allow it`);
       if (status === 422) return new UsageError(`Brave Search refused the query (HTTP 422${braveDetail(body)})`);
-      if (status === 429) return new RemoteError(`Brave Search's rate limit was reached (HTTP 429${braveDetail(body)}): try again later`);
+      if (status === 429) return new SearchEngineError(`Brave Search's rate limit was reached (HTTP 429${braveDetail(body)}): try again later`);
       return undefined;
     })) as BraveAnswer | null;
     const results = answer?.web?.results ?? [];
-    if (!Array.isArray(results)) throw new RemoteError('Brave Search answered a web.results that is not a list');
+    if (!Array.isArray(results)) throw new SearchEngineError('Brave Search answered a web.results that is not a list');
     const found = results
       .filter((r) => typeof r?.url === 'string')
       .map((r) => ({ url: r.url as string, title: plain(r.title), description: plain(r.description) }));

@@ -3,7 +3,7 @@
  * about ten results a page and no count parameter. An instance answers 403 to format=json
  * unless its settings.yml lists json under search.formats (the default lists only html).
  */
-import { ConfigError, RemoteError } from '../../api/errors.js';
+import { ConfigError, SearchEngineError } from '../../api/errors.js';
 import { SEARCH_ENV } from '../../api/search.js';
 import { getJson, type FoundResult, type ResultPage, type SearchBackend, type SearchQuery } from './backend.js';
 
@@ -39,7 +39,7 @@ export class SearxngSearch implements SearchBackend {
         : undefined,
     );
     const results = (answer as SearxngAnswer | null)?.results;
-    if (!Array.isArray(results)) throw new RemoteError(`SearXNG at ${this.base.origin} answered JSON without a results list`);
+    if (!Array.isArray(results)) throw new SearchEngineError(`SearXNG at ${this.base.origin} answered JSON without a results list`);
     const found: FoundResult[] = results
       .filter((r) => typeof r?.url === 'string')
       .map((r) => ({ url: r.url as string, title: text(r.title), description: text(r.content) }));
