@@ -327,6 +327,16 @@ describe('the CLI', () => {
     expect(receiver.received.every((d) => signatureValid(SECRET, d.raw, d.headers['x-firecrawl-signature']))).toBe(true);
   });
 
+  it('--webhook with --remote: the service sends the deliveries, signed with its secret', async () => {
+    const result = await runCli(['batch', site.at('/c'), '--engine', 'http', '--json', '--webhook', receiver.url, '--remote', server.url, '--api-key', KEY], {
+      env: { WEBJOBS_HOME: tempHome() },
+    });
+    expect(result.code).toBe(0);
+    await receiver.waitFor(3);
+    expect(types()).toEqual(['batch_scrape.started', 'batch_scrape.page', 'batch_scrape.completed']);
+    expect(receiver.received.every((d) => signatureValid(SECRET, d.raw, d.headers['x-firecrawl-signature']))).toBe(true);
+  });
+
   it('a delivery that fails after its retries is reported on stderr', async () => {
     receiver.answer = () => 500;
     const result = await runCli(['batch', site.at('/a'), '--engine', 'http', '--json', '--webhook', receiver.url], {
