@@ -108,6 +108,13 @@ export function keepsProductDetails(picked: Element, content: Element): boolean 
   return details.every((el) => pickedText.includes(opening(el)));
 }
 
+/** The fields of a JSON-LD node addProductDescription reads. */
+interface JsonLdNode {
+  '@type'?: unknown;
+  '@graph'?: unknown;
+  description?: unknown;
+}
+
 /**
  * A product's description is often only in its JSON-LD (the visible one sits in a
  * tab filled by script, or is cut short): when the content lacks it, it is added.
@@ -123,10 +130,13 @@ export function addProductDescription(jsonLd: string[], root: Element): void {
     } catch {
       continue;
     }
-    const items: any[] = Array.isArray(data) ? data : [data, ...((data as any)?.['@graph'] ?? [])];
-    for (const item of items) {
+    // A JSON-LD node is read for two fields; whatever else it is (a string, a number), they read undefined.
+    const graph = ((data as JsonLdNode | null)?.['@graph'] ?? []) as Iterable<unknown>;
+    const items: unknown[] = Array.isArray(data) ? data : [data, ...graph];
+    for (const entry of items) {
+      const item = entry as JsonLdNode | null | undefined;
       const type = item?.['@type'];
-      if (!(type === 'Product' || (Array.isArray(type) && type.includes('Product')))) continue;
+      if (!item || !(type === 'Product' || (Array.isArray(type) && type.includes('Product')))) continue;
       const description = typeof item.description === 'string' ? item.description.replace(/\s+/g, ' ').trim() : '';
       if (description.length < 40 || seen.includes(squash(description).slice(0, 50))) continue;
       const p = root.ownerDocument.createElement('p');
