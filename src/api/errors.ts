@@ -156,6 +156,15 @@ export class RemoteError extends WebjobsError {
   }
 }
 
+/**
+ * The search engine `webjobs search` asks (SearXNG, Brave) failed, could not be reached or did not answer in
+ * time: exit 7, as a remote service. serve answers 502 (504 for time) with this code, which a remote client
+ * reports at once instead of retrying as it retries a 502 of a proxy.
+ */
+export class SearchEngineError extends RemoteError {
+  static readonly code = 'search_engine';
+}
+
 export class AuthError extends WebjobsError {
   readonly exitCode = ExitCode.usage;
   readonly httpStatus = 401;

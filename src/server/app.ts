@@ -11,6 +11,7 @@ import { JobNotFoundError } from '../api/errors.js';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { JobBackend } from '../api/backend.js';
 import { JOB_KINDS, type JobKind, type PageQuery } from '../api/types.js';
+import { validateSearchRequest } from '../api/search.js';
 import { queryInteger, validateJobId, validateMapRequest, validatePageQuery, validateRequest } from '../api/validate.js';
 import type { JobFileStore } from '../jobs/contracts.js';
 import { describeError } from './describeError.js';
@@ -185,6 +186,13 @@ export function buildApp(options: AppOptions): FastifyInstance {
     '/api/map',
     { schema: { body: { type: 'object' } }, config: { explain: (req) => void validateMapRequest(req.body) } },
     async (req, reply) => gate.map(() => req.body, reply.raw),
+  );
+
+  // webjobs extension, not in the spec: a search engine's results, scraped when formats are named (webjobs search).
+  app.post(
+    '/api/search',
+    { schema: { body: { type: 'object' } }, config: { explain: (req) => void validateSearchRequest(req.body) } },
+    async (req, reply) => gate.search(keyOf(req), () => req.body, reply.raw),
   );
 
   // A job's screenshot, for the key that owns the job: /api's records and the Firecrawl API's documents link here.
