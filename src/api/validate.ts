@@ -449,9 +449,8 @@ export function queryInteger(raw: unknown, name: string, min: number, max: numbe
   return n;
 }
 
+/** A page of results, into range on every store: its first entry at most LIMITS.maxResultOffset. */
 export function validatePageQuery(query: { page?: unknown; batchSize?: unknown }): Required<PageQuery> {
-  return {
-    page: queryInteger(query.page, 'page', 1, Number.MAX_SAFE_INTEGER, 1),
-    batchSize: queryInteger(query.batchSize, 'batchSize', 1, LIMITS.maxResultBatchSize, LIMITS.defaultResultBatchSize),
-  };
+  const batchSize = queryInteger(query.batchSize, 'batchSize', 1, LIMITS.maxResultBatchSize, LIMITS.defaultResultBatchSize);
+  return { page: queryInteger(query.page, 'page', 1, Math.floor(LIMITS.maxResultOffset / batchSize) + 1, 1), batchSize };
 }
