@@ -32,6 +32,15 @@ async function answer(task: ExtractTask): Promise<ExtractReply> {
   }
 }
 
+/** Sends `reply`; one that cannot be sent (a value the structured clone refuses) is answered as an error that says why. */
+function send(reply: ExtractReply): void {
+  try {
+    parentPort!.postMessage(reply);
+  } catch (err) {
+    parentPort!.postMessage({ id: reply.id, error: `could not read the page: its result could not be sent (${(err as Error)?.message || String(err)})` });
+  }
+}
+
 parentPort!.on('message', (task: ExtractTask) => {
-  void answer(task).then((reply) => parentPort!.postMessage(reply));
+  void answer(task).then(send);
 });
