@@ -58,7 +58,7 @@ function partsOf(data: PageData): Parts {
   const texts = formats.map((format) =>
     format === 'links'
       ? (data.links ?? []).join('\n')
-      : format === 'structuredData' || format === 'changeTracking' || format === 'json'
+      : format === 'structuredData' || format === 'changeTracking' || format === 'json' || format === 'chunks'
         ? JSON.stringify(data[format], null, 2)
         : (data[format] ?? ''),
   );
@@ -96,6 +96,8 @@ function slice(data: PageData, parts: Parts, from: number, to: number): PageData
       if (a === 0) out.changeTracking = data.changeTracking;
     } else if (format === 'json') {
       if (a === 0) out.json = data.json;
+    } else if (format === 'chunks') {
+      if (a === 0) out.chunks = data.chunks;
     } else if (format === 'links') out.links = piece.split('\n').filter((link) => link !== '');
     else out[format] = piece;
   });
@@ -121,7 +123,7 @@ function rangeNote(from: number, to: number, length: number): string {
 function cutPage<T extends PageData>(entry: T, index: number, offset: number, budget: number, heading: string): { piece: Piece<T>; end: number; length: number } {
   const parts = partsOf(entry);
   const end = cutAt(parts.texts.join(''), offset, Math.max(budget, 1));
-  const { markdown: _m, html: _h, links: _l, structuredData: _s, json: _j, ...rest } = entry;
+  const { markdown: _m, html: _h, links: _l, structuredData: _s, json: _j, chunks: _c, ...rest } = entry;
   const shown = { ...rest, ...slice(entry, parts, offset, end) } as T;
   const visible = parts.formats.filter((format) => shown[format] !== undefined);
   const body = visible.length > 0 ? renderPage(shown, visible) : '';
