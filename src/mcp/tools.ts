@@ -15,6 +15,7 @@ import { jobResult, RESULT_CHARS } from './results.js';
 import { compactSchema } from './compactSchema.js';
 import { sizedAnswer, takeWindow, windowArguments } from './window.js';
 import { thousands } from '../api/thousands.js';
+import { searchTool } from './search.js';
 
 /** What a tool gets besides its arguments. */
 export interface ToolContext {
@@ -224,6 +225,7 @@ export function tools(limits: RequestLimits): Tool[] {
       limits,
     ),
     mapTool(),
+    searchTool(),
     jobTool(
       'extract',
       'extract',
