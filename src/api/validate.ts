@@ -123,7 +123,7 @@ export function validateScrapeOptions(value: unknown, field = 'scrapeOptions'): 
   const obj = expectObject(value, field);
   rejectUnknown(
     obj,
-    ['formats', 'onlyMainContent', 'timeout', 'waitFor', 'waitUntil', 'includeTags', 'excludeTags', 'headers', 'cookies', 'userAgent', 'maxAge', 'screenshotOptions', 'engine', 'explain', 'changeTrackingOptions', 'jsonOptions'],
+    ['formats', 'onlyMainContent', 'timeout', 'waitFor', 'waitUntil', 'includeTags', 'excludeTags', 'headers', 'cookies', 'userAgent', 'maxAge', 'screenshotOptions', 'engine', 'explain', 'changeTrackingOptions', 'jsonOptions', 'chunkTokens', 'maxTokens'],
     field,
   );
   const formats = optStringArray(obj, 'formats', field) ?? ['markdown'];
@@ -160,8 +160,16 @@ export function validateScrapeOptions(value: unknown, field = 'scrapeOptions'): 
     ...(optBoolean(obj, 'explain', field) ? { explain: true } : {}),
     ...optField('changeTrackingOptions', changeTracking),
     ...optField('jsonOptions', json),
+    ...tokenOptions(obj, formats, field),
     ...optField('screenshotOptions', obj.screenshotOptions === undefined ? undefined : validateScreenshotOptions(obj.screenshotOptions, `${field}.screenshotOptions`)),
   };
+}
+
+/** chunkTokens (with the chunks format) and maxTokens: whole numbers of tokens, at least MIN_TOKENS. */
+function tokenOptions(obj: Obj, formats: string[], field: string): Pick<ScrapeOptions, 'chunkTokens' | 'maxTokens'> {
+  const chunkTokens = optInteger(obj, 'chunkTokens', field, LIMITS.minTokens, LIMITS.maxTokens);
+  if (chunkTokens !== undefined && !formats.includes('chunks')) throw new UsageError(`${field}.chunkTokens goes with the chunks format: add it to formats`);
+  return { ...optField('chunkTokens', chunkTokens), ...optField('maxTokens', optInteger(obj, 'maxTokens', field, LIMITS.minTokens, LIMITS.maxTokens)) };
 }
 
 /** The changeTracking format compares Markdown (as Firecrawl, it needs the markdown format) under a tag; the json mode is not there yet. */
