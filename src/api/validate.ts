@@ -39,6 +39,7 @@ import { accessOptions } from './validateAccess.js';
 import { expectObject, isObject, optBoolean, optField, optInteger, optStringArray, rejectUnknown, type Obj } from './validateFields.js';
 import { thousands } from './thousands.js';
 import { escapeInput, quoted } from './quote.js';
+import { validateWebhook } from './webhook.js';
 
 /** An array of CSS selectors, each one the page's engine can parse (selectors.ts). */
 function optSelectors(obj: Obj, key: string, field: string): string[] | undefined {
@@ -269,7 +270,7 @@ export const MAX_BATCH_CONCURRENCY = 32;
 
 export function validateBatchScrapeRequest(value: unknown, limits: RequestLimits = SERVICE_LIMITS): BatchScrapeRequest {
   const obj = requestObject(value);
-  rejectUnknown(obj, ['urls', 'scrapeOptions', 'sessionOptions', 'concurrency', 'delay'], 'request');
+  rejectUnknown(obj, ['urls', 'scrapeOptions', 'sessionOptions', 'concurrency', 'delay', 'webhook'], 'request');
   // concurrency is a webjobs extension; left out, the engine chooses for the machine.
   const concurrency = optInteger(obj, 'concurrency', 'request', 1, MAX_BATCH_CONCURRENCY);
   const delay = optDelay(obj);
@@ -279,6 +280,7 @@ export function validateBatchScrapeRequest(value: unknown, limits: RequestLimits
     sessionOptions: validateSessionOptions(obj.sessionOptions),
     ...(concurrency !== undefined ? { concurrency } : {}),
     ...(delay !== undefined ? { delay } : {}),
+    ...optField('webhook', validateWebhook(obj.webhook)),
   };
 }
 
@@ -300,7 +302,7 @@ export function validateCrawlRequest(value: unknown, limits: RequestLimits = SER
   const obj = requestObject(value);
   rejectUnknown(
     obj,
-    ['url', 'maxPages', 'followLinks', 'ignoreSitemap', 'includePatterns', 'excludePatterns', 'scrapeOptions', 'sessionOptions', 'delay'],
+    ['url', 'maxPages', 'followLinks', 'ignoreSitemap', 'includePatterns', 'excludePatterns', 'scrapeOptions', 'sessionOptions', 'delay', 'webhook'],
     'request',
   );
   const delay = optDelay(obj);
@@ -314,6 +316,7 @@ export function validateCrawlRequest(value: unknown, limits: RequestLimits = SER
     scrapeOptions: validateScrapeOptions(obj.scrapeOptions),
     sessionOptions: validateSessionOptions(obj.sessionOptions),
     ...(delay !== undefined ? { delay } : {}),
+    ...optField('webhook', validateWebhook(obj.webhook)),
   };
 }
 
@@ -372,7 +375,7 @@ function modelProvider(value: unknown, field = 'request'): ModelProviderName {
 /** Shape only; whether `schema` is valid JSON Schema is checked by the extract engine with ajv. */
 export function validateExtractRequest(value: unknown): ExtractRequest {
   const obj = requestObject(value);
-  rejectUnknown(obj, ['urls', 'prompt', 'schema', 'selectors', 'systemPrompt', 'provider', 'model', 'sessionOptions'], 'request');
+  rejectUnknown(obj, ['urls', 'prompt', 'schema', 'selectors', 'systemPrompt', 'provider', 'model', 'sessionOptions', 'webhook'], 'request');
   const prompt = optString(obj, 'prompt');
   const schema = obj.schema;
   if (schema !== undefined && !isObject(schema)) throw new UsageError('request.schema must be a JSON Schema object');
@@ -391,6 +394,7 @@ export function validateExtractRequest(value: unknown): ExtractRequest {
     ...(obj.provider !== undefined ? { provider: modelProvider(obj.provider) } : {}),
     ...(optString(obj, 'model') !== undefined ? { model: optString(obj, 'model') } : {}),
     sessionOptions: validateSessionOptions(obj.sessionOptions),
+    ...optField('webhook', validateWebhook(obj.webhook)),
   };
 }
 

@@ -59,6 +59,16 @@ export function parseDuration(name: string, options: { unit: 'ms' | 's'; bare?: 
   };
 }
 
+/** A list of delays such as 1m,5m,15m (webhook retries: serve's --webhook-retry-delays, WEBJOBS_WEBHOOK_RETRY_DELAYS): at most 10, each up to a day. */
+export function parseDelayList(name: string) {
+  const each = parseDuration(name, { unit: 'ms', max: 86_400_000 });
+  return (value: string): number[] => {
+    const delays = value.split(',').map((v) => v.trim()).filter(Boolean).map(each);
+    if (delays.length > 10) throw new InvalidArgumentError(`${name} takes at most 10 delays.`);
+    return delays;
+  };
+}
+
 /** The largest unit a limit is a whole number of: 300000 ms reads 5m, 60000 ms 1m. */
 function maxUnit(ms: number): DurationUnit {
   const units = Object.keys(DURATION_UNITS_MS).reverse() as DurationUnit[];
