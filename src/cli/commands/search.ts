@@ -45,10 +45,7 @@ export function searchCommand(): Command {
   return new Command('search')
     .summary('search the web (SearXNG or Brave) and scrape the results')
     .description(
-      `Ask a search engine and list its results: title, URL and snippet, one result a block. With --formats,
-each result is also scraped as batch scrapes pages (the same engines, cache and politeness). The engine is a
-SearXNG instance (${SEARCH_ENV.searxngUrl}, with the json format enabled) or the Brave Search API
-(${SEARCH_ENV.braveKey}); SearXNG first when both are set, or --search-backend.`,
+      `Ask a search engine and list its results: title, URL and snippet, one result a block. With --formats, each result is also scraped as batch scrapes pages (the same engines, cache and politeness). The engine is a SearXNG instance (${SEARCH_ENV.searxngUrl}, with the json format enabled) or the Brave Search API (${SEARCH_ENV.braveKey}); SearXNG first when both are set, unless --search-backend says otherwise.`,
     )
     .argument('<query...>', 'what to search for (several words are one query)')
     .option('--limit <n>', `results wanted, ${1} to ${SEARCH_LIMITS.maxLimit} (default: ${SEARCH_LIMITS.defaultLimit}); further pages are asked for until then`, parseInteger('--limit', 1, SEARCH_LIMITS.maxLimit))
