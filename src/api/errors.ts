@@ -41,7 +41,7 @@ export class UsageError extends WebjobsError {
   readonly httpStatus = 400;
 }
 
-/** A request that is well-formed but breaks a limit of the spec (section 8). */
+/** A request that is well-formed but breaks a limit of the job API (docs/api.md#limits). */
 export class LimitError extends UsageError {}
 
 export class JobNotFoundError extends WebjobsError {

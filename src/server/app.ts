@@ -1,6 +1,6 @@
 /**
- * The HTTP face of `webjobs serve`: the spec's 12 endpoints under /api, plus
- * cancel and list. Fastify gives routing, the body size limit (413) and a
+ * The HTTP face of `webjobs serve`: the job API's 12 routes under /api, plus
+ * its extensions: cancel, resume, list, map, files (docs/api.md#routes). Fastify gives routing, the body size limit (413) and a
  * coarse JSON-schema gate; the request validation of record is validateRequest,
  * the same code the CLI uses, so a 400 says exactly what `webjobs` would.
  * The Firecrawl-compatible /v1 and /v2 (firecrawl/routes.ts) sit beside it,
@@ -172,7 +172,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
       return { status };
     });
 
-    // webjobs extension, not in the spec: a stopped or interrupted batch or crawl goes on (webjobs resume).
+    // webjobs extension (docs/api.md#routes): a stopped or interrupted batch or crawl goes on (webjobs resume).
     if (kind === 'batch' || kind === 'crawl') {
       app.post<{ Params: { jobId: string } }>(`${base}/:jobId/resume`, async (req) => {
         const { status } = await gate.resume(keyOf(req), await ownedJobId(req, kind), kind);
@@ -181,7 +181,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     }
   }
 
-  // webjobs extension, not in the spec: a site's URLs, answered at once (no job).
+  // webjobs extension (docs/api.md#routes): a site's URLs, answered at once (no job).
   app.post(
     '/api/map',
     { schema: { body: { type: 'object' } }, config: { explain: (req) => void validateMapRequest(req.body) } },
@@ -210,7 +210,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     return backend.list(await gate.jobsOf(keyOf(req)));
   });
 
-  // webjobs extension, not in the spec: one job's kind and status, for a client holding only its id
+  // webjobs extension (docs/api.md#routes): one job's kind and status, for a client holding only its id
   // (`--remote` without --kind), which would otherwise try the status endpoint of each kind in turn.
   app.get<{ Params: { jobId: string } }>(`/api${JOB_PATH}/:jobId`, async (req, reply) => {
     try {
