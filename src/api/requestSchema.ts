@@ -166,6 +166,8 @@ export const scrapeOptionsSchema = objectSchema<ScrapeOptions>(
     screenshotOptions: screenshotOptionsSchema,
     changeTrackingOptions: changeTrackingOptionsSchema,
     jsonOptions: jsonOptionsSchema,
+    chunkTokens: integer(LIMITS.minTokens, LIMITS.maxTokens, 'with the chunks format: the most tokens (o200k_base) of one chunk', 512),
+    maxTokens: integer(LIMITS.minTokens, LIMITS.maxTokens, "cut each page's Markdown after the last whole block that fits in this many tokens (metadata.truncated: true)"),
     engine: {
       type: 'string',
       enum: ENGINES,

@@ -28,7 +28,7 @@ import { siteAccess } from '../engine/net/access.js';
 import type { Engine } from '../engine/engine.js';
 import { ofKind, type JobHeader, type JobStore, type StoredJob } from '../jobs/jobStore.js';
 import type { JobFileWriter, PageCache } from '../jobs/contracts.js';
-import { withCache, withJobFiles, withJsonFormat } from '../jobs/jobEngine.js';
+import { withAgentSizing, withCache, withJobFiles, withJsonFormat } from '../jobs/jobEngine.js';
 import { jobCleaner } from '../jobs/cleaner.js';
 import { JobQueue } from './jobQueue.js';
 import type { JobContext, JobRunner } from '../jobs/jobRunner.js';
@@ -198,7 +198,7 @@ export class LocalBackend implements JobBackend {
       const pageCache = this.pageCache ? { cache: this.pageCache, tenant: this.sharedCache ? undefined : tenant } : undefined;
       const cached = pageCache ? withCache(shared, pageCache.cache, pageCache.tenant) : shared;
       // The json format around the job's engine once (a schema made from a prompt is made once per job); files outside it, numbered per page.
-      const shaped = withJsonFormat(cached, this.env);
+      const shaped = withAgentSizing(withJsonFormat(cached, this.env));
       const files = this.files;
       /** The engine whose screenshots are files beside the job, numbered from `first`. */
       const filed = (first: number) => (files ? withJobFiles(shaped, files, jobId, first) : shaped);

@@ -11,6 +11,7 @@ import { FORMATS, VIEWPORT_SIZE, type Format, type JobKind, type ScreenshotOptio
 import { validateUrl } from '../../api/validate.js';
 import { isObject, refuse, unmapped, type Obj, type Unmapped } from './fields.js';
 import { jsonFormatOf, mapJsonOptions, requireJsonOptions } from './jsonFormat.js';
+import { quoted } from '../../api/quote.js';
 
 export type FirecrawlVersion = 'v1' | 'v2';
 
@@ -150,7 +151,7 @@ function mapFormats(value: unknown, where: string): { formats: Format[]; screens
     const name = formatName(format, where);
     if (name === 'extract') refuse(where, 'formats: "extract"', WHY_NOT.extract!);
     if (!FORMATS.includes(name as Format)) {
-      throw new UsageError(`${where}formats: "${name}" is not supported by webjobs serve (supported: ${FORMATS.join(', ')}, screenshot@fullPage)`);
+      throw new UsageError(`${where}formats: ${quoted(name)} is not supported by webjobs serve (supported: ${FORMATS.join(', ')}, screenshot@fullPage)`);
     }
     return name as Format;
   });
