@@ -39,6 +39,9 @@ export const LIMITS = {
   maxMaxAgeMs: 365 * 24 * 3600 * 1000,
   /** changeTrackingOptions.tag (--change-tag): a name, not a document. */
   maxChangeTagLength: 200,
+  /** chunkTokens and maxTokens (webjobs extensions): below 16 tokens a heading alone would not fit; a million is past any model's window. */
+  minTokens: 16,
+  maxTokens: 1_000_000,
   defaultMapLimit: 5_000,
   maxMapLimit: 100_000,
   defaultMapDepth: 1,

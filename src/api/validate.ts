@@ -39,6 +39,7 @@ import { accessOptions } from './validateAccess.js';
 import { expectObject, isObject, optBoolean, optField, optInteger, optStringArray, rejectUnknown, type Obj } from './validateFields.js';
 import { thousands } from './thousands.js';
 import { escapeInput, quoted } from './quote.js';
+import { validateWebhook } from './webhook.js';
 
 /** An array of CSS selectors, each one the page's engine can parse (selectors.ts). */
 function optSelectors(obj: Obj, key: string, field: string): string[] | undefined {
@@ -123,7 +124,7 @@ export function validateScrapeOptions(value: unknown, field = 'scrapeOptions'): 
   const obj = expectObject(value, field);
   rejectUnknown(
     obj,
-    ['formats', 'onlyMainContent', 'timeout', 'waitFor', 'waitUntil', 'includeTags', 'excludeTags', 'headers', 'cookies', 'userAgent', 'maxAge', 'screenshotOptions', 'engine', 'explain', 'changeTrackingOptions', 'jsonOptions'],
+    ['formats', 'onlyMainContent', 'timeout', 'waitFor', 'waitUntil', 'includeTags', 'excludeTags', 'headers', 'cookies', 'userAgent', 'maxAge', 'screenshotOptions', 'engine', 'explain', 'changeTrackingOptions', 'jsonOptions', 'chunkTokens', 'maxTokens'],
     field,
   );
   const formats = optStringArray(obj, 'formats', field) ?? ['markdown'];
@@ -160,8 +161,16 @@ export function validateScrapeOptions(value: unknown, field = 'scrapeOptions'): 
     ...(optBoolean(obj, 'explain', field) ? { explain: true } : {}),
     ...optField('changeTrackingOptions', changeTracking),
     ...optField('jsonOptions', json),
+    ...tokenOptions(obj, formats, field),
     ...optField('screenshotOptions', obj.screenshotOptions === undefined ? undefined : validateScreenshotOptions(obj.screenshotOptions, `${field}.screenshotOptions`)),
   };
+}
+
+/** chunkTokens (with the chunks format) and maxTokens: whole numbers of tokens, at least MIN_TOKENS. */
+function tokenOptions(obj: Obj, formats: string[], field: string): Pick<ScrapeOptions, 'chunkTokens' | 'maxTokens'> {
+  const chunkTokens = optInteger(obj, 'chunkTokens', field, LIMITS.minTokens, LIMITS.maxTokens);
+  if (chunkTokens !== undefined && !formats.includes('chunks')) throw new UsageError(`${field}.chunkTokens goes with the chunks format: add it to formats`);
+  return { ...optField('chunkTokens', chunkTokens), ...optField('maxTokens', optInteger(obj, 'maxTokens', field, LIMITS.minTokens, LIMITS.maxTokens)) };
 }
 
 /** The changeTracking format compares Markdown (as Firecrawl, it needs the markdown format) under a tag; the json mode is not there yet. */
@@ -261,7 +270,7 @@ export const MAX_BATCH_CONCURRENCY = 32;
 
 export function validateBatchScrapeRequest(value: unknown, limits: RequestLimits = SERVICE_LIMITS): BatchScrapeRequest {
   const obj = requestObject(value);
-  rejectUnknown(obj, ['urls', 'scrapeOptions', 'sessionOptions', 'concurrency', 'delay'], 'request');
+  rejectUnknown(obj, ['urls', 'scrapeOptions', 'sessionOptions', 'concurrency', 'delay', 'webhook'], 'request');
   // concurrency is a webjobs extension; left out, the engine chooses for the machine.
   const concurrency = optInteger(obj, 'concurrency', 'request', 1, MAX_BATCH_CONCURRENCY);
   const delay = optDelay(obj);
@@ -271,6 +280,7 @@ export function validateBatchScrapeRequest(value: unknown, limits: RequestLimits
     sessionOptions: validateSessionOptions(obj.sessionOptions),
     ...(concurrency !== undefined ? { concurrency } : {}),
     ...(delay !== undefined ? { delay } : {}),
+    ...optField('webhook', validateWebhook(obj.webhook)),
   };
 }
 
@@ -292,7 +302,7 @@ export function validateCrawlRequest(value: unknown, limits: RequestLimits = SER
   const obj = requestObject(value);
   rejectUnknown(
     obj,
-    ['url', 'maxPages', 'followLinks', 'ignoreSitemap', 'includePatterns', 'excludePatterns', 'scrapeOptions', 'sessionOptions', 'delay'],
+    ['url', 'maxPages', 'followLinks', 'ignoreSitemap', 'includePatterns', 'excludePatterns', 'scrapeOptions', 'sessionOptions', 'delay', 'webhook'],
     'request',
   );
   const delay = optDelay(obj);
@@ -306,6 +316,7 @@ export function validateCrawlRequest(value: unknown, limits: RequestLimits = SER
     scrapeOptions: validateScrapeOptions(obj.scrapeOptions),
     sessionOptions: validateSessionOptions(obj.sessionOptions),
     ...(delay !== undefined ? { delay } : {}),
+    ...optField('webhook', validateWebhook(obj.webhook)),
   };
 }
 
@@ -364,7 +375,7 @@ function modelProvider(value: unknown, field = 'request'): ModelProviderName {
 /** Shape only; whether `schema` is valid JSON Schema is checked by the extract engine with ajv. */
 export function validateExtractRequest(value: unknown): ExtractRequest {
   const obj = requestObject(value);
-  rejectUnknown(obj, ['urls', 'prompt', 'schema', 'selectors', 'systemPrompt', 'provider', 'model', 'sessionOptions'], 'request');
+  rejectUnknown(obj, ['urls', 'prompt', 'schema', 'selectors', 'systemPrompt', 'provider', 'model', 'sessionOptions', 'webhook'], 'request');
   const prompt = optString(obj, 'prompt');
   const schema = obj.schema;
   if (schema !== undefined && !isObject(schema)) throw new UsageError('request.schema must be a JSON Schema object');
@@ -383,6 +394,7 @@ export function validateExtractRequest(value: unknown): ExtractRequest {
     ...(obj.provider !== undefined ? { provider: modelProvider(obj.provider) } : {}),
     ...(optString(obj, 'model') !== undefined ? { model: optString(obj, 'model') } : {}),
     sessionOptions: validateSessionOptions(obj.sessionOptions),
+    ...optField('webhook', validateWebhook(obj.webhook)),
   };
 }
 

@@ -59,6 +59,16 @@ export function parseDuration(name: string, options: { unit: 'ms' | 's'; bare?: 
   };
 }
 
+/** A list of delays such as 1m,5m,15m (webhook retries: serve's --webhook-retry-delays, WEBJOBS_WEBHOOK_RETRY_DELAYS): at most 10, each up to a day. */
+export function parseDelayList(name: string) {
+  const each = parseDuration(name, { unit: 'ms', max: 86_400_000 });
+  return (value: string): number[] => {
+    const delays = value.split(',').map((v) => v.trim()).filter(Boolean).map(each);
+    if (delays.length > 10) throw new InvalidArgumentError(`${name} takes at most 10 delays.`);
+    return delays;
+  };
+}
+
 /** The largest unit a limit is a whole number of: 300000 ms reads 5m, 60000 ms 1m. */
 function maxUnit(ms: number): DurationUnit {
   const units = Object.keys(DURATION_UNITS_MS).reverse() as DurationUnit[];
@@ -109,6 +119,19 @@ export interface ScrapeFlags extends JsonFlags {
   screenshotFormat?: ScreenshotFormat;
   changeTag?: string;
   exitCode?: boolean;
+  chunkTokens?: number;
+  maxTokens?: number;
+}
+
+/** --chunk-tokens, --max-tokens: a whole number of tokens, at least LIMITS.minTokens. */
+function parseTokens(flag: string): (value: string) => number {
+  return (value) => {
+    const n = /^\d+$/.test(value.trim()) ? Number(value.trim()) : NaN;
+    if (!Number.isSafeInteger(n) || n < LIMITS.minTokens || n > LIMITS.maxTokens) {
+      throw new InvalidArgumentError(`${flag} takes a whole number of tokens from ${LIMITS.minTokens} to ${LIMITS.maxTokens}, not "${value}".`);
+    }
+    return n;
+  };
 }
 
 export function addScrapeOptions(cmd: Command): Command {
@@ -132,6 +155,8 @@ export function addScrapeOptions(cmd: Command): Command {
     .option('--explain', "say on stderr which main-content pass removed which block of each page, and why (with --json, also in metadata.explain)")
     .option('--full-page', `with --formats screenshot: the whole page, not only its first ${VIEWPORT_SIZE} pixels`)
     .addOption(new Option('--screenshot-format <type>', 'with --formats screenshot: the image type (default: png)').choices([...SCREENSHOT_FORMATS]))
+    .option('--chunk-tokens <n>', 'with --formats chunks: the most tokens (o200k_base) of one chunk (default: 512)', parseTokens('--chunk-tokens'))
+    .option('--max-tokens <n>', "cut each page's Markdown after the last whole block that fits in n tokens (metadata.truncated: true)", parseTokens('--max-tokens'))
     .option('--change-tag <tag>', 'with --formats markdown,changeTracking: compare with the last run of the same tag (a separate history)')
     .option('--exit-code', `with --formats markdown,changeTracking: exit ${ExitCode.changed} when a page is new, changed or removed, 0 when none is (as git diff --exit-code)`)
     .option(
@@ -156,6 +181,11 @@ export function scrapeOptionsFrom(flags: ScrapeFlags): ScrapeOptions {
   if (flags.engine) options.engine = flags.engine;
   if (flags.maxAge !== undefined) options.maxAge = Math.round(flags.maxAge * 1000);
   if (flags.explain) options.explain = true;
+  if (flags.chunkTokens !== undefined) {
+    if (!flags.formats?.includes('chunks')) throw new UsageError('--chunk-tokens goes with the chunks format: add --formats chunks');
+    options.chunkTokens = flags.chunkTokens;
+  }
+  if (flags.maxTokens !== undefined) options.maxTokens = flags.maxTokens;
   if (flags.changeTag !== undefined) options.changeTrackingOptions = { tag: flags.changeTag };
   const jsonOptions = jsonOptionsFrom(flags, flags.formats);
   if (jsonOptions) options.jsonOptions = jsonOptions;

@@ -4,13 +4,13 @@
  * reads what else the task asks of its HTML (structured/readHtml.ts).
  */
 import { parentPort } from 'node:worker_threads';
-import { extractInNode, nodeLibraries } from '../content/inNode.js';
+import { extractInNode } from '../content/inNode.js';
 import type { ExtractReply, ExtractTask } from './extractPool.js';
 import { contentLength } from './choice.js';
 import { servedHtml } from './servedDocument.js';
 
-// Loaded before the first page comes: the pool starts a worker while that page downloads (extractPool.ts warm).
-nodeLibraries();
+// The extraction (turndown, Readability, linkedom) is loaded with this module, before the first page comes: the
+// pool starts a worker while that page downloads (extractPool.ts warm).
 
 /**
  * The reads, loaded by the first task that asks for them: they bring a linkedom of their own, 5-6 MiB of
