@@ -51,6 +51,11 @@ export interface EngineScrapeOptions extends ScrapeOptions {
    * (jobs/revalidation.ts) to decide whether to revalidate; the engine does not read it.
    */
   sitemapLastmod?: number;
+  /**
+   * Whose page it is (serve: the job's API key): the extraction workers, shared by every job, take the
+   * waiting pages of each key in turn (api/workerPool.ts), so that one key's batch never holds them all.
+   */
+  turn?: string;
 }
 
 /** A page as the engine returns it: the API's PageData, the items of `selectors` when given, and what `revalidate` asked. */
@@ -136,7 +141,7 @@ export class BrowserEngine implements Engine {
     const fetcher = (target: string, init: { timeoutMs: number; signal?: AbortSignal; headers: Record<string, string> }) =>
       this.fetch(target, { ...init, sessionOptions, access });
     const revalidate = scrapeOptions?.revalidate;
-    const read = await scrapeOverHttp(fetcher, this.extractPool, url, options, { signal, access, selectors, revalidate });
+    const read = await scrapeOverHttp(fetcher, this.extractPool, url, options, { signal, access, selectors, revalidate, turn: scrapeOptions?.turn });
     if (!read.needsBrowser) return read.data;
     if (options.engine === 'http') {
       const note = `this page may need a browser (${read.needsBrowser}); --engine auto or browser renders it`;
@@ -181,7 +186,7 @@ export class BrowserEngine implements Engine {
         () => undefined,
       );
     const readHtml = (html: string, at: string, reads: HtmlReads, limits: { timeoutMs: number; signal?: AbortSignal }) =>
-      (this.extractPool ??= new ExtractPool()).read(html, at, reads, limits);
+      (this.extractPool ??= new ExtractPool()).read(html, at, reads, { ...limits, key: scrapeOptions?.turn });
     const data = await scrapeUrl(this.pool(proxy), url, scrapeOptions, {
       solver,
       signal,

@@ -49,6 +49,16 @@ function withScrape(engine: Engine, scrape: Scrape): Engine {
   };
 }
 
+/**
+ * The engine of one tenant's job (serve: its API key): each page takes the tenant's turn at the extraction
+ * workers every job shares (EngineScrapeOptions.turn), so that one key's batch never holds them all.
+ */
+export function withTurn(engine: Engine, tenant: string | undefined): Engine {
+  if (tenant === undefined) return engine;
+  const turned = withScrape(engine, (url, options, sessionOptions, signal, access) => engine.scrape(url, { ...options, turn: tenant }, sessionOptions, signal, access));
+  return engine.addressRefusal ? { ...turned, addressRefusal: (url) => engine.addressRefusal!(url) } : turned;
+}
+
 function worthKeeping(data: PageData): boolean {
   const status = Number(data.metadata.statusCode);
   return Number.isInteger(status) && status >= 200 && status < 400 && !data.metadata.warning;

@@ -28,7 +28,7 @@ import { siteAccess } from '../engine/net/access.js';
 import type { Engine } from '../engine/engine.js';
 import { ofKind, type JobHeader, type JobStore, type StoredJob } from '../jobs/jobStore.js';
 import type { JobFileWriter, PageCache } from '../jobs/contracts.js';
-import { withAgentSizing, withCache, withJobFiles, withJsonFormat } from '../jobs/jobEngine.js';
+import { withAgentSizing, withCache, withJobFiles, withJsonFormat, withTurn } from '../jobs/jobEngine.js';
 import { jobCleaner } from '../jobs/cleaner.js';
 import { JobQueue } from './jobQueue.js';
 import type { JobContext, JobRunner } from '../jobs/jobRunner.js';
@@ -205,7 +205,8 @@ export class LocalBackend implements JobBackend {
     let error: string | undefined;
     const { clean, cleanError } = jobCleaner(job.meta.request);
     try {
-      const shared = await this.getEngine();
+      // The job's pages take its tenant's turn at the shared extraction workers (jobEngine.ts withTurn).
+      const shared = withTurn(await this.getEngine(), tenant);
       const pageCache = this.pageCache ? { cache: this.pageCache, tenant: this.sharedCache ? undefined : tenant } : undefined;
       const cached = pageCache ? withCache(shared, pageCache.cache, pageCache.tenant) : shared;
       // The json format around the job's engine once (a schema made from a prompt is made once per job); files outside it, numbered per page.
