@@ -40,6 +40,9 @@ const REFUSED: { from: string; to: string; why: string }[] = [
   { from: 'engine/content/', to: 'engine/browser/', why: 'content code runs in the page and in Node, never with the browser' },
   { from: 'engine/net/', to: 'engine/browser/', why: 'the address guard is below the engines: both call it, it calls neither' },
   { from: 'engine/net/', to: 'engine/http/', why: 'the address guard is below the engines: both call it, it calls neither' },
+  // Webhooks (jobs/webhooks/) send plain HTTP through the address guard: never through an engine.
+  { from: 'jobs/webhooks/', to: 'engine/browser/', why: 'webhook deliveries are plain HTTP, never the browser' },
+  { from: 'jobs/webhooks/', to: 'engine/http/', why: "webhook deliveries are plain HTTP, never the HTTP engine's page fetch" },
 ];
 
 /** The engine's loose files: the choice of engine and what both engines share; the rest lives in rooms. */

@@ -12,6 +12,11 @@ export const LIMITS = {
   maxWaitForMs: 60_000,
   defaultResultBatchSize: 100,
   maxResultBatchSize: 1000,
+  /**
+   * The furthest entry of a job's results a query may ask for (page, skip): PostgreSQL numbers a job's
+   * pages with an integer, so no job holds more. Past it, a query is refused before it reaches a store.
+   */
+  maxResultOffset: 2_147_483_647,
   maxExtractUrls: 20,
   /** Crawl includePatterns, and excludePatterns, each: how many, and how long one may be (matching costs path length x pattern length). */
   maxCrawlPatterns: 20,

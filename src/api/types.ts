@@ -1,4 +1,5 @@
 import type { CssSchema } from './cssSchema.js';
+import type { Webhook } from './webhook.js';
 
 /**
  * The job API (docs/api.md) as types. Names are the interface's; fields it
@@ -211,6 +212,8 @@ export interface BatchScrapeRequest {
   concurrency?: number;
   /** webjobs extension (docs/api.md#requests): milliseconds between two requests to one host (one at a time then). */
   delay?: number;
+  /** Deliveries of the job's events (api/webhook.ts, jobs/webhooks/). */
+  webhook?: Webhook;
 }
 
 export interface CrawlRequest {
@@ -224,6 +227,8 @@ export interface CrawlRequest {
   sessionOptions?: SessionOptions;
   /** webjobs extension (docs/api.md#requests): milliseconds between two requests to one host; a longer robots.txt Crawl-delay wins. */
   delay?: number;
+  /** Deliveries of the job's events (api/webhook.ts, jobs/webhooks/). */
+  webhook?: Webhook;
 }
 
 /** The model servers extract can use: Claude's Messages API, or any OpenAI-compatible Chat Completions API. */
@@ -245,6 +250,8 @@ export interface ExtractRequest {
   provider?: ModelProviderName;
   model?: string;
   sessionOptions?: SessionOptions;
+  /** Deliveries of the job's events (api/webhook.ts, jobs/webhooks/). */
+  webhook?: Webhook;
 }
 
 export interface JobRequestByKind {
@@ -334,6 +341,10 @@ export interface BatchScrapeJob extends PagedJobFields {
   totalScrapedPages: number;
   data: PageEntry[];
   error?: string;
+  /** Webhook deliveries dropped after their last retry (absent when none). */
+  webhookFailures?: number;
+  /** `page` deliveries dropped unsent because the job's webhook queue was full (absent when none). */
+  webhookDropped?: number;
 }
 
 export interface CrawlJob extends PagedJobFields {
@@ -344,6 +355,10 @@ export interface CrawlJob extends PagedJobFields {
   urlsNotCrawled?: number;
   data: PageEntry[];
   error?: string;
+  /** Webhook deliveries dropped after their last retry (absent when none). */
+  webhookFailures?: number;
+  /** `page` deliveries dropped unsent because the job's webhook queue was full (absent when none). */
+  webhookDropped?: number;
 }
 
 export interface ExtractJob {
@@ -362,6 +377,10 @@ export interface ExtractJob {
   warning?: string;
   missing?: string[];
   error?: string;
+  /** Webhook deliveries dropped after their last retry (absent when none). */
+  webhookFailures?: number;
+  /** `page` deliveries dropped unsent because the job's webhook queue was full (absent when none). */
+  webhookDropped?: number;
 }
 
 export interface JobRecordByKind {

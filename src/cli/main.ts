@@ -22,6 +22,7 @@ import { waitCommand } from './commands/wait.js';
 import { workerCommand } from './commands/worker.js';
 import { printable } from './printable.js';
 import { colors } from './terminal.js';
+import { escapeInput } from '../api/quote.js';
 
 const EXIT_CODES_HELP = `
 Exit codes:
@@ -81,7 +82,8 @@ export async function main(argv: string[]): Promise<void> {
     program.addCommand(detachedJobCommand(), { hidden: true });
   }
   // Usage errors look like every other error: one line starting with "webjobs:".
-  const output = { outputError: (text: string, write: (text: string) => void) => write(`${colors.red('webjobs:')} ${printable(text.replace(/^error: /, ''))}`) };
+  // Commander's messages are one line that may quote the argument as given: its line feeds are input, escaped.
+  const output = { outputError: (text: string, write: (text: string) => void) => write(`${colors.red('webjobs:')} ${escapeInput(text.replace(/^error: /, '').replace(/\n$/, ''))}\n`) };
   for (const cmd of [program, ...program.commands]) cmd.exitOverride().configureOutput(output);
   // A closed stdout or stderr (`| head`) fails the write that met it, where it is handled; never an unhandled 'error' event.
   process.stdout.on('error', () => undefined);

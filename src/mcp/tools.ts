@@ -71,6 +71,8 @@ function started(kind: JobKind, jobId: string): CallToolResult {
 async function runJob<K extends JobKind>(kind: K, args: Record<string, unknown>, ctx: ToolContext): Promise<CallToolResult> {
   const { maxChars, maxTokens, rest } = takeWindow(args);
   const { wait = true, ...request } = rest as Record<string, unknown> & { wait?: boolean };
+  // An agent's tool call never POSTs what it read to a URL of its choosing: webhooks are for serve and the CLI.
+  if ('webhook' in request) throw new UsageError('webhook is not taken by the MCP tools; use webjobs serve or the CLI for webhooks');
   const jobRequest = request as unknown as JobRequestByKind[K];
   ctx.refuseUrls(requestUrls(jobRequest));
   const { jobId } = await ctx.backend.start(kind, jobRequest);
@@ -101,7 +103,8 @@ async function runJob<K extends JobKind>(kind: K, args: Record<string, unknown>,
 }
 
 function jobTool(name: string, kind: JobKind, title: string, description: string, limits: RequestLimits): Tool {
-  const schema = requestSchema(kind, limits);
+  const { webhook: _webhook, ...properties } = requestSchema(kind, limits).properties ?? {};
+  const schema = { ...requestSchema(kind, limits), properties };
   return {
     name,
     title,
