@@ -46,6 +46,7 @@ const NOT_RUN: Record<string, string> = {
   'Proxies and CAPTCHAs': 'needs a proxy and a solver (test/session.test.ts)',
   'Old jobs and failed pages': 'deletes and reruns jobs of a store with history; test/prune.test.ts runs prune and retry',
   'Resuming a stopped or interrupted job': 'needs a job stopped or killed part way; test/resume.test.ts and test/resumeRemote.test.ts kill and resume them',
+  'For agents: chunks, token budgets, llms.txt': 'names example.com and a URL list; test/agents/agentsCli.test.ts and llmsTxt.test.ts run each flag and llmstxt against fixture sites',
   'Pages behind a login': 'names sites with a login; test/access.test.ts runs each flag against fixture sites',
   'Extract structured data with a language model': 'needs the Messages API (test/extract.test.ts runs extract against a loopback one)',
   'The json format': 'names a shop and a list of its pages; test/jsonFormat.test.ts runs --formats json with --schema against fixture shop pages, and the README runs one',

@@ -126,6 +126,18 @@ export function contractCases(target: ContractTarget): void {
     fetch(`${target.url()}${path}`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
   describe.concurrent('the contract: what either store offers', () => {
+    it('chunks and maxTokens: the same pages locally and remotely, cut first, then chunked', async () => {
+      const args = ['batch', site.at('/product'), site.at('/cap/'), '--formats', 'markdown,chunks', '--chunk-tokens', '32', '--max-tokens', '100', '--json'];
+      const [local, remote] = await Promise.all([target.local(args), target.remote(args)]);
+      target.expectSame(local, remote);
+      const pages = (JSON.parse(remote.stdout) as { data: { markdown: string; chunks: { tokens: number; text: string }[]; metadata: { truncated?: boolean } }[] }).data;
+      for (const entry of pages) {
+        expect(entry.chunks.length).toBeGreaterThan(1);
+        for (const chunk of entry.chunks) expect(chunk.tokens).toBeLessThanOrEqual(32);
+      }
+      expect(pages.some((entry) => entry.metadata.truncated === true)).toBe(true);
+    });
+
     it('extract: the same record locally and remotely, from the page text sent to the model', async () => {
       const reply = MODEL_REPLY;
       const schema = JSON.stringify({ type: 'object', properties: { name: { type: 'string' }, price: { type: 'number' } }, required: ['name'] });

@@ -48,6 +48,8 @@ export function scrapeCommand(): Command {
 Examples:
   $ webjobs scrape https://example.com
   $ webjobs scrape https://example.com --formats links
+  $ webjobs scrape https://example.com/docs --formats chunks --chunk-tokens 300   # chunks for a retrieval index
+  $ webjobs scrape https://example.com/long-read --max-tokens 2000   # cut after the last whole block within 2,000 tokens
   $ webjobs scrape https://example.com --front-matter -o page.md   # YAML front matter, then the Markdown
   $ webjobs scrape https://example.com --json | jq -r .data.metadata.title
   $ webjobs scrape https://example.com --no-only-main-content --exclude-tags 'nav,.ads' -o page.md
