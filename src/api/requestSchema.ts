@@ -27,10 +27,11 @@ import {
 } from './types.js';
 import { MAX_BATCH_CONCURRENCY, SERVICE_LIMITS, type RequestLimits } from './validate.js';
 import { thousands } from './thousands.js';
+import { actionsSchema, profileSchema } from './actionSchema.js';
 
 /** The subset of JSON Schema these schemas use. */
 export interface JsonSchema {
-  type?: 'object' | 'array' | 'string' | 'integer' | 'boolean';
+  type?: 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean';
   description?: string;
   properties?: Record<string, JsonSchema>;
   required?: string[];
@@ -166,6 +167,8 @@ export const scrapeOptionsSchema = objectSchema<ScrapeOptions>(
     screenshotOptions: screenshotOptionsSchema,
     changeTrackingOptions: changeTrackingOptionsSchema,
     jsonOptions: jsonOptionsSchema,
+    actions: actionsSchema,
+    profile: profileSchema,
     engine: {
       type: 'string',
       enum: ENGINES,

@@ -1,4 +1,5 @@
 import type { CssSchema } from './cssSchema.js';
+import type { Action, ActionsResult, ProfileOptions } from './actionTypes.js';
 
 /**
  * The service's interface (shared/spec/web-data-job-service.md) as types.
@@ -91,6 +92,10 @@ export interface ScrapeOptions {
   changeTrackingOptions?: ChangeTrackingOptions;
   /** With the json format (Firecrawl v1's name): what to extract from each page. */
   jsonOptions?: JsonOptions;
+  /** Page actions (Firecrawl v2's), run in order in Chromium after the page loaded and before it is read (actionTypes.ts). */
+  actions?: Action[];
+  /** Firecrawl v2's profile: cookies and local storage loaded before the actions and saved after the page. */
+  profile?: ProfileOptions;
 }
 
 /**
@@ -264,6 +269,8 @@ export interface PageData {
    * without a model, the fields not found are named in metadata.warning.
    */
   json?: unknown;
+  /** What the page's actions gave (screenshots and PDFs as files, scrapes, script values). */
+  actions?: ActionsResult;
 }
 
 /** `pending` only appears in the result of a batch that is still running, for URLs not yet done. */

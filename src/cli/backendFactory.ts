@@ -26,18 +26,19 @@ export async function createLocalBackend(
   env: NodeJS.ProcessEnv = process.env,
   { guards, savedPages = true }: { guards?: Pick<BrowserSettings, 'requestGuard' | 'egressGuard'>; savedPages?: boolean } = {},
 ) {
-  const [{ LocalBackend }, { FileJobStore }, { FilePageCache }, { JobFiles }, { webjobsHome }] = await Promise.all([
+  const [{ LocalBackend }, { FileJobStore }, { FilePageCache }, { JobFiles }, { webjobsHome }, { FileProfiles }] = await Promise.all([
     import('../local/localBackend.js'),
     import('../store/fileStore.js'),
     import('../store/pageCache.js'),
     import('../store/jobFiles.js'),
     import('../store/paths.js'),
+    import('../store/profiles.js'),
   ]);
   const home = webjobsHome(env);
   const createEngine = guards
     ? async () => new (await import('../engine/engine.js')).BrowserEngine({ env, ...guards })
     : undefined;
-  return new LocalBackend({ store: new FileJobStore(home), pageCache: new FilePageCache(home), files: new JobFiles(home), env, createEngine, savedPages });
+  return new LocalBackend({ store: new FileJobStore(home), pageCache: new FilePageCache(home), files: new JobFiles(home), profiles: new FileProfiles(home), env, createEngine, savedPages });
 }
 
 /** Runs `fn` with a back end and closes it however `fn` ends, so browsers and sockets never outlive a command. */

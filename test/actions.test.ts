@@ -1,0 +1,195 @@
+/**
+ * Page actions (issue 53) in a real Chromium against loopback pages: each action,
+ * "Load more", an endless list, a virtualized list, the record's `actions`, the
+ * limits refused before any page is read, a selector that never appears, a PDF.
+ * One `serve` (one browser) for the browser cases; the CLI for its flags and exit codes.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, tempHome } from './helpers/cli.js';
+import { actionRoutes } from './helpers/actionSite.js';
+import { startFixtureServer, type FixtureServer } from './helpers/fixtureServer.js';
+import { pdfDocument } from './helpers/pdf.js';
+import { startServe, type ServeProcess } from './helpers/serve.js';
+import { serveClient } from './helpers/serveClient.js';
+
+const KEY = 'actions-key-0123456789';
+let site: FixtureServer;
+let server: ServeProcess;
+const api = serveClient(() => server.url, KEY);
+
+beforeAll(async () => {
+  site = await startFixtureServer({
+    ...actionRoutes(),
+    '/doc.pdf': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/pdf' });
+      res.end(pdfDocument([{ content: 'BT /F1 12 Tf 72 700 Td (A PDF document) Tj ET' }]));
+    },
+  });
+  server = await startServe({ args: ['--allow-host', new URL(site.url).host, '--quiet'], env: { WEBJOBS_HOME: tempHome(), WEBJOBS_API_KEYS: `${KEY}:scale` } });
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await site?.close();
+});
+
+interface Page {
+  markdown?: string;
+  metadata: Record<string, string>;
+  actions?: { screenshots: string[]; scrapes: { url: string; html: string }[]; javascriptReturns: { type: string; value: unknown }[]; pdfs: string[] };
+}
+
+async function scrape(path: string, actions: unknown[], extra: object = {}): Promise<{ status: string; error?: string; data?: Page }> {
+  const job = await api.start('scrape', { url: site.at(path), scrapeOptions: { timeout: 15_000, actions, ...extra } });
+  await api.waitFinal(job);
+  return (await api.call('GET', job)).body;
+}
+
+const items = (markdown: string | undefined) => [...(markdown ?? '').matchAll(/Item number (\d+) of the list/g)].map((m) => Number(m[1]));
+const rows = (markdown: string | undefined) => [...(markdown ?? '').matchAll(/Row (\d+) of the virtual table/g)].map((m) => Number(m[1]));
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
+describe('actions in Chromium (serve, /api)', () => {
+  it('"Load more" clicked three times: the Markdown is the page after the last click', async () => {
+    const click = { type: 'click', selector: '#more' };
+    const job = await scrape('/more', [click, click, click]);
+    expect(job.status).toBe('completed');
+    expect(items(job.data!.markdown)).toEqual(range(1, 20));
+  });
+
+  it('an endless list: scroll repeat loads every batch and stops when no more come', async () => {
+    const job = await scrape('/endless', [{ type: 'scroll', direction: 'down', repeat: 10 }]);
+    expect(job.status).toBe('completed');
+    expect(items(job.data!.markdown)).toEqual(range(1, 100));
+  });
+
+  it('a virtualized list: collect keeps every row once, in order', async () => {
+    const job = await scrape('/virtual', [{ type: 'scroll', selector: '#viewport', repeat: 40, collect: true }]);
+    expect(job.status).toBe('completed');
+    expect(rows(job.data!.markdown)).toEqual(range(1, 200));
+  });
+
+  it('without collect, a virtualized list gives only the rows left in the DOM', async () => {
+    const job = await scrape('/virtual', [{ type: 'scroll', selector: '#viewport', repeat: 40 }]);
+    expect(job.status).toBe('completed');
+    expect(rows(job.data!.markdown).length).toBeLessThan(40);
+  });
+
+  it('click, write, press Enter: the form is sent and the results page is read', async () => {
+    const job = await scrape('/search', [
+      { type: 'click', selector: '#q' },
+      { type: 'write', text: 'lamps' },
+      { type: 'press', key: 'Enter' },
+    ]);
+    expect(job.status).toBe('completed');
+    expect(job.data!.markdown).toContain('Results for lamps');
+    expect(job.data!.metadata.url).toBe(site.at('/results?q=lamps'));
+  });
+
+  it('wait for a selector, scrape, executeJavascript, screenshot and pdf fill the record', async () => {
+    const job = await scrape('/late', [
+      { type: 'wait', selector: '.late' },
+      { type: 'scrape' },
+      { type: 'executeJavascript', script: "document.querySelectorAll('p').length; ({ title: document.title, n: 2 + 3 })" },
+      { type: 'executeJavascript', script: 'document.title = "Changed"; undefined' },
+      { type: 'screenshot' },
+      { type: 'pdf' },
+    ]);
+    expect(job.status).toBe('completed');
+    const actions = job.data!.actions!;
+    expect(actions.scrapes).toHaveLength(1);
+    expect(actions.scrapes[0]!.url).toBe(site.at('/late'));
+    expect(actions.scrapes[0]!.html).toContain('Content that came late from a script');
+    expect(actions.javascriptReturns).toEqual([
+      { type: 'object', value: { title: 'Late', n: 5 } },
+      { type: 'undefined', value: null },
+    ]);
+    expect(job.data!.markdown).toContain('Content that came late');
+    // Files, served per key, as screenshots are.
+    expect(actions.screenshots).toHaveLength(1);
+    expect(actions.pdfs).toHaveLength(1);
+    const shot = await fetch(actions.screenshots[0]!, { headers: { authorization: `Bearer ${KEY}` } });
+    expect(shot.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await shot.arrayBuffer()).subarray(1, 4).toString()).toBe('PNG');
+    const pdf = await fetch(actions.pdfs[0]!, { headers: { authorization: `Bearer ${KEY}` } });
+    expect(pdf.headers.get('content-type')).toBe('application/pdf');
+    expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+    expect((await fetch(actions.pdfs[0]!, { headers: { authorization: 'Bearer another-key-0123456789' } })).status).not.toBe(200);
+  });
+
+  it('a selector that never appears fails the page, naming the action and its place', async () => {
+    const job = await scrape('/more', [{ type: 'click', selector: '#more' }, { type: 'click', selector: '#never' }], { timeout: 1_500 });
+    expect(job.status).toBe('failed');
+    expect(job.error).toMatch(/action 2 \(click "#never"\): no element matches "#never" after \d+ ms/);
+  });
+
+  it('actions on a PDF: a clear error', async () => {
+    const job = await scrape('/doc.pdf', [{ type: 'click', selector: 'a' }]);
+    expect(job.status).toBe('failed');
+    expect(job.error).toMatch(/is a PDF document: page actions run on web pages only/);
+  });
+
+  it('bad actions are refused with HTTP 400 before any page is read', async () => {
+    const before = site.requests.length;
+    const bad = async (actions: unknown, extra: object = {}) => {
+      const answer = await api.call('POST', '/api/scrape', { body: { url: site.at('/more'), scrapeOptions: { actions, ...extra } } });
+      expect(answer.status).toBe(400);
+      return answer.body.message as string;
+    };
+    expect(await bad(Array.from({ length: 51 }, () => ({ type: 'scrape' })))).toMatch(/51 actions given, the limit is 50/);
+    expect(await bad([{ type: 'hover', selector: 'a' }])).toMatch(/actions\[0\]: unknown action type "hover"/);
+    expect(await bad([{ type: 'click' }])).toMatch(/actions\[0\] \(click\): needs "selector"/);
+    expect(await bad([{ type: 'write' }])).toMatch(/actions\[0\] \(write\): needs "text"/);
+    expect(await bad([{ type: 'wait', milliseconds: 40_000 }, { type: 'wait', milliseconds: 30_000 }])).toMatch(/the waits add up to 70000 ms .* the limit is 60000 ms/);
+    expect(await bad([{ type: 'wait', milliseconds: 30_000 }], { waitFor: 40_000 })).toMatch(/the waits add up to 70000 ms/);
+    expect(await bad([{ type: 'scrape' }], { engine: 'http' })).toMatch(/actions are run in a browser: use engine auto or browser, not http/);
+    expect(site.requests.length).toBe(before);
+  });
+
+  it('Firecrawl v2 scrape takes actions and answers them in the document', async () => {
+    const response = await fetch(`${server.url}/v2/scrape`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: site.at('/more'), actions: [{ type: 'click', selector: '#more' }, { type: 'executeJavascript', script: 'document.querySelectorAll("li").length' }] }),
+    });
+    const body = (await response.json()) as { success: boolean; data: Page };
+    expect(body.success).toBe(true);
+    expect(body.data.actions!.javascriptReturns).toEqual([{ type: 'number', value: 10 }]);
+    expect(items(body.data.markdown)).toEqual(range(1, 10));
+  });
+});
+
+describe('the CLI', () => {
+  const home = tempHome();
+  const cli = (args: string[]) => runCli(args, { env: { WEBJOBS_HOME: home } });
+
+  it('--actions with --engine http: exit 2 naming the rule, before any page is read', async () => {
+    const before = site.requests.length;
+    const result = await cli(['scrape', site.at('/more'), '--engine', 'http', '--actions', '[{"type":"click","selector":"#more"}]']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/actions are run in a browser: use engine auto or browser, not http/);
+    expect(site.requests.length).toBe(before);
+  });
+
+  it('--actions: bad JSON, an unknown type, too many: exit 2', async () => {
+    expect((await cli(['scrape', site.at('/more'), '--actions', '[{"type":'])).stderr).toMatch(/--actions.*not valid JSON/);
+    const unknown = await cli(['scrape', site.at('/more'), '--actions', '[{"type":"hover"}]']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/unknown action type "hover"/);
+    const waits = await cli(['scrape', site.at('/more'), '--wait-for', '30s', '--actions', '[{"type":"wait","milliseconds":40000}]']);
+    expect(waits.code).toBe(2);
+    expect(waits.stderr).toMatch(/the waits add up to 70000 ms/);
+  });
+
+  it('--wait-for given a selector is refused with a hint naming --wait-for-selector', async () => {
+    const result = await cli(['scrape', site.at('/late'), '--wait-for', '#root main']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/to wait for an element use --wait-for-selector '#root main'/);
+  });
+
+  it('--wait-for-selector waits for the element, and --actions reads a file', async () => {
+    const result = await cli(['scrape', site.at('/late'), '--wait-for-selector', '.late']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Content that came late from a script');
+  });
+});
