@@ -4,6 +4,8 @@
  * limits refused before any page is read, a selector that never appears, a PDF.
  * One `serve` (one browser) for the browser cases; the CLI for its flags and exit codes.
  */
+import { statSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempHome } from './helpers/cli.js';
 import { actionRoutes } from './helpers/actionSite.js';
@@ -13,6 +15,7 @@ import { startServe, type ServeProcess } from './helpers/serve.js';
 import { serveClient } from './helpers/serveClient.js';
 
 const KEY = 'actions-key-0123456789';
+const OTHER_KEY = 'actions-other-key-0123456789';
 let site: FixtureServer;
 let server: ServeProcess;
 const api = serveClient(() => server.url, KEY);
@@ -25,7 +28,7 @@ beforeAll(async () => {
       res.end(pdfDocument([{ content: 'BT /F1 12 Tf 72 700 Td (A PDF document) Tj ET' }]));
     },
   });
-  server = await startServe({ args: ['--allow-host', new URL(site.url).host, '--quiet'], env: { WEBJOBS_HOME: tempHome(), WEBJOBS_API_KEYS: `${KEY}:scale` } });
+  server = await startServe({ args: ['--allow-host', new URL(site.url).host, '--quiet'], env: { WEBJOBS_HOME: tempHome(), WEBJOBS_API_KEYS: `${KEY}:scale,${OTHER_KEY}:scale` } });
 });
 
 afterAll(async () => {
@@ -39,11 +42,22 @@ interface Page {
   actions?: { screenshots: string[]; scrapes: { url: string; html: string }[]; javascriptReturns: { type: string; value: unknown }[]; pdfs: string[] };
 }
 
-async function scrape(path: string, actions: unknown[], extra: object = {}): Promise<{ status: string; error?: string; data?: Page }> {
-  const job = await api.start('scrape', { url: site.at(path), scrapeOptions: { timeout: 15_000, actions, ...extra } });
-  await api.waitFinal(job);
-  return (await api.call('GET', job)).body;
+async function scrape(path: string, actions: unknown[], extra: object = {}, key = KEY): Promise<{ status: string; error?: string; data?: Page }> {
+  const job = await api.start('scrape', { url: site.at(path), scrapeOptions: { timeout: 15_000, ...(actions.length > 0 ? { actions } : {}), ...extra } }, key);
+  await api.waitFinal(job, key);
+  return (await api.call('GET', job, { key })).body;
 }
+
+/** Signs in on the loopback login page, as a person would. */
+const LOGIN = [
+  { type: 'click', selector: '#user' },
+  { type: 'write', text: 'ada' },
+  { type: 'click', selector: '#password' },
+  { type: 'write', text: 'secret' },
+  { type: 'click', selector: '#go' },
+  { type: 'wait', selector: 'h1' },
+  { type: 'executeJavascript', script: "localStorage.setItem('cart', '3 items'); location.pathname" },
+];
 
 const items = (markdown: string | undefined) => [...(markdown ?? '').matchAll(/Item number (\d+) of the list/g)].map((m) => Number(m[1]));
 const rows = (markdown: string | undefined) => [...(markdown ?? '').matchAll(/Row (\d+) of the virtual table/g)].map((m) => Number(m[1]));
@@ -157,6 +171,44 @@ describe('actions in Chromium (serve, /api)', () => {
     expect(body.data.actions!.javascriptReturns).toEqual([{ type: 'number', value: 10 }]);
     expect(items(body.data.markdown)).toEqual(range(1, 10));
   });
+});
+
+describe('profiles', () => {
+  it('on serve: a login through actions is kept under the key, and never seen by another key', async () => {
+    const login = await scrape('/login', LOGIN, { profile: { name: 'shop' } });
+    expect(login.status).toBe('completed');
+    expect(login.data!.markdown).toContain('Welcome back, Ada');
+    const cart = [{ type: 'executeJavascript', script: "localStorage.getItem('cart')" }];
+    const later = await scrape('/account', cart, { profile: { name: 'shop' } });
+    expect(later.data!.markdown).toContain('Welcome back, Ada');
+    expect(later.data!.actions!.javascriptReturns).toEqual([{ type: 'string', value: '3 items' }]);
+    const other = await scrape('/account', cart, { profile: { name: 'shop' } }, OTHER_KEY);
+    expect(other.status).toBe('completed');
+    expect(other.data!.markdown).toContain('Please sign in');
+    expect(other.data!.actions!.javascriptReturns).toEqual([{ type: 'null', value: null }]);
+    // Without the profile, the same key is not signed in: the session lives in the profile, not in the browser.
+    expect((await scrape('/account', [])).data!.markdown).toContain('Please sign in');
+  }, 120_000);
+
+  it('the CLI: log in once with --profile, then a later run sees the signed-in page; profiles lists and deletes it', async () => {
+    const home = tempHome();
+    const cli = (args: string[]) => runCli(args, { env: { WEBJOBS_HOME: home } });
+    const login = await cli(['scrape', site.at('/login'), '--profile', 'shop', '--actions', JSON.stringify(LOGIN)]);
+    expect(login.code).toBe(0);
+    expect(login.stdout).toContain('Welcome back, Ada');
+    const file = path.join(home, 'profiles', 'local', 'shop.json');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(login.stderr).not.toContain('s3cr3t-session');
+    const later = await cli(['scrape', site.at('/account'), '--profile', 'shop']);
+    expect(later.code).toBe(0);
+    expect(later.stdout).toContain('Welcome back, Ada');
+    expect((await cli(['profiles'])).stdout).toMatch(/^shop\t\d{4}-/);
+    expect((await cli(['profiles', 'delete', 'shop'])).code).toBe(0);
+    expect((await cli(['profiles', '--json'])).stdout.trim()).toBe('[]');
+    const missing = await cli(['profiles', 'delete', 'shop']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/no profile named shop/);
+  }, 180_000);
 });
 
 describe('the CLI', () => {
