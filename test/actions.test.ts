@@ -5,11 +5,13 @@
  * One `serve` (one browser) for the browser cases; the CLI for its flags and exit codes.
  */
 import { statSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempHome } from './helpers/cli.js';
 import { actionRoutes } from './helpers/actionSite.js';
-import { startFixtureServer, type FixtureServer } from './helpers/fixtureServer.js';
+import { html, sendHtml, startFixtureServer, type FixtureServer } from './helpers/fixtureServer.js';
 import { pdfDocument } from './helpers/pdf.js';
 import { startServe, type ServeProcess } from './helpers/serve.js';
 import { serveClient } from './helpers/serveClient.js';
@@ -18,11 +20,26 @@ const KEY = 'actions-key-0123456789';
 const OTHER_KEY = 'actions-other-key-0123456789';
 let site: FixtureServer;
 let server: ServeProcess;
+/** The private network: a server on a port serve does not allow, counting every connection it gets. */
+let refused: { server: http.Server; port: number; connections: number };
 const api = serveClient(() => server.url, KEY);
 
 beforeAll(async () => {
+  const refusedServer = http.createServer((_req, res) => res.end('<h1>Internal secret</h1>'));
+  refused = { server: refusedServer, port: 0, connections: 0 };
+  refusedServer.on('connection', () => refused.connections++);
+  await new Promise<void>((resolve) => refusedServer.listen(0, '127.0.0.1', resolve));
+  refused.port = (refusedServer.address() as AddressInfo).port;
+  const secret = () => `http://127.0.0.1:${refused.port}/secret`;
   site = await startFixtureServer({
     ...actionRoutes(),
+    '/hostile': (_req, res) =>
+      sendHtml(
+        res,
+        html(`<main><h1>Links out</h1><p>A page whose actions try to reach the private network.</p>
+<a id="link" href="${secret()}">secret</a> <a id="popup" target="_blank" href="${secret()}">popup</a>
+<form id="form" method="post" action="${secret()}"><input id="field" name="q"></form></main>`),
+      ),
     '/doc.pdf': (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/pdf' });
       res.end(pdfDocument([{ content: 'BT /F1 12 Tf 72 700 Td (A PDF document) Tj ET' }]));
@@ -34,6 +51,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
   await site?.close();
+  refused?.server.closeAllConnections();
+  await new Promise((resolve) => refused?.server.close(resolve));
 });
 
 interface Page {
@@ -170,6 +189,24 @@ describe('actions in Chromium (serve, /api)', () => {
     expect(body.success).toBe(true);
     expect(body.data.actions!.javascriptReturns).toEqual([{ type: 'number', value: 10 }]);
     expect(items(body.data.markdown)).toEqual(range(1, 10));
+  });
+});
+
+describe('the address guard on serve: what an action causes opens no connection to a refused address', () => {
+  it.each([
+    ['a click on a link', [{ type: 'click', selector: '#link' }]],
+    ['a click on a link that opens a window', [{ type: 'click', selector: '#popup' }, { type: 'wait', milliseconds: 500 }]],
+    ['a form sent with Enter', [{ type: 'click', selector: '#field' }, { type: 'write', text: 'x' }, { type: 'press', key: 'Enter' }]],
+    ['a script setting location', [{ type: 'executeJavascript', script: `location.href = 'http://127.0.0.1:' + ${'${PORT}'} + '/secret'` }]],
+    ['fetch() from a script', [{ type: 'executeJavascript', script: `fetch('http://127.0.0.1:' + ${'${PORT}'} + '/secret').then((r) => r.status, () => 'refused')` }]],
+  ])('%s', async (_name, actions) => {
+    const withPort = JSON.parse(JSON.stringify(actions).replaceAll('${PORT}', String(refused.port))) as unknown[];
+    const job = await scrape('/hostile', withPort);
+    expect(refused.connections).toBe(0);
+    // Either the page failed naming the refusal, or it stayed where it was; never the secret.
+    expect(JSON.stringify(job)).not.toContain('Internal secret');
+    if (job.status === 'completed') expect(job.data!.metadata.url).toBe(site.at('/hostile'));
+    if (_name === 'fetch() from a script') expect(job.data!.actions!.javascriptReturns).toEqual([{ type: 'string', value: 'refused' }]);
   });
 });
 
