@@ -59,6 +59,7 @@ Examples:
   $ webjobs crawl https://example.com --no-follow-links --json   # the start page and the sitemap's pages
   $ webjobs crawl https://example.com --max-pages 2000 --delay 1000 --output-dir site/   # one request a second
   $ webjobs crawl https://shop.example.com/account --cookies cookies.txt -A 'reports bot'   # behind a login
+  $ webjobs crawl https://example.com/catalog --actions '[{"type":"scroll","repeat":10}]'   # each page scrolled to its end
 
 Politeness: the robots.txt of every origin the crawl reaches is obeyed (its "webjobs" group, else "*");
 one that answers 5xx or cannot be fetched keeps the crawl off that origin. Requests to one host are
