@@ -4,7 +4,7 @@
  * limits refused before any page is read, a selector that never appears, a PDF.
  * One `serve` (one browser) for the browser cases; the CLI for its flags and exit codes.
  */
-import { statSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -229,7 +229,7 @@ describe('profiles', () => {
 
   it('the CLI: log in once with --profile, then a later run sees the signed-in page; profiles lists and deletes it', async () => {
     const home = tempHome();
-    const cli = (args: string[]) => runCli(args, { env: { WEBJOBS_HOME: home } });
+    const cli = (args: string[]) => runCli(args, { env: { WEBJOBS_HOME: home }, timeoutMs: 120_000 });
     const login = await cli(['scrape', site.at('/login'), '--profile', 'shop', '--actions', JSON.stringify(LOGIN)]);
     expect(login.code).toBe(0);
     expect(login.stdout).toContain('Welcome back, Ada');
@@ -245,12 +245,12 @@ describe('profiles', () => {
     const missing = await cli(['profiles', 'delete', 'shop']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/no profile named shop/);
-  }, 180_000);
+  }, 300_000);
 });
 
 describe('the CLI', () => {
   const home = tempHome();
-  const cli = (args: string[]) => runCli(args, { env: { WEBJOBS_HOME: home } });
+  const cli = (args: string[]) => runCli(args, { env: { WEBJOBS_HOME: home }, timeoutMs: 120_000 });
 
   it('--actions with --engine http: exit 2 naming the rule, before any page is read', async () => {
     const before = site.requests.length;
@@ -277,8 +277,10 @@ describe('the CLI', () => {
   });
 
   it('--wait-for-selector waits for the element, and --actions reads a file', async () => {
-    const result = await cli(['scrape', site.at('/late'), '--wait-for-selector', '.late']);
+    const file = path.join(home, 'actions.json');
+    writeFileSync(file, JSON.stringify([{ type: 'executeJavascript', script: "document.querySelector('.late').textContent = 'Read after the actions of a file'" }]));
+    const result = await cli(['scrape', site.at('/late'), '--wait-for-selector', '.late', '--actions', file]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('Content that came late from a script');
-  });
+    expect(result.stdout).toContain('Read after the actions of a file');
+  }, 150_000);
 });
