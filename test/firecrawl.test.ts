@@ -400,7 +400,7 @@ describe('v1 SDK (FirecrawlAppV1)', () => {
 describe('fields webjobs does not support are refused by name, never ignored', () => {
   const url = () => site.at('/p1');
   it.each([
-    ['/v2/scrape', () => ({ url: url(), formats: ['summary'] }), /formats: "summary" is not supported by webjobs serve \(supported: markdown, html, links, rawHtml, screenshot, structuredData, changeTracking, json, screenshot@fullPage\)/],
+    ['/v2/scrape', () => ({ url: url(), formats: ['summary'] }), /formats: "summary" is not supported by webjobs serve \(supported: markdown, html, links, rawHtml, screenshot, structuredData, changeTracking, json, chunks, screenshot@fullPage\)/],
     ['/v1/scrape', () => ({ url: url(), formats: ['screenshot', 'screenshot@fullPage'] }), /^formats: a screenshot may be asked for once/],
     ['/v2/scrape', () => ({ url: url(), formats: [{ type: 'screenshot', fullPage: 'yes' }] }), /^formats\[\{type: "screenshot"\}\]\.fullPage must be true or false/],
     ['/v2/crawl', () => ({ url: url(), scrapeOptions: { formats: [{ type: 'screenshot', quality: 50 }] } }), /^scrapeOptions\.formats\[\{type: "screenshot"\}\]\.quality is not supported/],
@@ -420,7 +420,9 @@ describe('fields webjobs does not support are refused by name, never ignored', (
     ['/v2/crawl', () => ({ url: url(), allowExternalLinks: true }), /^allowExternalLinks is not supported/],
     ['/v2/crawl', () => ({ url: url(), includePaths: ['^/blog/.*$'] }), /includePaths: "\^\/blog\/\.\*\$" is a regular expression/],
     ['/v2/crawl', () => ({ url: url(), scrapeOptions: { location: { country: 'DE' } } }), /^scrapeOptions\.location is not supported/],
-    ['/v2/crawl', () => ({ url: url(), webhook: 'https://example.com/hook' }), /^webhook is not supported/],
+    ['/v2/crawl', () => ({ url: url(), webhook: 'ftp://example.com/hook' }), /^request\.webhook: "ftp:\/\/example\.com\/hook" is not an http or https URL/],
+    ['/v2/batch/scrape', () => ({ urls: [url()], webhook: { url: 'https://example.com/hook', events: ['page', 'done'] } }), /^request\.webhook\.events: unknown event "done"/],
+    ['/v2/scrape', () => ({ url: url(), webhook: 'https://example.com/hook' }), /^webhook is not supported by webjobs serve: a scrape answers when done/],
     ['/v1/crawl', () => ({ url: url(), maxDepth: 2 }), /^maxDepth is not supported/],
     ['/v2/batch/scrape', () => ({ urls: [url()], appendToId: '3f2b6c1e-8d4a-4b7e-9c1a-2e5f7a9b0c3d' }), /^appendToId is not supported/],
     ['/v2/extract', () => ({ urls: [url()], prompt: 'x', enableWebSearch: true }), /^enableWebSearch is not supported/],

@@ -28,7 +28,7 @@ import { siteAccess } from '../engine/net/access.js';
 import type { Engine } from '../engine/engine.js';
 import { ofKind, type JobHeader, type JobStore, type StoredJob } from '../jobs/jobStore.js';
 import type { JobFileWriter, PageCache } from '../jobs/contracts.js';
-import { withCache, withJobFiles, withJsonFormat } from '../jobs/jobEngine.js';
+import { withAgentSizing, withCache, withJobFiles, withJsonFormat } from '../jobs/jobEngine.js';
 import { withProfiles, type ProfileStore } from '../jobs/profiles.js';
 import { jobCleaner } from '../jobs/cleaner.js';
 import { JobQueue } from './jobQueue.js';
@@ -36,6 +36,7 @@ import type { JobContext, JobRunner } from '../jobs/jobRunner.js';
 import { entryCount, readRecord, readRecordEntries, readRecordText } from './records.js';
 import { loadRunner } from '../jobs/runners/index.js';
 import { checkResumable, interruptedError } from '../jobs/resume.js';
+import type { Webhooks } from '../jobs/webhooks/webhooks.js';
 
 export interface LocalBackendOptions {
   store: JobStore;
@@ -58,6 +59,10 @@ export interface LocalBackendOptions {
   maxRunningPerTenant?: number;
   /** Tenants share the page cache (a hit tells one what another fetched); by default each has its own entries. */
   sharedCache?: boolean;
+  /** Sends the events of jobs that ask for a webhook (jobs/webhooks/). */
+  webhooks?: Webhooks;
+  /** close() first waits until every delivery is sent or dropped (the CLI's own webhooks; serve keeps owed ones for its next start). */
+  drainWebhooks?: boolean;
 }
 
 const WORKER_COMMAND = '__run-job';
@@ -89,6 +94,8 @@ export class LocalBackend implements JobBackend {
   private readonly running = new Map<string, { controller: AbortController; done: Promise<void>; tenant?: string }>();
   private readonly queue: JobQueue;
   private readonly sharedCache: boolean;
+  private readonly webhooks: Webhooks | undefined;
+  private readonly drainWebhooks: boolean;
   /**
    * Jobs that ended while their end could not be written (the store's disk is
    * full): why, by job. Reads report them failed with that error; the stored record
@@ -110,6 +117,8 @@ export class LocalBackend implements JobBackend {
     this.profiles = options.profiles;
     this.queue = new JobQueue(options.maxRunningPerTenant);
     this.sharedCache = options.sharedCache ?? false;
+    this.webhooks = options.webhooks;
+    this.drainWebhooks = options.drainWebhooks ?? false;
     this.events.setMaxListeners(0);
   }
 
@@ -192,6 +201,8 @@ export class LocalBackend implements JobBackend {
     });
     if (job.record.status !== 'running' || job.meta.owner.lease !== self.lease) return;
     this.emitProgress(jobId, { status: 'running', done: 0, failed: 0 });
+    const { kind, request } = job.meta;
+    this.webhooks?.started(jobId, kind, request);
     const watcher = setInterval(() => void this.checkCancelled(jobId, controller), this.cancelCheckMs);
     let failed = 0;
     /** The last entry handed to putPage, told once those before it are. */
@@ -204,7 +215,7 @@ export class LocalBackend implements JobBackend {
       const pageCache = this.pageCache ? { cache: this.pageCache, tenant: this.sharedCache ? undefined : tenant } : undefined;
       const cached = pageCache ? withCache(shared, pageCache.cache, pageCache.tenant) : shared;
       // The json format around the job's engine once (a schema made from a prompt is made once per job); files outside it, numbered per page.
-      const shaped = withJsonFormat(cached, this.env);
+      const shaped = withAgentSizing(withJsonFormat(cached, this.env));
       const files = this.files;
       /** The engine whose screenshots are files beside the job, numbered from `first`. */
       const filed = (first: number) => (files ? withJobFiles(shaped, files, jobId, first) : shaped);
@@ -235,6 +246,7 @@ export class LocalBackend implements JobBackend {
             await written;
             if (entry.status === 'failed') failed++;
             this.events.emit(`page:${jobId}`, entry, index);
+            this.webhooks?.page(jobId, kind, request, entry);
           });
           telling = told.catch(() => undefined);
           return told;
@@ -263,6 +275,7 @@ export class LocalBackend implements JobBackend {
       }
     });
     this.emitProgress(jobId, { status: final.record.status, done: entryCount(final), failed });
+    this.webhooks?.ended(jobId, kind, request, final.record, { done: entryCount(final), failed });
   }
 
   private async checkCancelled(jobId: string, controller: AbortController): Promise<void> {
@@ -460,6 +473,7 @@ export class LocalBackend implements JobBackend {
     this.queue.clear();
     for (const { controller } of this.running.values()) controller.abort(new Error(reason));
     await Promise.all([...this.running.values()].map((r) => r.done.catch(() => undefined)));
+    if (this.drainWebhooks) await this.webhooks?.idle().then(() => this.webhooks?.close());
     const engine = this.engine;
     this.engine = undefined;
     if (engine) await (await engine.catch(() => undefined))?.close();
