@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runShell, tempHome } from './helpers/cli.js';
 import { articleText, html, sendHtml, startFixtureServer, type FixtureServer } from './helpers/fixtureServer.js';
 import { startServe, type ServeProcess } from './helpers/serve.js';
+import { actionRoutes } from './helpers/actionSite.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** README.md, then every docs/*.md, as paths relative to the repository. */
@@ -35,6 +36,7 @@ const RUN = [
   'Change tracking: what changed since the last run',
   'More formats: rawHtml, screenshot, PDF documents',
   'Structured data with no model',
+  'Pages that need a click, a scroll or a login',
 ];
 const NOT_RUN: Record<string, string> = {
   webjobs: 'setup and npm test: the machine, not webjobs',
@@ -149,7 +151,8 @@ function scriptOf(block: Block): string {
 
 beforeAll(async () => {
   // Every path is a small article linking to a few others, so crawls and batches have something to find.
-  site = await startFixtureServer({}, (req, res) => {
+  // The pages of the page-action examples ("Load more", an endless feed, a login): test/helpers/actionSite.ts.
+  site = await startFixtureServer(actionRoutes(), (req, res) => {
     const title = `Page ${req.url}`;
     const links = ['/a', '/b', '/docs/one', '/docs/two', '/status'].map((href) => `<a href="${href}">${href}</a>`).join(' ');
     // Its schema.org data, for the examples of structured data with no model.

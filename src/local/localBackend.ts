@@ -29,6 +29,7 @@ import type { Engine } from '../engine/engine.js';
 import { ofKind, type JobHeader, type JobStore, type StoredJob } from '../jobs/jobStore.js';
 import type { JobFileWriter, PageCache } from '../jobs/contracts.js';
 import { withAgentSizing, withCache, withJobFiles, withJsonFormat, withTurn } from '../jobs/jobEngine.js';
+import { withProfiles, type ProfileStore } from '../jobs/profiles.js';
 import { jobCleaner } from '../jobs/cleaner.js';
 import { JobQueue } from './jobQueue.js';
 import type { JobContext, JobRunner } from '../jobs/jobRunner.js';
@@ -50,6 +51,8 @@ export interface LocalBackendOptions {
   pageCache?: PageCache;
   /** Where jobs keep their screenshots; without it a screenshot stays a data: URL in the record. */
   files?: JobFileWriter;
+  /** Where scrapeOptions.profile is kept, by tenant; without it a page asking for a profile fails saying so. */
+  profiles?: ProfileStore;
   /** scrape and batch may read saved pages (file:// URLs): the CLI's own jobs, never serve's or MCP's. */
   savedPages?: boolean;
   /** Running jobs one tenant (serve: API key) may have at once; the slots are taken in turn over tenants (jobQueue.ts). */
@@ -84,6 +87,7 @@ export class LocalBackend implements JobBackend {
   private readonly cancelCheckMs: number;
   private readonly pageCache: PageCache | undefined;
   private readonly files: JobFileWriter | undefined;
+  private readonly profiles: ProfileStore | undefined;
   private readonly savedPages: boolean;
   private engine: Promise<Engine> | undefined;
   private readonly events = new EventEmitter();
@@ -110,6 +114,7 @@ export class LocalBackend implements JobBackend {
     this.cancelCheckMs = options.cancelCheckMs ?? 500;
     this.pageCache = options.pageCache;
     this.files = options.files;
+    this.profiles = options.profiles;
     this.queue = new JobQueue(options.maxRunningPerTenant);
     this.sharedCache = options.sharedCache ?? false;
     this.webhooks = options.webhooks;
@@ -206,7 +211,8 @@ export class LocalBackend implements JobBackend {
     const { clean, cleanError } = jobCleaner(job.meta.request);
     try {
       // The job's pages take its tenant's turn at the shared extraction workers (jobEngine.ts withTurn).
-      const shared = withTurn(await this.getEngine(), tenant);
+      const engine = withTurn(await this.getEngine(), tenant);
+      const shared = this.profiles ? withProfiles(engine, this.profiles, tenant) : engine;
       const pageCache = this.pageCache ? { cache: this.pageCache, tenant: this.sharedCache ? undefined : tenant } : undefined;
       const cached = pageCache ? withCache(shared, pageCache.cache, pageCache.tenant) : shared;
       // The json format around the job's engine once (a schema made from a prompt is made once per job); files outside it, numbered per page.

@@ -169,6 +169,21 @@ export function contractCases(target: ContractTarget): void {
       }
     });
 
+    it("page actions: a batch's screenshots and PDFs come back as URLs named by the page's place, served to the job's key only; script values as they are", async () => {
+      const actions = JSON.stringify([{ type: 'executeJavascript', script: 'document.title' }, { type: 'screenshot' }, { type: 'pdf' }]);
+      const run = await target.remote(['batch', site.at('/shot/1'), site.at('/shot/2'), '--actions', actions, '--concurrency', '2', '--json']);
+      expect(run.code, run.stderr).toBe(0);
+      const record = JSON.parse(run.stdout) as { jobId: string; data: (Entry & { actions: { screenshots: string[]; pdfs: string[]; javascriptReturns: unknown[] } })[] };
+      const files = `${target.url()}/api/files/${record.jobId}`;
+      expect(record.data.map((entry) => entry.actions.screenshots)).toEqual([1, 2].map((n) => [`${files}/screenshot-${n}-1.png`]));
+      expect(record.data.map((entry) => entry.actions.pdfs)).toEqual([1, 2].map((n) => [`${files}/pdf-${n}-1.pdf`]));
+      expect(record.data.every((entry) => (entry.actions.javascriptReturns[0] as { type: string }).type === 'string')).toBe(true);
+      const pdf = await fetch(`${files}/pdf-2-1.pdf`, { headers: { 'x-api-key': target.key } });
+      expect(pdf.headers.get('content-type')).toBe('application/pdf');
+      expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+      expect((await fetch(`${files}/screenshot-1-1.png`, { headers: { 'x-api-key': target.otherKey } })).status).toBe(404);
+    });
+
     it('robots.txt after a redirect: the crawl obeys the rules of the origin the start URL lands on', async () => {
       const args = ['crawl', start.at('/'), '--ignore-sitemap', '--json'];
       const l = await target.local(args);

@@ -58,6 +58,10 @@ Examples:
   $ webjobs scrape https://example.com --formats screenshot -o shot.png
   $ webjobs scrape https://example.com/pricing --formats markdown,changeTracking --exit-code --json   # cron: exit 10 when it changed
   $ webjobs scrape https://shop.example.com/item/42 --formats json --schema product.schema.json   # its data as JSON (no model: from its JSON-LD)
+  $ webjobs scrape https://example.com/products --actions '[{"type":"click","selector":"#more"}]'   # "Load more", then read
+  $ webjobs scrape https://example.com/feed --actions '[{"type":"scroll","repeat":20}]'   # an endless list
+  $ webjobs scrape https://example.com/account --profile shop   # the cookies a login through --actions kept
+  $ webjobs scrape https://example.com/app --wait-for-selector '#root main'
   $ webjobs scrape saved/article.html --timeout 20s
   $ curl -s https://example.com | webjobs scrape -
 
