@@ -1,27 +1,17 @@
 /**
- * One page of a crawl, the step a PostgreSQL worker runs: the rules of the
- * in-process crawl (crawlRules.ts: robots.txt of each origin, scope and
- * patterns, pages only, the start page's links then the sitemaps' URLs), for a
- * single page; the links it returns are recorded and queued by the store, which
- * enforces maxPages and de-duplication in SQL.
+ * One page of a crawl, the step a PostgreSQL worker runs: the visit of the
+ * in-process crawl (crawlVisit.ts), then the page's new links (scope, patterns,
+ * robots.txt: crawlRules.ts) and, on the start page, the sitemaps' URLs; the links
+ * it returns are recorded and queued by the store, which enforces maxPages and
+ * de-duplication in SQL.
  */
-import { PageError } from '../api/errors.js';
 import { LIMITS } from '../api/limits.js';
 import type { CrawlRequest, Format, PageEntry } from '../api/types.js';
 import type { SiteAccess } from '../engine/net/access.js';
 import { normalizeUrl } from '../api/normalizeUrl.js';
 import type { Engine } from '../engine/engine.js';
-import {
-  crawlFormats,
-  crawlScrapeOptions,
-  crawlSitemapUrls,
-  followsLink,
-  landedRefusal,
-  MAX_LINKS_PER_PAGE,
-  robotsRefusal,
-  type CrawlRules,
-} from './crawlRules.js';
-import { failedEntry, pageEntry } from './runners/pageEntry.js';
+import { crawlFormats, crawlSitemapUrls, followsLink, type CrawlRules } from './crawlRules.js';
+import { visitPage } from './crawlVisit.js';
 
 export interface CrawledPage {
   entry: PageEntry;
@@ -46,32 +36,15 @@ export async function crawlPage(
     if (isStart && !request.ignoreSitemap) await readSitemaps(request, rules, found, signal);
     return { entry, links: found.list() };
   };
-  const refusal = await robotsRefusal(rules, url);
-  if (refusal) {
-    const entry = failedEntry(url, new PageError(refusal), formats);
-    // A robots.txt that cannot be read closes the whole site, its sitemaps too.
-    return (await rules.robots.for(url)).unavailable ? { entry, links: [] } : done(entry);
-  }
-  let links: string[] = [];
-  const options = crawlScrapeOptions(request);
-  // The gate outside the page's entry: a database lost while waiting for the host hands the page back, not fails it.
-  const entry = await rules.politely(url, () =>
-    pageEntry(url, formats, async () => {
-      const data = await engine.scrape(url, options, request.sessionOptions, signal, access);
-      links = (data.links ?? []).slice(0, MAX_LINKS_PER_PAGE);
-      if (!formats.includes('links')) delete data.links;
-      return data;
-    }),
-  );
+  // The gate's failure (a database lost while waiting for the host) is thrown: the page is handed back, not failed.
+  const visit = await visitPage({ request, rules, engine, signal, access }, url, isStart);
+  const entry = visit.entry!;
+  // A robots.txt that cannot be read closes the whole site, its sitemaps too.
+  if (visit.refused && (await rules.robots.for(url)).unavailable) return { entry, links: [] };
   if (entry.status !== 'completed') return done(entry);
-  const finalUrl = entry.metadata.url || url;
-  const landed = await landedRefusal(rules, finalUrl, url);
-  if (landed) return done(failedEntry(finalUrl, new PageError(landed), formats));
-  if (isStart) rules.scope.addHost(finalUrl);
-  entry.url = finalUrl;
-  found.skip(finalUrl);
+  found.skip(entry.url);
   // followLinks: false crawls the start page and the sitemaps' URLs only.
-  if (request.followLinks !== false) for (const link of links) await found.add(link);
+  if (request.followLinks !== false) for (const link of visit.links) await found.add(link);
   return done(entry);
 }
 

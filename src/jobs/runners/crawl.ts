@@ -7,7 +7,7 @@
  * come) and deeper pages.
  */
 import { setImmediate } from 'node:timers/promises';
-import { LimitError, PageError } from '../../api/errors.js';
+import { LimitError } from '../../api/errors.js';
 import { LIMITS } from '../../api/limits.js';
 import type { CrawlRequest, Format, PageEntry } from '../../api/types.js';
 import { defaultConcurrency } from '../../engine/browser/browser.js';
@@ -15,21 +15,12 @@ import { Frontier } from '../../engine/crawl/frontier.js';
 import { HostGate } from '../../engine/crawl/hostGate.js';
 import { normalizeUrl } from '../../api/normalizeUrl.js';
 import { SitemapFeed } from '../../engine/crawl/sitemapFeed.js';
-import {
-  crawlFormats,
-  crawlRules,
-  crawlScrapeOptions,
-  crawlSitemapUrls,
-  followsLink,
-  landedRefusal,
-  MAX_LINKS_PER_PAGE,
-  robotsRefusal,
-  type CrawlRules,
-} from '../crawlRules.js';
+import { crawlFormats, crawlRules, crawlSitemapUrls, followsLink, type CrawlRules } from '../crawlRules.js';
+import { visitPage, type CrawlVisit, type CrawlVisitor } from '../crawlVisit.js';
 import { scrapePreflight } from '../jobEngine.js';
 import { CrawlChanges } from '../crawlChanges.js';
 import type { JobContext, JobRunner } from '../jobRunner.js';
-import { abortPromise, completedEntry, failedEntry, isJobFatal, throttled } from './pageEntry.js';
+import { abortPromise, failedEntry, isJobFatal, throttled } from './pageEntry.js';
 import { CrawlJournal, restoreCrawl } from './crawlState.js';
 
 /**
@@ -46,13 +37,8 @@ const MAX_MATCHING_COST = 200_000_000;
  */
 const STORING_AT_ONCE = 16;
 
-interface Visit {
-  /** The URL requested (taken from the frontier). */
-  url?: string;
-  /** null: the page redirected to one already crawled, so it is not a new entry. */
-  entry: PageEntry | null;
-  links: string[];
-}
+/** A visit (crawlVisit.ts) and the URL it requested (taken from the frontier). */
+type Visit = CrawlVisit & { url?: string };
 
 class Crawl {
   private readonly maxPages: number;
@@ -108,30 +94,30 @@ class Crawl {
 
   /** Visits a URL taken from the frontier; `place` names the files its scrape keeps (jobRunner.ts pageEngine). */
   private async visit(url: string, isStart: boolean, place: number): Promise<Visit> {
-    const refusal = await robotsRefusal(this.rules, url);
-    if (refusal) return { entry: failedEntry(url, new PageError(refusal), this.formats), links: [] };
-    const { scrapeOptions, sessionOptions } = this.ctx.request;
-    let data;
+    const { ctx } = this;
+    const visitor: CrawlVisitor = {
+      request: ctx.request,
+      rules: this.rules,
+      engine: ctx.pageEngine(place),
+      signal: ctx.signal,
+      access: ctx.access,
+      landed: (finalUrl) => {
+        const key = normalizeUrl(finalUrl) ?? finalUrl;
+        if (this.crawled.has(key)) return false;
+        this.crawled.add(key);
+        this.frontier.markSeen(finalUrl);
+        return true;
+      },
+      failed: (failedUrl) => this.crawled.add(normalizeUrl(failedUrl)!),
+    };
     try {
-      const options = { ...crawlScrapeOptions(this.ctx.request), sitemapLastmod: this.changes?.lastmodOf(url) };
-      data = await this.rules.politely(url, () => this.ctx.pageEngine(place).scrape(url, options, sessionOptions, this.ctx.signal, this.ctx.access));
+      return await visitPage(visitor, url, isStart, this.changes?.lastmodOf(url));
     } catch (err) {
+      // Its host's gate failed (the job stopped while it waited): the page's failure, as a scrape's.
       if (isJobFatal(err)) throw err;
-      this.crawled.add(normalizeUrl(url)!);
-      return { entry: failedEntry(url, err, scrapeOptions?.formats), links: [] };
+      visitor.failed!(url);
+      return { entry: failedEntry(url, err, ctx.request.scrapeOptions?.formats), links: [] };
     }
-    const links = (data.links ?? []).slice(0, MAX_LINKS_PER_PAGE);
-    if (!this.formats.includes('links')) delete data.links;
-    const finalUrl = data.metadata.url || url;
-    const key = normalizeUrl(finalUrl) ?? finalUrl;
-    if (this.crawled.has(key)) return { entry: null, links: [] };
-    this.crawled.add(key);
-    this.frontier.markSeen(finalUrl);
-    // A redirect to another origin (http to https, a www. host) lands under that origin's robots.txt.
-    const landed = await landedRefusal(this.rules, finalUrl, url);
-    if (landed) return { entry: failedEntry(finalUrl, new PageError(landed), this.formats), links: [] };
-    if (isStart) this.rules.scope.addHost(finalUrl);
-    return { entry: completedEntry(finalUrl, data), links };
   }
 
   /** The next queued URL that no redirect has already brought us to. */
