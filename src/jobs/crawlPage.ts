@@ -3,55 +3,62 @@
  * in-process crawl (crawlVisit.ts), then the page's new links (scope, patterns,
  * robots.txt: crawlRules.ts) and, on the start page, the sitemaps' URLs; the links
  * it returns are recorded and queued by the store, which enforces maxPages and
- * de-duplication in SQL.
+ * de-duplication in SQL: of URLs by their normalised key, and of pages by where
+ * they landed (`landed`), as the in-process crawl does in memory.
  */
 import { LIMITS } from '../api/limits.js';
 import type { CrawlRequest, Format, PageEntry } from '../api/types.js';
-import type { SiteAccess } from '../engine/net/access.js';
 import { normalizeUrl } from '../api/normalizeUrl.js';
-import type { Engine } from '../engine/engine.js';
+import { tracksChanges } from './changeTracking.js';
 import { crawlFormats, crawlSitemapUrls, followsLink, type CrawlRules } from './crawlRules.js';
-import { visitPage } from './crawlVisit.js';
+import { visitPage, type CrawlVisitor } from './crawlVisit.js';
+
+/** A candidate page: its absolute URL, its normalised key and, from a sitemap, its <lastmod> (ms). */
+export interface FoundLink {
+  url: string;
+  key: string;
+  lastmod?: number;
+}
 
 export interface CrawledPage {
   entry: PageEntry;
-  /** New candidate pages: absolute URLs with their normalised keys, in page order. */
-  links: { url: string; key: string }[];
+  /** New candidate pages, in page order. */
+  links: FoundLink[];
+  /** The normalised URL the page landed on (the requested one when its scrape failed); none when robots.txt refused it. */
+  landed?: string;
 }
 
-export async function crawlPage(
-  url: string,
-  isStart: boolean,
-  request: CrawlRequest,
-  engine: Engine,
-  rules: CrawlRules,
-  signal: AbortSignal,
-  access: SiteAccess | undefined,
-): Promise<CrawledPage> {
-  const formats = crawlFormats(request);
-  const found = new FoundLinks(rules, formats, [url]);
+/** The page `url` of a crawl (`isStart`: its start page), with the <lastmod> its sitemap gave it. */
+export async function crawlPage(visitor: Omit<CrawlVisitor, 'landed' | 'failed'>, url: string, isStart: boolean, lastmod?: number): Promise<CrawledPage> {
+  const { request, rules, signal } = visitor;
+  const found = new FoundLinks(rules, crawlFormats(request), [url]);
   // The start page's worker reads the sitemaps, after the page's links (as the in-process crawl orders them),
   // whatever became of the page itself, unless the site's robots.txt could not be read.
-  const done = async (entry: PageEntry): Promise<CrawledPage> => {
+  const done = async (entry: PageEntry, landed: string | undefined): Promise<CrawledPage> => {
     if (isStart && !request.ignoreSitemap) await readSitemaps(request, rules, found, signal);
-    return { entry, links: found.list() };
+    return { entry, links: found.list(), landed };
   };
   // The gate's failure (a database lost while waiting for the host) is thrown: the page is handed back, not failed.
-  const visit = await visitPage({ request, rules, engine, signal, access }, url, isStart);
+  const visit = await visitPage(visitor, url, isStart, lastmod);
   const entry = visit.entry!;
-  // A robots.txt that cannot be read closes the whole site, its sitemaps too.
-  if (visit.refused && (await rules.robots.for(url)).unavailable) return { entry, links: [] };
-  if (entry.status !== 'completed') return done(entry);
+  if (visit.refused) {
+    // A robots.txt that cannot be read closes the whole site, its sitemaps too.
+    return (await rules.robots.for(url)).unavailable ? { entry, links: [] } : done(entry, undefined);
+  }
+  const landed = normalizeUrl(entry.url) ?? entry.url;
+  if (entry.status !== 'completed') return done(entry, landed);
   found.skip(entry.url);
   // followLinks: false crawls the start page and the sitemaps' URLs only.
   if (request.followLinks !== false) for (const link of visit.links) await found.add(link);
-  return done(entry);
+  return done(entry, landed);
 }
 
 /** The candidate pages one page yields, each once, in the order found: those the crawl's scope and robots.txt allow. */
 class FoundLinks {
   private readonly accepted = new Map<string, string>();
   private readonly seen = new Set<string>();
+  /** Sitemap <lastmod>s by key (read with change tracking only, as the in-process crawl does). */
+  readonly lastmods = new Map<string, number>();
 
   constructor(
     private readonly rules: CrawlRules,
@@ -78,8 +85,11 @@ class FoundLinks {
     return this.accepted.size;
   }
 
-  list(): { url: string; key: string }[] {
-    return [...this.accepted].map(([key, url]) => ({ url, key }));
+  list(): FoundLink[] {
+    return [...this.accepted].map(([key, url]) => {
+      const lastmod = this.lastmods.get(key);
+      return lastmod === undefined ? { url, key } : { url, key, lastmod };
+    });
   }
 }
 
@@ -87,7 +97,13 @@ class FoundLinks {
 async function readSitemaps(request: CrawlRequest, rules: CrawlRules, found: FoundLinks, signal: AbortSignal): Promise<void> {
   const maxPages = request.maxPages ?? LIMITS.defaultCrawlPages;
   const { sitemaps } = await rules.robots.for(request.url);
-  for await (const chunk of crawlSitemapUrls(rules, request, sitemaps, signal)) {
+  const onLastmod = tracksChanges(request.scrapeOptions)
+    ? (url: string, lastmod: number) => {
+        const key = normalizeUrl(url);
+        if (key) found.lastmods.set(key, lastmod);
+      }
+    : undefined;
+  for await (const chunk of crawlSitemapUrls(rules, request, sitemaps, signal, onLastmod)) {
     for (const link of chunk) await found.add(link);
     // The start page is one of maxPages; leaving the loop ends the reading: no further file is fetched.
     if (found.size >= maxPages - 1) break;
