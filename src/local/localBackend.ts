@@ -25,7 +25,7 @@ import { requestUrls, withoutCredentials } from '../api/redact.js';
 import { CLI_LIMITS, LOCAL_LIMITS, validateJobId, validateMapRequest, validateRequest } from '../api/validate.js';
 import { siteAccess } from '../engine/net/access.js';
 import type { Engine } from '../engine/engine.js';
-import { ofKind, type JobHeader, type JobStore, type StoredJob } from '../jobs/jobStore.js';
+import { ofKind, type JobHeader, type OwnedJobStore, type StoredJob } from '../jobs/jobStore.js';
 import type { JobFileWriter, PageCache } from '../jobs/contracts.js';
 import { withCache, withJobFiles, withJsonFormat } from '../jobs/jobEngine.js';
 import { jobCleaner } from '../jobs/cleaner.js';
@@ -36,7 +36,7 @@ import { loadRunner } from '../jobs/runners/index.js';
 import { checkResumable, interruptedError } from '../jobs/resume.js';
 
 export interface LocalBackendOptions {
-  store: JobStore;
+  store: OwnedJobStore;
   /** Created on first use, so commands that only read the store never start a browser. */
   createEngine?: () => Promise<Engine>;
   env?: NodeJS.ProcessEnv;
@@ -71,7 +71,7 @@ async function runnerFor<K extends JobKind>(kind: K): Promise<JobRunner<K>> {
 }
 
 export class LocalBackend implements JobBackend {
-  private readonly store: JobStore;
+  private readonly store: OwnedJobStore;
   private readonly env: NodeJS.ProcessEnv;
   private readonly createEngine: () => Promise<Engine>;
   private readonly maxConcurrentJobs: number;

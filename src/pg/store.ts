@@ -14,7 +14,7 @@ import { requestUrls, withoutCredentials } from '../api/redact.js';
 import { JOB_ID_PATTERN, validatePageQuery } from '../api/validate.js';
 import type { BatchScrapeRequest, CrawlRequest, JobKind, JobRecord, JobRequest, JobStatus, JobSummary, PageEntry, PageQuery } from '../api/types.js';
 import { tracksChanges } from '../jobs/changeTracking.js';
-import type { JobRecords, RecordHeader } from '../jobs/jobStore.js';
+import type { RecordHeader } from '../jobs/jobStore.js';
 import { inTransaction } from './client.js';
 import { JOB_QUEUE, MAX_ATTEMPTS, PAGE_QUEUE, type PgConnection } from './connect.js';
 
@@ -73,7 +73,7 @@ export function bossDb(client: pg.PoolClient): PgBoss.Db {
   return { executeSql: (text, values) => client.query(text, values) };
 }
 
-export class PgJobStore implements JobRecords {
+export class PgJobStore {
   protected readonly pool: pg.Pool;
   protected readonly boss: PgBoss;
   protected readonly leaseSeconds: number;

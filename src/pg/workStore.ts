@@ -13,11 +13,22 @@ import type pg from 'pg';
 import type PgBoss from 'pg-boss';
 import type { JobKind, JobRequest, PageEntry } from '../api/types.js';
 import type { RecordHeader } from '../jobs/jobStore.js';
-import type { Held, WorkLeases } from '../jobs/leases.js';
 import { inTransaction } from './client.js';
 import { BOSS_SCHEMA, JOB_QUEUE, MAX_ATTEMPTS, PAGE_QUEUE } from './connect.js';
 import { endCrawl, finishCrawlPage, type CrawlFinish, type Queues } from './crawlPages.js';
 import { ACTIVE, bossDb, ENDED_CHANNEL, HOLDS_JOB, PgJobStore, type JobRow } from './store.js';
+
+/**
+ * A piece of work held on a lease: page `index` of a batch or crawl, or a whole scrape/extract job (no index), at
+ * one attempt. The model is Crawlee's RequestQueueClient: renew (prolongRequestLock), requeue (deleteRequestLock),
+ * reapExpired (a lock that ran out).
+ */
+export interface Held {
+  jobId: string;
+  index?: number;
+  /** Deliveries so far: a write by an earlier attempt, whose lease was taken back, is fenced off. */
+  attempt: number;
+}
 
 export interface PageLease extends Held {
   index: number;
@@ -71,7 +82,7 @@ function orphanReason(what: 'page' | 'job', row: { state: string | null; started
   return `its queue job was ${row.state} after ${deliveries} deliver${deliveries === 1 ? 'y' : 'ies'} without the ${what} being begun${why}`;
 }
 
-export class PgWorkStore extends PgJobStore implements WorkLeases {
+export class PgWorkStore extends PgJobStore {
   /**
    * Takes page `index` for one more attempt; undefined when there is nothing to do
    * (the job ended, or another delivery already finished the page). One statement:

@@ -37,8 +37,7 @@ import { PgJobFiles } from './jobFiles.js';
 import { PgPageCache } from './pageCache.js';
 import { type PageJobData, type WholeJobData } from './store.js';
 import { PgProgress } from './progress.js';
-import type { Held } from '../jobs/leases.js';
-import { LEASE_EXPIRED, PgWorkStore, type JobLease } from './workStore.js';
+import { LEASE_EXPIRED, PgWorkStore, type Held, type JobLease } from './workStore.js';
 
 export interface PgWorkerOptions {
   connection: PgConnection;
