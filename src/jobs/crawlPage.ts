@@ -13,10 +13,11 @@ import { tracksChanges } from './changeTracking.js';
 import { crawlFormats, crawlSitemapUrls, followsLink, type CrawlRules } from './crawlRules.js';
 import { visitPage, type CrawlVisitor } from './crawlVisit.js';
 
-/** A candidate page: its absolute URL, its normalised key and, from a sitemap, its <lastmod> (ms). */
+/** A candidate page: its absolute URL, its normalised key, its depth (links from the start page) and, from a sitemap, its <lastmod> (ms). */
 export interface FoundLink {
   url: string;
   key: string;
+  depth: number;
   lastmod?: number;
 }
 
@@ -28,8 +29,13 @@ export interface CrawledPage {
   landed?: string;
 }
 
-/** The page `url` of a crawl (`isStart`: its start page), with the <lastmod> its sitemap gave it. */
-export async function crawlPage(visitor: Omit<CrawlVisitor, 'landed' | 'failed'>, url: string, isStart: boolean, lastmod?: number): Promise<CrawledPage> {
+/** The page `url` of a crawl (`isStart`: its start page), `depth` links from the start page, with the <lastmod> its sitemap gave it. */
+export async function crawlPage(
+  visitor: Omit<CrawlVisitor, 'landed' | 'failed'>,
+  url: string,
+  isStart: boolean,
+  { depth = 0, lastmod }: { depth?: number; lastmod?: number } = {},
+): Promise<CrawledPage> {
   const { request, rules, signal } = visitor;
   const found = new FoundLinks(rules, crawlFormats(request), [url]);
   // The start page's worker reads the sitemaps, after the page's links (as the in-process crawl orders them),
@@ -48,14 +54,15 @@ export async function crawlPage(visitor: Omit<CrawlVisitor, 'landed' | 'failed'>
   const landed = normalizeUrl(entry.url) ?? entry.url;
   if (entry.status !== 'completed') return done(entry, landed);
   found.skip(entry.url);
-  // followLinks: false crawls the start page and the sitemaps' URLs only.
-  if (request.followLinks !== false) for (const link of visit.links) await found.add(link);
+  // followLinks: false crawls the start page and the sitemaps' URLs only; maxDepth stops at its depth.
+  const follows = request.followLinks !== false && (request.maxDepth === undefined || depth < request.maxDepth);
+  if (follows) for (const link of visit.links) await found.add(link, depth + 1);
   return done(entry, landed);
 }
 
 /** The candidate pages one page yields, each once, in the order found: those the crawl's scope and robots.txt allow. */
 class FoundLinks {
-  private readonly accepted = new Map<string, string>();
+  private readonly accepted = new Map<string, { url: string; depth: number }>();
   private readonly seen = new Set<string>();
   /** Sitemap <lastmod>s by key (read with change tracking only, as the in-process crawl does). */
   readonly lastmods = new Map<string, number>();
@@ -74,11 +81,11 @@ class FoundLinks {
     if (key) this.seen.add(key);
   }
 
-  async add(link: string): Promise<void> {
+  async add(link: string, depth: number): Promise<void> {
     const key = normalizeUrl(link);
     if (!key || this.seen.has(key)) return;
     this.seen.add(key);
-    if (await followsLink(this.rules, this.formats, link)) this.accepted.set(key, link);
+    if (await followsLink(this.rules, this.formats, link)) this.accepted.set(key, { url: link, depth });
   }
 
   get size(): number {
@@ -86,9 +93,9 @@ class FoundLinks {
   }
 
   list(): FoundLink[] {
-    return [...this.accepted].map(([key, url]) => {
+    return [...this.accepted].map(([key, { url, depth }]) => {
       const lastmod = this.lastmods.get(key);
-      return lastmod === undefined ? { url, key } : { url, key, lastmod };
+      return lastmod === undefined ? { url, key, depth } : { url, key, depth, lastmod };
     });
   }
 }
@@ -104,7 +111,7 @@ async function readSitemaps(request: CrawlRequest, rules: CrawlRules, found: Fou
       }
     : undefined;
   for await (const chunk of crawlSitemapUrls(rules, request, sitemaps, signal, onLastmod)) {
-    for (const link of chunk) await found.add(link);
+    for (const link of chunk) await found.add(link, 0);
     // The start page is one of maxPages; leaving the loop ends the reading: no further file is fetched.
     if (found.size >= maxPages - 1) break;
   }

@@ -77,10 +77,10 @@ export async function finishCrawlPage(
     const queueJob = queues.page(jobId, total + dropped);
     // A URL some page landed on already is no new page (the in-process crawl's frontier has it seen).
     const inserted = await client.query(
-      `INSERT INTO webjobs_pages (job_id, idx, url, url_key, queue_job, lastmod)
-       SELECT $1, $2, $3, $4, $5, $6 WHERE NOT EXISTS (SELECT 1 FROM webjobs_pages WHERE job_id = $1 AND landed_key = $4)
+      `INSERT INTO webjobs_pages (job_id, idx, url, url_key, queue_job, lastmod, depth)
+       SELECT $1, $2, $3, $4, $5, $6, $7 WHERE NOT EXISTS (SELECT 1 FROM webjobs_pages WHERE job_id = $1 AND landed_key = $4)
        ON CONFLICT (job_id, url_key) DO NOTHING`,
-      [jobId, total + dropped, link.url, link.key, queueJob.id, link.lastmod ?? null],
+      [jobId, total + dropped, link.url, link.key, queueJob.id, link.lastmod ?? null, link.depth],
     );
     if (inserted.rowCount === 1) {
       queued.push(queueJob);
@@ -125,11 +125,11 @@ export async function finishCrawlPage(
  */
 async function keepNotCrawled(client: pg.PoolClient, jobId: string, links: FoundLink[]): Promise<void> {
   await client.query(
-    `INSERT INTO webjobs_pages (job_id, idx, url, url_key, status, lastmod)
-     SELECT $1, (SELECT coalesce(max(idx) + 1, $2) FROM webjobs_pages WHERE job_id = $1 AND idx >= $2) + i - 1, u, k, '${NOT_CRAWLED}', m
-     FROM unnest($3::text[], $4::text[], $5::bigint[]) WITH ORDINALITY AS t (u, k, m, i)
+    `INSERT INTO webjobs_pages (job_id, idx, url, url_key, status, lastmod, depth)
+     SELECT $1, (SELECT coalesce(max(idx) + 1, $2) FROM webjobs_pages WHERE job_id = $1 AND idx >= $2) + i - 1, u, k, '${NOT_CRAWLED}', m, d
+     FROM unnest($3::text[], $4::text[], $5::bigint[], $6::int[]) WITH ORDINALITY AS t (u, k, m, d, i)
      ON CONFLICT (job_id, url_key) DO NOTHING`,
-    [jobId, NOT_CRAWLED_FROM, links.map((l) => l.url), links.map((l) => l.key), links.map((l) => l.lastmod ?? null)],
+    [jobId, NOT_CRAWLED_FROM, links.map((l) => l.url), links.map((l) => l.key), links.map((l) => l.lastmod ?? null), links.map((l) => l.depth)],
   );
 }
 

@@ -95,6 +95,8 @@ export const MIGRATIONS: readonly string[] = [
   `ALTER TABLE webjobs_pages ADD COLUMN landed_key text, ADD COLUMN lastmod bigint;
    CREATE UNIQUE INDEX webjobs_pages_landed ON webjobs_pages (job_id, landed_key);
    ALTER TABLE webjobs_jobs ADD COLUMN dropped_pages integer NOT NULL DEFAULT 0, ADD COLUMN tracks_changes boolean NOT NULL DEFAULT false;`,
+  // 7: a crawl page's depth, links from the start page (the sitemap's pages: 0), for maxDepth; NULL: 0.
+  `ALTER TABLE webjobs_pages ADD COLUMN depth integer;`,
 ];
 
 /**

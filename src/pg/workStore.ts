@@ -42,6 +42,8 @@ export interface PageLease extends Held {
   cacheTenant?: string;
   /** A crawl's page: the <lastmod> its sitemap gave it (ms), when the crawl tracks changes. */
   lastmod?: number;
+  /** A crawl's page: links from the start page (the sitemap's pages: 0). */
+  depth: number;
 }
 
 /**
@@ -91,7 +93,7 @@ export class PgWorkStore extends PgJobStore {
    * worker does not hold it already (`withRequest`).
    */
   async beginPage(jobId: string, index: number, queueJob: string, withRequest = true): Promise<PageLease | undefined> {
-    const { rows } = await this.pool.query<{ attempt: number; url: string; last_error: string | null; lastmod: string | null; kind: JobKind; request: JobRequest | null; cache_tenant: string | null }>({
+    const { rows } = await this.pool.query<{ attempt: number; url: string; last_error: string | null; lastmod: string | null; depth: number | null; kind: JobKind; request: JobRequest | null; cache_tenant: string | null }>({
       name: 'webjobs-begin-page',
       text: `WITH job AS (SELECT kind, CASE WHEN $5 THEN request END AS request, cache_tenant FROM webjobs_jobs WHERE id = $1 AND status IN ${ACTIVE}),
        -- A page another worker holds on a live lease is not taken from it (a duplicate delivery).
@@ -99,10 +101,10 @@ export class PgWorkStore extends PgJobStore {
          UPDATE webjobs_pages SET attempt = attempt + 1, status = 'running', lease_until = now() + make_interval(secs => $3), queue_job = $4
          WHERE job_id = $1 AND idx = $2 AND entry IS NULL AND (status <> 'running' OR lease_until IS NULL OR lease_until < now())
            AND EXISTS (SELECT 1 FROM job)
-         RETURNING attempt, url, last_error, lastmod),
+         RETURNING attempt, url, last_error, lastmod, depth),
        -- Re-checked under the row lock: a job stopped meanwhile stays stopped.
        started AS (UPDATE webjobs_jobs SET status = 'running' WHERE id = $1 AND status = 'pending' AND EXISTS (SELECT 1 FROM page))
-       SELECT page.attempt, page.url, page.last_error, page.lastmod, job.kind, job.request, job.cache_tenant FROM page, job`,
+       SELECT page.attempt, page.url, page.last_error, page.lastmod, page.depth, job.kind, job.request, job.cache_tenant FROM page, job`,
       values: [jobId, index, this.leaseSeconds, queueJob, withRequest],
     });
     const taken = rows[0];
@@ -114,6 +116,7 @@ export class PgWorkStore extends PgJobStore {
       url: taken.url,
       lastError: taken.last_error,
       ...(taken.lastmod !== null ? { lastmod: Number(taken.lastmod) } : {}),
+      depth: taken.depth ?? 0,
       kind: taken.kind,
       request: taken.request ?? undefined,
       cacheTenant: taken.cache_tenant ?? undefined,

@@ -310,7 +310,7 @@ export class PgWorker {
               const request = job.request as CrawlRequest;
               held.crawl ??= crawlRules(request, engine, access, signal, gate);
               held.changes ??= CrawlChanges.open(request, { cache: this.cache, tenant: lease.cacheTenant });
-              const page = await crawlPage({ request, rules: held.crawl, engine, signal, access }, lease.url, index === 0, lease.lastmod);
+              const page = await crawlPage({ request, rules: held.crawl, engine, signal, access }, lease.url, index === 0, { depth: lease.depth, lastmod: lease.lastmod });
               // A page of the previous crawl that now answers 404 or 410 is removed (crawlChanges.ts).
               await (await held.changes)?.reached(page.entry);
               ({ entry } = page);

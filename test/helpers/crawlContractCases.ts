@@ -43,6 +43,8 @@ export function crawlContractCases(target: ContractTarget): void {
   let secondCrawl = false;
   /** A sitemap that dates its pages long ago. */
   let dated: FixtureServer;
+  /** A chain of pages, each one link deeper. */
+  let deep: FixtureServer;
 
   beforeAll(async () => {
     dup = await startFixtureServer({
@@ -68,10 +70,16 @@ export function crawlContractCases(target: ContractTarget): void {
       '/1': (_req, res) => sendHtml(res, page('Dated one')),
       '/2': (_req, res) => sendHtml(res, page('Dated two')),
     });
+    deep = await startFixtureServer({
+      '/': (_req, res) => sendHtml(res, page('Depth zero', ['/1'])),
+      '/1': (_req, res) => sendHtml(res, page('Depth one', ['/2'])),
+      '/2': (_req, res) => sendHtml(res, page('Depth two', ['/3'])),
+      '/3': (_req, res) => sendHtml(res, page('Depth three')),
+    });
   });
 
   afterAll(async () => {
-    await Promise.all([dup, tracked, dated].map((s) => s?.close()));
+    await Promise.all([dup, tracked, dated, deep].map((s) => s?.close()));
   });
 
   describe.concurrent('the contract: a crawl, the same on either store', () => {
@@ -103,6 +111,27 @@ export function crawlContractCases(target: ContractTarget): void {
       const [local, remote] = second.map((run) => changes(run.stdout));
       expect(remote).toEqual(local);
       expect(local!.slice(1)).toEqual(expected);
+    }, CASE_MS);
+
+    it('maxDepth: links followed from the start page at most', async () => {
+      for (const depth of [0, 2]) {
+        const args = ['crawl', deep.at('/'), '--ignore-sitemap', '--max-depth', String(depth), '--json'];
+        const l = await target.local(args);
+        const r = await target.remote(args);
+        expect(l.code, l.stderr).toBe(0);
+        target.expectSame(l, r);
+        expect(entries(r.stdout).map((e) => e.url)).toEqual(['/', '/1', '/2'].slice(0, depth + 1).map((p) => deep.at(p)));
+      }
+      const refused = await target.remote(['crawl', deep.at('/'), '--max-depth', '-1']);
+      expect({ code: refused.code, lines: refused.stderr.trim().split('\n').length }).toEqual({ code: 2, lines: 1 });
+      expect(refused.stderr).toContain('--max-depth');
+      const answer = await fetch(`${target.url()}/api/crawl`, {
+        method: 'POST',
+        headers: { 'x-api-key': target.key, 'content-type': 'application/json' },
+        body: JSON.stringify({ url: deep.at('/'), maxDepth: 1.5 }),
+      });
+      expect(answer.status).toBe(400);
+      expect(JSON.stringify(await answer.json())).toContain('maxDepth must be an integer');
     }, CASE_MS);
 
     it("a sitemap's <lastmod> no newer than a page's last result spares the page's request, with changeTracking", async () => {

@@ -58,6 +58,8 @@ class Crawl {
   private readonly gate: HostGate;
   /** The frontier and pages as they go, for webjobs resume (crawlState.ts). */
   private readonly journal: CrawlJournal;
+  /** With maxDepth: how many links from the start page each queued URL is (the sitemap's URLs: 0). */
+  private readonly depths: Map<string, number> | undefined;
   /** With change tracking: the previous crawl's pages, sitemap lastmods (crawlChanges.ts). */
   private changes: CrawlChanges | undefined;
 
@@ -65,6 +67,7 @@ class Crawl {
     const request: CrawlRequest = ctx.request;
     this.maxPages = request.maxPages ?? LIMITS.defaultCrawlPages;
     this.formats = crawlFormats(request);
+    this.depths = request.maxDepth !== undefined ? new Map() : undefined;
     this.gate = new HostGate(LIMITS.perHostConcurrency, ctx.signal);
     this.journal = new CrawlJournal(ctx.journal, this.gate);
     this.rules = crawlRules(request, ctx.engine, ctx.access, ctx.signal, this.gate);
@@ -79,17 +82,28 @@ class Crawl {
    * Checks each new link against the scope, giving the event loop back after each:
    * a page's 1,000 links against 40 patterns must not hold up the server's other requests.
    */
-  private async enqueue(urls: string[]): Promise<void> {
+  private async enqueue(urls: string[], depth: number): Promise<void> {
     for (const url of urls) {
       if (this.frontier.has(url)) continue;
       if (this.ctx.signal.aborted || this.rules.scope.matchingCost > MAX_MATCHING_COST) return;
-      if (await followsLink(this.rules, this.formats, url)) this.queue(url);
+      if (await followsLink(this.rules, this.formats, url)) this.queue(url, depth);
       await setImmediate();
     }
   }
 
-  private queue(url: string): void {
-    if (this.frontier.add(url)) this.journal.queue(url);
+  /** Queues `url`, `depth` links from the start page (the sitemap's URLs: 0). */
+  private queue(url: string, depth: number): void {
+    if (!this.frontier.add(url)) return;
+    if (this.depths) this.depths.set(url, depth);
+    this.journal.queue(url, this.depths ? depth : undefined);
+  }
+
+  /** Whether the links of the page requested at `url` are followed: followLinks, and maxDepth. */
+  private linksFrom(url: string): number | undefined {
+    if (this.ctx.request.followLinks === false) return undefined;
+    const depth = this.depths?.get(url) ?? 0;
+    const { maxDepth } = this.ctx.request;
+    return maxDepth !== undefined && depth >= maxDepth ? undefined : depth + 1;
   }
 
   /** Visits a URL taken from the frontier; `place` names the files its scrape keeps (jobRunner.ts pageEngine). */
@@ -141,6 +155,7 @@ class Crawl {
           gate: this.gate,
           // The pages of earlier runs were reached too: change tracking must not list them as removed.
           stored: this.changes && ((entry) => this.changes!.noteStored(entry)),
+          depths: this.depths,
         })
       : undefined;
     /** Entries an earlier run stored: this run's pages come after them. */
@@ -150,7 +165,7 @@ class Crawl {
     if (restored) this.counter.poke();
     const startRobots = await this.rules.robots.for(request.url);
     // Unless an earlier run queued (or stored) it already: one killed before its first page was stored begins here.
-    this.queue(request.url);
+    this.queue(request.url, 0);
 
     const concurrency = defaultConcurrency();
     const aborted = abortPromise(ctx.signal);
@@ -183,7 +198,7 @@ class Crawl {
     try {
       for (;;) {
         // Sitemap URLs come after the start page's links; read alongside the crawl, they join the frontier as they come.
-        if (startDone && sitemaps) await this.enqueue(sitemaps.take());
+        if (startDone && sitemaps) await this.enqueue(sitemaps.take(), 0);
         ctx.discovered(Math.min(this.maxPages, this.stored + inFlight.size + finished.size + this.frontier.size));
         // Pages started but dropped as redirect duplicates do not count toward maxPages.
         while (this.stored + inFlight.size + finished.size < this.maxPages && inFlight.size < concurrency) {
@@ -200,8 +215,9 @@ class Crawl {
         if (next === 'sitemap') continue;
         const { seq, visit } = next;
         inFlight.delete(seq);
-        // followLinks: false crawls the start page and the sitemap's URLs only.
-        if (request.followLinks !== false) await this.enqueue(visit.links);
+        // followLinks: false crawls the start page and the sitemap's URLs only; maxDepth stops at its depth.
+        const depth = this.linksFrom(visit.url!);
+        if (depth !== undefined) await this.enqueue(visit.links, depth);
         if (seq === startSeq) startDone = true;
         finished.set(seq, visit);
         nextToStore = await this.storeInOrder(finished, nextToStore);
