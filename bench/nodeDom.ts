@@ -10,14 +10,13 @@
 import path from 'node:path';
 import { JSDOM } from 'jsdom';
 import { extractInPage, type InPageOptions } from '../src/engine/content/inPage.js';
-import { extractInNode, nodeLibraries } from '../src/engine/content/inNode.js';
+import { extractInNode } from '../src/engine/content/inNode.js';
 import { isShownWithoutLayout, noscriptAsText } from '../src/engine/content/nodeDom.js';
 import { readerText } from './readerText.js';
 import { scorePage, summarise, type PageScore } from './score.js';
-import { loadArticles, pageHtml } from './sets.js';
+import { articlesDir, loadArticles, pageHtml } from './sets.js';
 
 const OPTIONS: InPageOptions = { onlyMainContent: true, includeTags: [], excludeTags: [], wantHtml: false, wantMarkdown: true, wantLinks: true };
-import { REPO_ROOT } from './paths.js';
 
 function withJsdom(html: string, url: string): string {
   const { window } = new JSDOM(html, { url });
@@ -27,9 +26,8 @@ function withJsdom(html: string, url: string): string {
   };
   (globalThis as { NodeFilter?: unknown }).NodeFilter = window.NodeFilter;
   noscriptAsText(window.document);
-  const { selector, toMarkdown } = nodeLibraries();
   try {
-    return extractInPage(OPTIONS, selector, toMarkdown, window.document).markdown;
+    return extractInPage(OPTIONS, window.document).markdown;
   } finally {
     window.close();
   }
@@ -41,9 +39,9 @@ const READERS: Record<string, (html: string, url: string) => string> = {
 };
 
 function main(): void {
-  const dir = path.resolve(process.env.WEBJOBS_BENCH_DATA ?? path.resolve(REPO_ROOT, '..', 'shared', 'data', 'article-extraction-benchmark'));
+  const dir = articlesDir();
   const set = loadArticles(dir);
-  if (!set) throw new Error(`no article set in ${dir} (WEBJOBS_BENCH_DATA)`);
+  if (!set) throw new Error(`no article set in ${dir} (npm run bench:fetch-aeb, or WEBJOBS_BENCH_DATA)`);
   const pages = set.pages.map((page) => ({ page, html: pageHtml(set.htmlDir, page.id) }));
   for (const [name, read] of Object.entries(READERS)) {
     const scores: PageScore[] = [];

@@ -419,7 +419,9 @@ describe('fields webjobs does not support are refused by name, never ignored', (
     ['/v2/crawl', () => ({ url: url(), allowExternalLinks: true }), /^allowExternalLinks is not supported/],
     ['/v2/crawl', () => ({ url: url(), includePaths: ['^/blog/.*$'] }), /includePaths: "\^\/blog\/\.\*\$" is a regular expression/],
     ['/v2/crawl', () => ({ url: url(), scrapeOptions: { location: { country: 'DE' } } }), /^scrapeOptions\.location is not supported/],
-    ['/v2/crawl', () => ({ url: url(), webhook: 'https://example.com/hook' }), /^webhook is not supported/],
+    ['/v2/crawl', () => ({ url: url(), webhook: 'ftp://example.com/hook' }), /^request\.webhook: "ftp:\/\/example\.com\/hook" is not an http or https URL/],
+    ['/v2/batch/scrape', () => ({ urls: [url()], webhook: { url: 'https://example.com/hook', events: ['page', 'done'] } }), /^request\.webhook\.events: unknown event "done"/],
+    ['/v2/scrape', () => ({ url: url(), webhook: 'https://example.com/hook' }), /^webhook is not supported by webjobs serve: a scrape answers when done/],
     ['/v1/crawl', () => ({ url: url(), maxDepth: 2 }), /^maxDepth is not supported/],
     ['/v2/batch/scrape', () => ({ urls: [url()], appendToId: '3f2b6c1e-8d4a-4b7e-9c1a-2e5f7a9b0c3d' }), /^appendToId is not supported/],
     ['/v2/extract', () => ({ urls: [url()], prompt: 'x', enableWebSearch: true }), /^enableWebSearch is not supported/],
@@ -499,8 +501,8 @@ describe('auth, plans and limits in the Firecrawl envelope', () => {
     expect(other.status).toBe(404);
     expect(other.body.success).toBe(false);
     expect((await call('GET', '/v2/extract/3f2b6c1e-8d4a-4b7e-9c1a-2e5f7a9b0c3d')).status).toBe(404);
-    const unknown = await call('POST', '/v2/search', { body: { query: 'x' } });
-    expect(unknown).toEqual({ status: 404, body: { success: false, error: expect.stringMatching(/^no such endpoint: POST \/v2\/search/) } });
+    const unknown = await call('POST', '/v2/deep-research', { body: { query: 'x' } });
+    expect(unknown).toEqual({ status: 404, body: { success: false, error: expect.stringMatching(/^no such endpoint: POST \/v2\/deep-research .*POST search/) } });
   });
 
   it('429 once a key has its limit of active jobs, counting /api and Firecrawl jobs together', async () => {

@@ -4,7 +4,8 @@
  * transaction; workers anywhere run it (src/pg/worker.ts). A database that
  * cannot be reached is a DatabaseUnavailableError (503 + Retry-After), never a 500.
  */
-import type { JobBackend, StartOptions, WaitOptions } from '../api/backend.js';
+import type { JobBackend, SearchOptions, StartOptions, WaitOptions } from '../api/backend.js';
+import type { SearchRequest, SearchResult } from '../api/search.js';
 import { UnsupportedError, UsageError, WaitTimeoutError } from '../api/errors.js';
 import {
   isFinal,
@@ -71,6 +72,12 @@ export class PgBackend implements JobBackend {
     return mapWith(engine, validated, signal);
   }
 
+  /** Asked by this API node (jobs/search.ts); the scraping batch is a job like any other, run by the workers. */
+  async search(request: SearchRequest, options: SearchOptions = {}): Promise<SearchResult> {
+    const { searchWith } = await import('../jobs/search.js');
+    return searchWith(this, request, this.env, options);
+  }
+
   async start<K extends JobKind>(kind: K, request: JobRequestByKind[K], _options: StartOptions = {}): Promise<JobHandle> {
     return this.startOwned(kind, request);
   }
@@ -78,6 +85,8 @@ export class PgBackend implements JobBackend {
   /** Starts a job for an API key, refused with TooManyJobsError when the key already has maxActive pending or running. */
   async startOwned<K extends JobKind>(kind: K, request: JobRequestByKind[K], owner?: JobOwner): Promise<JobHandle> {
     const validated = validateRequest(kind, request);
+    // Webhooks are sent by the process that runs a job on the file store; PostgreSQL's workers do not send them yet.
+    if ('webhook' in validated && validated.webhook) throw UnsupportedError.of('webhook', `${ON_POSTGRES}; poll the job's status, or run serve on the file store`);
     const runner = await loadRunner(kind);
     if (!runner) throw new UsageError(`${kind} jobs are not available in this build`);
     // The API node checks what it can without a browser (an extract's LLM key, its schema); workers need the same settings.
