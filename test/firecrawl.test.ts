@@ -416,7 +416,7 @@ describe('fields webjobs does not support are refused by name, never ignored', (
     ['/v2/scrape', () => JSON.parse(`{"url": "${url()}", "headers": {"__proto__": {"x": "1"}}}`), /^request\.scrapeOptions\.headers: the key "__proto__" is not allowed/],
     ['/v2/crawl', () => JSON.parse(`{"url": "${url()}", "__proto__": {"limit": 1}}`), /^__proto__ is not supported by webjobs serve: webjobs has no such option/],
     ['/v2/crawl', () => ({ url: url(), prompt: 'blog posts' }), /^prompt is not supported/],
-    ['/v2/crawl', () => ({ url: url(), maxDiscoveryDepth: 2 }), /^maxDiscoveryDepth is not supported by webjobs serve: only 0/],
+    ['/v2/crawl', () => ({ url: url(), maxDiscoveryDepth: -1 }), /^request\.maxDepth must be between 0 and 1000 \(got -1\)/],
     ['/v2/crawl', () => ({ url: url(), allowExternalLinks: true }), /^allowExternalLinks is not supported/],
     ['/v2/crawl', () => ({ url: url(), includePaths: ['^/blog/.*$'] }), /includePaths: "\^\/blog\/\.\*\$" is a regular expression/],
     ['/v2/crawl', () => ({ url: url(), scrapeOptions: { location: { country: 'DE' } } }), /^scrapeOptions\.location is not supported/],

@@ -18,7 +18,8 @@ const LAYERS: Record<string, readonly string[]> = {
   // Output sized for agents and retrieval: chunks, token budgets, llms.txt; pure functions of a page's Markdown.
   agents: ['api'],
   engine: ['api'],
-  // The job layer: the runners, written once, and the contracts they run on (JobStore, leases, the page cache, job files).
+  // The job layer: the runners and the crawl's visit (crawlVisit.ts), written once for both stores, and the contracts
+  // the stores implement (OwnedJobStore, OwnerLeases, the page cache, job files).
   jobs: ['api', 'engine', 'agents'],
   // The back ends: each implements the contracts of jobs/, and none imports another.
   store: ['api', 'jobs'],

@@ -112,15 +112,6 @@ describe('serve --database offers what the file store does', () => {
     expect(((await v2.json()) as { data: PageEntry }).data.changeTracking).toMatchObject({ changeStatus: 'same', visibility: 'visible' });
   });
 
-  it('changeTracking in a crawl: refused by name (501, exit 9), as its removed pages need the whole crawl; nothing starts', async () => {
-    const answer = await post('/api/crawl', { url: site.at('/'), scrapeOptions: { formats: ['markdown', 'changeTracking'] } });
-    expect(answer.status).toBe(501);
-    expect(JSON.stringify(await answer.json())).toContain('changeTracking in a crawl (its removed pages) is not supported on PostgreSQL');
-    const run = await runCli(['crawl', site.at('/'), '--formats', 'markdown,changeTracking', '--remote', serve.url, '--api-key', KEY], { env: { WEBJOBS_HOME: tempHome() } });
-    expect(run.code).toBe(9);
-    expect(run.stderr.trim().split('\n')).toHaveLength(1);
-  });
-
   it('screenshots: kept beside the job, not in its record, and served by URL to its key only', async () => {
     const run = await runCli(['batch', site.at('/a'), site.at('/b'), '--formats', 'screenshot', '--json', '--remote', serve.url, '--api-key', KEY], {
       env: { WEBJOBS_HOME: tempHome() },

@@ -20,6 +20,8 @@ export const LIMITS = {
   maxExtractUrls: 20,
   /** Crawl includePatterns, and excludePatterns, each: how many, and how long one may be (matching costs path length x pattern length). */
   maxCrawlPatterns: 20,
+  /** A crawl's maxDepth at most: past any site's depth, a bound so that the number stays an ordinary one. */
+  maxCrawlDepth: 1_000,
   maxCrawlPatternLength: 100,
   /** The webjobs extension `delay` (batch and crawl): milliseconds between two requests to one host. */
   maxDelayMs: 60_000,

@@ -239,6 +239,7 @@ export function crawlRequestSchema(limits: RequestLimits = SERVICE_LIMITS): Json
     {
       url: url('where the crawl starts; it stays on this site'),
       maxPages: integer(1, limits.maxCrawlPages, 'pages to scrape at most', LIMITS.defaultCrawlPages),
+      maxDepth: integer(0, LIMITS.maxCrawlDepth, 'links followed from the start page at most (0: the start page and the sitemap only); none: no limit'),
       followLinks: boolean('follow links found on pages', true),
       ignoreSitemap: boolean("do not read the site's sitemap", false),
       includePatterns: patterns('only pages whose path matches one of these'),

@@ -224,6 +224,11 @@ export interface BatchScrapeRequest {
 export interface CrawlRequest {
   url: string;
   maxPages?: number;
+  /**
+   * Links followed from the start page at most (Firecrawl's maxDiscoveryDepth): 0 the start page (and the sitemap's
+   * pages, which no link led to), 1 also the pages it links to, and so on. None: no limit.
+   */
+  maxDepth?: number;
   followLinks?: boolean;
   ignoreSitemap?: boolean;
   includePatterns?: string[];

@@ -309,13 +309,15 @@ export function validateCrawlRequest(value: unknown, limits: RequestLimits = SER
   const obj = requestObject(value);
   rejectUnknown(
     obj,
-    ['url', 'maxPages', 'followLinks', 'ignoreSitemap', 'includePatterns', 'excludePatterns', 'scrapeOptions', 'sessionOptions', 'delay', 'webhook'],
+    ['url', 'maxPages', 'maxDepth', 'followLinks', 'ignoreSitemap', 'includePatterns', 'excludePatterns', 'scrapeOptions', 'sessionOptions', 'delay', 'webhook'],
     'request',
   );
   const delay = optDelay(obj);
+  const maxDepth = optInteger(obj, 'maxDepth', 'request', 0, LIMITS.maxCrawlDepth);
   return {
     url: validateUrl(obj.url),
     maxPages: optInteger(obj, 'maxPages', 'request', 1, limits.maxCrawlPages) ?? LIMITS.defaultCrawlPages,
+    ...(maxDepth !== undefined ? { maxDepth } : {}),
     followLinks: optBoolean(obj, 'followLinks', 'request') ?? true,
     ignoreSitemap: optBoolean(obj, 'ignoreSitemap', 'request') ?? false,
     includePatterns: optPatterns(obj, 'includePatterns'),

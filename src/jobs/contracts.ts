@@ -1,5 +1,5 @@
 /**
- * What the job layer runs on besides the JobStore (jobStore.ts): the page cache
+ * What the job layer runs on besides the OwnedJobStore (jobStore.ts): the page cache
  * of `maxAge` (which also keeps change tracking's last results) and the files a job keeps (screenshots). Each back end gives its
  * own implementation; the file store's are store/pageCache.ts and store/jobFiles.ts.
  */

@@ -152,8 +152,16 @@ export class CrawlChanges {
  * Stored as a page whose `links` are the set's URLs.
  */
 function pageSetKey(request: CrawlRequest, tenant: string | undefined): CachedScrape {
-  const { url, scrapeOptions, sessionOptions, maxPages, followLinks, ignoreSitemap, includePatterns, excludePatterns } = request;
+  const { url, scrapeOptions, sessionOptions, maxPages, maxDepth, followLinks, ignoreSitemap, includePatterns, excludePatterns } = request;
   const history = historyOf({ url, scrapeOptions, sessionOptions, tenant });
-  const crawl = { maxPages: maxPages ?? null, followLinks: followLinks ?? true, ignoreSitemap: ignoreSitemap ?? false, includePatterns: includePatterns ?? [], excludePatterns: excludePatterns ?? [] };
+  const crawl = {
+    maxPages: maxPages ?? null,
+    followLinks: followLinks ?? true,
+    ignoreSitemap: ignoreSitemap ?? false,
+    includePatterns: includePatterns ?? [],
+    excludePatterns: excludePatterns ?? [],
+    // Named only when set: the key of a crawl without it stays what it was.
+    ...(maxDepth !== undefined ? { maxDepth } : {}),
+  };
   return { ...history, history: `crawl ${JSON.stringify({ tag: history.history, crawl })}` };
 }

@@ -1,6 +1,6 @@
 /**
- * The job store: where job records live between the process that runs a job and
- * anyone who reads it. `FileJobStore` is the on-disk implementation.
+ * The owned job store (OwnedJobStore): where job records live between the process
+ * that runs a job and anyone who reads it. `FileJobStore` is the on-disk implementation.
  */
 import { WrongKindError } from '../api/errors.js';
 import type { JobKind, JobRecord, JobRequest, JobStatus, PageEntry } from '../api/types.js';
@@ -64,32 +64,26 @@ export function headerOf({ meta, record }: StoredJob): JobHeader {
   return { jobId: meta.jobId, kind: meta.kind, status: record.status, createdAt: meta.createdAt, url: meta.url, owner: meta.owner };
 }
 
-/**
- * What every job store answers, whichever back end keeps the jobs: the file store (JobStore below: FileJobStore,
- * HeaderCache) and PostgreSQL (PgJobStore).
- */
-export interface JobRecords {
-  /** The job's id, kind and status (more where the store keeps it beside them). Throws JobNotFoundError. */
-  header(jobId: string): Promise<Pick<JobHeader, 'jobId' | 'kind' | 'status'>>;
-  /** What the job was started with. Throws JobNotFoundError. */
-  request(jobId: string): Promise<{ kind: JobKind; request: JobRequest }>;
-  /**
-   * Marks a pending or running job stopped (a final one keeps its status) and returns its status. Whoever runs
-   * it learns of it and stops (the file store's owner by reading the header, PostgreSQL's workers by NOTIFY).
-   */
-  cancel(jobId: string): Promise<JobStatus>;
-  /** Deletes a job whose stored status is final, with its pages; false (nothing deleted) for one that is not. */
-  remove(jobId: string): Promise<boolean>;
-}
-
 /** A job's header, on either store, refused with WrongKindError when the job is not of `kind` (a batch's id asked as a crawl's). */
 export function ofKind<H extends Pick<JobHeader, 'jobId' | 'kind'>>(header: H, kind?: JobKind): H {
   if (kind && header.kind !== kind) throw new WrongKindError(header.jobId, header.kind, kind);
   return header;
 }
 
-/** The file store's contract: the job records, their pages and the owner leases of the processes that run them. */
-export interface JobStore extends JobRecords {
+/**
+ * A store whose jobs are run by the process that owns them (the file store: FileJobStore, and HeaderCache in
+ * front of it): the job records, their pages put by index, a crawl's journal, and the owner leases (leases.ts)
+ * that tell a live owner from a dead one. PostgreSQL hands out work page by page instead (pg/workStore.ts); what
+ * both stores answer alike is checked by the contract suite (test/helpers/remoteSuite.ts), not by a type.
+ */
+export interface OwnedJobStore {
+  /** What the job was started with. Throws JobNotFoundError. */
+  request(jobId: string): Promise<{ kind: JobKind; request: JobRequest }>;
+  /**
+   * Marks a pending or running job stopped (a final one keeps its status) and returns its status; the process
+   * that runs it learns of it by reading the header, and stops.
+   */
+  cancel(jobId: string): Promise<JobStatus>;
   create(kind: JobKind, request: JobRequest, initial: RecordHeader): Promise<StoredJob>;
   /** Throws JobNotFoundError, or DamagedRecordError for a record that cannot be read. A job whose owner died is marked failed on read. */
   read(jobId: string): Promise<StoredJob>;

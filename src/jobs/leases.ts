@@ -1,8 +1,8 @@
 /**
  * Owners of jobs and their leases, as every job store sees them: a job names the
  * process responsible for moving it forward, which holds a lease it renews while
- * it lives (the file store: store/leases.ts; PostgreSQL leases each job and page
- * it takes: pg/workStore.ts). An owner whose lease ran out is gone, and its work is
+ * it lives (the file store: store/leases.ts, OwnerLeases below; PostgreSQL leases
+ * each page and job it hands out instead: Held in pg/workStore.ts). An owner whose lease ran out is gone, and its work is
  * free to take over.
  *
  * The model is Crawlee's RequestQueueClient (listAndLockHead, prolongRequestLock,
@@ -37,26 +37,4 @@ export function leaseMs(env: NodeJS.ProcessEnv = process.env): number {
   const seconds = Number(env.WEBJOBS_LEASE_SECONDS);
   if (!Number.isInteger(seconds) || seconds < 2) throw new ConfigError('WEBJOBS_LEASE_SECONDS must be a whole number of seconds, at least 2');
   return seconds * 1000;
-}
-
-/** A piece of work held on a lease: page `index` of a batch or crawl, or a whole scrape/extract job (no index), at one attempt. */
-export interface Held {
-  jobId: string;
-  index?: number;
-  /** Deliveries so far: a write by an earlier attempt, whose lease was taken back, is fenced off. */
-  attempt: number;
-}
-
-/**
- * The leases of work a store hands out page by page (PostgreSQL: PgJobStore, whose beginPage and beginJob take
- * work on a lease). The file store runs a job's pages in the process that owns the job, on that process's lease
- * (OwnerLeases); its page-by-page implementation is still to come.
- */
-export interface WorkLeases {
-  /** Extends the leases of work still held by its attempt (prolongRequestLock); one taken back meanwhile stays taken. */
-  renew(held: readonly Held[]): Promise<void>;
-  /** Hands held work back at once, as an expired lease would be (deleteRequestLock); `reason` is kept for the error if its attempts run out. */
-  requeue(held: Held, reason: string): Promise<void>;
-  /** Takes back work whose lease ran out (its holder died, froze or was cut off) so it runs again; returns how many. */
-  reapExpired(): Promise<number>;
 }

@@ -26,7 +26,7 @@ import { requestUrls, withoutCredentials } from '../api/redact.js';
 import { CLI_LIMITS, LOCAL_LIMITS, validateJobId, validateMapRequest, validateRequest } from '../api/validate.js';
 import { siteAccess } from '../engine/net/access.js';
 import type { Engine } from '../engine/engine.js';
-import { ofKind, type JobHeader, type JobStore, type StoredJob } from '../jobs/jobStore.js';
+import { ofKind, type JobHeader, type OwnedJobStore, type StoredJob } from '../jobs/jobStore.js';
 import type { JobFileWriter, PageCache } from '../jobs/contracts.js';
 import { withAgentSizing, withCache, withJobFiles, withJsonFormat, withTurn } from '../jobs/jobEngine.js';
 import { withProfiles, type ProfileStore } from '../jobs/profiles.js';
@@ -39,7 +39,7 @@ import { checkResumable, interruptedError } from '../jobs/resume.js';
 import type { Webhooks } from '../jobs/webhooks/webhooks.js';
 
 export interface LocalBackendOptions {
-  store: JobStore;
+  store: OwnedJobStore;
   /** Created on first use, so commands that only read the store never start a browser. */
   createEngine?: () => Promise<Engine>;
   env?: NodeJS.ProcessEnv;
@@ -80,7 +80,7 @@ async function runnerFor<K extends JobKind>(kind: K): Promise<JobRunner<K>> {
 }
 
 export class LocalBackend implements JobBackend {
-  private readonly store: JobStore;
+  private readonly store: OwnedJobStore;
   private readonly env: NodeJS.ProcessEnv;
   private readonly createEngine: () => Promise<Engine>;
   private readonly maxConcurrentJobs: number;

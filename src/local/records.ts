@@ -3,7 +3,7 @@ import { withoutCredentials } from '../api/redact.js';
 import { validatePageQuery } from '../api/validate.js';
 import type { EntryText, PagedEntries, PagedText } from '../api/backend.js';
 import type { BatchScrapeRequest, JobRecord, PageEntry, PagedRecordHead, PageQuery } from '../api/types.js';
-import type { JobStore, StoredJob } from '../jobs/jobStore.js';
+import type { OwnedJobStore, StoredJob } from '../jobs/jobStore.js';
 
 /** Number of page entries a batch or crawl job has (or will have, for batch). */
 export function entryCount(job: StoredJob): number {
@@ -29,7 +29,7 @@ function pagedHead(job: StoredJob, query: PageQuery): { record: PagedRecordHead;
   return { record, start, count };
 }
 
-export async function readRecord(store: JobStore, job: StoredJob, query: PageQuery = {}): Promise<JobRecord> {
+export async function readRecord(store: OwnedJobStore, job: StoredJob, query: PageQuery = {}): Promise<JobRecord> {
   const { kind } = job.meta;
   if (kind !== 'batch' && kind !== 'crawl') return job.record as JobRecord;
   const { record, start, count } = pagedHead(job, query);
@@ -48,7 +48,7 @@ function mayHoldFiles(job: StoredJob): boolean {
  * streamed byte for byte; an entry is parsed only when `link` may change it. A store
  * without page texts has its entries read and written out one by one.
  */
-export async function readRecordText(store: JobStore, job: StoredJob, query: PageQuery, link?: (entry: PageEntry) => PageEntry): Promise<PagedText> {
+export async function readRecordText(store: OwnedJobStore, job: StoredJob, query: PageQuery, link?: (entry: PageEntry) => PageEntry): Promise<PagedText> {
   const { record, start, count } = pagedHead(job, query);
   const jobId = job.meta.jobId;
   const linked = link && mayHoldFiles(job) ? link : undefined;
@@ -73,7 +73,7 @@ export async function readRecordText(store: JobStore, job: StoredJob, query: Pag
 }
 
 /** A batch or crawl result batch whose entries are read one at a time as they are iterated. */
-export function readRecordEntries(store: JobStore, job: StoredJob, query: PageQuery): PagedEntries {
+export function readRecordEntries(store: OwnedJobStore, job: StoredJob, query: PageQuery): PagedEntries {
   const { record, start, count } = pagedHead(job, query);
   async function* entries(): AsyncGenerator<PageEntry> {
     for (let i = 0; i < count; i++) {

@@ -9,7 +9,6 @@ import type { SearchRequest, SearchResult } from '../api/search.js';
 import { UnsupportedError, UsageError, WaitTimeoutError } from '../api/errors.js';
 import {
   isFinal,
-  type CrawlRequest,
   type JobHandle,
   type JobKind,
   type JobRecordByKind,
@@ -24,7 +23,6 @@ import {
 import type { JobStart } from '../api/backend.js';
 import { validateJobId, validateMapRequest, validateRequest } from '../api/validate.js';
 import type { Engine } from '../engine/engine.js';
-import { tracksChanges } from '../jobs/changeTracking.js';
 import { ofKind } from '../jobs/jobStore.js';
 import { loadRunner } from '../jobs/runners/index.js';
 import { reachable, type PgConnection } from './connect.js';
@@ -89,10 +87,6 @@ export class PgBackend implements JobBackend {
     const validated = validateRequest(kind, request);
     // Webhooks are sent by the process that runs a job on the file store; PostgreSQL's workers do not send them yet.
     if ('webhook' in validated && validated.webhook) throw UnsupportedError.of('webhook', `${ON_POSTGRES}; poll the job's status, or run serve on the file store`);
-    // A crawl's removed pages need the whole crawl's page set at its end, which no worker here holds: refused, never silently less.
-    if (kind === 'crawl' && tracksChanges((validated as CrawlRequest).scrapeOptions)) {
-      throw UnsupportedError.of('changeTracking in a crawl (its removed pages)', `${ON_POSTGRES}; track a batch of the pages, or crawl on the file store`);
-    }
     const runner = await loadRunner(kind);
     if (!runner) throw new UsageError(`${kind} jobs are not available in this build`);
     // The API node checks what it can without a browser (an extract's LLM key, its schema); workers need the same settings.
@@ -157,9 +151,11 @@ export class PgBackend implements JobBackend {
         const rows = await reachable(() => this.progress.finished(jobId, next));
         for (const { idx, entry } of rows) {
           if (idx !== next && !final) return;
+          next = idx + 1;
+          // A crawl's page dropped as a redirect to a page crawled already has no entry.
+          if (!entry) continue;
           onPage(entry, kind === 'batch' ? idx : given);
           given++;
-          next = idx + 1;
         }
         if (rows.length === 0) return;
       }

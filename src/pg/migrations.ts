@@ -87,6 +87,16 @@ export const MIGRATIONS: readonly string[] = [
   // 5: the ETag and Last-Modified a cached page came with ({etag, lastModified}), to revalidate it with a
   // conditional request (jobs/jobEngine.ts); NULL: it came with none.
   `ALTER TABLE webjobs_page_cache ADD COLUMN validators json;`,
+  // 6: a crawl as the file store runs it (jobs/crawlVisit.ts). Where each page landed (landed_key, unique per
+  // job): a second page landing there, through a redirect, is 'dropped' (no entry), its place given to the next
+  // URL found, and its row keeps its index (dropped_pages: a new page's index is total_pages + dropped_pages).
+  // The sitemap's <lastmod> of a queued page (ms since 1970), for its revalidation; and whether the crawl tracks
+  // changes (its last page queues a finishing step, which adds the pages the crawl no longer reached).
+  `ALTER TABLE webjobs_pages ADD COLUMN landed_key text, ADD COLUMN lastmod bigint;
+   CREATE UNIQUE INDEX webjobs_pages_landed ON webjobs_pages (job_id, landed_key);
+   ALTER TABLE webjobs_jobs ADD COLUMN dropped_pages integer NOT NULL DEFAULT 0, ADD COLUMN tracks_changes boolean NOT NULL DEFAULT false;`,
+  // 7: a crawl page's depth, links from the start page (the sitemap's pages: 0), for maxDepth; NULL: 0.
+  `ALTER TABLE webjobs_pages ADD COLUMN depth integer;`,
 ];
 
 /**

@@ -8,6 +8,7 @@ import type { JobProgress } from '../api/backend.js';
 import { JobNotFoundError } from '../api/errors.js';
 import type { JobKind, JobStatus, PageEntry } from '../api/types.js';
 import { JOB_ID_PATTERN } from '../api/validate.js';
+import { DROPPED } from './store.js';
 
 /** Entries read per query while replaying a job's finished pages. */
 const ENTRIES_PER_READ = 100;
@@ -32,10 +33,10 @@ export class PgProgress {
     return { kind, status, done: 0, failed: 0 };
   }
 
-  /** Finished entries from page `from` on, in page order, with their page numbers. */
-  async finished(jobId: string, from: number): Promise<{ idx: number; entry: PageEntry }[]> {
-    const { rows } = await this.pool.query<{ idx: number; entry: PageEntry }>(
-      'SELECT idx, entry FROM webjobs_pages WHERE job_id = $1 AND idx >= $2 AND entry IS NOT NULL ORDER BY idx LIMIT $3',
+  /** Finished entries from page `from` on, in page order, with their page numbers; a crawl's dropped page (DROPPED) has none. */
+  async finished(jobId: string, from: number): Promise<{ idx: number; entry: PageEntry | null }[]> {
+    const { rows } = await this.pool.query<{ idx: number; entry: PageEntry | null }>(
+      `SELECT idx, entry FROM webjobs_pages WHERE job_id = $1 AND idx >= $2 AND (entry IS NOT NULL OR status = '${DROPPED}') ORDER BY idx LIMIT $3`,
       [jobId, from, ENTRIES_PER_READ],
     );
     return rows;

@@ -12,7 +12,7 @@ import type { JobKind, JobStatus } from '../api/types.js';
 import { JOB_ID_PATTERN } from '../api/validate.js';
 import { checkResumable } from '../jobs/resume.js';
 import { inTransaction } from './client.js';
-import { NOT_CRAWLED, type JobOwner, type PgJobStore } from './store.js';
+import { DROPPED, NOT_CRAWLED, type JobOwner, type PgJobStore } from './store.js';
 
 /** Resumes `jobId` (within `owner`'s limit of active jobs); its status after: pending, or completed when no page was left. */
 export async function resumeJob(pool: pg.Pool, store: PgJobStore, jobId: string, owner?: JobOwner): Promise<JobStatus> {
@@ -29,9 +29,9 @@ export async function resumeJob(pool: pg.Pool, store: PgJobStore, jobId: string,
     if (!job) throw new JobNotFoundError(jobId);
     checkResumable(jobId, job.kind, job.status, false);
     const left = await client.query<{ idx: number; queue_job: string | null }>(
-      `UPDATE webjobs_pages SET status = 'pending', lease_until = NULL WHERE job_id = $1 AND entry IS NULL AND status <> $2 RETURNING idx, queue_job`,
-      // Not the URLs a crawl found past maxPages: they were never its pages.
-      [jobId, NOT_CRAWLED],
+      `UPDATE webjobs_pages SET status = 'pending', lease_until = NULL WHERE job_id = $1 AND entry IS NULL AND status <> ALL($2::text[]) RETURNING idx, queue_job`,
+      // Not the URLs a crawl found past maxPages (they were never its pages), nor its pages dropped as a redirect to a page crawled.
+      [jobId, [NOT_CRAWLED, DROPPED]],
     );
     const status: JobStatus = left.rows.length > 0 ? 'pending' : 'completed';
     await client.query('UPDATE webjobs_jobs SET status = $2 WHERE id = $1', [jobId, status]);

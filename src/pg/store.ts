@@ -13,7 +13,8 @@ import { normalizeUrl } from '../api/normalizeUrl.js';
 import { requestUrls, withoutCredentials } from '../api/redact.js';
 import { JOB_ID_PATTERN, validatePageQuery } from '../api/validate.js';
 import type { BatchScrapeRequest, CrawlRequest, JobKind, JobRecord, JobRequest, JobStatus, JobSummary, PageEntry, PageQuery } from '../api/types.js';
-import type { JobRecords, RecordHeader } from '../jobs/jobStore.js';
+import { tracksChanges } from '../jobs/changeTracking.js';
+import type { RecordHeader } from '../jobs/jobStore.js';
 import { inTransaction } from './client.js';
 import { JOB_QUEUE, MAX_ATTEMPTS, PAGE_QUEUE, type PgConnection } from './connect.js';
 
@@ -53,6 +54,15 @@ export const ENDED_CHANNEL = 'webjobs_job_ended';
 /** The status of a page row a crawl found past maxPages: never queued, counted as the record's urlsNotCrawled. */
 export const NOT_CRAWLED = 'notCrawled';
 
+/**
+ * The index of a crawl's first NOT_CRAWLED row: far past its pages, whose indexes go past maxPages by the pages
+ * dropped (a redirect to a page crawled already: DROPPED).
+ */
+export const NOT_CRAWLED_FROM = 1_000_000_000;
+
+/** The status of a crawl's page that landed where another page of the crawl had: no entry, its place given to the next URL. */
+export const DROPPED = 'dropped';
+
 /** The states of a job that may still change. */
 export const ACTIVE = `('pending', 'running')`;
 /** A scrape/extract job's write by attempt $2: still that attempt's, its lease not taken back. */
@@ -63,7 +73,7 @@ export function bossDb(client: pg.PoolClient): PgBoss.Db {
   return { executeSql: (text, values) => client.query(text, values) };
 }
 
-export class PgJobStore implements JobRecords {
+export class PgJobStore {
   protected readonly pool: pg.Pool;
   protected readonly boss: PgBoss;
   protected readonly leaseSeconds: number;
@@ -110,9 +120,9 @@ export class PgJobStore implements JobRecords {
       const maxPages = kind === 'batch' ? urls.length : kind === 'crawl' ? ((request as CrawlRequest).maxPages ?? LIMITS.defaultCrawlPages) : 0;
       const whole = urls.length === 0 ? this.queueJob(JOB_QUEUE, { jobId }) : undefined;
       await client.query(
-        `INSERT INTO webjobs_jobs (id, kind, status, url, request, record, owner_key, total_pages, max_pages, queue_job, cache_tenant)
-         VALUES ($1, $2, 'pending', $3, $4, $5, $6, $7, $8, $9, $10)`,
-        [jobId, kind, url, request, record, owner?.key ?? null, urls.length, maxPages, whole?.id ?? null, cacheTenant ?? null],
+        `INSERT INTO webjobs_jobs (id, kind, status, url, request, record, owner_key, total_pages, max_pages, queue_job, cache_tenant, tracks_changes)
+         VALUES ($1, $2, 'pending', $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+        [jobId, kind, url, request, record, owner?.key ?? null, urls.length, maxPages, whole?.id ?? null, cacheTenant ?? null, kind === 'crawl' && tracksChanges((request as CrawlRequest).scrapeOptions)],
       );
       if (whole) {
         await this.boss.insert([whole], { db: bossDb(client) });
@@ -153,7 +163,7 @@ export class PgJobStore implements JobRecords {
     const row = await this.row(
       jobId,
       `id, kind, status, record, total_pages, done_pages, request,
-       (SELECT count(*)::int FROM webjobs_pages p WHERE p.job_id = webjobs_jobs.id AND p.idx >= webjobs_jobs.max_pages AND p.status = '${NOT_CRAWLED}') AS not_crawled`,
+       (SELECT count(*)::int FROM webjobs_pages p WHERE p.job_id = webjobs_jobs.id AND p.status = '${NOT_CRAWLED}') AS not_crawled`,
     );
     const head = { jobId: row.id, status: row.status, ...row.record };
     if (row.kind !== 'batch' && row.kind !== 'crawl') return head as JobRecord;

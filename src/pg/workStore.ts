@@ -13,10 +13,22 @@ import type pg from 'pg';
 import type PgBoss from 'pg-boss';
 import type { JobKind, JobRequest, PageEntry } from '../api/types.js';
 import type { RecordHeader } from '../jobs/jobStore.js';
-import type { Held, WorkLeases } from '../jobs/leases.js';
 import { inTransaction } from './client.js';
 import { BOSS_SCHEMA, JOB_QUEUE, MAX_ATTEMPTS, PAGE_QUEUE } from './connect.js';
-import { ACTIVE, bossDb, ENDED_CHANNEL, HOLDS_JOB, NOT_CRAWLED, PgJobStore, type JobRow } from './store.js';
+import { endCrawl, finishCrawlPage, type CrawlFinish, type Queues } from './crawlPages.js';
+import { ACTIVE, bossDb, ENDED_CHANNEL, HOLDS_JOB, PgJobStore, type JobRow } from './store.js';
+
+/**
+ * A piece of work held on a lease: page `index` of a batch or crawl, or a whole scrape/extract job (no index), at
+ * one attempt. The model is Crawlee's RequestQueueClient: renew (prolongRequestLock), requeue (deleteRequestLock),
+ * reapExpired (a lock that ran out).
+ */
+export interface Held {
+  jobId: string;
+  index?: number;
+  /** Deliveries so far: a write by an earlier attempt, whose lease was taken back, is fenced off. */
+  attempt: number;
+}
 
 export interface PageLease extends Held {
   index: number;
@@ -28,6 +40,10 @@ export interface PageLease extends Held {
   lastError: string | null;
   /** Whose entries of the page cache the job reads and writes (serve: its API key); none: the shared ones. */
   cacheTenant?: string;
+  /** A crawl's page: the <lastmod> its sitemap gave it (ms), when the crawl tracks changes. */
+  lastmod?: number;
+  /** A crawl's page: links from the start page (the sitemap's pages: 0). */
+  depth: number;
 }
 
 /**
@@ -68,7 +84,7 @@ function orphanReason(what: 'page' | 'job', row: { state: string | null; started
   return `its queue job was ${row.state} after ${deliveries} deliver${deliveries === 1 ? 'y' : 'ies'} without the ${what} being begun${why}`;
 }
 
-export class PgWorkStore extends PgJobStore implements WorkLeases {
+export class PgWorkStore extends PgJobStore {
   /**
    * Takes page `index` for one more attempt; undefined when there is nothing to do
    * (the job ended, or another delivery already finished the page). One statement:
@@ -77,7 +93,7 @@ export class PgWorkStore extends PgJobStore implements WorkLeases {
    * worker does not hold it already (`withRequest`).
    */
   async beginPage(jobId: string, index: number, queueJob: string, withRequest = true): Promise<PageLease | undefined> {
-    const { rows } = await this.pool.query<{ attempt: number; url: string; last_error: string | null; kind: JobKind; request: JobRequest | null; cache_tenant: string | null }>({
+    const { rows } = await this.pool.query<{ attempt: number; url: string; last_error: string | null; lastmod: string | null; depth: number | null; kind: JobKind; request: JobRequest | null; cache_tenant: string | null }>({
       name: 'webjobs-begin-page',
       text: `WITH job AS (SELECT kind, CASE WHEN $5 THEN request END AS request, cache_tenant FROM webjobs_jobs WHERE id = $1 AND status IN ${ACTIVE}),
        -- A page another worker holds on a live lease is not taken from it (a duplicate delivery).
@@ -85,10 +101,10 @@ export class PgWorkStore extends PgJobStore implements WorkLeases {
          UPDATE webjobs_pages SET attempt = attempt + 1, status = 'running', lease_until = now() + make_interval(secs => $3), queue_job = $4
          WHERE job_id = $1 AND idx = $2 AND entry IS NULL AND (status <> 'running' OR lease_until IS NULL OR lease_until < now())
            AND EXISTS (SELECT 1 FROM job)
-         RETURNING attempt, url, last_error),
+         RETURNING attempt, url, last_error, lastmod, depth),
        -- Re-checked under the row lock: a job stopped meanwhile stays stopped.
        started AS (UPDATE webjobs_jobs SET status = 'running' WHERE id = $1 AND status = 'pending' AND EXISTS (SELECT 1 FROM page))
-       SELECT page.attempt, page.url, page.last_error, job.kind, job.request, job.cache_tenant FROM page, job`,
+       SELECT page.attempt, page.url, page.last_error, page.lastmod, page.depth, job.kind, job.request, job.cache_tenant FROM page, job`,
       values: [jobId, index, this.leaseSeconds, queueJob, withRequest],
     });
     const taken = rows[0];
@@ -99,6 +115,8 @@ export class PgWorkStore extends PgJobStore implements WorkLeases {
       attempt: taken.attempt,
       url: taken.url,
       lastError: taken.last_error,
+      ...(taken.lastmod !== null ? { lastmod: Number(taken.lastmod) } : {}),
+      depth: taken.depth ?? 0,
       kind: taken.kind,
       request: taken.request ?? undefined,
       cacheTenant: taken.cache_tenant ?? undefined,
@@ -106,68 +124,24 @@ export class PgWorkStore extends PgJobStore implements WorkLeases {
   }
 
   /**
-   * Stores a page's entry if this attempt still holds the page and the job runs;
-   * for a crawl, records the page's new links (each once, up to maxPages) and
-   * queues them, in the same transaction. Ends the job when its last page is in.
+   * Stores a page's entry if this attempt still holds the page and the job runs; for a crawl (`crawl`), what the
+   * page adds, in the same transaction (crawlPages.ts). Ends the job when its last page is in.
    */
-  async finishPage(jobId: string, index: number, attempt: number, entry: PageEntry, discovered: { url: string; key: string }[] = []): Promise<PageWrite> {
-    if (discovered.length === 0) return this.finishLeaf(jobId, index, attempt, entry);
-    return inTransaction(this.pool, async (client): Promise<PageWrite> => {
-      // The job row is locked first: the page counts and the cap move under it, one writer at a time.
-      const { rows } = await client.query<{ total_pages: number; max_pages: number }>(
-        `SELECT total_pages, max_pages FROM webjobs_jobs WHERE id = $1 AND status = 'running' FOR UPDATE`,
-        [jobId],
-      );
-      const job = rows[0];
-      if (!job) return 'ended';
-      // Still this attempt's, and its lease not taken back (status 'running'): else a retry owns the page.
-      const { rowCount } = await client.query(
-        `UPDATE webjobs_pages SET entry = $4, status = $5, lease_until = NULL
-         WHERE job_id = $1 AND idx = $2 AND attempt = $3 AND status = 'running' AND entry IS NULL`,
-        [jobId, index, attempt, entry, entry.status],
-      );
-      if (rowCount !== 1) return 'fenced';
-      let total = job.total_pages;
-      const queued: PgBoss.JobInsert[] = [];
-      let next = 0;
-      for (; next < discovered.length && total < job.max_pages; next++) {
-        const link = discovered[next]!;
-        const queueJob = this.queueJob(PAGE_QUEUE, { jobId, index: total });
-        const inserted = await client.query(
-          `INSERT INTO webjobs_pages (job_id, idx, url, url_key, queue_job) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (job_id, url_key) DO NOTHING`,
-          [jobId, total, link.url, link.key, queueJob.id],
-        );
-        if (inserted.rowCount === 1) {
-          queued.push(queueJob);
-          total++;
-        }
-      }
-      if (queued.length > 0) await this.boss.insert(queued, { db: bossDb(client) });
-      // Past the cap: kept, never queued, for the record's urlsNotCrawled (each URL once, as the in-process crawl's frontier).
-      if (next < discovered.length) await this.keepNotCrawled(client, jobId, job.max_pages, discovered.slice(next));
-      await client.query(
-        `UPDATE webjobs_jobs SET total_pages = $2, done_pages = done_pages + 1,
-           status = CASE WHEN done_pages + 1 >= $2 THEN 'completed' ELSE status END
-         WHERE id = $1`,
-        [jobId, total],
-      );
-      return 'stored';
-    });
+  async finishPage(jobId: string, index: number, attempt: number, entry: PageEntry, crawl?: CrawlFinish): Promise<PageWrite> {
+    if (!crawl) return this.finishLeaf(jobId, index, attempt, entry);
+    return inTransaction(this.pool, (client) => finishCrawlPage(client, this.queues, { jobId, index, attempt }, entry, crawl));
   }
 
-  /**
-   * Rows for links found past maxPages, status 'notCrawled', numbered from maxPages on (no page of the crawl gets an
-   * index that high); a URL known already (crawled, queued or kept) is not kept again. The result counts them.
-   */
-  private async keepNotCrawled(client: pg.PoolClient, jobId: string, maxPages: number, links: { url: string; key: string }[]): Promise<void> {
-    await client.query(
-      `INSERT INTO webjobs_pages (job_id, idx, url, url_key, status)
-       SELECT $1, (SELECT coalesce(max(idx) + 1, $2) FROM webjobs_pages WHERE job_id = $1 AND idx >= $2) + i - 1, u, k, '${NOT_CRAWLED}'
-       FROM unnest($3::text[], $4::text[]) WITH ORDINALITY AS t (u, k, i)
-       ON CONFLICT (job_id, url_key) DO NOTHING`,
-      [jobId, maxPages, links.map((l) => l.url), links.map((l) => l.key)],
-    );
+  /** Ends the finishing step of a crawl with change tracking held by `attempt`: the pages it no longer reached added, the job completed. */
+  async finishCrawl(jobId: string, attempt: number, removed: PageEntry[]): Promise<void> {
+    await inTransaction(this.pool, (client) => endCrawl(client, jobId, attempt, removed));
   }
+
+  private readonly queues: Queues = {
+    boss: this.boss,
+    page: (jobId, index) => this.queueJob(PAGE_QUEUE, { jobId, index }),
+    whole: (jobId) => this.queueJob(JOB_QUEUE, { jobId }),
+  };
 
   /**
    * finishPage for a page that adds no pages (every batch page; a crawl page with

@@ -26,16 +26,18 @@ import { failedEntry, isJobFatal, pageEntry } from '../jobs/runners/pageEntry.js
 import { loadRunner } from '../jobs/runners/index.js';
 import { JOB_QUEUE, MAX_ATTEMPTS, PAGE_QUEUE, retrying, type PgConnection } from './connect.js';
 import { crawlPage } from '../jobs/crawlPage.js';
+import { CrawlChanges } from '../jobs/crawlChanges.js';
 import { crawlRules, type CrawlRules } from '../jobs/crawlRules.js';
+import { crawlCounts, type CrawlFinish } from './crawlPages.js';
 import { Completions } from './completions.js';
 import { EndedWatch } from './endedWatch.js';
 import { Feed } from './feed.js';
 import { HostSlots, PgHostGate, type HostSlot } from './hostGate.js';
 import { PgJobFiles } from './jobFiles.js';
 import { PgPageCache } from './pageCache.js';
-import type { Held } from '../jobs/leases.js';
 import { type PageJobData, type WholeJobData } from './store.js';
-import { LEASE_EXPIRED, PgWorkStore } from './workStore.js';
+import { PgProgress } from './progress.js';
+import { LEASE_EXPIRED, PgWorkStore, type Held, type JobLease } from './workStore.js';
 
 export interface PgWorkerOptions {
   connection: PgConnection;
@@ -76,6 +78,8 @@ interface HeldJob {
   /** What its pages need of the job, read from the database once, not for each page. */
   job?: JobInfo;
   crawl?: CrawlRules;
+  /** A crawl's change tracking: the previous crawl's pages, read once (crawlChanges.ts). */
+  changes?: Promise<CrawlChanges | undefined>;
   /** The job's politeness per host, kept with its other workers. */
   gate?: PgHostGate;
 }
@@ -103,6 +107,8 @@ export class PgWorker {
   private readonly cache: PgPageCache;
   /** Where screenshots go: out of the records, served by any API node. */
   private readonly files: PgJobFiles;
+  /** A crawl's entries, read back by its finishing step. */
+  private readonly progress: PgProgress;
   private readonly boss: PgBoss;
   private engine: Promise<Engine> | undefined;
   private readonly jobs = new Map<string, HeldJob>();
@@ -127,6 +133,7 @@ export class PgWorker {
     this.store = new PgWorkStore(options.connection);
     this.cache = new PgPageCache(options.connection.pool);
     this.files = new PgJobFiles(options.connection.pool);
+    this.progress = new PgProgress(options.connection.pool);
     this.hostSlots = new HostSlots(options.connection.pool, options.connection.settings.leaseSeconds);
     this.boss = options.connection.boss;
     this.log = options.log ?? (() => undefined);
@@ -183,15 +190,15 @@ export class PgWorker {
 
   /** Records failed, saying why, a page or job whose attempts are spent, held at its last `attempt`. */
   private async giveUp({ jobId, index, attempt, url, lastError }: Held & { url: string; lastError: string | null }, job: JobInfo): Promise<void> {
-    if (index !== undefined) return this.storePage({ jobId, index, attempt }, job.cleaner, givenUpPage(url, lastError));
+    if (index !== undefined) return this.storePage({ jobId, index, attempt }, job.cleaner, givenUpPage(url, lastError), job.kind === 'crawl' ? {} : undefined);
     await retrying(() => this.store.endJob(jobId, attempt, job.cleaner.cleanError(givenUpJob(job.kind, lastError))));
   }
 
-  /** Stores a page's entry (and for a crawl its links) if `lease` still holds it; a fenced write is logged, not kept. */
-  private async storePage(lease: Held & { index: number }, { clean, cleanError }: JobCleaner, entry: PageEntry, links: { url: string; key: string }[] = []): Promise<void> {
+  /** Stores a page's entry (and for a crawl what it adds) if `lease` still holds it; a fenced write is logged, not kept. */
+  private async storePage(lease: Held & { index: number }, { clean, cleanError }: JobCleaner, entry: PageEntry, crawl?: CrawlFinish): Promise<void> {
     const stored = clean(entry);
     if (stored.error) stored.error = cleanError(stored.error);
-    const write = await retrying(() => this.store.finishPage(lease.jobId, lease.index, lease.attempt, stored, links));
+    const write = await retrying(() => this.store.finishPage(lease.jobId, lease.index, lease.attempt, stored, crawl));
     if (write === 'fenced') {
       this.log(`page ${lease.index} of job ${lease.jobId}: its lease was taken back and the page given to another attempt; this result (attempt ${lease.attempt}) is dropped`);
     }
@@ -286,7 +293,7 @@ export class PgWorker {
     if (!lease) return;
     const job = known ?? jobInfo(lease.kind, lease.request!);
     const { cleanError } = job.cleaner;
-    const finish = (entry: PageEntry, links: { url: string; key: string }[] = []) => this.storePage(lease, job.cleaner, entry, links);
+    const finish = (entry: PageEntry, crawl?: CrawlFinish) => this.storePage(lease, job.cleaner, entry, crawl);
     if (lease.attempt > MAX_ATTEMPTS) return this.giveUp(lease, job);
     await this.leased(lease, `page ${index} of job ${jobId}`, async () => {
       try {
@@ -297,12 +304,17 @@ export class PgWorker {
           const perHost = job.kind === 'batch' ? batchPerHostLimit(job.request as BatchScrapeRequest) : LIMITS.perHostConcurrency;
           const gate = (held.gate ??= new PgHostGate(this.hostSlots, jobId, perHost, signal, this.holdingSlots, this.log));
           let entry: PageEntry;
-          let links: { url: string; key: string }[] = [];
+          let crawl: CrawlFinish | undefined;
           try {
             if (job.kind === 'crawl') {
               const request = job.request as CrawlRequest;
               held.crawl ??= crawlRules(request, engine, access, signal, gate);
-              ({ entry, links } = await crawlPage(lease.url, index === 0, request, engine, held.crawl, signal, access));
+              held.changes ??= CrawlChanges.open(request, { cache: this.cache, tenant: lease.cacheTenant });
+              const page = await crawlPage({ request, rules: held.crawl, engine, signal, access }, lease.url, index === 0, { depth: lease.depth, lastmod: lease.lastmod });
+              // A page of the previous crawl that now answers 404 or 410 is removed (crawlChanges.ts).
+              await (await held.changes)?.reached(page.entry);
+              ({ entry } = page);
+              crawl = { links: page.links, landed: page.landed };
             } else {
               const { scrapeOptions, sessionOptions, delay = 0 } = job.request as BatchScrapeRequest;
               const { url } = lease;
@@ -313,7 +325,7 @@ export class PgWorker {
             throw err;
           }
           // A page cut short by a cancel is not kept: the job's pages are those finished before it.
-          if (!signal.aborted) await finish(entry, links);
+          if (!signal.aborted) await finish(entry, crawl);
         });
       } catch (err) {
         if (!isJobFatal(err)) throw err;
@@ -328,6 +340,8 @@ export class PgWorker {
     const { clean, cleanError } = jobCleaner(lease.request);
     const end = (error?: string) => retrying(() => this.store.endJob(jobId, lease.attempt, error === undefined ? undefined : cleanError(error)));
     if (lease.attempt > MAX_ATTEMPTS) return end(givenUpJob(lease.kind, lease.lastError));
+    // A crawl runs page by page; the whole job is its finishing step, with change tracking (crawlPages.ts).
+    if (lease.kind === 'crawl') return this.leased(lease, `the end of crawl ${jobId}`, () => this.finishCrawl(lease));
     const runner = await loadRunner(lease.kind);
     if (!runner) return end(`${lease.kind} jobs are not available in this build`);
     await this.leased(lease, `${lease.kind} job ${jobId}`, async () => {
@@ -364,6 +378,30 @@ export class PgWorker {
       });
       await end(error);
     });
+  }
+
+  /**
+   * A crawl with change tracking, once its last page is in: the pages of the previous crawl it did not reach,
+   * after its own (crawlChanges.ts, as the in-process crawl ends), and this crawl's page set kept for the next.
+   */
+  private async finishCrawl(lease: JobLease): Promise<void> {
+    const { jobId } = lease;
+    const request = lease.request as CrawlRequest;
+    const changes = await CrawlChanges.open(request, { cache: this.cache, tenant: lease.cacheTenant });
+    let removed: PageEntry[] = [];
+    if (changes) {
+      for (let from = 0; ; ) {
+        const rows = await retrying(() => this.progress.finished(jobId, from));
+        if (rows.length === 0) break;
+        for (const { entry } of rows) if (entry) changes.noteStored(entry);
+        from = rows[rows.length - 1]!.idx + 1;
+      }
+      // Pages not reached are removed when the crawl ran out of pages before maxPages.
+      const { done, maxPages } = await retrying(() => crawlCounts(this.options.connection.pool, jobId));
+      const { clean } = jobCleaner(request);
+      removed = (await changes.finish(done < maxPages)).map(clean);
+    }
+    await retrying(() => this.store.finishCrawl(jobId, lease.attempt, removed));
   }
 
   /**

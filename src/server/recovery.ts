@@ -14,7 +14,7 @@
  * could fail pending jobs.
  */
 import type { JobKind } from '../api/types.js';
-import type { JobStore } from '../jobs/jobStore.js';
+import type { OwnedJobStore } from '../jobs/jobStore.js';
 import { interruptedError } from '../jobs/resume.js';
 
 /** Why a job serve ran is failed after serve went away with it (a batch or crawl may go on with webjobs resume). */
@@ -32,7 +32,7 @@ export interface Recovered {
  * Goes by ids and updates each job under its lock, because reading through the
  * store would already mark every orphaned pending job failed.
  */
-export async function recoverJobs(store: JobStore, enqueue: (jobId: string) => void, ids?: readonly string[]): Promise<Recovered> {
+export async function recoverJobs(store: OwnedJobStore, enqueue: (jobId: string) => void, ids?: readonly string[]): Promise<Recovered> {
   const names = ids ?? (await store.ids());
   const self = await store.self();
   const toResume: { jobId: string; createdAt: string }[] = [];
@@ -78,7 +78,7 @@ export async function recoverJobs(store: JobStore, enqueue: (jobId: string) => v
  * Returns the stop of the watch.
  */
 export function watchOrphans(
-  store: JobStore,
+  store: OwnedJobStore,
   waiting: readonly string[],
   enqueue: (jobId: string) => void,
   everyMs: number,

@@ -4,13 +4,13 @@
  * again by the next serve.
  */
 import { createEgressGuard, type AllowList } from '../engine/net/ssrf.js';
-import type { JobStore } from '../jobs/jobStore.js';
+import type { OwnedJobStore } from '../jobs/jobStore.js';
 import { countInRecord, Webhooks } from '../jobs/webhooks/webhooks.js';
 import { FileWebhookSpool } from '../store/webhookSpool.js';
 
 export interface ServeWebhookOptions {
   home: string;
-  store: JobStore;
+  store: OwnedJobStore;
   /** WEBJOBS_WEBHOOK_SECRET or the file of --webhook-secret-file: deliveries carry X-Firecrawl-Signature. */
   secret?: string;
   retryDelaysMs?: readonly number[];

@@ -25,7 +25,7 @@ import { isFinal, type JobKind, type JobRequest, type JobStatus, type PageEntry 
 import { readJson, withFileLock, writeError, writeJsonAtomic } from './atomicFile.js';
 import type { JobOwner, OwnerLeases } from '../jobs/leases.js';
 import { FileLeases } from './leases.js';
-import { headerOf, type DamagedJob, type JobHeader, type JobMeta, type JobStore, type PageText, type RecordHeader, type StoredJob } from '../jobs/jobStore.js';
+import { headerOf, type DamagedJob, type JobHeader, type JobMeta, type OwnedJobStore, type PageText, type RecordHeader, type StoredJob } from '../jobs/jobStore.js';
 import { pageText } from './pageText.js';
 import { appendLines, readLines } from './journal.js';
 import { PageIndex, PageLogWriter, readSpans, spanTexts, type Span } from './pageLog.js';
@@ -49,7 +49,7 @@ const SHAPES = {
 } as const;
 type JobFile = keyof typeof SHAPES;
 
-export class FileJobStore implements JobStore {
+export class FileJobStore implements OwnedJobStore {
   private readonly jobsDir: string;
   /** Serialises this process's writes to one job, so they do not queue on the file lock. */
   private readonly chains = new Map<string, Promise<unknown>>();

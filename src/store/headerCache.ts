@@ -17,16 +17,16 @@
  */
 import os from 'node:os';
 import { isFinal, type JobKind, type JobRequest, type JobStatus, type PageEntry } from '../api/types.js';
-import { headerOf, type DamagedJob, type JobHeader, type JobMeta, type JobStore, type RecordHeader, type StoredJob } from '../jobs/jobStore.js';
+import { headerOf, type DamagedJob, type JobHeader, type JobMeta, type OwnedJobStore, type RecordHeader, type StoredJob } from '../jobs/jobStore.js';
 import type { JobOwner } from '../jobs/leases.js';
 
 const DEFAULT_MAX_ENTRIES = 50_000;
 
-export class HeaderCache implements JobStore {
+export class HeaderCache implements OwnedJobStore {
   private readonly headers = new Map<string, JobHeader>();
 
   constructor(
-    private readonly store: JobStore,
+    private readonly store: OwnedJobStore,
     private readonly maxEntries = DEFAULT_MAX_ENTRIES,
   ) {}
 
@@ -92,7 +92,7 @@ export class HeaderCache implements JobStore {
     return this.store.readPages(jobId, start, count);
   }
 
-  get pageTexts(): JobStore['pageTexts'] {
+  get pageTexts(): OwnedJobStore['pageTexts'] {
     return this.store.pageTexts?.bind(this.store);
   }
 

@@ -11,7 +11,8 @@ import { once } from 'node:events';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempHome, type CliResult } from './cli.js';
-import { contractCases } from './contractCases.js';
+import { contractCases, type ContractTarget } from './contractCases.js';
+import { crawlContractCases } from './crawlContractCases.js';
 import { startFakeAnthropic, type FakeAnthropic } from './fakeAnthropic.js';
 import { articleText, html, sendHtml, startFixtureServer, type FixtureServer } from './fixtureServer.js';
 import { startPostgres, type TestPostgres } from './postgres.js';
@@ -239,7 +240,7 @@ export function remoteSuite(store: 'file' | 'postgres'): void {
     }, 120_000);
   });
 
-  contractCases({
+  const contractTarget: ContractTarget = {
     url: () => server.url,
     key: KEY,
     otherKey: OTHER_KEY,
@@ -248,7 +249,9 @@ export function remoteSuite(store: 'file' | 'postgres'): void {
     local,
     remote: (args) => remote(args),
     expectSame,
-  });
+  };
+  contractCases(contractTarget);
+  crawlContractCases(contractTarget);
 
   describe('stopping serve', () => {
     it('SIGTERM while a client holds a connection it has sent nothing on and a Firecrawl scrape waits on a page: serve stops at once', async () => {

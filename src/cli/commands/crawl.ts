@@ -21,6 +21,7 @@ import {
 
 interface CrawlFlags extends WebhookFlags, ScrapeFlags, SessionFlags, ManyPagesFlags, PolitenessFlags {
   maxPages?: number;
+  maxDepth?: number;
   followLinks: boolean;
   ignoreSitemap?: boolean;
   includePatterns?: string[];
@@ -39,6 +40,11 @@ Stays on the start URL's host, obeys robots.txt, and visits each page once.`,
       '--max-pages <n>',
       `pages to crawl, at most ${LIMITS.maxLocalCrawlPages} here and ${LIMITS.maxCrawlPages} with --remote (default: ${LIMITS.defaultCrawlPages})`,
       parseInteger('--max-pages', 1, LIMITS.maxLocalCrawlPages),
+    )
+    .option(
+      '--max-depth <n>',
+      `links to follow from the start page at most: 0 the start page and the sitemap's pages, 1 also the pages it links to... (0-${LIMITS.maxCrawlDepth}; default: no limit)`,
+      parseInteger('--max-depth', 0, LIMITS.maxCrawlDepth),
     )
     .option('--no-follow-links', 'do not follow links: crawl the start page and the sitemap only')
     .option('--ignore-sitemap', 'do not read robots.txt Sitemap: lines or /sitemap.xml')
@@ -59,6 +65,7 @@ Examples:
   $ webjobs crawl https://example.com/docs --max-pages 50 --include-patterns '/docs/**' --output-dir docs/
   $ webjobs crawl https://example.com --jsonl | jq -r '.metadata.title'
   $ webjobs crawl https://example.com --no-follow-links --json   # the start page and the sitemap's pages
+  $ webjobs crawl https://example.com --max-depth 1 --ignore-sitemap   # the start page and the pages it links to
   $ webjobs crawl https://example.com --max-pages 2000 --delay 1000 --output-dir site/   # one request a second
   $ webjobs crawl https://shop.example.com/account --cookies cookies.txt -A 'reports bot'   # behind a login
   $ webjobs crawl https://example.com/catalog --actions '[{"type":"scroll","repeat":10}]'   # each page scrolled to its end
@@ -89,6 +96,7 @@ Exit codes: 0 every page completed, 3 the job completed but some pages failed (w
       scrapeOptions: scrapeOptionsFrom(flags),
       sessionOptions: sessionOptionsFrom(flags),
       ...(flags.maxPages !== undefined ? { maxPages: flags.maxPages } : {}),
+      ...(flags.maxDepth !== undefined ? { maxDepth: flags.maxDepth } : {}),
       ...(flags.includePatterns ? { includePatterns: flags.includePatterns } : {}),
       ...(flags.excludePatterns ? { excludePatterns: flags.excludePatterns } : {}),
       ...delayFrom(flags),

@@ -7,7 +7,7 @@
  * come) and deeper pages.
  */
 import { setImmediate } from 'node:timers/promises';
-import { LimitError, PageError } from '../../api/errors.js';
+import { LimitError } from '../../api/errors.js';
 import { LIMITS } from '../../api/limits.js';
 import type { CrawlRequest, Format, PageEntry } from '../../api/types.js';
 import { defaultConcurrency } from '../../engine/browser/browser.js';
@@ -15,21 +15,12 @@ import { Frontier } from '../../engine/crawl/frontier.js';
 import { HostGate } from '../../engine/crawl/hostGate.js';
 import { normalizeUrl } from '../../api/normalizeUrl.js';
 import { SitemapFeed } from '../../engine/crawl/sitemapFeed.js';
-import {
-  crawlFormats,
-  crawlRules,
-  crawlScrapeOptions,
-  crawlSitemapUrls,
-  followsLink,
-  landedRefusal,
-  MAX_LINKS_PER_PAGE,
-  robotsRefusal,
-  type CrawlRules,
-} from '../crawlRules.js';
+import { crawlFormats, crawlRules, crawlSitemapUrls, followsLink, type CrawlRules } from '../crawlRules.js';
+import { visitPage, type CrawlVisit, type CrawlVisitor } from '../crawlVisit.js';
 import { scrapePreflight } from '../jobEngine.js';
 import { CrawlChanges } from '../crawlChanges.js';
 import type { JobContext, JobRunner } from '../jobRunner.js';
-import { abortPromise, completedEntry, failedEntry, isJobFatal, throttled } from './pageEntry.js';
+import { abortPromise, failedEntry, isJobFatal, throttled } from './pageEntry.js';
 import { CrawlJournal, restoreCrawl } from './crawlState.js';
 
 /**
@@ -46,13 +37,8 @@ const MAX_MATCHING_COST = 200_000_000;
  */
 const STORING_AT_ONCE = 16;
 
-interface Visit {
-  /** The URL requested (taken from the frontier). */
-  url?: string;
-  /** null: the page redirected to one already crawled, so it is not a new entry. */
-  entry: PageEntry | null;
-  links: string[];
-}
+/** A visit (crawlVisit.ts) and the URL it requested (taken from the frontier). */
+type Visit = CrawlVisit & { url?: string };
 
 class Crawl {
   private readonly maxPages: number;
@@ -72,6 +58,8 @@ class Crawl {
   private readonly gate: HostGate;
   /** The frontier and pages as they go, for webjobs resume (crawlState.ts). */
   private readonly journal: CrawlJournal;
+  /** With maxDepth: how many links from the start page each queued URL is (the sitemap's URLs: 0). */
+  private readonly depths: Map<string, number> | undefined;
   /** With change tracking: the previous crawl's pages, sitemap lastmods (crawlChanges.ts). */
   private changes: CrawlChanges | undefined;
 
@@ -79,6 +67,7 @@ class Crawl {
     const request: CrawlRequest = ctx.request;
     this.maxPages = request.maxPages ?? LIMITS.defaultCrawlPages;
     this.formats = crawlFormats(request);
+    this.depths = request.maxDepth !== undefined ? new Map() : undefined;
     this.gate = new HostGate(LIMITS.perHostConcurrency, ctx.signal);
     this.journal = new CrawlJournal(ctx.journal, this.gate);
     this.rules = crawlRules(request, ctx.engine, ctx.access, ctx.signal, this.gate);
@@ -93,45 +82,56 @@ class Crawl {
    * Checks each new link against the scope, giving the event loop back after each:
    * a page's 1,000 links against 40 patterns must not hold up the server's other requests.
    */
-  private async enqueue(urls: string[]): Promise<void> {
+  private async enqueue(urls: string[], depth: number): Promise<void> {
     for (const url of urls) {
       if (this.frontier.has(url)) continue;
       if (this.ctx.signal.aborted || this.rules.scope.matchingCost > MAX_MATCHING_COST) return;
-      if (await followsLink(this.rules, this.formats, url)) this.queue(url);
+      if (await followsLink(this.rules, this.formats, url)) this.queue(url, depth);
       await setImmediate();
     }
   }
 
-  private queue(url: string): void {
-    if (this.frontier.add(url)) this.journal.queue(url);
+  /** Queues `url`, `depth` links from the start page (the sitemap's URLs: 0). */
+  private queue(url: string, depth: number): void {
+    if (!this.frontier.add(url)) return;
+    if (this.depths) this.depths.set(url, depth);
+    this.journal.queue(url, this.depths ? depth : undefined);
+  }
+
+  /** Whether the links of the page requested at `url` are followed: followLinks, and maxDepth. */
+  private linksFrom(url: string): number | undefined {
+    if (this.ctx.request.followLinks === false) return undefined;
+    const depth = this.depths?.get(url) ?? 0;
+    const { maxDepth } = this.ctx.request;
+    return maxDepth !== undefined && depth >= maxDepth ? undefined : depth + 1;
   }
 
   /** Visits a URL taken from the frontier; `place` names the files its scrape keeps (jobRunner.ts pageEngine). */
   private async visit(url: string, isStart: boolean, place: number): Promise<Visit> {
-    const refusal = await robotsRefusal(this.rules, url);
-    if (refusal) return { entry: failedEntry(url, new PageError(refusal), this.formats), links: [] };
-    const { scrapeOptions, sessionOptions } = this.ctx.request;
-    let data;
+    const { ctx } = this;
+    const visitor: CrawlVisitor = {
+      request: ctx.request,
+      rules: this.rules,
+      engine: ctx.pageEngine(place),
+      signal: ctx.signal,
+      access: ctx.access,
+      landed: (finalUrl) => {
+        const key = normalizeUrl(finalUrl) ?? finalUrl;
+        if (this.crawled.has(key)) return false;
+        this.crawled.add(key);
+        this.frontier.markSeen(finalUrl);
+        return true;
+      },
+      failed: (failedUrl) => this.crawled.add(normalizeUrl(failedUrl)!),
+    };
     try {
-      const options = { ...crawlScrapeOptions(this.ctx.request), sitemapLastmod: this.changes?.lastmodOf(url) };
-      data = await this.rules.politely(url, () => this.ctx.pageEngine(place).scrape(url, options, sessionOptions, this.ctx.signal, this.ctx.access));
+      return await visitPage(visitor, url, isStart, this.changes?.lastmodOf(url));
     } catch (err) {
+      // Its host's gate failed (the job stopped while it waited): the page's failure, as a scrape's.
       if (isJobFatal(err)) throw err;
-      this.crawled.add(normalizeUrl(url)!);
-      return { entry: failedEntry(url, err, scrapeOptions?.formats), links: [] };
+      visitor.failed!(url);
+      return { entry: failedEntry(url, err, ctx.request.scrapeOptions?.formats), links: [] };
     }
-    const links = (data.links ?? []).slice(0, MAX_LINKS_PER_PAGE);
-    if (!this.formats.includes('links')) delete data.links;
-    const finalUrl = data.metadata.url || url;
-    const key = normalizeUrl(finalUrl) ?? finalUrl;
-    if (this.crawled.has(key)) return { entry: null, links: [] };
-    this.crawled.add(key);
-    this.frontier.markSeen(finalUrl);
-    // A redirect to another origin (http to https, a www. host) lands under that origin's robots.txt.
-    const landed = await landedRefusal(this.rules, finalUrl, url);
-    if (landed) return { entry: failedEntry(finalUrl, new PageError(landed), this.formats), links: [] };
-    if (isStart) this.rules.scope.addHost(finalUrl);
-    return { entry: completedEntry(finalUrl, data), links };
   }
 
   /** The next queued URL that no redirect has already brought us to. */
@@ -155,6 +155,7 @@ class Crawl {
           gate: this.gate,
           // The pages of earlier runs were reached too: change tracking must not list them as removed.
           stored: this.changes && ((entry) => this.changes!.noteStored(entry)),
+          depths: this.depths,
         })
       : undefined;
     /** Entries an earlier run stored: this run's pages come after them. */
@@ -164,7 +165,7 @@ class Crawl {
     if (restored) this.counter.poke();
     const startRobots = await this.rules.robots.for(request.url);
     // Unless an earlier run queued (or stored) it already: one killed before its first page was stored begins here.
-    this.queue(request.url);
+    this.queue(request.url, 0);
 
     const concurrency = defaultConcurrency();
     const aborted = abortPromise(ctx.signal);
@@ -197,7 +198,7 @@ class Crawl {
     try {
       for (;;) {
         // Sitemap URLs come after the start page's links; read alongside the crawl, they join the frontier as they come.
-        if (startDone && sitemaps) await this.enqueue(sitemaps.take());
+        if (startDone && sitemaps) await this.enqueue(sitemaps.take(), 0);
         ctx.discovered(Math.min(this.maxPages, this.stored + inFlight.size + finished.size + this.frontier.size));
         // Pages started but dropped as redirect duplicates do not count toward maxPages.
         while (this.stored + inFlight.size + finished.size < this.maxPages && inFlight.size < concurrency) {
@@ -214,8 +215,9 @@ class Crawl {
         if (next === 'sitemap') continue;
         const { seq, visit } = next;
         inFlight.delete(seq);
-        // followLinks: false crawls the start page and the sitemap's URLs only.
-        if (request.followLinks !== false) await this.enqueue(visit.links);
+        // followLinks: false crawls the start page and the sitemap's URLs only; maxDepth stops at its depth.
+        const depth = this.linksFrom(visit.url!);
+        if (depth !== undefined) await this.enqueue(visit.links, depth);
         if (seq === startSeq) startDone = true;
         finished.set(seq, visit);
         nextToStore = await this.storeInOrder(finished, nextToStore);

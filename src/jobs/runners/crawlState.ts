@@ -19,12 +19,14 @@ import type { CrawlScope } from '../../engine/crawl/scope.js';
 import type { JobJournal, ResumedJob } from '../jobRunner.js';
 
 /** One journal line: URLs queued (in order), a page stored (its index and requested URL), a visit dropped, host times. */
-type Line = { q: string[] } | { p: [number, string] } | { d: string } | { h: Record<string, number> };
+type Line = { q: string[]; qd?: number[] } | { p: [number, string] } | { d: string } | { h: Record<string, number> };
 
 const key = (url: string) => normalizeUrl(url) ?? url;
 
 export class CrawlJournal {
   private queued: string[] = [];
+  /** The depth of each queued URL, with maxDepth (`qd` beside `q`). */
+  private queuedDepths: number[] = [];
   private lines: Line[] = [];
   private hostsWritten = '';
   /** The last append: appends follow each other, one at a time. */
@@ -37,9 +39,11 @@ export class CrawlJournal {
     private readonly gate: HostGate,
   ) {}
 
-  /** `url` joined the frontier. */
-  queue(url: string): void {
-    if (this.journal) this.queued.push(url);
+  /** `url` joined the frontier, `depth` links from the start page (kept with maxDepth only). */
+  queue(url: string, depth?: number): void {
+    if (!this.journal) return;
+    this.queued.push(url);
+    if (depth !== undefined) this.queuedDepths.push(depth);
   }
 
   /** Page `index` is about to be stored, requested at `url`. */
@@ -57,8 +61,9 @@ export class CrawlJournal {
   }
 
   private take(): void {
-    if (this.queued.length > 0) this.lines.push({ q: this.queued });
+    if (this.queued.length > 0) this.lines.push(this.queuedDepths.length > 0 ? { q: this.queued, qd: this.queuedDepths } : { q: this.queued });
     this.queued = [];
+    this.queuedDepths = [];
   }
 
   /**
@@ -105,7 +110,7 @@ const PAGE_CHUNK = 100;
 export async function restoreCrawl(
   resumed: ResumedJob,
   journal: JobJournal,
-  state: { frontier: Frontier; crawled: Set<string>; scope: CrawlScope; gate: HostGate; stored?: (entry: PageEntry) => void },
+  state: { frontier: Frontier; crawled: Set<string>; scope: CrawlScope; gate: HostGate; stored?: (entry: PageEntry) => void; depths?: Map<string, number> },
 ): Promise<RestoredCrawl> {
   const done = new Set<string>();
   let stored = 0;
@@ -126,7 +131,10 @@ export async function restoreCrawl(
   }
   const queued: string[] = [];
   for (const line of (await journal.read()) as Line[]) {
-    if ('q' in line) queued.push(...line.q);
+    if ('q' in line) {
+      queued.push(...line.q);
+      line.qd?.forEach((depth, i) => state.depths?.set(line.q[i]!, depth));
+    }
     else if ('p' in line && line.p[0] < stored) done.add(key(line.p[1]));
     else if ('d' in line) done.add(key(line.d));
     else if ('h' in line) state.gate.restore(line.h);

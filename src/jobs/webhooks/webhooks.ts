@@ -9,7 +9,7 @@ import { errorMessage } from '../../api/errors.js';
 import type { JobKind, JobRequest, PageEntry } from '../../api/types.js';
 import { wantsEvent, type Webhook, type WebhookEvent } from '../../api/webhook.js';
 import type { EgressGuard } from '../../engine/net/egress.js';
-import type { JobStore, RecordHeader } from '../jobStore.js';
+import type { OwnedJobStore, RecordHeader } from '../jobStore.js';
 import { newDelivery, seqAfter, type Delivery, type DeliveryContent, type WebhookSpool } from './delivery.js';
 import { DELIVERY_TIMEOUT_MS, sendOnce } from './send.js';
 
@@ -48,7 +48,7 @@ interface Queue {
 export const CLI_RETRY_DELAYS_MS: readonly number[] = [1_000, 5_000, 15_000];
 
 /** WebhookSettings.count on a job store: the count added to the job's record. */
-export function countInRecord(store: Pick<JobStore, 'update'>): NonNullable<WebhookSettings['count']> {
+export function countInRecord(store: Pick<OwnedJobStore, 'update'>): NonNullable<WebhookSettings['count']> {
   return async (jobId, field, by) => {
     await store.update(jobId, (record) => {
       const counts = record as { [name in WebhookCount]?: number };

@@ -292,7 +292,7 @@ const CRAWL_NEUTRAL: Unmapped['neutral'] = {
 
 const CRAWL_WHY_NOT: Record<string, string> = {
   prompt: 'crawl options are not generated from a prompt',
-  maxDepth: 'there is no depth limit by path segments; maxDiscoveryDepth: 0 is supported',
+  maxDepth: 'there is no depth limit by path segments; maxDiscoveryDepth limits the links followed',
   deduplicateSimilarURLs: 'URLs are deduplicated by webjobs’ own normalisation only',
   maxConcurrency: 'a crawl’s concurrency is fixed (4 requests per host)',
   robotsUserAgent: 'robots.txt is read for webjobs’ own User-Agent',
@@ -321,9 +321,8 @@ export function mapCrawl(body: Obj, version: FirecrawlVersion): MappedRequest {
         rename('excludePaths', 'excludePatterns', mapPaths(value, 'excludePaths'));
         break;
       case 'maxDiscoveryDepth':
-        // Depth 0 is the start page and the sitemap's pages: webjobs' followLinks: false.
-        if (value !== 0) refuse('', key, 'only 0 (the start page and the sitemap’s pages, followLinks: false)');
-        out.followLinks = false;
+        // Links followed from the start page; the sitemap's pages are at depth 0, as Firecrawl counts them.
+        rename('maxDiscoveryDepth', 'maxDepth', value);
         break;
       case 'sitemap':
         if (version === 'v1' || (value !== 'include' && value !== 'skip')) refuse('', key, 'only "include" or "skip" (v2)');
