@@ -11,7 +11,7 @@ import { LIMITS } from '../api/limits.js';
 import type { Format, JobRecordByKind, JobRequestByKind, PageEntry } from '../api/types.js';
 import { entriesOf, headOf, writeMergedRecord, type ManyKind } from './jobPages.js';
 import { OutputDir } from './outputDir.js';
-import { failHttpError, PageNotes, type FailFlags } from './pageChecks.js';
+import { failHttpError, PageNotes, statusText, type FailFlags } from './pageChecks.js';
 import { renderPage } from '../api/renderPage.js';
 import { changedPage, parseDuration, parseInteger, type RunFlags } from './options.js';
 import { openOutput, type OutputStream } from './output.js';
@@ -173,19 +173,32 @@ function crawlCut(kind: ManyKind, head: JobRecordByKind[ManyKind], maxPages: num
  * (cron) one line for failed pages and one for a crawl --max-pages cut. Then
  * the pages' HTTP errors and warnings. Nothing with -q.
  */
-function summary(kind: ManyKind, tally: Tally, cut: string | undefined, elapsedMs: number, flags: ManyPagesFlags): void {
-  if (flags.quiet) return;
+function summary(kind: ManyKind, tally: Tally, cut: string | undefined, elapsedMs: number, flags: ManyPagesFlags, code: number): void {
   const { done, failed } = tally;
+  // Failed pages are errors: said even with -q (the data of cron runs is what -q is for, not silence on failure).
+  const failedLine = failed > 0 ? `webjobs: ${failed} of ${done} page${done === 1 ? '' : 's'} failed (exit code ${code}${code === ExitCode.changed ? ': a page changed too' : ''})\n` : '';
+  if (flags.quiet) {
+    process.stderr.write(failedLine);
+    return;
+  }
   const rate = (done / Math.max(elapsedMs / 1000, 0.001)).toFixed(1);
   const what = kind === 'batch' ? 'scraped' : 'crawled';
   const failedText = failed > 0 ? colors.red(`, ${failed} failed`) : '';
   if (showProgress(flags)) {
-    process.stderr.write(`${colors.green('✔')} ${done} pages ${what}${failedText} in ${(elapsedMs / 1000).toFixed(1)}s (${rate} pages/s)${cut ? `, ${cut}` : ''}\n`);
+    process.stderr.write(`${colors.green('✔')} ${done} page${done === 1 ? '' : 's'} ${what}${failedText} in ${(elapsedMs / 1000).toFixed(1)}s (${rate} pages/s)${cut ? `, ${cut}` : ''}\n`);
   } else {
-    if (failed > 0) process.stderr.write(`webjobs: ${failed} of ${done} pages failed (exit code 3)\n`);
+    process.stderr.write(failedLine);
     if (cut) process.stderr.write(`webjobs: the crawl ${cut}\n`);
   }
   tally.notes.tell(done);
+}
+
+/** Good files of --output-dir that error pages did not replace: said even with -q, as the page's error. */
+function tellKept(dir: OutputDir | undefined, fail: boolean | undefined): void {
+  for (const { url, status, file } of dir?.keptFiles() ?? []) {
+    const how = fail ? 'webjobs: ' : 'webjobs: warning: ';
+    process.stderr.write(`${how}${url} answered ${statusText(status)}; ${file} is the last good page, kept${fail ? '' : ' (--fail counts the page as failed)'}\n`);
+  }
 }
 
 /** "43 of 200 pages done" for a stopped batch, "43 pages done" for a stopped crawl. */
@@ -292,7 +305,9 @@ async function finish(kind: ManyKind, { backend, jobId }: FinishedJob, flags: Ma
     throw new JobFailedError(`${kind} job ${jobId} ${head.status}: ${head.error ?? 'no reason given'}`);
   }
   const tally = await countEntries(allTold(told, entries) ?? read(backend, jobId));
-  summary(kind, tally, crawlCut(kind, head, total), Date.now() - started, flags);
-  if (tally.failed > 0) return ExitCode.partial;
-  return flags.exitCode && tally.changed > 0 ? ExitCode.changed : ExitCode.ok;
+  // A change is the alert --exit-code asked for: it wins over failed pages, which stderr and index.json name.
+  const code = flags.exitCode && tally.changed > 0 ? ExitCode.changed : tally.failed > 0 ? ExitCode.partial : ExitCode.ok;
+  tellKept(dir, flags.fail);
+  summary(kind, tally, crawlCut(kind, head, total), Date.now() - started, flags, code);
+  return code;
 }

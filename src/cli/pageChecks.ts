@@ -32,7 +32,7 @@ export function httpErrorStatus(data: Pick<PageData, 'metadata'>): number | unde
 }
 
 /** "HTTP 500 Internal Server Error". */
-function statusText(status: number): string {
+export function statusText(status: number): string {
   const reason = STATUS_CODES[status];
   return `HTTP ${status}${reason ? ` ${reason}` : ''}`;
 }
