@@ -171,7 +171,7 @@ describe('kill -9 and run again (issue 56)', () => {
     return id!;
   }
 
-  it.skip('a change found by a killed run is reported by the next run, once', async () => {
+  it('a change found by a killed run is reported by the next run, once', async () => {
     watched.status = 200;
     watched.word = 'one';
     expect((await runCli(args(), { env })).code).toBe(10);
