@@ -6,6 +6,7 @@
  * code and files are checked: a failed page never replaces a good file, and a
  * change is reported until a run that found it ends and says so.
  */
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import type http from 'node:http';
 import os from 'node:os';
@@ -14,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, startCli, tempHome } from './helpers/cli.js';
 import { articleText, html, sendHtml, startFixtureServer, type FixtureServer } from './helpers/fixtureServer.js';
 import { until } from './helpers/resumeSite.js';
+import { isProcessAlive } from '../src/api/processes.js';
 
 let site: FixtureServer;
 /** What /watched answers: its status and the word its article is about. */
@@ -186,8 +188,10 @@ describe('kill -9 and run again (issue 56)', () => {
     expect(readChanges(od)).toEqual([]);
   });
 
-  it.skip('resume right after the kill goes on as the job was started: its folder, formats and --exit-code', async () => {
+  it('resume right after the kill goes on as the job was started: its folder, formats and --exit-code', async () => {
     watched.word = 'three';
+    await runCli(args(), { env });
+    watched.word = 'four';
     const jobId = await killMidway();
     rmSync(path.join(od, 'index.json'), { force: true });
     const resumed = await runCli(['resume', jobId], { env });
@@ -198,5 +202,24 @@ describe('kill -9 and run again (issue 56)', () => {
     expect(readChanges(od)).toEqual([expect.objectContaining({ url: site.at('/watched'), changeStatus: 'changed' })]);
     // Reported by the resumed run: the next one has nothing new.
     expect((await runCli(args(), { env })).code).toBe(0);
+  });
+});
+
+describe('right after kill -9 (issue 56)', () => {
+  it('a killed process its shell has not reaped yet (a zombie) is dead to the job store', async () => {
+    // The shell stops itself after starting `sleep`, so it cannot reap it once it is killed.
+    const shell = spawn('sh', ['-c', 'sleep 60 & echo $!; kill -STOP $$'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    try {
+      const pid = Number(await new Promise<string>((resolve) => shell.stdout.once('data', (d: Buffer) => resolve(d.toString()))));
+      expect(isProcessAlive(pid)).toBe(true);
+      process.kill(pid, 'SIGKILL');
+      await until(
+        () => readFileSync(`/proc/${pid}/stat`, 'latin1').includes(') Z '),
+        () => `process ${pid} a zombie`,
+      );
+      expect(isProcessAlive(pid)).toBe(false);
+    } finally {
+      shell.kill('SIGKILL');
+    }
   });
 });
