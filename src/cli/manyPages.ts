@@ -16,6 +16,7 @@ import { renderPage } from '../api/renderPage.js';
 import { changedPage, parseDuration, parseInteger, type RunFlags } from './options.js';
 import { openOutput, type OutputStream } from './output.js';
 import { runJob, type FinishedJob, type RunJobOptions } from './runJob.js';
+import { keepRunOptions } from './runOptions.js';
 import { colors, showProgress } from './terminal.js';
 
 export type { ManyKind };
@@ -251,6 +252,7 @@ export async function runManyPages<K extends ManyKind>(
     label,
     describeProgress: describeProgress(kind, total),
     onPage: dir || jsonl ? onPage : undefined,
+    onStarted: (jobId) => keepRunOptions(jobId, flags),
     describeStopped: (backend: JobBackend, jobId: string) => describeStopped(kind, backend, jobId),
     onStopped: async ({ backend, jobId }: FinishedJob) => {
       await writes;

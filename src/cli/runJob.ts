@@ -23,6 +23,8 @@ export interface RunJobOptions {
   describeStopped?: (backend: JobBackend, jobId: string) => Promise<string>;
   /** After an interrupt stopped the job, before the command ends: write what is done (--output-dir's index). */
   onStopped?: (job: FinishedJob) => Promise<void>;
+  /** Once the job exists, before it is waited for (batch and crawl keep their output options for a resume). */
+  onStarted?: (jobId: string) => Promise<void>;
   /** How the job starts, when it is not a new one of `request` (webjobs resume: an old job goes on). */
   start?: (backend: JobBackend, options: StartOptions) => Promise<JobHandle>;
 }
@@ -56,6 +58,7 @@ export async function runJob<K extends JobKind>(
         if (jobId !== undefined) canceller.cancel(jobId);
       });
       jobId = (await (options.start ? options.start(backend, { detach }) : backend.start(kind, request, { detach }))).jobId;
+      await options.onStarted?.(jobId);
       if (!flags.wait) {
         signals.setStop(undefined);
         await writeOutput(flags.json ? JSON.stringify({ jobId }) : jobId);
