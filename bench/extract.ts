@@ -8,7 +8,7 @@
  *
  *   npm run bench:extract
  *
- * Sets as bench:quality finds them (the 181 pages: WEBJOBS_BENCH_DATA; WCXB dev: .bench-data/wcxb or
+ * Sets as bench:quality finds them (the 181 pages: .bench-data/aeb or WEBJOBS_BENCH_DATA; WCXB dev: .bench-data/wcxb or
  * WEBJOBS_BENCH_WCXB); WEBJOBS_BENCH_SAMPLE=N takes N WCXB pages (every k-th of each type).
  * Two ratios. "Alone": each producer runs the set in a process of its own (as the engine's extraction runs in
  * worker threads of its own), twice each, in turn, and a page's figure is the lower of its two; this is the
@@ -29,7 +29,7 @@ import TurndownService from 'turndown';
 import { gfm } from 'turndown-plugin-gfm';
 import { cliBatch } from './cliBatch.js';
 import { REPO_ROOT } from './paths.js';
-import { loadArticles, loadWcxbDev, pageHtml, sampleByType, type BenchSet } from './sets.js';
+import { articlesDir, loadArticles, loadWcxbDev, pageHtml, sampleByType, type BenchSet } from './sets.js';
 import { extractInNode } from '../src/engine/content/inNode.js';
 import type { InPageOptions } from '../src/engine/content/inPage.js';
 
@@ -133,7 +133,7 @@ function runSet(set: BenchSet): void {
 }
 
 async function main(): Promise<void> {
-  const articles = loadArticles(path.resolve(process.env.WEBJOBS_BENCH_DATA ?? path.join(REPO_ROOT, '..', 'shared', 'data', 'article-extraction-benchmark')));
+  const articles = loadArticles(articlesDir());
   if (articles) {
     runSet(articles);
     const batch = await cliBatch(articles);
@@ -141,7 +141,7 @@ async function main(): Promise<void> {
       `  CLI batch (webjobs batch - --engine http, ${batch.pages} pages on loopback): peak RSS of its process tree ${(batch.peakRss / 2 ** 20).toFixed(0)} MiB (goal <= 220), ` +
         `${batch.cpuMsPerPage.toFixed(1)} CPU ms/page, ${batch.seconds.toFixed(1)} s`,
     );
-  } else console.log('articles: skipped (WEBJOBS_BENCH_DATA)');
+  } else console.log('articles: skipped (npm run bench:fetch-aeb, or WEBJOBS_BENCH_DATA)');
   const wcxb = loadWcxbDev(path.resolve(process.env.WEBJOBS_BENCH_WCXB ?? path.join(REPO_ROOT, '.bench-data', 'wcxb')));
   if (!wcxb) {
     console.log('wcxb: skipped (npm run bench:fetch-wcxb, or WEBJOBS_BENCH_WCXB)');

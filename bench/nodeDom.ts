@@ -14,10 +14,9 @@ import { extractInNode, nodeLibraries } from '../src/engine/content/inNode.js';
 import { isShownWithoutLayout, noscriptAsText } from '../src/engine/content/nodeDom.js';
 import { readerText } from './readerText.js';
 import { scorePage, summarise, type PageScore } from './score.js';
-import { loadArticles, pageHtml } from './sets.js';
+import { articlesDir, loadArticles, pageHtml } from './sets.js';
 
 const OPTIONS: InPageOptions = { onlyMainContent: true, includeTags: [], excludeTags: [], wantHtml: false, wantMarkdown: true, wantLinks: true };
-import { REPO_ROOT } from './paths.js';
 
 function withJsdom(html: string, url: string): string {
   const { window } = new JSDOM(html, { url });
@@ -41,9 +40,9 @@ const READERS: Record<string, (html: string, url: string) => string> = {
 };
 
 function main(): void {
-  const dir = path.resolve(process.env.WEBJOBS_BENCH_DATA ?? path.resolve(REPO_ROOT, '..', 'shared', 'data', 'article-extraction-benchmark'));
+  const dir = articlesDir();
   const set = loadArticles(dir);
-  if (!set) throw new Error(`no article set in ${dir} (WEBJOBS_BENCH_DATA)`);
+  if (!set) throw new Error(`no article set in ${dir} (npm run bench:fetch-aeb, or WEBJOBS_BENCH_DATA)`);
   const pages = set.pages.map((page) => ({ page, html: pageHtml(set.htmlDir, page.id) }));
   for (const [name, read] of Object.entries(READERS)) {
     const scores: PageScore[] = [];

@@ -8,8 +8,8 @@
  *
  * Sets (one that is absent is skipped, with a line saying how to get it):
  * - articles: the 181 pages of the ScrapingHub article-extraction-benchmark,
- *   4-token shingle scoring (F1 of mean P and mean R). Data in
- *   ../shared/data/article-extraction-benchmark, or WEBJOBS_BENCH_DATA=/path.
+ *   4-token shingle scoring (F1 of mean P and mean R). Fetch it with
+ *   `npm run bench:fetch-aeb` into .bench-data/aeb, or WEBJOBS_BENCH_DATA=/path.
  * - wcxb: the development split of WCXB (1,497 pages, 7 page types), WCXB's word
  *   scoring (means over pages of per-page P, R, F1) and its with/without snippet
  *   rates. Fetch it with `npm run bench:fetch-wcxb` into .bench-data/wcxb, or
@@ -38,6 +38,7 @@ import { startServer } from './pageServer.js';
 import { opensWithHeadline, readerText, withoutHeadline } from './readerText.js';
 import { meanOf, pageF1, scorePage, snippetRate, summarise, wordScore } from './score.js';
 import {
+  articlesDir,
   byIdPrefix,
   loadArticles,
   loadWcxbDev,
@@ -138,11 +139,9 @@ async function fetchBatch(
 /** The set's pages after the id, type and sample knobs, or undefined (with a line saying why) when absent. */
 function loadSet(name: SetName): BenchSet | undefined {
   if (name === 'articles') {
-    const dir = process.env.WEBJOBS_BENCH_DATA
-      ? path.resolve(process.env.WEBJOBS_BENCH_DATA)
-      : path.resolve(REPO_ROOT, '..', 'shared', 'data', 'article-extraction-benchmark');
+    const dir = articlesDir();
     const set = loadArticles(dir);
-    if (!set) console.log(`articles: skipped, no ground-truth.json in ${dir} (set WEBJOBS_BENCH_DATA to the benchmark's directory)`);
+    if (!set) console.log(`articles: skipped, no ground-truth.json in ${dir} (npm run bench:fetch-aeb, or WEBJOBS_BENCH_DATA=/path)`);
     if (set) set.pages = byIdPrefix(set.pages, listEnv('WEBJOBS_BENCH_ONLY'));
     return set;
   }

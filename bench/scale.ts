@@ -26,6 +26,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { PageData } from '../src/api/types.js';
 import type { Engine } from '../src/engine/engine.js';
+import { asPlain } from '../src/engine/crawl/fetchText.js';
 import { PgBackend } from '../src/pg/backend.js';
 import { connect, pgSettings } from '../src/pg/connect.js';
 import { PgWorker } from '../src/pg/worker.js';
@@ -145,7 +146,7 @@ const QUEUE_ONLY_PAGE: PageData = { markdown: '# Page', metadata: { title: 'Page
 const queueOnlyEngine: Engine = {
   preflight: () => undefined,
   scrape: async () => structuredClone(QUEUE_ONLY_PAGE),
-  fetch: async () => new Response(''),
+  fetch: async () => asPlain(new Response('')),
   close: async () => undefined,
 };
 

@@ -5,6 +5,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { REPO_ROOT } from './paths.js';
 
 export type SetName = 'articles' | 'wcxb';
 export const SET_NAMES: readonly SetName[] = ['articles', 'wcxb'];
@@ -36,6 +37,11 @@ export interface BenchSet {
 /** A page's HTML as stored in a set's htmlDir (<id>.html.gz). */
 export function pageHtml(htmlDir: string, id: string): string {
   return gunzipSync(readFileSync(path.join(htmlDir, `${id}.html.gz`))).toString('utf8');
+}
+
+/** Where the 181 article pages are: WEBJOBS_BENCH_DATA, else where `npm run bench:fetch-aeb` writes them. */
+export function articlesDir(): string {
+  return path.resolve(process.env.WEBJOBS_BENCH_DATA || path.join(REPO_ROOT, '.bench-data', 'aeb'));
 }
 
 /** The ScrapingHub article-extraction-benchmark: ground-truth.json and html/, or undefined when absent. */

@@ -499,8 +499,8 @@ describe('auth, plans and limits in the Firecrawl envelope', () => {
     expect(other.status).toBe(404);
     expect(other.body.success).toBe(false);
     expect((await call('GET', '/v2/extract/3f2b6c1e-8d4a-4b7e-9c1a-2e5f7a9b0c3d')).status).toBe(404);
-    const unknown = await call('POST', '/v2/search', { body: { query: 'x' } });
-    expect(unknown).toEqual({ status: 404, body: { success: false, error: expect.stringMatching(/^no such endpoint: POST \/v2\/search/) } });
+    const unknown = await call('POST', '/v2/deep-research', { body: { query: 'x' } });
+    expect(unknown).toEqual({ status: 404, body: { success: false, error: expect.stringMatching(/^no such endpoint: POST \/v2\/deep-research .*POST search/) } });
   });
 
   it('429 once a key has its limit of active jobs, counting /api and Firecrawl jobs together', async () => {

@@ -153,7 +153,7 @@ afterAll(async () => {
 describe('webjobs mcp (local)', () => {
   it('lists the tools, with input schemas carrying our limits and descriptions saying when to use each', async () => {
     const { tools } = await local.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['scrape', 'batch_scrape', 'crawl', 'map', 'extract', 'job_status', 'job_result']);
+    expect(tools.map((t) => t.name)).toEqual(['scrape', 'batch_scrape', 'crawl', 'map', 'search', 'extract', 'job_status', 'job_result']);
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const props = (name: string): any => byName[name]!.inputSchema.properties;

@@ -16,6 +16,8 @@ import type {
   PageQuery,
   PagedRecordHead,
 } from './types.js';
+import type { SearchRequest, SearchResult } from './search.js';
+import type { BatchScrapeRequest } from './types.js';
 
 /** One entry of a result batch as JSON text, read only when an answer writes it. */
 export interface EntryText {
@@ -108,6 +110,23 @@ export interface JobBackend {
    * back end without it says so; `signal` ends it early (Ctrl-C, a closed request).
    */
   map?(request: MapRequest, signal?: AbortSignal): Promise<MapResult>;
+  /**
+   * webjobs search: a search engine's results for a question, each scraped when the request names
+   * formats. Optional, so a back end without it says so.
+   */
+  search?(request: SearchRequest, options?: SearchOptions): Promise<SearchResult>;
   /** Releases browsers, timers and sockets so the process can exit. */
   close(): Promise<void>;
+}
+
+/** How a search runs, beyond its request: serve's address guard and job admission, the caller's stop. */
+export interface SearchOptions {
+  /** Ends the search early (Ctrl-C, a closed request): the scraping batch, if any, is cancelled. */
+  signal?: AbortSignal;
+  /** Why a result may not be fetched (serve's address guard), or undefined: a refused result is listed, never scraped. */
+  refuse?: (url: string) => string | undefined;
+  /** Starts the scraping batch (serve: as the key's job, within its plan and limits); by default the back end's own start. */
+  startBatch?: (request: BatchScrapeRequest) => Promise<string>;
+  /** The tenant of the scraping batch (serve: the API key). */
+  tenant?: string;
 }

@@ -41,7 +41,7 @@ export class UsageError extends WebjobsError {
   readonly httpStatus = 400;
 }
 
-/** A request that is well-formed but breaks a limit of the spec (section 8). */
+/** A request that is well-formed but breaks a limit of the job API (docs/api.md#limits). */
 export class LimitError extends UsageError {}
 
 export class JobNotFoundError extends WebjobsError {
@@ -154,6 +154,15 @@ export class RemoteError extends WebjobsError {
   constructor(message: string, readonly httpStatus: number = 502) {
     super(message);
   }
+}
+
+/**
+ * The search engine `webjobs search` asks (SearXNG, Brave) failed, could not be reached or did not answer in
+ * time: exit 7, as a remote service. serve answers 502 (504 for time) with this code, which a remote client
+ * reports at once instead of retrying as it retries a 502 of a proxy.
+ */
+export class SearchEngineError extends RemoteError {
+  static readonly code = 'search_engine';
 }
 
 export class AuthError extends WebjobsError {

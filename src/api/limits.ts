@@ -1,10 +1,10 @@
 import type { BatchScrapeRequest } from './types.js';
 
-/** The spec's limits (section 8) and the defaults webjobs documents where the spec is silent. */
+/** The job API's limits (docs/api.md#limits) and the defaults webjobs documents beside them. */
 export const LIMITS = {
   maxBatchUrls: 1000,
   maxCrawlPages: 100,
-  /** maxPages of a crawl run on this machine (the CLI without --remote); `serve` keeps maxCrawlPages, the spec's limit. */
+  /** maxPages of a crawl run on this machine (the CLI without --remote); `serve` keeps maxCrawlPages, the API's limit. */
   maxLocalCrawlPages: 10_000,
   defaultCrawlPages: 10,
   defaultTimeoutMs: 30_000,

@@ -13,7 +13,7 @@ export const KIND_PATHS: Record<JobKind, string> = {
 };
 
 /**
- * webjobs serve's extension (not in the spec): GET {JOB_PATH}/{jobId} answers
+ * webjobs serve's extension (docs/api.md#routes): GET {JOB_PATH}/{jobId} answers
  * {jobId, kind, status} of any job of the key, so that a client holding only an
  * id asks once instead of trying the status endpoint of each kind.
  */

@@ -1,8 +1,8 @@
 import type { CssSchema } from './cssSchema.js';
 
 /**
- * The service's interface (shared/spec/web-data-job-service.md) as types.
- * Names are the spec's; fields the spec leaves open follow the real service.
+ * The job API (docs/api.md) as types. Names are the interface's; fields it
+ * leaves open follow the real service; webjobs' own fields say "extension".
  */
 
 export const JOB_KINDS = ['scrape', 'batch', 'crawl', 'extract'] as const;
@@ -15,7 +15,7 @@ export const FINAL_STATUSES: readonly JobStatus[] = ['completed', 'failed', 'sto
 export const isFinal = (status: JobStatus): boolean => FINAL_STATUSES.includes(status);
 
 /**
- * rawHtml and screenshot are the real service's formats beyond the spec's three;
+ * rawHtml and screenshot are the real service's formats beyond the interface's three (docs/api.md#requests);
  * structuredData (the page's schema.org data as JSON-LD) is webjobs' own;
  * changeTracking (Firecrawl's) compares the Markdown with the last run's (ChangeTracking);
  * json (Firecrawl's) is the page's data as jsonOptions asks (a model, or its structured data).
@@ -187,9 +187,9 @@ export interface BatchScrapeRequest {
   urls: string[];
   scrapeOptions?: ScrapeOptions;
   sessionOptions?: SessionOptions;
-  /** webjobs extension, not in the spec: pages scraped at once (browser tabs); the engine picks when omitted. */
+  /** webjobs extension (docs/api.md#requests): pages scraped at once (browser tabs); the engine picks when omitted. */
   concurrency?: number;
-  /** webjobs extension, not in the spec: milliseconds between two requests to one host (one at a time then). */
+  /** webjobs extension (docs/api.md#requests): milliseconds between two requests to one host (one at a time then). */
   delay?: number;
 }
 
@@ -202,7 +202,7 @@ export interface CrawlRequest {
   excludePatterns?: string[];
   scrapeOptions?: ScrapeOptions;
   sessionOptions?: SessionOptions;
-  /** webjobs extension, not in the spec: milliseconds between two requests to one host; a longer robots.txt Crawl-delay wins. */
+  /** webjobs extension (docs/api.md#requests): milliseconds between two requests to one host; a longer robots.txt Crawl-delay wins. */
   delay?: number;
 }
 
@@ -235,7 +235,7 @@ export interface JobRequestByKind {
 }
 export type JobRequest = JobRequestByKind[JobKind];
 
-/** All metadata values are strings, as in the spec. */
+/** All metadata values are strings (docs/api.md#records). */
 export type PageMetadata = Record<string, string>;
 
 /** What a scrape of one page yields (data of a scrape job). */
@@ -367,7 +367,7 @@ export interface PageQuery {
 }
 
 /**
- * webjobs extension, not in the spec: `POST /api/map` and `webjobs map`. The URLs
+ * webjobs extension (docs/api.md#requests): `POST /api/map` and `webjobs map`. The URLs
  * of a site from its sitemaps and links, without rendering a page; synchronous.
  */
 export interface MapRequest {

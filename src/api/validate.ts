@@ -273,14 +273,14 @@ export function validateBatchScrapeRequest(value: unknown, limits: RequestLimits
   };
 }
 
-/** Limits that depend on where a job runs: the service's (the spec's) or this machine's. */
+/** Limits that depend on where a job runs: the service's (docs/api.md#limits) or this machine's. */
 export interface RequestLimits {
   maxCrawlPages: number;
   /** scrape and batch may name saved pages (file:// URLs): only the CLI's own jobs on this machine, never serve or MCP. */
   savedPages?: boolean;
 }
 
-/** The spec's limits, which `serve` applies to every request: the default, so nothing exceeds them unless asked. */
+/** The job API's limits, which `serve` applies to every request: the default, so nothing exceeds them unless asked. */
 export const SERVICE_LIMITS: RequestLimits = { maxCrawlPages: LIMITS.maxCrawlPages };
 /** A job the CLI runs on this machine: a crawl may be larger, as its pages go to disk as they finish. */
 export const LOCAL_LIMITS: RequestLimits = { maxCrawlPages: LIMITS.maxLocalCrawlPages };

@@ -15,6 +15,7 @@ import { mapCommand } from './commands/map.js';
 import { resumeCommand } from './commands/resume.js';
 import { retryCommand } from './commands/retry.js';
 import { scrapeCommand } from './commands/scrape.js';
+import { searchCommand } from './commands/search.js';
 import { serveCommand } from './commands/serve.js';
 import { waitCommand } from './commands/wait.js';
 import { workerCommand } from './commands/worker.js';
@@ -63,7 +64,7 @@ export function buildProgram(): Command {
     .version(packageVersion(), '-V, --version', 'print the version of webjobs')
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText('after', `\nExamples:\n  $ webjobs scrape https://example.com\n  $ webjobs scrape https://example.com --json | jq .data.metadata\n${EXIT_CODES_HELP}`);
-  const commands = [scrapeCommand(), batchCommand(), crawlCommand(), mapCommand(), extractCommand(), statusCommand(), waitCommand(), resultCommand(), listCommand(), cancelCommand(), pruneCommand(), retryCommand(), resumeCommand(), serveCommand(), workerCommand(), mcpCommand(), completionCommand()];
+  const commands = [scrapeCommand(), batchCommand(), crawlCommand(), mapCommand(), searchCommand(), extractCommand(), statusCommand(), waitCommand(), resultCommand(), listCommand(), cancelCommand(), pruneCommand(), retryCommand(), resumeCommand(), serveCommand(), workerCommand(), mcpCommand(), completionCommand()];
   for (const cmd of commands) program.addCommand(cmd);
   return program;
 }

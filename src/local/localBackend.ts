@@ -5,7 +5,8 @@
 import { spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import type { JobBackend, JobProgress, JobStart, PagedEntries, PagedText, StartOptions, WaitOptions } from '../api/backend.js';
+import type { JobBackend, JobProgress, JobStart, PagedEntries, PagedText, SearchOptions, StartOptions, WaitOptions } from '../api/backend.js';
+import type { SearchRequest, SearchResult } from '../api/search.js';
 import { NotResumableError, UsageError, WaitTimeoutError, errorMessage } from '../api/errors.js';
 import {
   isFinal,
@@ -393,6 +394,12 @@ export class LocalBackend implements JobBackend {
         if (entry) onPage(entry, start + i);
       });
     }
+  }
+
+  /** jobs/search.ts: the search engine of this process's environment; the results scraped by a batch job of this back end. */
+  async search(request: SearchRequest, options: SearchOptions = {}): Promise<SearchResult> {
+    const { searchWith } = await import('../jobs/search.js');
+    return searchWith(this, request, this.env, options);
   }
 
   /** jobs/map.ts: plain HTTP through the engine's fetch, no browser. */

@@ -13,6 +13,7 @@ import { isFinal, type JobKind, type JobRequestByKind } from '../api/types.js';
 import { validateJobId, validateMapRequest, type RequestLimits } from '../api/validate.js';
 import { jobResult, RESULT_CHARS } from './results.js';
 import { thousands } from '../api/thousands.js';
+import { searchTool } from './search.js';
 
 /** What a tool gets besides its arguments. */
 export interface ToolContext {
@@ -211,6 +212,7 @@ export function tools(limits: RequestLimits): Tool[] {
       limits,
     ),
     mapTool(),
+    searchTool(),
     jobTool(
       'extract',
       'extract',

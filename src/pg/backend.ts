@@ -4,7 +4,8 @@
  * transaction; workers anywhere run it (src/pg/worker.ts). A database that
  * cannot be reached is a DatabaseUnavailableError (503 + Retry-After), never a 500.
  */
-import type { JobBackend, StartOptions, WaitOptions } from '../api/backend.js';
+import type { JobBackend, SearchOptions, StartOptions, WaitOptions } from '../api/backend.js';
+import type { SearchRequest, SearchResult } from '../api/search.js';
 import { UnsupportedError, UsageError, WaitTimeoutError } from '../api/errors.js';
 import {
   isFinal,
@@ -71,6 +72,12 @@ export class PgBackend implements JobBackend {
     });
     const [engine, { mapWith }] = await Promise.all([this.engine, import('../jobs/map.js')]);
     return mapWith(engine, validated, signal);
+  }
+
+  /** Asked by this API node (jobs/search.ts); the scraping batch is a job like any other, run by the workers. */
+  async search(request: SearchRequest, options: SearchOptions = {}): Promise<SearchResult> {
+    const { searchWith } = await import('../jobs/search.js');
+    return searchWith(this, request, this.env, options);
   }
 
   async start<K extends JobKind>(kind: K, request: JobRequestByKind[K], _options: StartOptions = {}): Promise<JobHandle> {

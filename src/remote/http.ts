@@ -13,6 +13,7 @@ import {
   NotResumableError,
   PlanError,
   RemoteError,
+  SearchEngineError,
   StoreFullError,
   TooManyJobsError,
   UnsupportedError,
@@ -43,6 +44,10 @@ export interface CallOptions {
    * with httpStatus 404 (a service without the route: serve's extensions).
    */
   noSuchJobCode?: string;
+  /** This call may take this long (a search that scrapes its results), instead of the client's requestTimeoutMs. */
+  timeoutMs?: number;
+  /** Ends the call early (Ctrl-C): the service sees the connection close. */
+  signal?: AbortSignal;
 }
 
 const RETRY_STATUSES = new Set([429, 502, 503, 504]);
@@ -105,7 +110,9 @@ export class HttpClient {
           method,
           headers,
           body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
-          signal: AbortSignal.timeout(this.requestTimeoutMs),
+          signal: options.signal
+            ? AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs ?? this.requestTimeoutMs)])
+            : AbortSignal.timeout(options.timeoutMs ?? this.requestTimeoutMs),
         });
       } catch (err) {
         const retryable = method !== 'POST' || CONNECT_ERRORS.has(causeCode(err) ?? '');
@@ -120,6 +127,7 @@ export class HttpClient {
       if (code === DamagedRecordError.code) throw new DamagedRecordError(message);
       if (code === StoreFullError.code) throw new StoreFullError(message);
       if (code === NotResumableError.code) throw new NotResumableError(message);
+      if (code === SearchEngineError.code) throw new SearchEngineError(`the webjobs service's search engine failed: ${message}`, response.status);
       const retryable = method === 'POST' ? SAFE_POST_RETRY.has(response.status) : RETRY_STATUSES.has(response.status);
       if (retryable && !last) {
         await sleep(this.backoff(attempt - 1, response.headers.get('retry-after')));

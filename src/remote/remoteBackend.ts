@@ -5,7 +5,7 @@
  * endpoints that say only the status, and paged batch/crawl results.
  */
 import { JOB_PATH, KIND_PATHS, NO_SUCH_JOB_CODE } from '../api/paths.js';
-import type { JobBackend, JobStart, PagedEntries, StartOptions, WaitOptions } from '../api/backend.js';
+import type { JobBackend, JobStart, PagedEntries, SearchOptions, StartOptions, WaitOptions } from '../api/backend.js';
 import { JobNotFoundError, PlanError, RemoteError, UsageError, WaitTimeoutError } from '../api/errors.js';
 import {
   isFinal,
@@ -22,6 +22,7 @@ import {
   type PageEntry,
   type PageQuery,
 } from '../api/types.js';
+import type { SearchRequest, SearchResult } from '../api/search.js';
 import { HttpClient, type HttpOptions } from './http.js';
 
 export interface RemoteBackendOptions extends Omit<HttpOptions, 'apiUrl'> {
@@ -34,6 +35,8 @@ export interface RemoteBackendOptions extends Omit<HttpOptions, 'apiUrl'> {
 export const DEFAULT_POLL_DELAYS_MS = [250, 500, 1000, 1500, 2000];
 /** Entries per request when streaming a batch/crawl's pages during a wait. */
 const STREAM_BATCH = 100;
+/** A search that scrapes its results waits for them in one request: up to this long. */
+const SEARCH_SCRAPE_TIMEOUT_MS = 15 * 60_000;
 
 type PagedKind = 'batch' | 'crawl';
 type PagedRecord = JobRecordByKind[PagedKind];
@@ -189,6 +192,17 @@ export class RemoteBackend implements JobBackend {
   /** `webjobs serve`'s extension POST /api/map (not an endpoint of the spec). */
   async map(request: MapRequest): Promise<MapResult> {
     return this.http.call<MapResult>('POST', '/map', { body: request });
+  }
+
+  /** `webjobs serve`'s extension POST /api/search: the service asks its search engine and scrapes the results. */
+  async search(request: SearchRequest, options: SearchOptions = {}): Promise<SearchResult> {
+    // Scraping up to 100 results takes the time of a batch: longer than one request is given.
+    const scrapes = (request.scrapeOptions?.formats?.length ?? 0) > 0;
+    return this.http.call<SearchResult>('POST', '/search', {
+      body: request,
+      ...(scrapes ? { timeoutMs: SEARCH_SCRAPE_TIMEOUT_MS } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
   }
 
   /** The service has no endpoint to delete a job: it keeps its jobs by its own rules. */

@@ -1,6 +1,6 @@
 /**
- * The HTTP face of `webjobs serve`: the spec's 12 endpoints under /api, plus
- * cancel and list. Fastify gives routing, the body size limit (413) and a
+ * The HTTP face of `webjobs serve`: the job API's 12 routes under /api, plus
+ * its extensions: cancel, resume, list, map, files (docs/api.md#routes). Fastify gives routing, the body size limit (413) and a
  * coarse JSON-schema gate; the request validation of record is validateRequest,
  * the same code the CLI uses, so a 400 says exactly what `webjobs` would.
  * The Firecrawl-compatible /v1 and /v2 (firecrawl/routes.ts) sit beside it,
@@ -11,6 +11,7 @@ import { JobNotFoundError } from '../api/errors.js';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { JobBackend } from '../api/backend.js';
 import { JOB_KINDS, type JobKind, type PageQuery } from '../api/types.js';
+import { validateSearchRequest } from '../api/search.js';
 import { queryInteger, validateJobId, validateMapRequest, validatePageQuery, validateRequest } from '../api/validate.js';
 import type { JobFileStore } from '../jobs/contracts.js';
 import { describeError } from './describeError.js';
@@ -171,7 +172,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
       return { status };
     });
 
-    // webjobs extension, not in the spec: a stopped or interrupted batch or crawl goes on (webjobs resume).
+    // webjobs extension (docs/api.md#routes): a stopped or interrupted batch or crawl goes on (webjobs resume).
     if (kind === 'batch' || kind === 'crawl') {
       app.post<{ Params: { jobId: string } }>(`${base}/:jobId/resume`, async (req) => {
         const { status } = await gate.resume(keyOf(req), await ownedJobId(req, kind), kind);
@@ -180,11 +181,18 @@ export function buildApp(options: AppOptions): FastifyInstance {
     }
   }
 
-  // webjobs extension, not in the spec: a site's URLs, answered at once (no job).
+  // webjobs extension (docs/api.md#routes): a site's URLs, answered at once (no job).
   app.post(
     '/api/map',
     { schema: { body: { type: 'object' } }, config: { explain: (req) => void validateMapRequest(req.body) } },
     async (req, reply) => gate.map(() => req.body, reply.raw),
+  );
+
+  // webjobs extension, not in the spec: a search engine's results, scraped when formats are named (webjobs search).
+  app.post(
+    '/api/search',
+    { schema: { body: { type: 'object' } }, config: { explain: (req) => void validateSearchRequest(req.body) } },
+    async (req, reply) => gate.search(keyOf(req), () => req.body, reply.raw),
   );
 
   // A job's screenshot, for the key that owns the job: /api's records and the Firecrawl API's documents link here.
@@ -202,7 +210,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     return backend.list(await gate.jobsOf(keyOf(req)));
   });
 
-  // webjobs extension, not in the spec: one job's kind and status, for a client holding only its id
+  // webjobs extension (docs/api.md#routes): one job's kind and status, for a client holding only its id
   // (`--remote` without --kind), which would otherwise try the status endpoint of each kind in turn.
   app.get<{ Params: { jobId: string } }>(`/api${JOB_PATH}/:jobId`, async (req, reply) => {
     try {

@@ -1,6 +1,6 @@
 /** Errors as `webjobs serve` answers them, whichever front end (envelope) carries them. */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { DamagedRecordError, DatabaseUnavailableError, NotResumableError, StoreFullError, TooManyJobsError, UsageError, WebjobsError } from '../api/errors.js';
+import { DamagedRecordError, DatabaseUnavailableError, NotResumableError, SearchEngineError, StoreFullError, TooManyJobsError, UsageError, WebjobsError } from '../api/errors.js';
 import { thousands } from '../api/thousands.js';
 
 /** An error as it leaves: status, message and the code a client can rethrow it by. */
@@ -26,6 +26,7 @@ export function describeError(
   if (err instanceof DamagedRecordError) return { status: err.httpStatus, message: err.message, code: DamagedRecordError.code };
   if (err instanceof StoreFullError) return { status: err.httpStatus, message: err.message, code: StoreFullError.code };
   if (err instanceof NotResumableError) return { status: err.httpStatus, message: err.message, code: NotResumableError.code };
+  if (err instanceof SearchEngineError) return { status: err.httpStatus, message: err.message, code: SearchEngineError.code };
   if (err instanceof WebjobsError) return { status: err.httpStatus, message: err.message };
   if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
     return { status: 413, message: `request body too large: the limit is ${thousands(bodyLimit)} bytes` };

@@ -13,7 +13,8 @@ import { validateJobId, validateMapRequest, validateRequest } from '../api/valid
 import type { ApiKey, KeyRing } from './keys.js';
 import type { Admission } from './admission.js';
 import { checkKindAllowed, checkRequestAllowed } from './plans.js';
-import { refusePrivateUrls, type AllowList } from '../engine/net/ssrf.js';
+import { literalRefusal, refusePrivateUrls, type AllowList } from '../engine/net/ssrf.js';
+import { validateSearchRequest, type SearchResult } from '../api/search.js';
 
 export interface GateOptions {
   backend: JobBackend;
@@ -79,6 +80,25 @@ export class JobGate {
     const hungUp = new AbortController();
     connection.on('close', () => hungUp.abort(new Error('the client closed the request')));
     return backend.map(request, hungUp.signal);
+  }
+
+  /**
+   * A search of `body` (the spec's names, after any front end's renaming), answered in the request. Results
+   * the address guard refuses are listed, never scraped; the scraping batch is the key's job, within its
+   * plan and limits. A client that hangs up stops the search and its batch.
+   */
+  async search(key: ApiKey, body: () => unknown, connection: { on(event: 'close', listener: () => void): unknown }): Promise<SearchResult> {
+    const { backend, allowPrivate, allowHosts } = this.options;
+    if (!backend.search) throw UnsupportedError.of('search', 'this server');
+    const request = validateSearchRequest(body());
+    const hungUp = new AbortController();
+    connection.on('close', () => hungUp.abort(new Error('the client closed the request')));
+    return backend.search(request, {
+      signal: hungUp.signal,
+      tenant: key.id,
+      ...(allowPrivate ? {} : { refuse: (url: string) => literalRefusal(url, allowHosts) }),
+      startBatch: async (batch) => (await this.start(key, 'batch', batch)).jobId,
+    });
   }
 
   /** Refuses loopback, private, link-local and metadata URLs, unless the server allows them. */

@@ -1,5 +1,5 @@
 /**
- * The spec's plan limits (section 8): batch scrape needs Scale or higher;
+ * The plans' limits (docs/api.md#limits): batch scrape needs Scale or higher;
  * useProxy and solveCaptchas need a paid plan. Plans are ordered.
  */
 import { PlanError } from '../api/errors.js';

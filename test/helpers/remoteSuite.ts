@@ -15,6 +15,7 @@ import { contractCases } from './contractCases.js';
 import { startFakeAnthropic, type FakeAnthropic } from './fakeAnthropic.js';
 import { articleText, html, sendHtml, startFixtureServer, type FixtureServer } from './fixtureServer.js';
 import { startPostgres, type TestPostgres } from './postgres.js';
+import { startSearxng, type StandIn } from './searchEngines.js';
 import { startServe, type ServeProcess } from './serve.js';
 import { startWorker, type WorkerProcess } from './worker.js';
 
@@ -31,9 +32,11 @@ export function remoteSuite(store: 'file' | 'postgres'): void {
   let pg: TestPostgres | undefined;
   let workers: WorkerProcess[] = [];
   let llm: FakeAnthropic;
+  /** The search engine of `webjobs search`, locally and on serve's API node. */
+  let searxng: StandIn;
   const localHome = tempHome();
   /** Where extract jobs find their model, locally and on serve's side (API node and workers). */
-  const modelEnv = (): NodeJS.ProcessEnv => ({ ANTHROPIC_API_KEY: 'sk-test-key', ANTHROPIC_BASE_URL: llm.url, WEBJOBS_MODEL: '', WEBJOBS_EXTRACT_PROVIDER: '', OPENAI_API_KEY: '' });
+  const modelEnv = (): NodeJS.ProcessEnv => ({ ANTHROPIC_API_KEY: 'sk-test-key', ANTHROPIC_BASE_URL: llm.url, WEBJOBS_MODEL: '', WEBJOBS_EXTRACT_PROVIDER: '', OPENAI_API_KEY: '', WEBJOBS_SEARXNG_URL: searxng.url, WEBJOBS_BRAVE_API_KEY: '' });
   let gateOpen = false;
   /** Requests for /held the site has taken (and never answers), and those whose connection has closed. */
   const held = { opened: 0, closed: 0 };
@@ -95,6 +98,10 @@ export function remoteSuite(store: 'file' | 'postgres'): void {
         sendHtml(res, html(`<article><h1>Through the gate</h1>${articleText('gates')}</article>`));
       },
     });
+    searxng = await startSearxng(
+      [site.at('/a'), site.at('/b'), site.at('/')].map((url, i) => ({ url, title: `Page ${i + 1}`, text: `Alpha and beta, page ${i + 1}.` })),
+      { formats: ['html', 'json'] },
+    );
     // On PostgreSQL, this serve is an API node only: two worker processes run the jobs.
     if (store === 'postgres') pg = await startPostgres();
     const database = pg ? ['--database', pg.url, '--no-worker'] : [];
@@ -107,6 +114,7 @@ export function remoteSuite(store: 'file' | 'postgres'): void {
     gateOpen = true;
     await Promise.all([server?.stop(), ...workers.map((worker) => worker.stop())]);
     await llm?.close();
+    await searxng?.close();
     await site?.close();
     await pg?.stop();
   });
@@ -116,6 +124,16 @@ export function remoteSuite(store: 'file' | 'postgres'): void {
       for (const args of [['scrape', site.at('/a')], ['scrape', site.at('/'), '--json', '--formats', 'markdown,html,links']]) {
         const [l, r] = await Promise.all([local(args), remote(args)]);
         expect(l.code).toBe(0);
+        expectSame(l, r);
+      }
+    });
+
+    it('search: the same results, and the same scraped pages (a batch job run by this store)', async () => {
+      for (const args of [['search', 'alpha', '--jsonl'], ['search', 'alpha beta', '--limit', '2', '--formats', 'markdown,links', '--json']]) {
+        const l = await local(args);
+        const r = await remote(args);
+        expect(l.code, l.stderr).toBe(0);
+        expect(l.stdout).toContain(site.at('/a'));
         expectSame(l, r);
       }
     });

@@ -25,7 +25,7 @@ export interface MappedRequest {
 }
 
 /** Labels Firecrawl's clients attach to every request (SDK name and version, integration); they change nothing. */
-const LABELS = ['origin', 'integration'];
+export const LABELS = ['origin', 'integration'];
 
 /** Fields that mean nothing else here when they hold the value webjobs' behaviour already has. */
 const NEUTRAL_SCRAPE: Unmapped['neutral'] = {
@@ -193,7 +193,7 @@ function mapHeaders(headers: Obj): Obj {
  * crawl) as webjobs' scrapeOptions. `skip` lists the request-level fields the
  * caller maps itself.
  */
-function mapScrapeOptions(obj: Obj, where: string, skip: readonly string[], version: FirecrawlVersion): Obj {
+export function mapScrapeOptions(obj: Obj, where: string, skip: readonly string[], version: FirecrawlVersion): Obj {
   const out: Obj = {};
   for (const key of Object.keys(obj)) {
     if (skip.includes(key) || obj[key] === undefined) continue;

@@ -14,6 +14,7 @@ import { describeError } from '../describeError.js';
 import { fileLinker, type FileLinker } from '../files.js';
 import type { JobGate } from '../gate.js';
 import { mapBatch, mapCrawl, mapExtract, mapMap, mapScrape, requestBody, type FirecrawlVersion, type MappedRequest } from './request.js';
+import { mapSearch, searchAnswer } from './search.js';
 import { crawlState, extractState, toDocument } from './response.js';
 import { pagedStatus, publicOrigin } from './status.js';
 import { serveWatches } from './watch.js';
@@ -43,7 +44,7 @@ export interface FirecrawlOptions {
 type IdRequest = FastifyRequest<{ Params: { jobId: string } }>;
 type PagedRequest = FastifyRequest<{ Params: { jobId: string }; Querystring: { skip?: string; limit?: string } }>;
 
-const ENDPOINTS = 'POST scrape, POST batch/scrape, GET|DELETE batch/scrape/ID, POST crawl, GET|DELETE crawl/ID, POST map, POST extract, GET extract/ID';
+const ENDPOINTS = 'POST scrape, POST batch/scrape, GET|DELETE batch/scrape/ID, POST crawl, GET|DELETE crawl/ID, POST map, POST search, POST extract, GET extract/ID';
 
 export async function firecrawlRoutes(app: FastifyInstance, options: FirecrawlOptions): Promise<void> {
   const closeWatches = serveWatches(app.server, options);
@@ -110,6 +111,8 @@ async function versionRoutes(app: FastifyInstance, options: FirecrawlOptions, ve
     const { links } = await gate.map(() => mapMap(requestBody(req.body), version), reply.raw);
     return { success: true, links: version === 'v1' ? links.map((link) => link.url) : links };
   });
+
+  app.post('/search', async (req, reply) => searchAnswer(await gate.search(keyOf(req), () => mapSearch(requestBody(req.body), version), reply.raw), version));
 
   for (const [path, kind] of [['/batch/scrape', 'batch'], ['/crawl', 'crawl']] as const) {
     app.get(`${path}/:jobId`, async (req: PagedRequest, reply) => {
