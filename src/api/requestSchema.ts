@@ -188,6 +188,7 @@ export const sessionOptionsSchema = objectSchema<SessionOptions>(
 );
 
 const delay = integer(0, LIMITS.maxDelayMs, 'milliseconds between two requests to one host (one at a time then)');
+const failOnHttpError = boolean('a page the server answered with an HTTP error (4xx, 5xx) is a failed page', false);
 
 export function scrapeRequestSchema(): JsonSchema {
   return objectSchema<ScrapeRequest>(
@@ -204,6 +205,7 @@ export function batchScrapeRequestSchema(): JsonSchema {
       sessionOptions: sessionOptionsSchema,
       concurrency: integer(1, MAX_BATCH_CONCURRENCY, 'pages loaded at once (browser tabs); default: tuned to the machine'),
       delay,
+      failOnHttpError,
     },
     ['urls'],
   );
@@ -225,6 +227,7 @@ export function crawlRequestSchema(limits: RequestLimits = SERVICE_LIMITS): Json
       scrapeOptions: scrapeOptionsSchema,
       sessionOptions: sessionOptionsSchema,
       delay,
+      failOnHttpError,
     },
     ['url'],
   );

@@ -191,6 +191,8 @@ export interface BatchScrapeRequest {
   concurrency?: number;
   /** webjobs extension (docs/api.md#requests): milliseconds between two requests to one host (one at a time then). */
   delay?: number;
+  /** webjobs extension (docs/api.md#requests): a page the server answered with 4xx or 5xx is a failed entry (the CLI's --fail). */
+  failOnHttpError?: boolean;
 }
 
 export interface CrawlRequest {
@@ -204,6 +206,8 @@ export interface CrawlRequest {
   sessionOptions?: SessionOptions;
   /** webjobs extension (docs/api.md#requests): milliseconds between two requests to one host; a longer robots.txt Crawl-delay wins. */
   delay?: number;
+  /** webjobs extension (docs/api.md#requests): a page the server answered with 4xx or 5xx is a failed entry (the CLI's --fail). */
+  failOnHttpError?: boolean;
 }
 
 /** The model servers extract can use: Claude's Messages API, or any OpenAI-compatible Chat Completions API. */

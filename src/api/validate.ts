@@ -260,7 +260,7 @@ export const MAX_BATCH_CONCURRENCY = 32;
 
 export function validateBatchScrapeRequest(value: unknown, limits: RequestLimits = SERVICE_LIMITS): BatchScrapeRequest {
   const obj = requestObject(value);
-  rejectUnknown(obj, ['urls', 'scrapeOptions', 'sessionOptions', 'concurrency', 'delay'], 'request');
+  rejectUnknown(obj, ['urls', 'scrapeOptions', 'sessionOptions', 'concurrency', 'delay', 'failOnHttpError'], 'request');
   // concurrency is a webjobs extension; left out, the engine chooses for the machine.
   const concurrency = optInteger(obj, 'concurrency', 'request', 1, MAX_BATCH_CONCURRENCY);
   const delay = optDelay(obj);
@@ -270,6 +270,7 @@ export function validateBatchScrapeRequest(value: unknown, limits: RequestLimits
     sessionOptions: validateSessionOptions(obj.sessionOptions),
     ...(concurrency !== undefined ? { concurrency } : {}),
     ...(delay !== undefined ? { delay } : {}),
+    ...(optBoolean(obj, 'failOnHttpError', 'request') ? { failOnHttpError: true } : {}),
   };
 }
 
@@ -291,7 +292,7 @@ export function validateCrawlRequest(value: unknown, limits: RequestLimits = SER
   const obj = requestObject(value);
   rejectUnknown(
     obj,
-    ['url', 'maxPages', 'followLinks', 'ignoreSitemap', 'includePatterns', 'excludePatterns', 'scrapeOptions', 'sessionOptions', 'delay'],
+    ['url', 'maxPages', 'followLinks', 'ignoreSitemap', 'includePatterns', 'excludePatterns', 'scrapeOptions', 'sessionOptions', 'delay', 'failOnHttpError'],
     'request',
   );
   const delay = optDelay(obj);
@@ -305,6 +306,7 @@ export function validateCrawlRequest(value: unknown, limits: RequestLimits = SER
     scrapeOptions: validateScrapeOptions(obj.scrapeOptions),
     sessionOptions: validateSessionOptions(obj.sessionOptions),
     ...(delay !== undefined ? { delay } : {}),
+    ...(optBoolean(obj, 'failOnHttpError', 'request') ? { failOnHttpError: true } : {}),
   };
 }
 

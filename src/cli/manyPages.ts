@@ -14,7 +14,7 @@ import { OutputDir } from './outputDir.js';
 import { failHttpError, PageNotes, statusText, type FailFlags } from './pageChecks.js';
 import { renderPage } from '../api/renderPage.js';
 import { changedPage, parseDuration, parseInteger, type RunFlags } from './options.js';
-import { openOutput, type OutputStream } from './output.js';
+import { checkOutputFormats, openOutput, type OutputStream } from './output.js';
 import { runJob, type FinishedJob, type RunJobOptions } from './runJob.js';
 import { keepRunOptions } from './runOptions.js';
 import { colors, showProgress } from './terminal.js';
@@ -63,6 +63,7 @@ function checkFlags(flags: ManyPagesFlags): void {
   const modes = [flags.json && '--json', flags.jsonl && '--jsonl', flags.outputDir && '--output-dir'].filter(Boolean);
   if (modes.length > 1) throw new UsageError(`choose one of ${modes.join(' and ')}`);
   if (flags.outputDir && flags.output) throw new UsageError('--output-dir writes files itself; drop -o/--output');
+  checkOutputFormats(flags.output, flags.formats, Boolean(flags.json || flags.jsonl), true);
   if (flags.frontMatter && !flags.outputDir) throw new UsageError('--front-matter goes with --output-dir');
   if (!flags.wait && (flags.outputDir || flags.jsonl)) {
     throw new UsageError(`--no-wait returns before any page is done, so ${flags.outputDir ? '--output-dir' : '--jsonl'} would get nothing: drop --no-wait, or read the job later with webjobs result`);

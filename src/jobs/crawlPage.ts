@@ -21,7 +21,7 @@ import {
   robotsRefusal,
   type CrawlRules,
 } from './crawlRules.js';
-import { failedEntry, pageEntry } from './runners/pageEntry.js';
+import { decidedEntry, failedEntry, pageEntry } from './runners/pageEntry.js';
 
 export interface CrawledPage {
   entry: PageEntry;
@@ -72,7 +72,7 @@ export async function crawlPage(
   found.skip(finalUrl);
   // followLinks: false crawls the start page and the sitemaps' URLs only.
   if (request.followLinks !== false) for (const link of links) await found.add(link);
-  return done(entry);
+  return done(decidedEntry(entry, request));
 }
 
 /** The candidate pages one page yields, each once, in the order found: those the crawl's scope and robots.txt allow. */

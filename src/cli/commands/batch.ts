@@ -97,6 +97,7 @@ Exit codes: 0 every page completed, 3 the job completed but some pages failed (w
       sessionOptions: sessionOptionsFrom(flags),
       ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
       ...delayFrom(flags),
+      ...(flags.fail ? { failOnHttpError: true } : {}),
     };
     process.exitCode = await runManyPages('batch', request, flags, `Scraping ${urls.length} pages`, urls.length);
   });

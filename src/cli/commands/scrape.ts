@@ -1,3 +1,4 @@
+import { checkOutputFormats } from '../output.js';
 import { Command } from 'commander';
 import type { PageData } from '../../api/types.js';
 import { addRunOptions, addScrapeOptions, changedPage, addSessionOptions, scrapeOptionsFrom, sessionOptionsFrom, type RunFlags, type ScrapeFlags, type SessionFlags } from '../options.js';
@@ -66,6 +67,7 @@ A saved page is read as saved, without a browser or a network: its scripts do no
     if (flags.frontMatter && (flags.json || (flags.formats !== undefined && (flags.formats.length !== 1 || flags.formats[0] !== 'markdown')))) {
       throw new UsageError('--front-matter goes with Markdown output: drop --json and --formats other than markdown');
     }
+    checkOutputFormats(flags.output, flags.formats, Boolean(flags.json), false);
     const page = await pageOf(arg, flags);
     const url = page.url;
     try {

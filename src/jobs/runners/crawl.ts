@@ -29,7 +29,7 @@ import {
 import { scrapePreflight } from '../jobEngine.js';
 import { CrawlChanges } from '../crawlChanges.js';
 import type { JobContext, JobRunner } from '../jobRunner.js';
-import { abortPromise, completedEntry, failedEntry, isJobFatal, throttled } from './pageEntry.js';
+import { abortPromise, completedEntry, decidedEntry, failedEntry, isJobFatal, throttled } from './pageEntry.js';
 import { CrawlJournal, restoreCrawl } from './crawlState.js';
 
 /**
@@ -131,7 +131,7 @@ class Crawl {
     const landed = await landedRefusal(this.rules, finalUrl, url);
     if (landed) return { entry: failedEntry(finalUrl, new PageError(landed), this.formats), links: [] };
     if (isStart) this.rules.scope.addHost(finalUrl);
-    return { entry: completedEntry(finalUrl, data), links };
+    return { entry: decidedEntry(completedEntry(finalUrl, data), this.ctx.request), links };
   }
 
   /** The next queued URL that no redirect has already brought us to. */
