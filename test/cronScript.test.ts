@@ -32,6 +32,8 @@ beforeAll(async () => {
         : sendHtml(res, html(`<h1>Error ${watched.status}</h1><p>Something broke on our side.</p>`, { title: 'Error' }), watched.status),
     '/steady': (_req, res) => sendHtml(res, html(`<article><h1>Steady</h1>${articleText('nothing new here')}</article>`, { title: 'Steady' })),
     '/missing': (_req, res) => sendHtml(res, html('<h1>Not found</h1>', { title: 'Not found' }), 404),
+    '/tracked-links': (_req, res) =>
+      sendHtml(res, html(`<article><h1>Links</h1>${articleText('links here')}<p><a href="/steady?utm_source=news&amp;utm_medium=mail">steady</a> <a href="/watched?b=1&amp;gclid=x&amp;a=%20">watched</a></p></article>`)),
     '/hold': (_req, res) => {
       if (holding) held.push(res);
       else sendHtml(res, html(`<article><h1>Hold</h1>${articleText('held page')}</article>`, { title: 'Hold' }));
@@ -223,5 +225,49 @@ describe('right after kill -9 (issue 56)', () => {
     } finally {
       shell.kill('SIGKILL');
     }
+  });
+});
+
+describe('the small ones (issue 56)', () => {
+  const env = { WEBJOBS_HOME: tempHome() };
+
+  it('-o FILE with several formats is refused before anything runs, with the ways that work', async () => {
+    const file = path.join(scratch, 'status.md');
+    for (const command of [['scrape', site.at('/steady')], ['batch', site.at('/steady')]]) {
+      const run = await runCli([...command, ...TRACK, '-o', file], { env });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(/^webjobs: -o .*status\.md holds one format and --formats asks for 2 \(markdown,changeTracking\): ask for one, or use --json/);
+      expect(existsSync(file)).toBe(false);
+    }
+    const json = await runCli(['scrape', site.at('/steady'), ...TRACK, '--json', '-o', file], { env });
+    expect(json.code).toBe(0);
+  });
+
+  it('one page is "1 page", and result takes -q', async () => {
+    const run = await runCli(['batch', site.at('/missing'), '--engine', 'http', '--fail', '--json'], { env });
+    expect(run.code).toBe(3);
+    expect(run.stderr).toBe('webjobs: 1 of 1 page failed (exit code 3)\n');
+    const { jobId } = JSON.parse(run.stdout) as { jobId: string };
+    const result = await runCli(['result', jobId, '-q'], { env });
+    expect(result.code).toBe(0);
+    expect((JSON.parse(result.stdout) as { data: { status: string }[] }).data.map((e) => e.status)).toEqual(['failed']);
+  });
+
+  it('map and crawl list and fetch links without their tracking parameters', async () => {
+    const map = await runCli(['map', site.at('/tracked-links'), '--json'], { env });
+    expect(map.code, map.stderr).toBe(0);
+    expect(map.stdout).not.toMatch(/utm_|gclid/);
+    expect(map.stdout).toContain(site.at('/steady'));
+    const crawl = await runCli(['crawl', site.at('/tracked-links'), '--engine', 'http', '--ignore-sitemap', '--jsonl'], { env });
+    const urls = crawl.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { url: string }).url);
+    expect(urls.sort()).toEqual([site.at('/steady'), site.at('/tracked-links'), site.at('/watched?b=1&a=%20')].sort());
+  });
+
+  it('cancel of a job that ended exits 12', async () => {
+    const run = await runCli(['scrape', site.at('/steady'), '--engine', 'http', '--json'], { env });
+    const { jobId } = JSON.parse(run.stdout) as { jobId: string };
+    const cancel = await runCli(['cancel', jobId], { env });
+    expect([cancel.code, cancel.stdout]).toEqual([12, '']);
+    expect(cancel.stderr).toMatch(/had already ended \(completed\); nothing to cancel\n$/);
   });
 });

@@ -4,6 +4,7 @@
  * every page made it. Records are read back from the back end one result batch at
  * a time (jobPages.ts), so a 1,000-page job never sits in memory as one string.
  */
+import { count } from './plural.js';
 import { Command } from 'commander';
 import type { JobBackend, JobProgress } from '../api/backend.js';
 import { ExitCode, JobFailedError, UsageError } from '../api/errors.js';
@@ -89,10 +90,10 @@ export function describeProgress(kind: ManyKind, total: number) {
     const rate = `${perSecond.toFixed(1)} pages/s`;
     if (kind === 'crawl') {
       const found = p.discovered !== undefined ? ` · ${p.discovered} found` : '';
-      return `${p.done} page${p.done === 1 ? '' : 's'} crawled${failed}${found} · ${rate}`;
+      return `${count(p.done, 'page')} crawled${failed}${found} · ${rate}`;
     }
     const eta = p.done > 0 && p.done < total && perSecond > 0 ? ` · about ${duration((total - p.done) / perSecond)} left` : '';
-    return `${p.done}/${total} pages done${failed} · ${rate}${eta}`;
+    return `${p.done}/${count(total, 'page')} done${failed} · ${rate}${eta}`;
   };
 }
 
@@ -178,7 +179,7 @@ function crawlCut(kind: ManyKind, head: JobRecordByKind[ManyKind], maxPages: num
 function summary(kind: ManyKind, tally: Tally, cut: string | undefined, elapsedMs: number, flags: ManyPagesFlags, code: number): void {
   const { done, failed } = tally;
   // Failed pages are errors: said even with -q (the data of cron runs is what -q is for, not silence on failure).
-  const failedLine = failed > 0 ? `webjobs: ${failed} of ${done} page${done === 1 ? '' : 's'} failed (exit code ${code}${code === ExitCode.changed ? ': a page changed too' : ''})\n` : '';
+  const failedLine = failed > 0 ? `webjobs: ${failed} of ${count(done, 'page')} failed (exit code ${code}${code === ExitCode.changed ? ': a page changed too' : ''})\n` : '';
   if (flags.quiet) {
     process.stderr.write(failedLine);
     return;
@@ -187,7 +188,7 @@ function summary(kind: ManyKind, tally: Tally, cut: string | undefined, elapsedM
   const what = kind === 'batch' ? 'scraped' : 'crawled';
   const failedText = failed > 0 ? colors.red(`, ${failed} failed`) : '';
   if (showProgress(flags)) {
-    process.stderr.write(`${colors.green('✔')} ${done} page${done === 1 ? '' : 's'} ${what}${failedText} in ${(elapsedMs / 1000).toFixed(1)}s (${rate} pages/s)${cut ? `, ${cut}` : ''}\n`);
+    process.stderr.write(`${colors.green('✔')} ${count(done, 'page')} ${what}${failedText} in ${(elapsedMs / 1000).toFixed(1)}s (${rate} pages/s)${cut ? `, ${cut}` : ''}\n`);
   } else {
     process.stderr.write(failedLine);
     if (cut) process.stderr.write(`webjobs: the crawl ${cut}\n`);
@@ -206,7 +207,7 @@ function tellKept(dir: OutputDir | undefined, fail: boolean | undefined): void {
 /** "43 of 200 pages done" for a stopped batch, "43 pages done" for a stopped crawl. */
 async function describeStopped(kind: ManyKind, backend: JobBackend, jobId: string): Promise<string> {
   const { done, total } = await countEntries(entriesOf(backend, kind, jobId));
-  return kind === 'batch' ? `${done} of ${total} pages done` : `${done} page${done === 1 ? '' : 's'} done`;
+  return kind === 'batch' ? `${done} of ${count(total, 'page')} done` : `${count(done, 'page')} done`;
 }
 
 /**

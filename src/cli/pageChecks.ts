@@ -5,6 +5,7 @@
  * browser, an empty body, a load that did not finish). Said on stderr, never
  * only in the metadata.
  */
+import { count } from './plural.js';
 import type { Command } from 'commander';
 import { JobFailedError } from '../api/errors.js';
 import type { PageData, PageEntry } from '../api/types.js';
@@ -102,7 +103,7 @@ export class PageNotes {
       const statuses = [...this.statuses.keys()].sort((a, b) => a - b).join(', ');
       const one = this.httpErrors === 1;
       const kept = one ? 'it is kept as a page (--fail counts it as failed)' : 'they are kept as pages (--fail counts them as failed)';
-      warn(`${this.httpErrors} of ${pages} pages answered ${one ? 'an HTTP error' : 'HTTP errors'} (${statuses}); ${kept}`);
+      warn(`${this.httpErrors} of ${count(pages, 'page')} answered ${one ? 'an HTTP error' : 'HTTP errors'} (${statuses}); ${kept}`);
     }
     if (this.warned === 1) warn(this.firstWarning!);
     else if (this.warned > 1) warn(`${this.warned} pages came with a warning (metadata.warning), the first: ${this.firstWarning}`);

@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { count } from '../plural.js';
 import { LimitError, UsageError } from '../../api/errors.js';
 import { MAX_URL_LIST_BYTES, pageInput, readUrlList, type Sourced } from '../inputs.js';
 import { LIMITS } from '../../api/limits.js';
@@ -99,6 +100,6 @@ Exit codes: 0 every page completed, 3 the job completed but some pages failed (w
       ...delayFrom(flags),
       ...(flags.fail ? { failOnHttpError: true } : {}),
     };
-    process.exitCode = await runManyPages('batch', request, flags, `Scraping ${urls.length} pages`, urls.length);
+    process.exitCode = await runManyPages('batch', request, flags, `Scraping ${count(urls.length, 'page')}`, urls.length);
   });
 }

@@ -2,6 +2,7 @@
  * `webjobs retry ID`: a new batch job for the pages of a batch or crawl job that
  * failed; for a scrape or extract job that did not complete, the same job again.
  */
+import { count } from '../plural.js';
 import { Command } from 'commander';
 import type { JobBackend } from '../../api/backend.js';
 import { UsageError } from '../../api/errors.js';
@@ -106,6 +107,6 @@ Examples:
       return;
     }
     const { request } = retry;
-    process.exitCode = await runManyPages('batch', request, flags, `Retrying ${request.urls.length} failed pages of ${retry.jobId}`, request.urls.length);
+    process.exitCode = await runManyPages('batch', request, flags, `Retrying ${count(request.urls.length, 'failed page')} of ${retry.jobId}`, request.urls.length);
   });
 }
