@@ -10,7 +10,7 @@
 import path from 'node:path';
 import { JSDOM } from 'jsdom';
 import { extractInPage, type InPageOptions } from '../src/engine/content/inPage.js';
-import { extractInNode, nodeLibraries } from '../src/engine/content/inNode.js';
+import { extractInNode } from '../src/engine/content/inNode.js';
 import { isShownWithoutLayout, noscriptAsText } from '../src/engine/content/nodeDom.js';
 import { readerText } from './readerText.js';
 import { scorePage, summarise, type PageScore } from './score.js';
@@ -26,9 +26,8 @@ function withJsdom(html: string, url: string): string {
   };
   (globalThis as { NodeFilter?: unknown }).NodeFilter = window.NodeFilter;
   noscriptAsText(window.document);
-  const { selector, toMarkdown } = nodeLibraries();
   try {
-    return extractInPage(OPTIONS, selector, toMarkdown, window.document).markdown;
+    return extractInPage(OPTIONS, window.document).markdown;
   } finally {
     window.close();
   }

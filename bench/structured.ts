@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { validateCssSchema } from '../src/api/cssSchema.js';
-import { extractInNode, nodeLibraries } from '../src/engine/content/inNode.js';
+import { extractInNode } from '../src/engine/content/inNode.js';
 import { readHtml } from '../src/engine/structured/readHtml.js';
 import { REPO_ROOT } from './paths.js';
 
@@ -44,7 +44,6 @@ for (const count of [20, 100, 500]) {
 const filler = Array.from({ length: 400 }, (_, i) => `<p>Paragraph ${i} of the product's story, its reviews and <a href="/r/${i}">links</a> to more of the shop.</p>`).join('\n');
 const shop = fixture('shop-microdata.html').replace('</main>', `<section>${filler}</section></main>`).replace('</head>', `${/<script type="application\/ld\+json">[\s\S]*?<\/script>/.exec(fixture('shop-jsonld.html'))![0]}</head>`);
 const url = 'https://homeware.example/catalog/kettles/k-200';
-nodeLibraries();
 const options = { onlyMainContent: true, includeTags: [], excludeTags: [], wantHtml: false, wantMarkdown: true, wantLinks: true };
 const extraction = median(() => extractInNode(shop, url, options));
 const structured = median(() => readHtml(shop, url, { structuredData: true }));

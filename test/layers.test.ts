@@ -15,18 +15,20 @@ const SRC = fileURLToPath(new URL('../src/', import.meta.url));
 /** What each top folder of src/ may import, besides itself. */
 const LAYERS: Record<string, readonly string[]> = {
   api: [],
+  // Output sized for agents and retrieval: chunks, token budgets, llms.txt; pure functions of a page's Markdown.
+  agents: ['api'],
   engine: ['api'],
   // The job layer: the runners, written once, and the contracts they run on (JobStore, leases, the page cache, job files).
-  jobs: ['api', 'engine'],
+  jobs: ['api', 'engine', 'agents'],
   // The back ends: each implements the contracts of jobs/, and none imports another.
   store: ['api', 'jobs'],
   local: ['api', 'engine', 'jobs'],
   pg: ['api', 'engine', 'jobs'],
   remote: ['api'],
-  server: ['api', 'engine', 'jobs', 'store', 'local', 'pg'],
+  server: ['api', 'agents', 'engine', 'jobs', 'store', 'local', 'pg'],
   // A front end never imports another one.
-  mcp: ['api'],
-  cli: ['api', 'engine', 'jobs', 'store', 'local', 'pg', 'remote', 'server', 'mcp'],
+  mcp: ['api', 'agents'],
+  cli: ['api', 'agents', 'engine', 'jobs', 'store', 'local', 'pg', 'remote', 'server', 'mcp'],
 };
 
 /**
@@ -38,6 +40,9 @@ const REFUSED: { from: string; to: string; why: string }[] = [
   { from: 'engine/content/', to: 'engine/browser/', why: 'content code runs in the page and in Node, never with the browser' },
   { from: 'engine/net/', to: 'engine/browser/', why: 'the address guard is below the engines: both call it, it calls neither' },
   { from: 'engine/net/', to: 'engine/http/', why: 'the address guard is below the engines: both call it, it calls neither' },
+  // Webhooks (jobs/webhooks/) send plain HTTP through the address guard: never through an engine.
+  { from: 'jobs/webhooks/', to: 'engine/browser/', why: 'webhook deliveries are plain HTTP, never the browser' },
+  { from: 'jobs/webhooks/', to: 'engine/http/', why: "webhook deliveries are plain HTTP, never the HTTP engine's page fetch" },
 ];
 
 /** The engine's loose files: the choice of engine and what both engines share; the rest lives in rooms. */

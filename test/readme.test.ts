@@ -52,6 +52,7 @@ const NOT_RUN: Record<string, string> = {
   'Local models: Ollama and other OpenAI-compatible servers': 'needs Ollama and a model pulled into it (test/extractOpenAi.test.ts runs extract against a loopback Chat Completions API)',
   'Engines: HTTP or the browser': 'names sites outside this machine; test/engines.test.ts runs each engine and auto rule against fixture pages',
   Development: 'npm scripts',
+  'Webhooks: POSTs on job events': 'needs a running serve and a receiver; test/webhooks.test.ts runs the receiver of this section against serve',
   'Search the web: webjobs search': 'needs a search engine; test/search.test.ts runs every option against loopback stand-ins of SearXNG and Brave',
   'A SearXNG of your own': 'runs a container',
   'Start from a question: search': 'needs a search engine; test/search.test.ts runs search against loopback stand-ins of SearXNG and Brave',

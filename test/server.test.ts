@@ -280,6 +280,20 @@ describe('server-side request forgery', () => {
     expect(internal.requests).not.toContain('GET /secret');
   });
 
+  it('fails a map whose start URL redirects to a refused address, saying why, on /api/map and /v2/map', async () => {
+    for (const route of ['/api/map', '/v2/map']) {
+      const response = await fetch(`${server.url}${route}`, {
+        method: 'POST',
+        headers: { 'x-api-key': KEYS.scale, authorization: `Bearer ${KEYS.scale}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ url: site.at('/to-internal') }),
+      });
+      const answer = { status: response.status, body: (await response.json()) as unknown };
+      expect(answer.status, route).toBe(400);
+      expect(JSON.stringify(answer.body), route).toMatch(/could not map .*\/to-internal: refused to fetch http:\/\/127\.0\.0\.1:\d+\/secret: .* is a loopback, private, link-local or metadata address/);
+    }
+    expect(internal.requests).not.toContain('GET /secret');
+  });
+
   it('refuses the subresources of an allowed page that point at a private address', async () => {
     const start = await api('POST', '/api/scrape', { body: { url: site.at('/embeds-internal') } });
     const path = `/api/scrape/${start.body.jobId}`;

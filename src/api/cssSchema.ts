@@ -19,6 +19,7 @@
  */
 import { UsageError } from './errors.js';
 import { invalidSelectors } from './selectors.js';
+import { quoted } from './quote.js';
 
 export const CSS_FIELD_TYPES = ['text', 'attribute', 'html', 'nested', 'list', 'nested_list'] as const;
 export type CssFieldType = (typeof CSS_FIELD_TYPES)[number];
@@ -70,14 +71,14 @@ export function validateCssSchema(value: unknown, label = 'selectors'): CssSchem
   const bad = invalidSelectors(allSelectors(schema, label).map(([selector]) => selector));
   if (bad.length > 0) {
     const where = allSelectors(schema, label).find(([selector]) => selector === bad[0])![1];
-    throw new UsageError(`${where}: "${bad[0]}" is not a valid CSS selector`);
+    throw new UsageError(`${where}: ${quoted(bad[0]!)} is not a valid CSS selector`);
   }
   return schema;
 }
 
 function refuseUnknown(obj: Obj, allowed: readonly string[], label: string): void {
   const unknown = Object.keys(obj).find((key) => !allowed.includes(key));
-  if (unknown !== undefined) throw new UsageError(`${label}: unknown key "${unknown}" (allowed: ${allowed.join(', ')})`);
+  if (unknown !== undefined) throw new UsageError(`${label}: unknown key ${quoted(unknown)} (allowed: ${allowed.join(', ')})`);
 }
 
 function selectorOf(value: unknown, label: string, required: boolean): string | undefined {
@@ -94,7 +95,7 @@ function fieldsOf(value: unknown, label: string, depth: number, count: { fields:
   const names = new Set<string>();
   return value.map((raw, i) => {
     const field = fieldOf(raw, `${label}[${i}]`, depth, count);
-    if (names.has(field.name)) throw new UsageError(`${label}[${i}].name: "${field.name}" is the name of an earlier field too`);
+    if (names.has(field.name)) throw new UsageError(`${label}[${i}].name: ${quoted(field.name)} is the name of an earlier field too`);
     names.add(field.name);
     return field;
   });

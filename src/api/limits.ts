@@ -12,6 +12,11 @@ export const LIMITS = {
   maxWaitForMs: 60_000,
   defaultResultBatchSize: 100,
   maxResultBatchSize: 1000,
+  /**
+   * The furthest entry of a job's results a query may ask for (page, skip): PostgreSQL numbers a job's
+   * pages with an integer, so no job holds more. Past it, a query is refused before it reaches a store.
+   */
+  maxResultOffset: 2_147_483_647,
   maxExtractUrls: 20,
   /** Crawl includePatterns, and excludePatterns, each: how many, and how long one may be (matching costs path length x pattern length). */
   maxCrawlPatterns: 20,
@@ -34,6 +39,9 @@ export const LIMITS = {
   maxMaxAgeMs: 365 * 24 * 3600 * 1000,
   /** changeTrackingOptions.tag (--change-tag): a name, not a document. */
   maxChangeTagLength: 200,
+  /** chunkTokens and maxTokens (webjobs extensions): below 16 tokens a heading alone would not fit; a million is past any model's window. */
+  minTokens: 16,
+  maxTokens: 1_000_000,
   defaultMapLimit: 5_000,
   maxMapLimit: 100_000,
   defaultMapDepth: 1,

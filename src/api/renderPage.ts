@@ -2,13 +2,13 @@
 import type { Format, PageData } from '../api/types.js';
 
 /** Extension of the file --output-dir writes for each format. */
-export const FORMAT_EXTENSIONS: Record<Format, string> = { markdown: '.md', html: '.html', links: '.links.txt', rawHtml: '.raw.html', screenshot: '', structuredData: '.jsonld', changeTracking: '.changes.json', json: '.json' };
+export const FORMAT_EXTENSIONS: Record<Format, string> = { markdown: '.md', html: '.html', links: '.links.txt', rawHtml: '.raw.html', screenshot: '', structuredData: '.jsonld', changeTracking: '.changes.json', json: '.json', chunks: '.chunks.json' };
 
 export function formatsOrDefault(formats: Format[] | undefined): Format[] {
   return formats && formats.length > 0 ? formats : ['markdown'];
 }
 
-/** One format of the page: Markdown, HTML, links one a line, where the screenshot is, or the structured data, changeTracking or json as JSON. */
+/** One format of the page: Markdown, HTML, links one a line, where the screenshot is, or the structured data, changeTracking, json or chunks as JSON. */
 export function renderFormat(data: PageData, format: Format): string {
   if (format === 'html') return data.html ?? '';
   if (format === 'rawHtml') return data.rawHtml ?? '';
@@ -17,6 +17,7 @@ export function renderFormat(data: PageData, format: Format): string {
   if (format === 'structuredData') return JSON.stringify(data.structuredData ?? [], null, 2);
   if (format === 'changeTracking') return JSON.stringify(data.changeTracking ?? null, null, 2);
   if (format === 'json') return JSON.stringify(data.json ?? null, null, 2);
+  if (format === 'chunks') return JSON.stringify(data.chunks ?? [], null, 2);
   return data.markdown ?? '';
 }
 

@@ -27,6 +27,7 @@ import {
 } from './types.js';
 import { MAX_BATCH_CONCURRENCY, SERVICE_LIMITS, type RequestLimits } from './validate.js';
 import { thousands } from './thousands.js';
+import { WEBHOOK_EVENTS, WEBHOOK_LIMITS } from './webhook.js';
 
 /** The subset of JSON Schema these schemas use. */
 export interface JsonSchema {
@@ -166,6 +167,8 @@ export const scrapeOptionsSchema = objectSchema<ScrapeOptions>(
     screenshotOptions: screenshotOptionsSchema,
     changeTrackingOptions: changeTrackingOptionsSchema,
     jsonOptions: jsonOptionsSchema,
+    chunkTokens: integer(LIMITS.minTokens, LIMITS.maxTokens, 'with the chunks format: the most tokens (o200k_base) of one chunk', 512),
+    maxTokens: integer(LIMITS.minTokens, LIMITS.maxTokens, "cut each page's Markdown after the last whole block that fits in this many tokens (metadata.truncated: true)"),
     engine: {
       type: 'string',
       enum: ENGINES,
@@ -190,6 +193,20 @@ export const sessionOptionsSchema = objectSchema<SessionOptions>(
 const delay = integer(0, LIMITS.maxDelayMs, 'milliseconds between two requests to one host (one at a time then)');
 const failOnHttpError = boolean('a page the server answered with an HTTP error (4xx, 5xx) is a failed page', false);
 
+/** The webhook field: a URL, or {url, headers, metadata, events} (JSON Schema without oneOf: the object form, which takes both). */
+const webhook: JsonSchema = {
+  type: 'object',
+  description: 'POST the job\'s events (started, page, completed, failed) to this http(s) URL as JSON, in order, signed when the server has a secret',
+  properties: {
+    url: { type: 'string', minLength: 1, description: 'the receiver (http or https)' },
+    headers: { type: 'object', maxProperties: WEBHOOK_LIMITS.maxHeaders, additionalProperties: { type: 'string' }, description: 'headers sent with each delivery' },
+    metadata: { type: 'object', description: `echoed in every delivery (at most ${WEBHOOK_LIMITS.maxMetadataBytes / 1024} KB of JSON)` },
+    events: { type: 'array', items: { type: 'string', enum: WEBHOOK_EVENTS }, uniqueItems: true, description: 'the events to deliver; all by default' },
+  },
+  required: ['url'],
+  additionalProperties: false,
+};
+
 export function scrapeRequestSchema(): JsonSchema {
   return objectSchema<ScrapeRequest>(
     { url: url('the page to scrape'), scrapeOptions: scrapeOptionsSchema, sessionOptions: sessionOptionsSchema },
@@ -206,6 +223,7 @@ export function batchScrapeRequestSchema(): JsonSchema {
       concurrency: integer(1, MAX_BATCH_CONCURRENCY, 'pages loaded at once (browser tabs); default: tuned to the machine'),
       delay,
       failOnHttpError,
+      webhook,
     },
     ['urls'],
   );
@@ -228,6 +246,7 @@ export function crawlRequestSchema(limits: RequestLimits = SERVICE_LIMITS): Json
       sessionOptions: sessionOptionsSchema,
       delay,
       failOnHttpError,
+      webhook,
     },
     ['url'],
   );
@@ -264,6 +283,7 @@ export function extractRequestSchema(): JsonSchema {
       provider,
       model,
       sessionOptions: sessionOptionsSchema,
+      webhook,
     },
     ['urls'],
   );

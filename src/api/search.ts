@@ -7,6 +7,7 @@ import { LimitError, UsageError } from './errors.js';
 import type { ScrapeOptions, SessionOptions } from './types.js';
 import { validateScrapeOptions, validateSessionOptions } from './validate.js';
 import { expectObject, isObject, optInteger, optStringArray, rejectUnknown } from './validateFields.js';
+import { quoted } from './quote.js';
 
 export const SEARCH_BACKENDS = ['searxng', 'brave'] as const;
 export type SearchBackendName = (typeof SEARCH_BACKENDS)[number];
@@ -73,7 +74,7 @@ const FIELDS = ['query', 'limit', 'scrapeOptions', 'sessionOptions', 'includeDom
 function domainOf(value: string, field: string): string {
   const text = value.trim().toLowerCase().replace(/^\*\./, '');
   const host = URL.canParse(`https://${text}`) ? new URL(`https://${text}`).hostname : '';
-  if (host === '' || host !== text.replace(/\.$/, '')) throw new UsageError(`${field}: "${value}" is not a domain (write it as example.com)`);
+  if (host === '' || host !== text.replace(/\.$/, '')) throw new UsageError(`${field}: ${quoted(value)} is not a domain (write it as example.com)`);
   return host;
 }
 

@@ -1,4 +1,5 @@
 import type { CssSchema } from './cssSchema.js';
+import type { Webhook } from './webhook.js';
 
 /**
  * The job API (docs/api.md) as types. Names are the interface's; fields it
@@ -18,9 +19,10 @@ export const isFinal = (status: JobStatus): boolean => FINAL_STATUSES.includes(s
  * rawHtml and screenshot are the real service's formats beyond the interface's three (docs/api.md#requests);
  * structuredData (the page's schema.org data as JSON-LD) is webjobs' own;
  * changeTracking (Firecrawl's) compares the Markdown with the last run's (ChangeTracking);
- * json (Firecrawl's) is the page's data as jsonOptions asks (a model, or its structured data).
+ * json (Firecrawl's) is the page's data as jsonOptions asks (a model, or its structured data);
+ * chunks (webjobs') is the Markdown in pieces of at most chunkTokens tokens (Chunk).
  */
-export const FORMATS = ['markdown', 'html', 'links', 'rawHtml', 'screenshot', 'structuredData', 'changeTracking', 'json'] as const;
+export const FORMATS = ['markdown', 'html', 'links', 'rawHtml', 'screenshot', 'structuredData', 'changeTracking', 'json', 'chunks'] as const;
 export type Format = (typeof FORMATS)[number];
 
 export const SCREENSHOT_FORMATS = ['png', 'jpeg', 'webp'] as const;
@@ -91,6 +93,25 @@ export interface ScrapeOptions {
   changeTrackingOptions?: ChangeTrackingOptions;
   /** With the json format (Firecrawl v1's name): what to extract from each page. */
   jsonOptions?: JsonOptions;
+  /** webjobs extension, with the chunks format: each chunk's most tokens (o200k_base; default 512, at least 16). */
+  chunkTokens?: number;
+  /**
+   * webjobs extension: each page's Markdown is cut after the last whole block that fits in this many tokens
+   * (o200k_base, at least 16); a cut page says `metadata.truncated: true`. Chunks are made after the cut.
+   */
+  maxTokens?: number;
+}
+
+/** One chunk of a page (the chunks format). */
+export interface Chunk {
+  /** Its place among the page's chunks, from 0. */
+  index: number;
+  /** Markdown: whole blocks of the page (a block larger than the budget alone: a piece of it). */
+  text: string;
+  /** The headings the chunk sits under, outermost first. */
+  headings: string[];
+  /** The text's length in o200k_base tokens. */
+  tokens: number;
 }
 
 /**
@@ -193,6 +214,8 @@ export interface BatchScrapeRequest {
   delay?: number;
   /** webjobs extension (docs/api.md#requests): a page the server answered with 4xx or 5xx is a failed entry (the CLI's --fail). */
   failOnHttpError?: boolean;
+  /** Deliveries of the job's events (api/webhook.ts, jobs/webhooks/). */
+  webhook?: Webhook;
 }
 
 export interface CrawlRequest {
@@ -208,6 +231,8 @@ export interface CrawlRequest {
   delay?: number;
   /** webjobs extension (docs/api.md#requests): a page the server answered with 4xx or 5xx is a failed entry (the CLI's --fail). */
   failOnHttpError?: boolean;
+  /** Deliveries of the job's events (api/webhook.ts, jobs/webhooks/). */
+  webhook?: Webhook;
 }
 
 /** The model servers extract can use: Claude's Messages API, or any OpenAI-compatible Chat Completions API. */
@@ -229,6 +254,8 @@ export interface ExtractRequest {
   provider?: ModelProviderName;
   model?: string;
   sessionOptions?: SessionOptions;
+  /** Deliveries of the job's events (api/webhook.ts, jobs/webhooks/). */
+  webhook?: Webhook;
 }
 
 export interface JobRequestByKind {
@@ -239,7 +266,10 @@ export interface JobRequestByKind {
 }
 export type JobRequest = JobRequestByKind[JobKind];
 
-/** All metadata values are strings (docs/api.md#records). */
+/**
+ * All metadata values are strings (docs/api.md#records), but one: `truncated` is true (a boolean) on a page
+ * whose Markdown maxTokens cut (set by jobs/agentSizing.ts, read with `isTruncated`).
+ */
 export type PageMetadata = Record<string, string>;
 
 /** What a scrape of one page yields (data of a scrape job). */
@@ -268,6 +298,13 @@ export interface PageData {
    * without a model, the fields not found are named in metadata.warning.
    */
   json?: unknown;
+  /** The chunks format: the Markdown in chunks of at most scrapeOptions.chunkTokens tokens. */
+  chunks?: Chunk[];
+}
+
+/** Whether maxTokens cut the page's Markdown (metadata.truncated is true). */
+export function isTruncated(data: Pick<PageData, 'metadata'>): boolean {
+  return String(data.metadata?.truncated) === 'true';
 }
 
 /** `pending` only appears in the result of a batch that is still running, for URLs not yet done. */
@@ -308,6 +345,10 @@ export interface BatchScrapeJob extends PagedJobFields {
   totalScrapedPages: number;
   data: PageEntry[];
   error?: string;
+  /** Webhook deliveries dropped after their last retry (absent when none). */
+  webhookFailures?: number;
+  /** `page` deliveries dropped unsent because the job's webhook queue was full (absent when none). */
+  webhookDropped?: number;
 }
 
 export interface CrawlJob extends PagedJobFields {
@@ -318,6 +359,10 @@ export interface CrawlJob extends PagedJobFields {
   urlsNotCrawled?: number;
   data: PageEntry[];
   error?: string;
+  /** Webhook deliveries dropped after their last retry (absent when none). */
+  webhookFailures?: number;
+  /** `page` deliveries dropped unsent because the job's webhook queue was full (absent when none). */
+  webhookDropped?: number;
 }
 
 export interface ExtractJob {
@@ -336,6 +381,10 @@ export interface ExtractJob {
   warning?: string;
   missing?: string[];
   error?: string;
+  /** Webhook deliveries dropped after their last retry (absent when none). */
+  webhookFailures?: number;
+  /** `page` deliveries dropped unsent because the job's webhook queue was full (absent when none). */
+  webhookDropped?: number;
 }
 
 export interface JobRecordByKind {

@@ -38,12 +38,14 @@ import {
 import { accessOptions } from './validateAccess.js';
 import { expectObject, isObject, optBoolean, optField, optInteger, optStringArray, rejectUnknown, type Obj } from './validateFields.js';
 import { thousands } from './thousands.js';
+import { escapeInput, quoted } from './quote.js';
+import { validateWebhook } from './webhook.js';
 
 /** An array of CSS selectors, each one the page's engine can parse (selectors.ts). */
 function optSelectors(obj: Obj, key: string, field: string): string[] | undefined {
   const selectors = optStringArray(obj, key, field);
   const [invalid] = invalidSelectors(selectors ?? []);
-  if (invalid !== undefined) throw new UsageError(`${field}.${key}: "${invalid}" is not a valid CSS selector`);
+  if (invalid !== undefined) throw new UsageError(`${field}.${key}: ${quoted(invalid)} is not a valid CSS selector`);
   return selectors;
 }
 
@@ -67,22 +69,22 @@ function withoutScheme(value: string): string | undefined {
 export function validateUrl(value: unknown, field = 'url', options: { savedPages?: boolean } = {}): string {
   if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`${field} must be a non-empty string`);
   const schemeless = withoutScheme(value.trim());
-  if (schemeless) throw new UsageError(`${field}: "${value}" has no http:// or https://; did you mean ${schemeless}?`);
+  if (schemeless) throw new UsageError(`${field}: ${quoted(value)} has no http:// or https://; did you mean ${escapeInput(schemeless)}?`);
   let parsed: URL;
   try {
     parsed = new URL(value.trim());
   } catch {
-    throw new UsageError(`${field}: "${value}" is not a valid URL (expected e.g. https://example.com/page)`);
+    throw new UsageError(`${field}: ${quoted(value)} is not a valid URL (expected e.g. https://example.com/page)`);
   }
   if (parsed.protocol === 'file:' && options.savedPages) {
-    if (parsed.hostname !== '' && parsed.hostname !== 'localhost') throw new UsageError(`${field}: "${value}" names a file on another host; name a file on this machine`);
+    if (parsed.hostname !== '' && parsed.hostname !== 'localhost') throw new UsageError(`${field}: ${quoted(value)} names a file on another host; name a file on this machine`);
     return parsed.href;
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     const saved = parsed.protocol === 'file:' ? ' (saved pages are read only by the command line on their own machine)' : '';
-    throw new UsageError(`${field}: "${value}" must use http or https, not ${parsed.protocol.replace(':', '')}${saved}`);
+    throw new UsageError(`${field}: ${quoted(value)} must use http or https, not ${parsed.protocol.replace(':', '')}${saved}`);
   }
-  if (!parsed.hostname) throw new UsageError(`${field}: "${value}" has no host`);
+  if (!parsed.hostname) throw new UsageError(`${field}: ${quoted(value)} has no host`);
   return parsed.href;
 }
 
@@ -122,14 +124,14 @@ export function validateScrapeOptions(value: unknown, field = 'scrapeOptions'): 
   const obj = expectObject(value, field);
   rejectUnknown(
     obj,
-    ['formats', 'onlyMainContent', 'timeout', 'waitFor', 'waitUntil', 'includeTags', 'excludeTags', 'headers', 'cookies', 'userAgent', 'maxAge', 'screenshotOptions', 'engine', 'explain', 'changeTrackingOptions', 'jsonOptions'],
+    ['formats', 'onlyMainContent', 'timeout', 'waitFor', 'waitUntil', 'includeTags', 'excludeTags', 'headers', 'cookies', 'userAgent', 'maxAge', 'screenshotOptions', 'engine', 'explain', 'changeTrackingOptions', 'jsonOptions', 'chunkTokens', 'maxTokens'],
     field,
   );
   const formats = optStringArray(obj, 'formats', field) ?? ['markdown'];
   if (formats.length === 0) throw new UsageError(`${field}.formats must name at least one format (${FORMATS.join(', ')}); leave it out for markdown`);
   for (const format of formats) {
     if (!FORMATS.includes(format as Format)) {
-      throw new UsageError(`${field}.formats: unknown format "${format}" (allowed: ${FORMATS.join(', ')})`);
+      throw new UsageError(`${field}.formats: unknown format ${quoted(format)} (allowed: ${FORMATS.join(', ')})`);
     }
   }
   if (obj.changeTrackingOptions !== undefined && !formats.includes('changeTracking')) {
@@ -159,8 +161,16 @@ export function validateScrapeOptions(value: unknown, field = 'scrapeOptions'): 
     ...(optBoolean(obj, 'explain', field) ? { explain: true } : {}),
     ...optField('changeTrackingOptions', changeTracking),
     ...optField('jsonOptions', json),
+    ...tokenOptions(obj, formats, field),
     ...optField('screenshotOptions', obj.screenshotOptions === undefined ? undefined : validateScreenshotOptions(obj.screenshotOptions, `${field}.screenshotOptions`)),
   };
+}
+
+/** chunkTokens (with the chunks format) and maxTokens: whole numbers of tokens, at least MIN_TOKENS. */
+function tokenOptions(obj: Obj, formats: string[], field: string): Pick<ScrapeOptions, 'chunkTokens' | 'maxTokens'> {
+  const chunkTokens = optInteger(obj, 'chunkTokens', field, LIMITS.minTokens, LIMITS.maxTokens);
+  if (chunkTokens !== undefined && !formats.includes('chunks')) throw new UsageError(`${field}.chunkTokens goes with the chunks format: add it to formats`);
+  return { ...optField('chunkTokens', chunkTokens), ...optField('maxTokens', optInteger(obj, 'maxTokens', field, LIMITS.minTokens, LIMITS.maxTokens)) };
 }
 
 /** The changeTracking format compares Markdown (as Firecrawl, it needs the markdown format) under a tag; the json mode is not there yet. */
@@ -176,7 +186,7 @@ function validateChangeTracking(obj: Obj, formats: string[], field: string): Cha
   }
   const modes = optStringArray(options, 'modes', where);
   const unknown = modes?.find((mode) => !CHANGE_TRACKING_MODES.includes(mode as ChangeTrackingMode));
-  if (unknown !== undefined) throw new UsageError(`${where}.modes: unknown mode "${unknown}" (allowed: ${CHANGE_TRACKING_MODES.join(', ')})`);
+  if (unknown !== undefined) throw new UsageError(`${where}.modes: unknown mode ${quoted(unknown)} (allowed: ${CHANGE_TRACKING_MODES.join(', ')})`);
   if (modes?.includes('json') || options.schema !== undefined || options.prompt !== undefined) {
     throw new UnsupportedError(`${where}: the json mode (schema, prompt) is not supported by webjobs yet; git-diff is`);
   }
@@ -260,7 +270,7 @@ export const MAX_BATCH_CONCURRENCY = 32;
 
 export function validateBatchScrapeRequest(value: unknown, limits: RequestLimits = SERVICE_LIMITS): BatchScrapeRequest {
   const obj = requestObject(value);
-  rejectUnknown(obj, ['urls', 'scrapeOptions', 'sessionOptions', 'concurrency', 'delay', 'failOnHttpError'], 'request');
+  rejectUnknown(obj, ['urls', 'scrapeOptions', 'sessionOptions', 'concurrency', 'delay', 'failOnHttpError', 'webhook'], 'request');
   // concurrency is a webjobs extension; left out, the engine chooses for the machine.
   const concurrency = optInteger(obj, 'concurrency', 'request', 1, MAX_BATCH_CONCURRENCY);
   const delay = optDelay(obj);
@@ -271,6 +281,7 @@ export function validateBatchScrapeRequest(value: unknown, limits: RequestLimits
     ...(concurrency !== undefined ? { concurrency } : {}),
     ...(delay !== undefined ? { delay } : {}),
     ...(optBoolean(obj, 'failOnHttpError', 'request') ? { failOnHttpError: true } : {}),
+    ...optField('webhook', validateWebhook(obj.webhook)),
   };
 }
 
@@ -292,7 +303,7 @@ export function validateCrawlRequest(value: unknown, limits: RequestLimits = SER
   const obj = requestObject(value);
   rejectUnknown(
     obj,
-    ['url', 'maxPages', 'followLinks', 'ignoreSitemap', 'includePatterns', 'excludePatterns', 'scrapeOptions', 'sessionOptions', 'delay', 'failOnHttpError'],
+    ['url', 'maxPages', 'followLinks', 'ignoreSitemap', 'includePatterns', 'excludePatterns', 'scrapeOptions', 'sessionOptions', 'delay', 'failOnHttpError', 'webhook'],
     'request',
   );
   const delay = optDelay(obj);
@@ -307,6 +318,7 @@ export function validateCrawlRequest(value: unknown, limits: RequestLimits = SER
     sessionOptions: validateSessionOptions(obj.sessionOptions),
     ...(delay !== undefined ? { delay } : {}),
     ...(optBoolean(obj, 'failOnHttpError', 'request') ? { failOnHttpError: true } : {}),
+    ...optField('webhook', validateWebhook(obj.webhook)),
   };
 }
 
@@ -365,7 +377,7 @@ function modelProvider(value: unknown, field = 'request'): ModelProviderName {
 /** Shape only; whether `schema` is valid JSON Schema is checked by the extract engine with ajv. */
 export function validateExtractRequest(value: unknown): ExtractRequest {
   const obj = requestObject(value);
-  rejectUnknown(obj, ['urls', 'prompt', 'schema', 'selectors', 'systemPrompt', 'provider', 'model', 'sessionOptions'], 'request');
+  rejectUnknown(obj, ['urls', 'prompt', 'schema', 'selectors', 'systemPrompt', 'provider', 'model', 'sessionOptions', 'webhook'], 'request');
   const prompt = optString(obj, 'prompt');
   const schema = obj.schema;
   if (schema !== undefined && !isObject(schema)) throw new UsageError('request.schema must be a JSON Schema object');
@@ -384,6 +396,7 @@ export function validateExtractRequest(value: unknown): ExtractRequest {
     ...(obj.provider !== undefined ? { provider: modelProvider(obj.provider) } : {}),
     ...(optString(obj, 'model') !== undefined ? { model: optString(obj, 'model') } : {}),
     sessionOptions: validateSessionOptions(obj.sessionOptions),
+    ...optField('webhook', validateWebhook(obj.webhook)),
   };
 }
 
@@ -438,7 +451,7 @@ export function validateRequest<K extends JobKind>(kind: K, value: unknown, limi
 export const JOB_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function validateJobId(value: string): string {
-  if (!JOB_ID_PATTERN.test(value)) throw new UsageError(`"${value}" is not a job id (job ids look like 3f2b6c1e-8d4a-4b7e-9c1a-2e5f7a9b0c3d)`);
+  if (!JOB_ID_PATTERN.test(value)) throw new UsageError(`${quoted(value)} is not a job id (job ids look like 3f2b6c1e-8d4a-4b7e-9c1a-2e5f7a9b0c3d)`);
   return value.toLowerCase();
 }
 
@@ -451,9 +464,8 @@ export function queryInteger(raw: unknown, name: string, min: number, max: numbe
   return n;
 }
 
+/** A page of results, into range on every store: its first entry at most LIMITS.maxResultOffset. */
 export function validatePageQuery(query: { page?: unknown; batchSize?: unknown }): Required<PageQuery> {
-  return {
-    page: queryInteger(query.page, 'page', 1, Number.MAX_SAFE_INTEGER, 1),
-    batchSize: queryInteger(query.batchSize, 'batchSize', 1, LIMITS.maxResultBatchSize, LIMITS.defaultResultBatchSize),
-  };
+  const batchSize = queryInteger(query.batchSize, 'batchSize', 1, LIMITS.maxResultBatchSize, LIMITS.defaultResultBatchSize);
+  return { page: queryInteger(query.page, 'page', 1, Math.floor(LIMITS.maxResultOffset / batchSize) + 1, 1), batchSize };
 }

@@ -6,6 +6,7 @@ import { LimitError, UsageError } from './errors.js';
 import { LIMITS } from './limits.js';
 import type { Cookie, ScrapeOptions } from './types.js';
 import { expectObject, isObject, optBoolean, optInteger, rejectUnknown, type Obj } from './validateFields.js';
+import { quoted } from './quote.js';
 
 /** An HTTP token (RFC 9110): header names and cookie names. */
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -45,7 +46,7 @@ function validateHeaders(value: unknown, field: string): Record<string, string> 
   if (entries.length > LIMITS.maxHeaders) throw new LimitError(`${field}: ${entries.length} headers given, the limit is ${LIMITS.maxHeaders}`);
   const headers: Record<string, string> = {};
   for (const [name, headerValue] of entries) {
-    if (!TOKEN.test(name)) throw new UsageError(`${field}: "${name}" is not a valid header name`);
+    if (!TOKEN.test(name)) throw new UsageError(`${field}: ${quoted(name)} is not a valid header name`);
     const lower = name.toLowerCase();
     if (lower in RESERVED_HEADERS) throw new UsageError(`${field}: the header ${name} cannot be set${RESERVED_HEADERS[lower]}`);
     if (lower in headers) throw new UsageError(`${field}: the header ${name} is given twice`);

@@ -3,6 +3,7 @@
  * optional, each refused with a UsageError (or a LimitError past a limit) whose message names it.
  */
 import { LimitError, UsageError } from './errors.js';
+import { quoted } from './quote.js';
 
 export type Obj = Record<string, unknown>;
 
@@ -18,7 +19,7 @@ export function expectObject(value: unknown, field: string): Obj {
 
 export function rejectUnknown(obj: Obj, allowed: readonly string[], field: string): void {
   for (const key of Object.keys(obj)) {
-    if (!allowed.includes(key)) throw new UsageError(`${field}: unknown field "${key}" (allowed: ${allowed.join(', ')})`);
+    if (!allowed.includes(key)) throw new UsageError(`${field}: unknown field ${quoted(key)} (allowed: ${allowed.join(', ')})`);
   }
 }
 

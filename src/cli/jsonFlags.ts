@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import { UsageError } from '../api/errors.js';
 import { MODEL_PROVIDERS, type Format, type JsonOptions, type ModelProviderName } from '../api/types.js';
+import { quoted } from '../api/quote.js';
 
 const SCHEMA_EXAMPLE = '{"type":"object","properties":{...}}';
 
@@ -28,7 +29,7 @@ export function readJsonFlag(value: string, flag: string, example: string): Reco
   const trimmed = value.trim();
   if (trimmed.startsWith('{')) return parseJson(trimmed, 'the inline JSON', flag, example);
   if (!existsSync(trimmed)) {
-    throw new UsageError(`${flag}: no file named "${value}", and it is not inline JSON either (inline JSON starts with "{")`);
+    throw new UsageError(`${flag}: no file named ${quoted(value)}, and it is not inline JSON either (inline JSON starts with "{")`);
   }
   let text: string;
   try {

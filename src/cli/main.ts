@@ -11,6 +11,7 @@ import { crawlCommand } from './commands/crawl.js';
 import { completionCommand } from './commands/completion.js';
 import { cancelCommand, listCommand, pruneCommand, resultCommand, statusCommand } from './commands/jobs.js';
 import { mcpCommand } from './commands/mcp.js';
+import { llmsTxtCommand } from './commands/llmstxt.js';
 import { mapCommand } from './commands/map.js';
 import { resumeCommand } from './commands/resume.js';
 import { retryCommand } from './commands/retry.js';
@@ -21,6 +22,7 @@ import { waitCommand } from './commands/wait.js';
 import { workerCommand } from './commands/worker.js';
 import { printable } from './printable.js';
 import { colors } from './terminal.js';
+import { escapeInput } from '../api/quote.js';
 
 const EXIT_CODES_HELP = `
 Exit codes:
@@ -64,7 +66,7 @@ export function buildProgram(): Command {
     .version(packageVersion(), '-V, --version', 'print the version of webjobs')
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText('after', `\nExamples:\n  $ webjobs scrape https://example.com\n  $ webjobs scrape https://example.com --json | jq .data.metadata\n${EXIT_CODES_HELP}`);
-  const commands = [scrapeCommand(), batchCommand(), crawlCommand(), mapCommand(), searchCommand(), extractCommand(), statusCommand(), waitCommand(), resultCommand(), listCommand(), cancelCommand(), pruneCommand(), retryCommand(), resumeCommand(), serveCommand(), workerCommand(), mcpCommand(), completionCommand()];
+  const commands = [scrapeCommand(), batchCommand(), crawlCommand(), mapCommand(), llmsTxtCommand(), searchCommand(), extractCommand(), statusCommand(), waitCommand(), resultCommand(), listCommand(), cancelCommand(), pruneCommand(), retryCommand(), resumeCommand(), serveCommand(), workerCommand(), mcpCommand(), completionCommand()];
   for (const cmd of commands) program.addCommand(cmd);
   return program;
 }
@@ -80,7 +82,8 @@ export async function main(argv: string[]): Promise<void> {
     program.addCommand(detachedJobCommand(), { hidden: true });
   }
   // Usage errors look like every other error: one line starting with "webjobs:".
-  const output = { outputError: (text: string, write: (text: string) => void) => write(`${colors.red('webjobs:')} ${printable(text.replace(/^error: /, ''))}`) };
+  // Commander's messages are one line that may quote the argument as given: its line feeds are input, escaped.
+  const output = { outputError: (text: string, write: (text: string) => void) => write(`${colors.red('webjobs:')} ${escapeInput(text.replace(/^error: /, '').replace(/\n$/, ''))}\n`) };
   for (const cmd of [program, ...program.commands]) cmd.exitOverride().configureOutput(output);
   // A closed stdout or stderr (`| head`) fails the write that met it, where it is handled; never an unhandled 'error' event.
   process.stdout.on('error', () => undefined);

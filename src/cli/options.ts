@@ -8,11 +8,12 @@ import { addJsonOptions, jsonOptionsFrom, type JsonFlags } from './jsonFlags.js'
 import type { ProgressFlags } from './terminal.js';
 import { ENGINES, FORMATS, SCREENSHOT_FORMATS, VIEWPORT_SIZE, WAIT_UNTIL, type Cookie, type EngineName, type ScreenshotFormat, type Format, type ScrapeOptions, type SessionOptions, type WaitUntil } from '../api/types.js';
 import { thousands } from '../api/thousands.js';
+import { quoted } from '../api/quote.js';
 
 /** A whole number flag within [min, max]; out of range is a usage error named by the flag, before anything starts. */
 export function parseInteger(name: string, min = 0, max = Number.MAX_SAFE_INTEGER) {
   return (value: string): number => {
-    if (!/^\d+$/.test(value.trim())) throw new InvalidArgumentError(`${name} must be a whole number, got "${value}".`);
+    if (!/^\d+$/.test(value.trim())) throw new InvalidArgumentError(`${name} must be a whole number, got ${quoted(value)}.`);
     const n = Number(value);
     if (n < min) throw new InvalidArgumentError(`${name} must be at least ${min}.`);
     if (n > max) throw new InvalidArgumentError(`${name} must be at most ${thousands(max)}, got ${value.trim()}.`);
@@ -58,6 +59,16 @@ export function parseDuration(name: string, options: { unit: 'ms' | 's'; bare?: 
   };
 }
 
+/** A list of delays such as 1m,5m,15m (webhook retries: serve's --webhook-retry-delays, WEBJOBS_WEBHOOK_RETRY_DELAYS): at most 10, each up to a day. */
+export function parseDelayList(name: string) {
+  const each = parseDuration(name, { unit: 'ms', max: 86_400_000 });
+  return (value: string): number[] => {
+    const delays = value.split(',').map((v) => v.trim()).filter(Boolean).map(each);
+    if (delays.length > 10) throw new InvalidArgumentError(`${name} takes at most 10 delays.`);
+    return delays;
+  };
+}
+
 /** The largest unit a limit is a whole number of: 300000 ms reads 5m, 60000 ms 1m. */
 function maxUnit(ms: number): DurationUnit {
   const units = Object.keys(DURATION_UNITS_MS).reverse() as DurationUnit[];
@@ -73,7 +84,7 @@ function parseSelectors(flag: string): (value: string, previous?: string[]) => s
   return (value, previous = []) => {
     const selectors = splitSelectorList(value);
     const [invalid] = invalidSelectors(selectors);
-    if (invalid !== undefined) throw new InvalidArgumentError(`"${invalid}" is not a valid CSS selector.`);
+    if (invalid !== undefined) throw new InvalidArgumentError(`${quoted(invalid)} is not a valid CSS selector.`);
     return [...previous, ...selectors];
   };
 }
@@ -83,7 +94,7 @@ export function parseFormats(value: string, previous: string[] = []): Format[] {
   if (formats.length === 0) throw new InvalidArgumentError(`give at least one format: ${FORMATS.join(', ')}.`);
   for (const format of formats) {
     if (!FORMATS.includes(format as Format)) {
-      throw new InvalidArgumentError(`unknown format "${format}" (choose from ${FORMATS.join(', ')}).`);
+      throw new InvalidArgumentError(`unknown format ${quoted(format)} (choose from ${FORMATS.join(', ')}).`);
     }
   }
   return formats as Format[];
@@ -108,6 +119,19 @@ export interface ScrapeFlags extends JsonFlags {
   screenshotFormat?: ScreenshotFormat;
   changeTag?: string;
   exitCode?: boolean;
+  chunkTokens?: number;
+  maxTokens?: number;
+}
+
+/** --chunk-tokens, --max-tokens: a whole number of tokens, at least LIMITS.minTokens. */
+function parseTokens(flag: string): (value: string) => number {
+  return (value) => {
+    const n = /^\d+$/.test(value.trim()) ? Number(value.trim()) : NaN;
+    if (!Number.isSafeInteger(n) || n < LIMITS.minTokens || n > LIMITS.maxTokens) {
+      throw new InvalidArgumentError(`${flag} takes a whole number of tokens from ${LIMITS.minTokens} to ${LIMITS.maxTokens}, not "${value}".`);
+    }
+    return n;
+  };
 }
 
 export function addScrapeOptions(cmd: Command): Command {
@@ -131,6 +155,8 @@ export function addScrapeOptions(cmd: Command): Command {
     .option('--explain', "say on stderr which main-content pass removed which block of each page, and why (with --json, also in metadata.explain)")
     .option('--full-page', `with --formats screenshot: the whole page, not only its first ${VIEWPORT_SIZE} pixels`)
     .addOption(new Option('--screenshot-format <type>', 'with --formats screenshot: the image type (default: png)').choices([...SCREENSHOT_FORMATS]))
+    .option('--chunk-tokens <n>', 'with --formats chunks: the most tokens (o200k_base) of one chunk (default: 512)', parseTokens('--chunk-tokens'))
+    .option('--max-tokens <n>', "cut each page's Markdown after the last whole block that fits in n tokens (metadata.truncated: true)", parseTokens('--max-tokens'))
     .option('--change-tag <tag>', 'with --formats markdown,changeTracking: compare with the last run of the same tag (a separate history)')
     .option('--exit-code', `with --formats markdown,changeTracking: exit ${ExitCode.changed} when a page is new, changed or removed, 0 when none is (as git diff --exit-code)`)
     .option(
@@ -155,6 +181,11 @@ export function scrapeOptionsFrom(flags: ScrapeFlags): ScrapeOptions {
   if (flags.engine) options.engine = flags.engine;
   if (flags.maxAge !== undefined) options.maxAge = Math.round(flags.maxAge * 1000);
   if (flags.explain) options.explain = true;
+  if (flags.chunkTokens !== undefined) {
+    if (!flags.formats?.includes('chunks')) throw new UsageError('--chunk-tokens goes with the chunks format: add --formats chunks');
+    options.chunkTokens = flags.chunkTokens;
+  }
+  if (flags.maxTokens !== undefined) options.maxTokens = flags.maxTokens;
   if (flags.changeTag !== undefined) options.changeTrackingOptions = { tag: flags.changeTag };
   const jsonOptions = jsonOptionsFrom(flags, flags.formats);
   if (jsonOptions) options.jsonOptions = jsonOptions;
@@ -180,7 +211,7 @@ export interface SessionFlags {
 }
 
 function parseCountry(value: string): string {
-  if (!/^[A-Z]{2}$/.test(value)) throw new InvalidArgumentError(`"${value}" is not a two-letter uppercase country code such as US or DE.`);
+  if (!/^[A-Z]{2}$/.test(value)) throw new InvalidArgumentError(`${quoted(value)} is not a two-letter uppercase country code such as US or DE.`);
   return value;
 }
 

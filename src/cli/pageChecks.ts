@@ -8,7 +8,7 @@
 import { count } from './plural.js';
 import type { Command } from 'commander';
 import { JobFailedError } from '../api/errors.js';
-import type { PageData, PageEntry } from '../api/types.js';
+import { isTruncated, type PageData, type PageEntry } from '../api/types.js';
 
 // Not an ES import of node:http: that loads undici, ~15 ms of every CLI run's start (session/directFetch.ts).
 const { STATUS_CODES } = process.getBuiltinModule('node:http');
@@ -67,6 +67,7 @@ export function checkPage(data: PageData, url: string, flags: FailFlags): void {
   if (flags.quiet) return;
   if (status !== undefined) warn(`${answeredBy(data, url)} answered ${statusText(status)}; the page is written as it is (--fail fails instead)`);
   if (data.metadata?.warning) warn(`${answeredBy(data, url)}: ${data.metadata.warning}`);
+  if (isTruncated(data)) warn(`${answeredBy(data, url)}: its Markdown was cut at --max-tokens (metadata.truncated)`);
 }
 
 /** --fail in batch and crawl: a completed entry answered with an HTTP error is a failed one (its metadata kept, no content). */
@@ -82,6 +83,7 @@ export class PageNotes {
   private httpErrors = 0;
   private warned = 0;
   private firstWarning: string | undefined;
+  private truncated = 0;
 
   add(entry: PageEntry): void {
     if (entry.status !== 'completed') return;
@@ -91,6 +93,7 @@ export class PageNotes {
       this.httpErrors++;
       this.statuses.set(status, (this.statuses.get(status) ?? 0) + 1);
     }
+    if (isTruncated(entry)) this.truncated++;
     if (entry.metadata?.warning) {
       this.warned++;
       this.firstWarning ??= `${answeredBy(entry, entry.url)}: ${entry.metadata.warning}`;
@@ -107,5 +110,6 @@ export class PageNotes {
     }
     if (this.warned === 1) warn(this.firstWarning!);
     else if (this.warned > 1) warn(`${this.warned} pages came with a warning (metadata.warning), the first: ${this.firstWarning}`);
+    if (this.truncated > 0) warn(`${this.truncated} of ${pages} pages had their Markdown cut at --max-tokens (metadata.truncated)`);
   }
 }

@@ -255,6 +255,9 @@ export class BrowserEngine implements Engine {
     let current = url;
     let credentials: UrlCredentials | undefined;
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+      // A redirect (or meta refresh) to data:, file: or any scheme but http(s) is refused, as Chromium refuses it (ERR_UNSAFE_REDIRECT).
+      const scheme = new URL(current).protocol;
+      if (scheme !== 'http:' && scheme !== 'https:') throw new PageError(`the page redirects to a ${scheme} URL; only http and https redirects are followed`);
       const refusal = guard ? await guard(current) : undefined;
       if (refusal) throw new PageError(refusal);
       const split = splitCredentials(current);

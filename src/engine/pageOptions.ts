@@ -7,7 +7,7 @@ import { LIMITS } from '../api/limits.js';
 import type { PageData, ScrapeOptions } from '../api/types.js';
 
 /** The options of one page's scrape, defaults filled; headers, cookies and user-agent travel as the job's SiteAccess. */
-export type PageOptions = Required<Omit<ScrapeOptions, 'headers' | 'cookies' | 'userAgent' | 'maxAge' | 'changeTrackingOptions' | 'jsonOptions'>>;
+export type PageOptions = Required<Omit<ScrapeOptions, 'headers' | 'cookies' | 'userAgent' | 'maxAge' | 'changeTrackingOptions' | 'jsonOptions' | 'chunkTokens' | 'maxTokens'>>;
 
 /** Content types Chromium renders as a document we can read. */
 export const RENDERABLE = /^(text\/|application\/(xhtml\+xml|xml|json|ld\+json|rss\+xml|atom\+xml))/i;

@@ -151,6 +151,21 @@ export function withJsonFormat(engine: Engine, env: NodeJS.ProcessEnv): Engine {
   });
 }
 
+/**
+ * Chunks and token budgets (agentSizing.ts, which loads the tokenizer): loaded only when a scrape asks. Around
+ * the json format and the cache, which see the page as if neither were asked.
+ */
+export function withAgentSizing(engine: Engine): Engine {
+  let scrape: Promise<Scrape> | undefined;
+  return withScrape(engine, async (...args: Parameters<Scrape>) => {
+    const options = args[1];
+    const asks = options?.formats?.includes('chunks') || options?.maxTokens !== undefined || options?.chunkTokens !== undefined;
+    if (!asks) return engine.scrape(...args);
+    scrape ??= import('./agentSizing.js').then(({ scrapeSized }) => scrapeSized((...inner) => engine.scrape(...inner)));
+    return (await scrape)(...args);
+  });
+}
+
 /** The preflight of a job that scrapes with these options: the json format's schema and model (jsonFormat.ts), when asked. */
 export async function scrapePreflight(options: ScrapeOptions | undefined, env: NodeJS.ProcessEnv): Promise<void> {
   if (!options?.formats?.includes('json')) return;

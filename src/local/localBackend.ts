@@ -29,7 +29,7 @@ import { siteAccess } from '../engine/net/access.js';
 import type { Engine } from '../engine/engine.js';
 import { ofKind, type JobHeader, type JobStore, type StoredJob } from '../jobs/jobStore.js';
 import type { JobFileWriter, PageCache } from '../jobs/contracts.js';
-import { withCache, withJobFiles, withJsonFormat } from '../jobs/jobEngine.js';
+import { withAgentSizing, withCache, withJobFiles, withJsonFormat } from '../jobs/jobEngine.js';
 import { jobCleaner } from '../jobs/cleaner.js';
 import { askedUrl, commitHistory, commitsHistory, storedPages } from '../jobs/historyCommit.js';
 import type { JobCache } from '../jobs/crawlChanges.js';
@@ -38,6 +38,7 @@ import type { JobContext, JobRunner } from '../jobs/jobRunner.js';
 import { entryCount, readRecord, readRecordEntries, readRecordText } from './records.js';
 import { loadRunner } from '../jobs/runners/index.js';
 import { checkResumable, interruptedError } from '../jobs/resume.js';
+import type { Webhooks } from '../jobs/webhooks/webhooks.js';
 
 export interface LocalBackendOptions {
   store: JobStore;
@@ -58,6 +59,10 @@ export interface LocalBackendOptions {
   maxRunningPerTenant?: number;
   /** Tenants share the page cache (a hit tells one what another fetched); by default each has its own entries. */
   sharedCache?: boolean;
+  /** Sends the events of jobs that ask for a webhook (jobs/webhooks/). */
+  webhooks?: Webhooks;
+  /** close() first waits until every delivery is sent or dropped (the CLI's own webhooks; serve keeps owed ones for its next start). */
+  drainWebhooks?: boolean;
 }
 
 const WORKER_COMMAND = '__run-job';
@@ -88,6 +93,8 @@ export class LocalBackend implements JobBackend {
   private readonly running = new Map<string, { controller: AbortController; done: Promise<void>; tenant?: string }>();
   private readonly queue: JobQueue;
   private readonly sharedCache: boolean;
+  private readonly webhooks: Webhooks | undefined;
+  private readonly drainWebhooks: boolean;
   /**
    * Jobs that ended while their end could not be written (the store's disk is
    * full): why, by job. Reads report them failed with that error; the stored record
@@ -108,6 +115,8 @@ export class LocalBackend implements JobBackend {
     this.files = options.files;
     this.queue = new JobQueue(options.maxRunningPerTenant);
     this.sharedCache = options.sharedCache ?? false;
+    this.webhooks = options.webhooks;
+    this.drainWebhooks = options.drainWebhooks ?? false;
     this.events.setMaxListeners(0);
   }
 
@@ -207,6 +216,8 @@ export class LocalBackend implements JobBackend {
     });
     if (job.record.status !== 'running' || job.meta.owner.lease !== self.lease) return;
     this.emitProgress(jobId, { status: 'running', done: 0, failed: 0 });
+    const { kind, request } = job.meta;
+    this.webhooks?.started(jobId, kind, request);
     const watcher = setInterval(() => void this.checkCancelled(jobId, controller), this.cancelCheckMs);
     let failed = 0;
     /** Indexes of the entries this run stored new or changed (changeTracking), for the history's commit. */
@@ -221,7 +232,7 @@ export class LocalBackend implements JobBackend {
       // The history of a tracked page moves when the job completes (below): a killed run's changes stay owed.
       const cached = pageCache ? withCache(shared, pageCache.cache, pageCache.tenant, { deferHistory: true }) : shared;
       // The json format around the job's engine once (a schema made from a prompt is made once per job); files outside it, numbered per page.
-      const shaped = withJsonFormat(cached, this.env);
+      const shaped = withAgentSizing(withJsonFormat(cached, this.env));
       const files = this.files;
       /** The engine whose screenshots are files beside the job, numbered from `first`. */
       const filed = (first: number) => (files ? withJobFiles(shaped, files, jobId, first) : shaped);
@@ -253,6 +264,7 @@ export class LocalBackend implements JobBackend {
             if (entry.changeTracking && entry.changeTracking.changeStatus !== 'same') changed.add(index);
             if (entry.status === 'failed') failed++;
             this.events.emit(`page:${jobId}`, entry, index);
+            this.webhooks?.page(jobId, kind, request, entry);
           });
           telling = told.catch(() => undefined);
           return told;
@@ -282,6 +294,7 @@ export class LocalBackend implements JobBackend {
       }
     });
     this.emitProgress(jobId, { status: final.record.status, done: entryCount(final), failed });
+    this.webhooks?.ended(jobId, kind, request, final.record, { done: entryCount(final), failed });
   }
 
   private async checkCancelled(jobId: string, controller: AbortController): Promise<void> {
@@ -479,6 +492,7 @@ export class LocalBackend implements JobBackend {
     this.queue.clear();
     for (const { controller } of this.running.values()) controller.abort(new Error(reason));
     await Promise.all([...this.running.values()].map((r) => r.done.catch(() => undefined)));
+    if (this.drainWebhooks) await this.webhooks?.idle().then(() => this.webhooks?.close());
     const engine = this.engine;
     this.engine = undefined;
     if (engine) await (await engine.catch(() => undefined))?.close();

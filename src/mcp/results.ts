@@ -8,7 +8,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { JobBackend } from '../api/backend.js';
 import { UsageError } from '../api/errors.js';
-import { FORMATS, type ExtractJob, type Format, type JobKind, type PageData, type PageEntry } from '../api/types.js';
+import { FORMATS, isTruncated, type ExtractJob, type Format, type JobKind, type PageData, type PageEntry } from '../api/types.js';
+import { imageContent, type WindowOptions } from './window.js';
 import { renderPage } from '../api/renderPage.js';
 import { thousands } from '../api/thousands.js';
 
@@ -58,7 +59,7 @@ function partsOf(data: PageData): Parts {
   const texts = formats.map((format) =>
     format === 'links'
       ? (data.links ?? []).join('\n')
-      : format === 'structuredData' || format === 'changeTracking' || format === 'json'
+      : format === 'structuredData' || format === 'changeTracking' || format === 'json' || format === 'chunks'
         ? JSON.stringify(data[format], null, 2)
         : (data[format] ?? ''),
   );
@@ -96,6 +97,8 @@ function slice(data: PageData, parts: Parts, from: number, to: number): PageData
       if (a === 0) out.changeTracking = data.changeTracking;
     } else if (format === 'json') {
       if (a === 0) out.json = data.json;
+    } else if (format === 'chunks') {
+      if (a === 0) out.chunks = data.chunks;
     } else if (format === 'links') out.links = piece.split('\n').filter((link) => link !== '');
     else out[format] = piece;
   });
@@ -109,6 +112,21 @@ interface Piece<T extends PageData> {
   text: string;
 }
 
+/**
+ * What the structured content says of a page a window shows: its record without the content, which the text
+ * carries (page content is sent once), and `chars`, the characters of its content the window shows, when not all.
+ */
+function described<T extends PageData>(shown: T, from: number, to: number, length: number): Omit<T, Exclude<Format, 'screenshot'>> & { chars?: [number, number, number] } {
+  const { markdown: _m, html: _h, rawHtml: _r, links: _l, structuredData: _s, json: _j, chunks: _c, changeTracking: _t, ...rest } = shown;
+  return { ...rest, ...(from === 0 && to === length ? {} : { chars: [from, to, length] as [number, number, number] }) };
+}
+
+/** "HTTP 500": the error status a page was answered with, if any. */
+function httpError(data: Pick<PageData, 'metadata'>): string | undefined {
+  const status = Number(data.metadata?.statusCode);
+  return Number.isInteger(status) && status >= 400 ? `HTTP ${status}` : undefined;
+}
+
 function rangeNote(from: number, to: number, length: number): string {
   return from === 0 && to === length ? '' : `_(characters ${thousands(from)}–${thousands(to)} of ${thousands(length)})_\n\n`;
 }
@@ -118,14 +136,14 @@ function rangeNote(from: number, to: number, length: number): string {
  * heading line(s); a window's first page always shows something, so every call
  * moves on.
  */
-function cutPage<T extends PageData>(entry: T, index: number, offset: number, budget: number, heading: string): { piece: Piece<T>; end: number; length: number } {
+function cutPage<T extends PageData>(entry: T, index: number, offset: number, budget: number, heading: string): { piece: Piece<T>; end: number; length: number; from: number } {
   const parts = partsOf(entry);
   const end = cutAt(parts.texts.join(''), offset, Math.max(budget, 1));
-  const { markdown: _m, html: _h, links: _l, structuredData: _s, json: _j, ...rest } = entry;
+  const { markdown: _m, html: _h, links: _l, structuredData: _s, json: _j, chunks: _c, ...rest } = entry;
   const shown = { ...rest, ...slice(entry, parts, offset, end) } as T;
   const visible = parts.formats.filter((format) => shown[format] !== undefined);
   const body = visible.length > 0 ? renderPage(shown, visible) : '';
-  return { piece: { index, shown, text: `${heading}${rangeNote(offset, end, parts.length)}${body}` }, end, length: parts.length };
+  return { piece: { index, shown, text: `${heading}${rangeNote(offset, end, parts.length)}${body}` }, end, length: parts.length, from: offset };
 }
 
 function next(jobId: string, position: Position | undefined): { nextCursor?: string; footer: string } {
@@ -138,30 +156,41 @@ function textResult(text: string, structured: Record<string, unknown>, isError =
   return { content: [{ type: 'text', text }], structuredContent: structured, ...(isError ? { isError: true } : {}) };
 }
 
+/** "cut at maxTokens" notes: a page whose Markdown the job's maxTokens cut says so in its window. */
+function truncatedNote(data: PageData): string {
+  return isTruncated(data) ? '_(cut at scrapeOptions.maxTokens: metadata.truncated)_\n\n' : '';
+}
+
 /** How a job stands, on one line: "scrape job ID: running", "scrape job ID failed: <its error>". */
 function standing(kind: JobKind, jobId: string, status: string, error: string | undefined): string {
   return status === 'failed' ? `${kind} job ${jobId} failed: ${error ?? 'no reason given'}` : `${kind} job ${jobId}: ${status}`;
 }
 
-async function scrapeResult(backend: JobBackend, jobId: string, at: Position): Promise<CallToolResult> {
+async function scrapeResult(backend: JobBackend, jobId: string, at: Position, options: WindowOptions): Promise<CallToolResult> {
   const record = await backend.result('scrape', jobId);
   const { data, ...rest } = record;
   // A failed job is a tool error; one still running or stopped before its page was read simply says so.
   if (!data) return textResult(standing('scrape', jobId, record.status, record.error), { kind: 'scrape', ...rest }, record.status === 'failed');
   const title = data.metadata.title ? `# ${data.metadata.title}\n` : '';
-  const { piece, end, length } = cutPage(data, 0, at.offset, RESULT_CHARS, `${title}Source: ${data.metadata.url ?? data.metadata.sourceURL ?? ''}\n\n`);
-  const { nextCursor, footer } = next(jobId, end < length ? { index: 0, offset: end } : undefined);
-  return textResult(`${piece.text}${footer}`, { kind: 'scrape', ...rest, data: piece.shown, ...(nextCursor ? { nextCursor } : {}) });
+  // A page the server answered with an HTTP error is an error the agent sees at once, its content still shown.
+  const failed = httpError(data);
+  const warning = failed ? `The page answered ${failed}: this is its error page, not the content asked for.\n\n` : '';
+  const cut = cutPage(data, 0, at.offset, options.chars, `${warning}${title}Source: ${data.metadata.url ?? data.metadata.sourceURL ?? ''}\n\n${truncatedNote(data)}`);
+  const { nextCursor, footer } = next(jobId, cut.end < cut.length ? { index: 0, offset: cut.end } : undefined);
+  const result = textResult(`${cut.piece.text}${footer}`, { kind: 'scrape', ...rest, data: described(cut.piece.shown, cut.from, cut.end, cut.length), ...(nextCursor ? { nextCursor } : {}) }, failed !== undefined);
+  // A screenshot is shown to the agent as an image (in the first window), within the size cap.
+  if (data.screenshot && at.offset === 0) result.content.push(await imageContent(data.screenshot, options));
+  return result;
 }
 
-async function extractResult(backend: JobBackend, jobId: string, at: Position): Promise<CallToolResult> {
+async function extractResult(backend: JobBackend, jobId: string, at: Position, options: WindowOptions): Promise<CallToolResult> {
   const record: ExtractJob = await backend.result('extract', jobId);
   const { data, ...rest } = record;
   if (record.status !== 'completed') {
     return textResult(standing('extract', jobId, record.status, record.error), { kind: 'extract', ...rest }, record.status === 'failed');
   }
   const json = JSON.stringify(data ?? null, null, 2);
-  const end = cutAt(json, at.offset, RESULT_CHARS);
+  const end = cutAt(json, at.offset, options.chars);
   const whole = at.offset === 0 && end === json.length;
   const { nextCursor, footer } = next(jobId, end < json.length ? { index: 0, offset: end } : undefined);
   const text = `Extracted data (job ${jobId}):\n\n${rangeNote(at.offset, end, json.length)}\`\`\`json\n${json.slice(at.offset, end)}\n\`\`\`${footer}`;
@@ -172,14 +201,16 @@ async function extractResult(backend: JobBackend, jobId: string, at: Position): 
 
 function entryHeading(entry: PageEntry, index: number): string {
   const title = entry.metadata.title ? ` ${entry.metadata.title}` : '';
-  const error = entry.error ? `: ${entry.error}` : '';
-  return `## ${index + 1}.${title}\n${entry.url} (${entry.status}${error})\n\n`;
+  // A page answered with an HTTP error failed for the agent: "(failed: HTTP 500)", its error page below.
+  const failed = entry.status === 'completed' ? httpError(entry) : undefined;
+  const status = failed ? `failed: ${failed}` : `${entry.status}${entry.error ? `: ${entry.error}` : ''}`;
+  return `## ${index + 1}.${title}\n${entry.url} (${status})\n\n${truncatedNote(entry)}`;
 }
 
 /** Pages of a batch or crawl from `at`, as many as the window holds. */
-async function pagedResult(backend: JobBackend, kind: 'batch' | 'crawl', jobId: string, at: Position): Promise<CallToolResult> {
-  const pieces: Piece<PageEntry>[] = [];
-  let budget = RESULT_CHARS;
+async function pagedResult(backend: JobBackend, kind: 'batch' | 'crawl', jobId: string, at: Position, options: WindowOptions): Promise<CallToolResult> {
+  const pieces: (Piece<PageEntry> & { from: number; end: number; length: number })[] = [];
+  let budget = options.chars;
   let resume: Position | undefined;
   let summary: Record<string, unknown> = {};
   let done = 0;
@@ -195,12 +226,12 @@ async function pagedResult(backend: JobBackend, kind: 'batch' | 'crawl', jobId: 
     done = 'totalScrapedPages' in rest ? rest.totalScrapedPages : rest.totalCrawledPages;
     for (const entry of data.slice(index - (page - 1) * READ_BATCH)) {
       const heading = entryHeading(entry, index);
-      if (pieces.length > 0 && budget < heading.length + 200) {
+      if (pieces.length > 0 && budget < heading.length + Math.min(200, options.chars / 10)) {
         resume = { index, offset };
         break fill;
       }
       const cut = cutPage(entry, index, offset, budget - heading.length, heading);
-      pieces.push(cut.piece);
+      pieces.push({ ...cut.piece, from: cut.from, end: cut.end, length: cut.length });
       budget -= cut.piece.text.length;
       if (cut.end < cut.length) {
         resume = { index, offset: cut.end };
@@ -219,15 +250,15 @@ async function pagedResult(backend: JobBackend, kind: 'batch' | 'crawl', jobId: 
   return textResult(`${header}${pieces.map((p) => p.text).join('\n\n')}${footer}`, {
     kind,
     ...fields,
-    data: pieces.map((p) => ({ index: p.index, ...p.shown })),
+    data: pieces.map((p) => ({ index: p.index, ...described(p.shown, p.from, p.end, p.length) })),
     ...(nextCursor ? { nextCursor } : {}),
   }, status === 'failed');
 }
 
-/** One window of a job's result, from the cursor's position or the start. */
-export function jobResult(backend: JobBackend, kind: JobKind, jobId: string, cursor?: string): Promise<CallToolResult> {
+/** One window of a job's result, from the cursor's position or the start, of at most `options.chars` characters of content. */
+export function jobResult(backend: JobBackend, kind: JobKind, jobId: string, cursor?: string, options: WindowOptions = { chars: RESULT_CHARS }): Promise<CallToolResult> {
   const at = cursor ? decodeCursor(cursor, jobId) : { index: 0, offset: 0 };
-  if (kind === 'scrape') return scrapeResult(backend, jobId, at);
-  if (kind === 'extract') return extractResult(backend, jobId, at);
-  return pagedResult(backend, kind, jobId, at);
+  if (kind === 'scrape') return scrapeResult(backend, jobId, at, options);
+  if (kind === 'extract') return extractResult(backend, jobId, at, options);
+  return pagedResult(backend, kind, jobId, at, options);
 }

@@ -22,12 +22,28 @@ export interface McpOptions {
   version: string;
   /** The address guard's quick refusal of a job's URLs (local jobs, unless --allow-private); none with --remote. */
   refuseUrls?: (urls: readonly string[]) => void;
+  /** What lifts the guard, said after a refusal it made (local jobs): the flags of `webjobs mcp`. */
+  refusalHint?: string;
+  /** The service's API key (--remote), to fetch screenshots with. */
+  apiKey?: string;
   stdin?: Readable;
   stdout?: Writable;
 }
 
 function toolError(message: string): CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true };
+}
+
+/** The address guard's words (engine/net/ssrf.ts), in a tool error or a page's error. */
+const REFUSED = 'loopback, private, link-local or metadata address';
+
+/** An answer that tells of the guard's refusal says, once, how to lift it. */
+function withHint(result: CallToolResult, hint: string | undefined): CallToolResult {
+  if (!hint) return result;
+  const first = result.content.find((part) => part.type === 'text');
+  if (!first || first.type !== 'text' || !first.text.includes(REFUSED) || first.text.includes(hint)) return result;
+  first.text = `${first.text}\n\n${hint}`;
+  return result;
 }
 
 /** An ajv error as our messages word them: the field by its path, what is wrong with it. */
@@ -87,6 +103,7 @@ export async function serveMcp(options: McpOptions): Promise<void> {
       signal: AbortSignal.any([extra.signal, session.signal]),
       jobs,
       refuseUrls: options.refuseUrls ?? (() => undefined),
+      apiKey: options.apiKey,
       progress: (progress, total, message) => {
         if (progressToken === undefined || extra.signal.aborted) return;
         void extra
@@ -94,9 +111,10 @@ export async function serveMcp(options: McpOptions): Promise<void> {
           .catch(() => undefined);
       },
     };
-    const call = entry.tool.run(args, ctx).catch((err: unknown) =>
-      toolError(err instanceof WebjobsError ? err.message : `internal error: ${err instanceof Error ? err.message : String(err)}`),
-    );
+    const call = entry.tool
+      .run(args, ctx)
+      .catch((err: unknown) => toolError(err instanceof WebjobsError ? err.message : `internal error: ${err instanceof Error ? err.message : String(err)}`))
+      .then((result) => withHint(result, options.refusalHint));
     calls.add(call);
     return call.finally(() => calls.delete(call));
   });

@@ -12,6 +12,8 @@ import { mapRequestSchema, objectSchema, requestSchema, type JsonSchema } from '
 import { isFinal, type JobKind, type JobRequestByKind } from '../api/types.js';
 import { validateJobId, validateMapRequest, type RequestLimits } from '../api/validate.js';
 import { jobResult, RESULT_CHARS } from './results.js';
+import { compactSchema } from './compactSchema.js';
+import { sizedAnswer, takeWindow, windowArguments } from './window.js';
 import { thousands } from '../api/thousands.js';
 import { searchTool } from './search.js';
 
@@ -26,6 +28,8 @@ export interface ToolContext {
   jobs: Map<string, JobKind>;
   /** Throws (UsageError) when the address guard refuses one of these URLs outright; jobs on a service are its to refuse. */
   refuseUrls(urls: readonly string[]): void;
+  /** The service's API key (--remote), to fetch a screenshot with. */
+  apiKey?: string;
 }
 
 export interface Tool {
@@ -37,12 +41,12 @@ export interface Tool {
   run(args: Record<string, unknown>, ctx: ToolContext): Promise<CallToolResult>;
 }
 
-const PAGING = `The answer is Markdown text, with the job record alongside as structured content; it holds at most ${thousands(RESULT_CHARS)} characters of page content. When there is more, it ends with a cursor: call job_result with it to read on.`;
+const PAGING = `Answers in Markdown, at most ${thousands(RESULT_CHARS)} characters (maxChars, maxTokens); more is read with job_result and the cursor given.`;
 
 const WAIT: JsonSchema = {
   type: 'boolean',
   default: true,
-  description: 'true (default): wait for the job to end and return its result. false: return the job id at once; follow with job_status and job_result. Jobs still running when this MCP session ends are cancelled.',
+  description: 'false: return the job id at once (then job_status, job_result)',
 };
 
 /** Pages expected of a batch or crawl, for progress; a crawl's maxPages is a bound, not a promise. */
@@ -65,7 +69,10 @@ function started(kind: JobKind, jobId: string): CallToolResult {
  * what the call waits for, so the job is stopped before the handler returns.
  */
 async function runJob<K extends JobKind>(kind: K, args: Record<string, unknown>, ctx: ToolContext): Promise<CallToolResult> {
-  const { wait = true, ...request } = args as Record<string, unknown> & { wait?: boolean };
+  const { maxChars, maxTokens, rest } = takeWindow(args);
+  const { wait = true, ...request } = rest as Record<string, unknown> & { wait?: boolean };
+  // An agent's tool call never POSTs what it read to a URL of its choosing: webhooks are for serve and the CLI.
+  if ('webhook' in request) throw new UsageError('webhook is not taken by the MCP tools; use webjobs serve or the CLI for webhooks');
   const jobRequest = request as unknown as JobRequestByKind[K];
   ctx.refuseUrls(requestUrls(jobRequest));
   const { jobId } = await ctx.backend.start(kind, jobRequest);
@@ -92,19 +99,27 @@ async function runJob<K extends JobKind>(kind: K, args: Record<string, unknown>,
   }
   // Nobody reads the answer to a cancelled call (the SDK drops it): no result to read for it.
   if (ctx.signal.aborted) return { content: [{ type: 'text', text: `${kind} job ${jobId} was cancelled` }], isError: true };
-  return jobResult(ctx.backend, kind, jobId);
+  return sizedAnswer((chars) => jobResult(ctx.backend, kind, jobId, undefined, { chars, apiKey: ctx.apiKey }), RESULT_CHARS, maxChars, maxTokens);
 }
 
 function jobTool(name: string, kind: JobKind, title: string, description: string, limits: RequestLimits): Tool {
-  const schema = requestSchema(kind, limits);
+  const { webhook: _webhook, ...properties } = requestSchema(kind, limits).properties ?? {};
+  const schema = { ...requestSchema(kind, limits), properties };
   return {
     name,
     title,
-    description: `${description}\n\n${PAGING}`,
-    inputSchema: { ...schema, properties: { ...schema.properties, wait: WAIT } },
+    description: `${description} ${PAGING}`,
+    inputSchema: compactSchema({ ...schema, properties: { ...schema.properties, ...sameOptions(kind, schema), wait: WAIT, ...windowArguments(RESULT_CHARS) } }, kind === 'scrape' ? 2 : 1),
     annotations: { readOnlyHint: true, openWorldHint: true },
     run: (args, ctx) => runJob(kind, args, ctx),
   };
+}
+
+/** batch_scrape's and crawl's scrapeOptions: the scrape tool's fields, said there once. */
+function sameOptions(kind: JobKind, schema: JsonSchema): Record<string, JsonSchema> {
+  const options = schema.properties?.scrapeOptions;
+  if (kind === 'scrape' || !options) return {};
+  return { scrapeOptions: { ...options, description: "each page's options: the scrape tool's scrapeOptions" } };
 }
 
 /** Its form is checked by validateJobId, whose message shows what a job id looks like. */
@@ -115,7 +130,7 @@ function jobStatusTool(): Tool {
     name: 'job_status',
     title: 'Job status',
     description:
-      'The status (pending, running, completed, failed, stopped) and kind of a job, and for batch and crawl how many pages are done. Use it for a job started with wait: false, or to see whether a job is still running before reading it with job_result.',
+      "A job's status (pending, running, completed, failed, stopped), kind, and pages done (batch, crawl).",
     inputSchema: objectSchema<{ jobId: string }>({ jobId: jobIdSchema }, ['jobId']),
     annotations: { readOnlyHint: true, idempotentHint: true },
     run: async (args, ctx) => {
@@ -140,16 +155,17 @@ function jobResultTool(): Tool {
   return {
     name: 'job_result',
     title: 'Job result',
-    description: `The result of a job: page contents as Markdown (scrape, batch_scrape, crawl) or the extracted JSON (extract), at most ${thousands(RESULT_CHARS)} characters of content per call. Without a cursor it starts at the beginning; with the cursor a previous answer ended with, it reads on from there. A batch or crawl still running shows the pages done so far.`,
-    inputSchema: objectSchema<{ jobId: string; cursor: string }>(
-      { jobId: jobIdSchema, cursor: { type: 'string', minLength: 1, description: 'where to read on: the cursor the previous answer gave' } },
+    description: `A job's result (Markdown, or extract's JSON), from the start or from the cursor a previous answer gave. ${PAGING}`,
+    inputSchema: objectSchema<{ jobId: string; cursor: string; maxChars: number; maxTokens: number }>(
+      { jobId: jobIdSchema, cursor: { type: 'string', minLength: 1, description: 'the cursor the previous answer gave' }, ...(windowArguments(RESULT_CHARS) as { maxChars: JsonSchema; maxTokens: JsonSchema }) },
       ['jobId'],
     ),
     annotations: { readOnlyHint: true, idempotentHint: true },
     run: async (args, ctx) => {
       const jobId = validateJobId(String(args.jobId));
       const { kind } = await ctx.backend.status(jobId);
-      return jobResult(ctx.backend, kind, jobId, args.cursor as string | undefined);
+      const { maxChars, maxTokens } = takeWindow(args);
+      return sizedAnswer((chars) => jobResult(ctx.backend, kind, jobId, args.cursor as string | undefined, { chars, apiKey: ctx.apiKey }), RESULT_CHARS, maxChars, maxTokens);
     },
   };
 }
@@ -162,8 +178,8 @@ function mapTool(): Tool {
   return {
     name: 'map',
     title: 'List the URLs of a website',
-    description: `List the URLs of a site quickly, without rendering pages: from its sitemaps and the start page's links (depth reads links further). Use it to find the pages of a site before scraping the ones you need with batch_scrape, or to find one page by a word of its address or link text (search). Answers with one URL a line, at most ${thousands(RESULT_CHARS)} characters; narrow a larger site with search, includePatterns or limit.`,
-    inputSchema: mapRequestSchema(),
+    description: `List a site's URLs from its sitemaps and links, without rendering pages, one a line (at most ${thousands(RESULT_CHARS)} characters); search narrows them.`,
+    inputSchema: compactSchema(mapRequestSchema()),
     annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
     run: async (args, ctx) => {
       if (!ctx.backend.map) throw UnsupportedError.of('map', 'this back end');
@@ -194,21 +210,21 @@ export function tools(limits: RequestLimits): Tool[] {
       'scrape',
       'scrape',
       'Scrape a web page',
-      'Read one web page and get its content as clean Markdown (or its HTML, or its links): a page whose HTML already holds its content is read over HTTP, one that needs scripts is rendered in a real browser (scrapeOptions.engine chooses). Use it when you have one URL and need what the page says. For several known URLs use batch_scrape; to explore a site whose page URLs you do not know use crawl; for specific fields as JSON use extract.',
+      'Read one web page as clean Markdown (or HTML, links, chunks, a screenshot). For several URLs use batch_scrape; for a whole site, crawl; for fields as JSON, extract.',
       limits,
     ),
     jobTool(
       'batch_scrape',
       'batch',
       'Scrape many web pages',
-      `Scrape a list of known URLs (up to ${thousands(LIMITS.maxBatchUrls)}) in one job; results come back in the order given, and a page that fails does not stop the others. Use it instead of calling scrape many times. Sends progress (pages done of total) while it runs.`,
+      `Scrape up to ${thousands(LIMITS.maxBatchUrls)} known URLs in one job, in the order given; a failed page does not stop the others.`,
       limits,
     ),
     jobTool(
       'crawl',
       'crawl',
       'Crawl a website',
-      `Start at one URL and scrape the pages of that site it leads to, following links and the sitemap, up to maxPages (default ${LIMITS.defaultCrawlPages}); includePatterns and excludePatterns narrow it to parts of the site. Use it to cover a site or a section (docs, a blog) whose page URLs you do not know. Honours robots.txt. Sends progress (pages done) while it runs.`,
+      `Scrape the pages of a site from one URL, following links and the sitemap, up to maxPages (default ${LIMITS.defaultCrawlPages}); honours robots.txt.`,
       limits,
     ),
     mapTool(),
@@ -217,7 +233,7 @@ export function tools(limits: RequestLimits): Tool[] {
       'extract',
       'extract',
       'Extract structured data',
-      `Extract structured data as JSON from up to ${LIMITS.maxExtractUrls} pages with a language model, following a JSON Schema, a prompt, or both (at least one). Use it when you need particular fields (prices, names, dates, lists of items) rather than the page text; the pages' data is merged into one answer. With no model: \`selectors\` (CSS) returns one object per repeated element (listings, tables, search results), and a \`schema\` alone is filled from the pages' schema.org data when no model is configured.`,
+      `Extract data as JSON from up to ${LIMITS.maxExtractUrls} pages with a language model, by a JSON Schema and/or a prompt; without a model, by CSS selectors or from schema.org data.`,
       limits,
     ),
     jobStatusTool(),

@@ -87,6 +87,8 @@ export class PgBackend implements JobBackend {
   /** Starts a job for an API key, refused with TooManyJobsError when the key already has maxActive pending or running. */
   async startOwned<K extends JobKind>(kind: K, request: JobRequestByKind[K], owner?: JobOwner): Promise<JobHandle> {
     const validated = validateRequest(kind, request);
+    // Webhooks are sent by the process that runs a job on the file store; PostgreSQL's workers do not send them yet.
+    if ('webhook' in validated && validated.webhook) throw UnsupportedError.of('webhook', `${ON_POSTGRES}; poll the job's status, or run serve on the file store`);
     // A crawl's removed pages need the whole crawl's page set at its end, which no worker here holds: refused, never silently less.
     if (kind === 'crawl' && tracksChanges((validated as CrawlRequest).scrapeOptions)) {
       throw UnsupportedError.of('changeTracking in a crawl (its removed pages)', `${ON_POSTGRES}; track a batch of the pages, or crawl on the file store`);

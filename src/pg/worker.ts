@@ -20,7 +20,7 @@ import type { BatchScrapeRequest, CrawlRequest, JobKind, JobRequest, PageEntry }
 import { siteAccess, type SiteAccess } from '../engine/net/access.js';
 import type { Engine } from '../engine/engine.js';
 import { jobCleaner, type JobCleaner } from '../jobs/cleaner.js';
-import { withCache, withJobFiles, withJsonFormat } from '../jobs/jobEngine.js';
+import { withAgentSizing, withCache, withJobFiles, withJsonFormat } from '../jobs/jobEngine.js';
 import type { JobContext } from '../jobs/jobRunner.js';
 import { decidedEntry, failedEntry, isJobFatal, pageEntry } from '../jobs/runners/pageEntry.js';
 import { loadRunner } from '../jobs/runners/index.js';
@@ -290,7 +290,7 @@ export class PgWorker {
     if (lease.attempt > MAX_ATTEMPTS) return this.giveUp(lease, job);
     await this.leased(lease, `page ${index} of job ${jobId}`, async () => {
       try {
-        const engine = withJsonFormat(withJobFiles(withCache(await this.getEngine(), this.cache, lease.cacheTenant), this.files, jobId, index + 1), this.options.env);
+        const engine = withAgentSizing(withJsonFormat(withJobFiles(withCache(await this.getEngine(), this.cache, lease.cacheTenant), this.files, jobId, index + 1), this.options.env));
         const { access } = job;
         await this.hold(jobId, job, async (held) => {
           const { signal } = held.controller;
@@ -335,7 +335,7 @@ export class PgWorker {
       let error: string | undefined;
       await this.hold(jobId, undefined, async ({ controller: { signal } }) => {
         // The json format around the job's engine once (a schema made from a prompt is made once per job); files outside it.
-        const shaped = withJsonFormat(withCache(await this.getEngine(), this.cache, lease.cacheTenant), this.options.env);
+        const shaped = withAgentSizing(withJsonFormat(withCache(await this.getEngine(), this.cache, lease.cacheTenant), this.options.env));
         const ctx: JobContext<JobKind> = {
           jobId,
           request: lease.request as JobRequest,

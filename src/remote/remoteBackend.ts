@@ -24,6 +24,7 @@ import {
 } from '../api/types.js';
 import type { SearchRequest, SearchResult } from '../api/search.js';
 import { HttpClient, type HttpOptions } from './http.js';
+import { quoted } from '../api/quote.js';
 
 export interface RemoteBackendOptions extends Omit<HttpOptions, 'apiUrl'> {
   /** The service's address, with or without its /api prefix. */
@@ -54,9 +55,9 @@ export function apiUrlOf(baseUrl: string): string {
   try {
     url = new URL(baseUrl);
   } catch {
-    throw new UsageError(`--remote: "${baseUrl}" is not a URL (expected e.g. https://jobs.example.com)`);
+    throw new UsageError(`--remote: ${quoted(baseUrl)} is not a URL (expected e.g. https://jobs.example.com)`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--remote: "${baseUrl}" must use http or https`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--remote: ${quoted(baseUrl)} must use http or https`);
   const path = url.pathname.replace(/\/+$/, '');
   url.pathname = path.endsWith('/api') ? path : `${path}/api`;
   url.search = '';

@@ -13,7 +13,8 @@ import { validateJobId, validateMapRequest, validateRequest } from '../api/valid
 import type { ApiKey, KeyRing } from './keys.js';
 import type { Admission } from './admission.js';
 import { checkKindAllowed, checkRequestAllowed } from './plans.js';
-import { literalRefusal, refusePrivateUrls, type AllowList } from '../engine/net/ssrf.js';
+import { createEgressGuard, literalRefusal, refusePrivateUrls, type AllowList } from '../engine/net/ssrf.js';
+import type { EgressGuard } from '../engine/net/egress.js';
 import { validateSearchRequest, type SearchResult } from '../api/search.js';
 
 export interface GateOptions {
@@ -27,7 +28,12 @@ export interface GateOptions {
 }
 
 export class JobGate {
-  constructor(private readonly options: GateOptions) {}
+  /** The address guard of webhook URLs, resolving names as the deliveries will (none with --allow-private). */
+  private readonly webhookGuard: EgressGuard | undefined;
+
+  constructor(private readonly options: GateOptions) {
+    this.webhookGuard = options.allowPrivate ? undefined : createEgressGuard({ allow: options.allowHosts, cacheMs: 0 });
+  }
 
   /** The key `presented`, or an AuthError saying what is wrong; `where` tells a client how to send it. */
   authenticate(presented: string | undefined, where: string): ApiKey {
@@ -46,6 +52,7 @@ export class JobGate {
     const request = validateRequest(kind, body);
     checkRequestAllowed(request, key.plan);
     this.refusePrivateUrls(requestUrls(request));
+    await this.refuseWebhook(request);
     const { jobId } = await this.options.admission.start(key.id, this.options.maxActiveJobsPerKey, kind, request);
     return { jobId, request };
   }
@@ -80,6 +87,22 @@ export class JobGate {
     const hungUp = new AbortController();
     connection.on('close', () => hungUp.abort(new Error('the client closed the request')));
     return backend.map(request, hungUp.signal);
+  }
+
+  /**
+   * A webhook URL is checked as a page URL is, and its name resolved too: one the address guard refuses fails the
+   * request before the job exists (a name that cannot be resolved now is let through: its deliveries fail and
+   * are retried). Every delivery is checked again (jobs/webhooks/send.ts).
+   */
+  private async refuseWebhook(request: JobRequestByKind[JobKind]): Promise<void> {
+    const webhook = 'webhook' in request ? request.webhook : undefined;
+    if (!webhook || !this.webhookGuard) return;
+    const url = new URL(webhook.url);
+    const literal = literalRefusal(webhook.url, this.options.allowHosts);
+    const decision = literal ? { refusal: literal } : await this.webhookGuard(url.hostname, Number(url.port) || (url.protocol === 'https:' ? 443 : 80));
+    if ('refusal' in decision && !decision.refusal.startsWith('DNS lookup failed')) {
+      throw new UsageError(`request.webhook.url: the address guard refused it (serve --allow-private or --allow-host allow it): ${decision.refusal}`);
+    }
   }
 
   /**

@@ -26,6 +26,7 @@ import { createGuards } from '../engine/net/ssrf.js';
 import { loadProxyClient } from '../engine/session/proxiedFetch.js';
 import { loadRunner } from '../jobs/runners/index.js';
 import type { ConnectionLimits } from './connections.js';
+import { serveWebhooks } from './webhooks.js';
 
 export interface ServeOptions {
   host: string;
@@ -53,6 +54,10 @@ export interface ServeOptions {
   worker?: boolean;
   env?: NodeJS.ProcessEnv;
   log?: (line: string) => void;
+  /** Signs webhook deliveries (X-Firecrawl-Signature); else WEBJOBS_WEBHOOK_SECRET. */
+  webhookSecret?: string;
+  /** Delays of a failed webhook delivery's retries; Firecrawl's 1, 5 and 15 minutes by default. */
+  webhookRetryDelaysMs?: readonly number[];
 }
 
 export interface RunningServer {
@@ -158,6 +163,15 @@ async function fileJobs(options: ServeOptions, env: NodeJS.ProcessEnv, guards: G
   const files = new JobFiles(home);
   let engine: Engine | undefined;
   const maxJobs = options.maxJobs ?? DEFAULT_MAX_JOBS;
+  const webhooks = await serveWebhooks({
+    home,
+    store,
+    secret: options.webhookSecret ?? (env.WEBJOBS_WEBHOOK_SECRET || undefined),
+    retryDelaysMs: options.webhookRetryDelaysMs,
+    allowPrivate: options.allowPrivate,
+    allowHosts: new Set((options.allowHosts ?? []).map((h) => h.toLowerCase())),
+    log,
+  });
   const backend = new LocalBackend({
     store,
     pageCache: new FilePageCache(home),
@@ -168,6 +182,7 @@ async function fileJobs(options: ServeOptions, env: NodeJS.ProcessEnv, guards: G
     maxRunningPerTenant: keyCount > 1 && maxJobs > 1 ? maxJobs - 1 : maxJobs,
     sharedCache: options.sharedCache,
     createEngine: async () => (engine = await browserEngine(env, guards, options.browserNice)),
+    webhooks,
   });
   const owners = await JobOwners.open(home);
   const enqueue = (jobId: string) => backend.enqueue(jobId, owners.keyOf(jobId));
@@ -188,6 +203,8 @@ async function fileJobs(options: ServeOptions, env: NodeJS.ProcessEnv, guards: G
       const closing = backend.close(reason);
       await engine?.close().catch(() => undefined);
       await atMost(closing, SHUTDOWN_GRACE_MS);
+      // What is still owed stays under its job for the next serve.
+      await webhooks.close();
     },
   };
 }

@@ -255,6 +255,37 @@ export function contractCases(target: ContractTarget): void {
       expect(Math.min(...gaps), `gaps ${gaps.join(', ')} ms`).toBeGreaterThanOrEqual(1000);
     });
 
+    it('paging: page, skip, batchSize and limit out of range are refused (400 naming the field); the furthest page is empty', async () => {
+      const started = await post('/api/scrape/batch', { urls: [site.at('/product')] });
+      expect(started.status).toBe(200);
+      const { jobId } = (await started.json()) as { jobId: string };
+      const get = async (route: string, bearer = false) => {
+        const headers: Record<string, string> = bearer ? { authorization: `Bearer ${target.key}` } : { 'x-api-key': target.key };
+        const response = await fetch(`${target.url()}${route}`, { headers });
+        return { status: response.status, body: (await response.json()) as { data?: unknown[]; error?: string; message?: string } };
+      };
+      const huge = '9007199254740991';
+      const refused: [string, string, boolean][] = [
+        [`/api/scrape/batch/${jobId}?page=${huge}`, 'page', false],
+        [`/api/scrape/batch/${jobId}?page=2147483649&batchSize=1`, 'page', false],
+        [`/api/scrape/batch/${jobId}?batchSize=${huge}`, 'batchSize', false],
+        [`/v2/batch/scrape/${jobId}?skip=${huge}`, 'skip', true],
+        [`/v1/batch/scrape/${jobId}?skip=2147483648`, 'skip', true],
+        [`/v2/batch/scrape/${jobId}?limit=${huge}`, 'limit', true],
+      ];
+      for (const [route, field, bearer] of refused) {
+        const answer = await get(route, bearer);
+        expect(answer.status, route).toBe(400);
+        expect(answer.body.error ?? answer.body.message, route).toMatch(new RegExp(`^${field} must be an integer from`));
+      }
+      const furthest = await get(`/api/scrape/batch/${jobId}?page=2147483648&batchSize=1`);
+      expect(furthest.status).toBe(200);
+      expect(furthest.body.data).toEqual([]);
+      const skipped = await get(`/v2/batch/scrape/${jobId}?skip=2147483647`, true);
+      expect(skipped.status).toBe(200);
+      expect(skipped.body.data).toEqual([]);
+    });
+
     it('per-key limits: of 20 starts at once, exactly the limit are accepted; cancelling frees a place', async () => {
       const limit = SERVER_DEFAULTS.maxActiveJobsPerKey;
       const starts = await Promise.all(

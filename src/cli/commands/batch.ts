@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { count } from '../plural.js';
+import { addWebhookOption, webhookFrom, type WebhookFlags } from '../webhookOption.js';
 import { LimitError, UsageError } from '../../api/errors.js';
 import { MAX_URL_LIST_BYTES, pageInput, readUrlList, type Sourced } from '../inputs.js';
 import { LIMITS } from '../../api/limits.js';
@@ -9,7 +10,7 @@ import { addFailOption } from '../pageChecks.js';
 import { addRunOptions, addScrapeOptions, addSessionOptions, scrapeOptionsFrom, sessionOptionsFrom, type ScrapeFlags, type SessionFlags } from '../options.js';
 import { thousands } from '../../api/thousands.js';
 
-interface BatchFlags extends ScrapeFlags, SessionFlags, ManyPagesFlags, PolitenessFlags {
+interface BatchFlags extends WebhookFlags, ScrapeFlags, SessionFlags, ManyPagesFlags, PolitenessFlags {
   file?: string;
   concurrency?: number;
 }
@@ -70,6 +71,7 @@ export function batchCommand(): Command {
   addSessionOptions(cmd);
   addConcurrencyOption(cmd);
   addDelayOption(cmd);
+  addWebhookOption(cmd);
   addRunOptions(cmd);
   addManyPagesOptions(cmd);
   addFailOption(cmd);
@@ -83,6 +85,7 @@ Examples:
   $ webjobs batch --file urls.txt --json --concurrency 4 -o batch.json
   $ webjobs batch --file urls.txt --header "Authorization: Bearer $TOKEN" --output-dir pages/
   $ webjobs batch --file urls.txt --fail --output-dir pages/   # a 404 or 500 page is a failed page (exit 3)
+  $ WEBJOBS_WEBHOOK_SECRET=s3cret webjobs batch --file urls.txt --webhook https://hooks.example.com/webjobs
 
 Exit codes: 0 every page completed, 3 the job completed but some pages failed (with --fail, an HTTP error too),
 10 with --exit-code and --formats markdown,changeTracking: a page is new or changed since the last run,
@@ -99,6 +102,7 @@ Exit codes: 0 every page completed, 3 the job completed but some pages failed (w
       ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
       ...delayFrom(flags),
       ...(flags.fail ? { failOnHttpError: true } : {}),
+      ...webhookFrom(flags),
     };
     process.exitCode = await runManyPages('batch', request, flags, `Scraping ${count(urls.length, 'page')}`, urls.length);
   });

@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { addWebhookOption, webhookFrom, type WebhookFlags } from '../webhookOption.js';
 import { LIMITS } from '../../api/limits.js';
 import { USER_AGENT } from '../../engine/userAgent.js';
 import type { CrawlRequest } from '../../api/types.js';
@@ -18,7 +19,7 @@ import {
   type SessionFlags,
 } from '../options.js';
 
-interface CrawlFlags extends ScrapeFlags, SessionFlags, ManyPagesFlags, PolitenessFlags {
+interface CrawlFlags extends WebhookFlags, ScrapeFlags, SessionFlags, ManyPagesFlags, PolitenessFlags {
   maxPages?: number;
   followLinks: boolean;
   ignoreSitemap?: boolean;
@@ -46,6 +47,7 @@ Stays on the start URL's host, obeys robots.txt, and visits each page once.`,
   addDelayOption(cmd);
   addScrapeOptions(cmd);
   addSessionOptions(cmd);
+  addWebhookOption(cmd);
   addRunOptions(cmd);
   addManyPagesOptions(cmd);
   addFailOption(cmd);
@@ -59,6 +61,7 @@ Examples:
   $ webjobs crawl https://example.com --no-follow-links --json   # the start page and the sitemap's pages
   $ webjobs crawl https://example.com --max-pages 2000 --delay 1000 --output-dir site/   # one request a second
   $ webjobs crawl https://shop.example.com/account --cookies cookies.txt -A 'reports bot'   # behind a login
+  $ webjobs crawl https://example.com --webhook https://hooks.example.com/webjobs   # each page POSTed as it is done
 
 Politeness: the robots.txt of every origin the crawl reaches is obeyed (its "webjobs" group, else "*");
 one that answers 5xx or cannot be fetched keeps the crawl off that origin. Requests to one host are
@@ -89,6 +92,7 @@ Exit codes: 0 every page completed, 3 the job completed but some pages failed (w
       ...(flags.excludePatterns ? { excludePatterns: flags.excludePatterns } : {}),
       ...delayFrom(flags),
       ...(flags.fail ? { failOnHttpError: true } : {}),
+      ...webhookFrom(flags),
     };
     // Checked here too so that a limit is a usage error before anything starts, on any back end.
     const remote = Boolean(flags.remote ?? process.env.WEBJOBS_REMOTE);

@@ -1,11 +1,12 @@
 import { Command, Option } from 'commander';
+import { addWebhookOption, webhookFrom, type WebhookFlags } from '../webhookOption.js';
 import { MODEL_PROVIDERS, type ExtractRequest, type ModelProviderName } from '../../api/types.js';
 import { DEFAULT_MODEL, DEFAULT_OPENAI_MODEL } from '../../engine/extract/defaults.js';
 import { readJsonFlag, readSchemaFlag } from '../jsonFlags.js';
 import { addRunOptions, addSessionOptions, sessionOptionsFrom, type RunFlags, type SessionFlags } from '../options.js';
 import { renderRecord, runJob } from '../runJob.js';
 
-interface ExtractFlags extends SessionFlags, RunFlags {
+interface ExtractFlags extends WebhookFlags, SessionFlags, RunFlags {
   prompt?: string;
   schema?: string;
   selectors?: string;
@@ -27,6 +28,7 @@ function requestFrom(urls: string[], flags: ExtractFlags): ExtractRequest {
     ...(flags.provider !== undefined ? { provider: flags.provider } : {}),
     ...(flags.model !== undefined ? { model: flags.model } : {}),
     sessionOptions: sessionOptionsFrom(flags),
+    ...webhookFrom(flags),
   };
 }
 
@@ -58,6 +60,7 @@ export function extractCommand(): Command {
     .addOption(new Option('--provider <name>', 'model server: anthropic or openai (default: the one whose key is set, Anthropic first)').choices([...MODEL_PROVIDERS]))
     .option('-m, --model <name>', `model name (env: WEBJOBS_MODEL; default: ${DEFAULT_MODEL}, or ${DEFAULT_OPENAI_MODEL} with openai)`);
   addSessionOptions(cmd);
+  addWebhookOption(cmd);
   addRunOptions(cmd);
   cmd.addHelpText(
     'after',

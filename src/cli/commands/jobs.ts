@@ -10,6 +10,7 @@ import { changedPage, parseDuration, parseFormats, parseInteger, type RunFlags }
 import { entriesOf, writeMergedRecord, writeResultBatch } from '../jobPages.js';
 import { openOutput, writeOutput } from '../output.js';
 import { pageOutput } from '../screenshot.js';
+import { quoted } from '../../api/quote.js';
 
 type BackendFlags = Pick<RunFlags, 'remote' | 'apiKey'>;
 
@@ -35,7 +36,7 @@ export async function resolveJobId(backend: JobBackend, idOrPrefix: string): Pro
   const matches = (await backend.list()).filter((job) => job.jobId.startsWith(prefix));
   if (matches.length === 1) return matches[0]!.jobId;
   if (matches.length === 0) throw new JobNotFoundError(idOrPrefix);
-  throw new UsageError(`"${idOrPrefix}" matches ${matches.length} jobs (${matches.slice(0, 5).map((j) => j.jobId).join(', ')}${matches.length > 5 ? ', ...' : ''}); give more of the id`);
+  throw new UsageError(`${quoted(idOrPrefix)} matches ${matches.length} jobs (${matches.slice(0, 5).map((j) => j.jobId).join(', ')}${matches.length > 5 ? ', ...' : ''}); give more of the id`);
 }
 
 export function statusCommand(): Command {
@@ -212,7 +213,7 @@ function parseFinalStatuses(value: string, previous: JobStatus[] = []): JobStatu
   const statuses = value.split(',').map((v) => v.trim()).filter(Boolean);
   for (const status of statuses) {
     if (!FINAL_STATUSES.includes(status as JobStatus)) {
-      throw new InvalidArgumentError(`"${status}" is not a state a job ends in (choose from ${FINAL_STATUSES.join(', ')}).`);
+      throw new InvalidArgumentError(`${quoted(status)} is not a state a job ends in (choose from ${FINAL_STATUSES.join(', ')}).`);
     }
   }
   return [...previous, ...(statuses as JobStatus[])];

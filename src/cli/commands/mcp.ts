@@ -20,7 +20,7 @@ interface McpFlags {
 const help = () => `
 Speaks the Model Context Protocol on stdin/stdout (nothing else is written to stdout;
 errors of the server itself go to stderr). Tools: scrape, batch_scrape, crawl, map,
-extract, job_status, job_result. Results are Markdown with the job record as structured content,
+extract, job_status, job_result. Results are Markdown (page content once), the job record without it as structured content,
 at most ${thousands(RESULT_CHARS)} characters of page content per call; job_result reads on with a cursor.
 Batch and crawl send progress notifications; a cancelled call cancels its job.
 When the client closes stdin, jobs still running are cancelled, the browser closes and
@@ -64,7 +64,7 @@ export function mcpCommand(): Command {
       const version = cmd.parent?.version() ?? '0.0.0';
       if (remote) {
         // An agent's requests never read this machine's files: a page it read could ask for file:///etc/passwd.
-        await serveMcp({ backend: await createBackend({ ...flags, savedPages: false }), limits: SERVICE_LIMITS, version });
+        await serveMcp({ backend: await createBackend({ ...flags, savedPages: false }), limits: SERVICE_LIMITS, version, apiKey: flags.apiKey ?? process.env.WEBJOBS_API_KEY });
       } else {
         // As serve: the agent's pages must not turn it against this machine's network.
         const { allowList, createGuards, refusePrivateUrls } = await import('../../engine/net/ssrf.js');
@@ -72,7 +72,10 @@ export function mcpCommand(): Command {
         const guarded = !flags.allowPrivate;
         const backend = await createLocalBackend(process.env, { guards: guarded ? createGuards({ allow }) : undefined, savedPages: false });
         const refuseUrls = guarded ? (urls: readonly string[]) => refusePrivateUrls(urls, allow) : undefined;
-        await serveMcp({ backend, limits: LOCAL_LIMITS, version, refuseUrls });
+        const refusalHint = guarded
+          ? 'To let webjobs mcp read it, start it with --allow-host HOST (or HOST:PORT; comma-separated) for that host, or --allow-private for every private address.'
+          : undefined;
+        await serveMcp({ backend, limits: LOCAL_LIMITS, version, refuseUrls, refusalHint });
       }
       // A job's leftovers (a timer, a socket) must not keep a server whose client is gone alive.
       process.exit(0);

@@ -1,8 +1,10 @@
 /** `webjobs serve`: this machine becomes the service, for `--remote` clients and plain HTTP. */
+import { readFile } from 'node:fs/promises';
 import { Command, Option } from 'commander';
+import { UsageError } from '../../api/errors.js';
 import { MODEL_PROVIDERS, type ModelProviderName } from '../../api/types.js';
 import { DEFAULT_MAX_JOBS, SERVER_DEFAULTS } from '../../server/defaults.js';
-import { parseInteger, parseList } from '../options.js';
+import { parseDelayList, parseInteger, parseList } from '../options.js';
 
 interface ServeFlags {
   host: string;
@@ -24,6 +26,19 @@ interface ServeFlags {
   maxResultBytes: number;
   extractProvider?: ModelProviderName;
   extractModel?: string;
+  webhookSecretFile?: string;
+  webhookRetryDelays?: number[];
+}
+
+/** The secret of --webhook-secret-file (its first line), else WEBJOBS_WEBHOOK_SECRET; refused when empty. */
+async function webhookSecret(flags: ServeFlags): Promise<string | undefined> {
+  if (flags.webhookSecretFile === undefined) return process.env.WEBJOBS_WEBHOOK_SECRET || undefined;
+  const text = await readFile(flags.webhookSecretFile, 'utf8').catch((err: NodeJS.ErrnoException) => {
+    throw new UsageError(`--webhook-secret-file: cannot read ${flags.webhookSecretFile} (${err.code ?? err.message})`);
+  });
+  const secret = text.split(/\r?\n/)[0]!.trim();
+  if (secret === '') throw new UsageError(`--webhook-secret-file: ${flags.webhookSecretFile} is empty`);
+  return secret;
 }
 
 /** The environment of serve's jobs: --extract-provider and --extract-model become the extract defaults. */
@@ -77,6 +92,11 @@ key's own; --shared-cache shares it (a "hit" then tells one key what another fet
 SIGTERM/SIGINT: stop accepting, fail running jobs saying why (a request waiting on one gets 503), exit 0;
 pending jobs resume on the next start.
 
+Webhooks: crawl, batch scrape and extract take "webhook": URL or {url, headers, metadata, events}; each
+event is POSTed in order (Firecrawl's form), signed in X-Firecrawl-Signature with --webhook-secret-file (else
+WEBJOBS_WEBHOOK_SECRET), retried after each of --webhook-retry-delays (default 1m,5m,15m), then dropped
+(counted in the job's webhookFailures). The receiver passes the same address check as a page.
+
 Several machines (see docs/scaling.md): with --database postgres://…
 (or WEBJOBS_DATABASE_URL) jobs, pages, key limits and the work queue live in PostgreSQL; any
 number of serve nodes answer the API and any number of \`webjobs worker\` processes run the pages.
@@ -88,6 +108,7 @@ Examples:
   $ curl -s -H "x-api-key: $KEY" -H 'content-type: application/json' \\
       -d '{"url":"https://example.com"}' http://127.0.0.1:8080/api/scrape
   $ webjobs scrape https://example.com --remote http://127.0.0.1:8080 --api-key "$KEY"
+  $ webjobs serve --webhook-secret-file /etc/webjobs/webhook-secret --webhook-retry-delays 30s,5m
   $ webjobs serve --database postgres://webjobs@db.internal/webjobs --no-worker`;
 
 export function serveCommand(): Command {
@@ -126,6 +147,8 @@ export function serveCommand(): Command {
       ]),
     )
     .option('--extract-model <name>', "extract jobs' default model (else WEBJOBS_MODEL)")
+    .option('--webhook-secret-file <file>', 'sign webhook deliveries (X-Firecrawl-Signature) with the secret in this file (else WEBJOBS_WEBHOOK_SECRET)')
+    .option('--webhook-retry-delays <list>', 'delays before the retries of a failed webhook delivery, e.g. 1m,5m,15m (the default)', parseDelayList('--webhook-retry-delays'))
     .option('--quiet', 'no request log on stderr')
     .addHelpText('after', HELP)
     .action(async (flags: ServeFlags) => {
@@ -153,6 +176,8 @@ export function serveCommand(): Command {
           keepAliveTimeout: flags.keepAliveTimeout,
         },
         log,
+        webhookSecret: await webhookSecret(flags),
+        webhookRetryDelaysMs: flags.webhookRetryDelays,
       });
       process.stderr.write(`webjobs serve listening on ${server.url}\n`);
       await waitForSignal();

@@ -1,6 +1,6 @@
 /**
- * A DOM in Node for the extraction code the browser runs (inPage.ts, mainContent.ts,
- * markdown.ts): linkedom, measured the fastest (issue 13), with what that code asks
+ * A DOM in Node for the extraction code the browser runs (inPage.ts, main/, markdown.ts):
+ * linkedom, measured the fastest (issue 13), with what that code asks
  * of a browser's DOM and linkedom lacks filled in here, so that the code itself
  * stays one and the same on both engines:
  *
@@ -15,11 +15,11 @@
  *   (see isShownWithoutLayout) reads what the markup says: the `hidden` attribute,
  *   inline `display:none` / `visibility:hidden`, and elements a browser never shows
  *   (template, noscript, a closed dialog, hidden inputs). The utility classes that
- *   mean "never shown" (d-none, hidden, is-hidden...) mainContent.ts reads on both
- *   engines. Of the page's own <style> elements, it reads the rules that hide a
+ *   mean "never shown" (d-none, hidden, is-hidden...) the visibility pass reads on both
+ *   engines (main/rules/names.ts). Of the page's own <style> elements, it reads the rules that hide a
  *   class or an id for good (inlineSheets.ts). What it cannot see: the rest of the
  *   style sheets (a mobile menu hidden by a media query, a class the site's linked
- *   CSS hides). mainContent.ts guards every use of visibility with text shares, so
+ *   CSS hides). Main-content selection (main/) guards every use of visibility with text shares, so
  *   such a block is kept, not the page lost.
  *   `innerText` leaves out what the markup hides, and `getComputedStyle` gives the
  *   `display` the markup says (displayFromMarkup): a closed accordion panel is told
@@ -50,7 +50,7 @@ const FILTER_ACCEPT = 1;
 const FILTER_REJECT = 2;
 const FILTER_SKIP = 3;
 
-/** NodeFilter's constants, which mainContent.ts reads from the global scope as a page does. */
+/** NodeFilter's constants, which main-content selection (main/) reads from the global scope as a page does. */
 export const NODE_FILTER = { FILTER_ACCEPT, FILTER_REJECT, FILTER_SKIP, SHOW_ALL: 0xffffffff, SHOW_ELEMENT, SHOW_TEXT: 0x4 };
 
 /**
@@ -163,7 +163,7 @@ const hiddenBySheet = (el: Element) => reading?.hidden?.hides(el) === true;
 /**
  * The `display` the markup gives an element, for getComputedStyle: "none" where the browser's
  * own style sheet or an attribute hides it, else its inline style's, else "" (style sheets unknown).
- * mainContent.ts asks it of a hidden element: display:none is how an accordion's closed panel is
+ * The visibility pass (main/passes/visibility.ts) asks it of a hidden element: display:none is how an accordion's closed panel is
  * hidden (Vue's v-show, jQuery's slideUp write it inline), and such a panel is content.
  */
 export function displayFromMarkup(el: Element): string {

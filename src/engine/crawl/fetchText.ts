@@ -9,6 +9,7 @@
  */
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
+import { PageError } from '../../api/errors.js';
 
 /** robots.txt and each sitemap file (and a map's pages) get this long: they are small files. */
 export const FETCH_TIMEOUT_MS = 10_000;
@@ -19,6 +20,8 @@ export interface Fetched {
   url: string;
   /** The body, or its beginning when it was longer than the cap (before or after inflating). */
   text: string;
+  /** Why the page was not fetched when the engine refused it (an address the guard refuses, a redirect to data:), not the network. */
+  refused?: string;
 }
 
 export interface FetchTextOptions {
@@ -132,7 +135,7 @@ export async function fetchText(fetcher: PlainFetch, url: string, options: Fetch
     const finalUrl = response.url || url;
     const text = response.body ? await readBody(response.body, options.maxBytes) : '';
     return { status: response.status, url: finalUrl, text };
-  } catch {
-    return { status: 0, url, text: '' };
+  } catch (err) {
+    return { status: 0, url, text: '', ...(err instanceof PageError ? { refused: err.message } : {}) };
   }
 }

@@ -8,7 +8,7 @@
  * robots.txt, and only links to pages (not images or archives).
  */
 import { parseHTML } from 'linkedom';
-import { JobFailedError, PageError } from '../../api/errors.js';
+import { JobFailedError, PageError, UsageError } from '../../api/errors.js';
 import { LIMITS } from '../../api/limits.js';
 import type { MapLink, MapRequest, MapResult } from '../../api/types.js';
 import { FETCH_TIMEOUT_MS, fetchText, type PlainFetch } from './fetchText.js';
@@ -106,9 +106,11 @@ class SiteMap {
     return entry;
   }
 
-  private async read(url: string): Promise<ReadPage | undefined> {
+  /** The page at `url`; the start page (`start`) that the engine refused (a redirect to a refused address) fails the map, saying why, as a scrape does: the start URL is the request's (400). */
+  private async read(url: string, start = false): Promise<ReadPage | undefined> {
     const delayMs = (await this.robots.for(url)).delayMs;
     const fetched = await this.gate.run(url, delayMs, () => fetchText(this.fetcher, url, { timeoutMs: FETCH_TIMEOUT_MS, maxBytes: MAX_PAGE_BYTES, signal: this.signal }));
+    if (start && fetched.refused !== undefined) throw new UsageError(`could not map ${url}: ${fetched.refused}`);
     if (fetched.status < 200 || fetched.status >= 300) return undefined;
     return { url: fetched.url, ...readHtml(fetched.text, fetched.url) };
   }
@@ -129,7 +131,7 @@ class SiteMap {
 
   private async walkLinks(depth: number): Promise<void> {
     if (depth < 1) return;
-    const start = await this.read(this.request.url);
+    const start = await this.read(this.request.url, true);
     if (!start) return;
     // Where the start URL redirects (example.com to www.example.com) is the site too.
     this.scope.addHost(start.url);

@@ -7,6 +7,7 @@
 import { ConfigError, UsageError } from '../../api/errors.js';
 import { DEFAULT_MODEL, DEFAULT_OPENAI_MODEL } from './defaults.js';
 import { excerpt, LlmError, PROVIDER_NAMES, type LlmSettings, type ProviderName } from './providers/provider.js';
+import { quoted } from '../../api/quote.js';
 
 export { DEFAULT_MODEL, excerpt, LlmError, type LlmSettings };
 const DEFAULT_MAX_RETRIES = 4;
@@ -37,7 +38,7 @@ function isProvider(name: string): name is ProviderName {
 
 /** Throws the UsageError that refuses a provider name webjobs does not know. */
 export function checkProviderName(name: string, where: string): ProviderName {
-  if (!isProvider(name)) throw new UsageError(`${where}: unknown model provider "${name}" (use ${PROVIDER_NAMES.join(' or ')})`);
+  if (!isProvider(name)) throw new UsageError(`${where}: unknown model provider ${quoted(name)} (use ${PROVIDER_NAMES.join(' or ')})`);
   return name;
 }
 

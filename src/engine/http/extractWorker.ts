@@ -4,13 +4,13 @@
  * reads what else the task asks of its HTML (structured/readHtml.ts).
  */
 import { parentPort } from 'node:worker_threads';
-import { extractInNode, nodeLibraries } from '../content/inNode.js';
+import { extractInNode } from '../content/inNode.js';
 import type { ExtractReply, ExtractTask } from './extractPool.js';
 import { contentLength } from './choice.js';
 import { servedHtml } from './servedDocument.js';
 
-// Loaded before the first page comes: the pool starts a worker while that page downloads (extractPool.ts warm).
-nodeLibraries();
+// The extraction (turndown, Readability, linkedom) is loaded with this module, before the first page comes: the
+// pool starts a worker while that page downloads (extractPool.ts warm).
 
 /**
  * The reads, loaded by the first task that asks for them: they bring a linkedom of their own, 5-6 MiB of
@@ -32,6 +32,15 @@ async function answer(task: ExtractTask): Promise<ExtractReply> {
   }
 }
 
+/** Sends `reply`; one that cannot be sent (a value the structured clone refuses) is answered as an error that says why. */
+function send(reply: ExtractReply): void {
+  try {
+    parentPort!.postMessage(reply);
+  } catch (err) {
+    parentPort!.postMessage({ id: reply.id, error: `could not read the page: its result could not be sent (${(err as Error)?.message || String(err)})` });
+  }
+}
+
 parentPort!.on('message', (task: ExtractTask) => {
-  void answer(task).then((reply) => parentPort!.postMessage(reply));
+  void answer(task).then(send);
 });

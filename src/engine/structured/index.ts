@@ -6,6 +6,7 @@
  * on the page's final HTML in a worker thread (http/extractWorker.ts).
  */
 import type { PageData } from '../../api/types.js';
+import { Budget } from './bounds.js';
 import { jsonLdOf } from './jsonLd.js';
 import { microdataOf } from './microdata.js';
 import { rdfaOf } from './rdfa.js';
@@ -25,11 +26,14 @@ const MARKERS = /application\/ld\+json|itemscope|typeof\s*=/i;
 export const mayHoldStructuredData = (html: string): boolean => MARKERS.test(html);
 
 export function structuredDataOf(doc: Document, pageUrl: string): StructuredRead {
-  const jsonLd = jsonLdOf(doc);
-  const items = [...jsonLd.items, ...microdataOf(doc, pageUrl), ...rdfaOf(doc, pageUrl)];
-  if (jsonLd.invalid === 0) return { items };
+  // One budget for the three readers (bounds.ts): a page gets so much structured data, however it writes it.
+  const budget = new Budget();
+  const jsonLd = jsonLdOf(doc, budget);
+  const items = [...jsonLd.items, ...microdataOf(doc, pageUrl, budget), ...rdfaOf(doc, pageUrl, budget)];
   const blocks = jsonLd.invalid === 1 ? 'a JSON-LD block' : `${jsonLd.invalid} JSON-LD blocks`;
-  return { items, warning: `${blocks} of the page ${jsonLd.invalid === 1 ? 'is' : 'are'} not valid JSON and ${jsonLd.invalid === 1 ? 'was' : 'were'} left out of structuredData` };
+  const invalid = jsonLd.invalid === 0 ? '' : `${blocks} of the page ${jsonLd.invalid === 1 ? 'is' : 'are'} not valid JSON and ${jsonLd.invalid === 1 ? 'was' : 'were'} left out of structuredData`;
+  const warning = [invalid, budget.warning()].filter(Boolean).join('; ');
+  return warning === '' ? { items } : { items, warning };
 }
 
 /** Puts what was read into the page's data: its items, and a warning beside any other. */

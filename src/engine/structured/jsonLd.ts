@@ -4,6 +4,7 @@
  * with `@graph` and `@context` kept as the page has them. A block that is not
  * JSON is left out and counted, so the caller can say so.
  */
+import { boundedCopy, Budget } from './bounds.js';
 import type { StructuredItem } from './types.js';
 
 const JSON_LD = /^application\/ld\+json$/i;
@@ -26,7 +27,8 @@ export interface JsonLdRead {
   invalid: number;
 }
 
-export function jsonLdOf(doc: Document): JsonLdRead {
+/** The blocks within `budget` (bounds.ts): a block nested past the depth bound keeps what lies above it. */
+export function jsonLdOf(doc: Document, budget = new Budget()): JsonLdRead {
   const items: StructuredItem[] = [];
   let invalid = 0;
   for (const script of Array.from(doc.querySelectorAll('script[type]'))) {
@@ -41,9 +43,12 @@ export function jsonLdOf(doc: Document): JsonLdRead {
       invalid++;
       continue;
     }
-    for (const item of Array.isArray(value) ? value : [value]) {
+    // Copied into null-prototype items within the budget: JSON.parse itself walks without recursion.
+    const copy = boundedCopy(value, budget);
+    for (const item of Array.isArray(copy) ? copy : [copy]) {
       if (typeof item === 'object' && item !== null && !Array.isArray(item)) items.push(item as StructuredItem);
     }
+    if (budget.spent) break;
   }
   return { items, invalid };
 }

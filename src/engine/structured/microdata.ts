@@ -11,34 +11,48 @@
  * wins (schema.org's own examples put the machine value there, e.g.
  * `<span itemprop="price" content="19.99">$19.99</span>`). URLs are absolute.
  */
+import { Budget, newItem } from './bounds.js';
 import { absoluteUrl, addValue, baseOf, isSchemaOrg, plainText, SCHEMA_ORG_CONTEXT, schemaOrgTerm, type StructuredItem } from './types.js';
 
 const SRC = new Set(['AUDIO', 'EMBED', 'IFRAME', 'IMG', 'SOURCE', 'TRACK', 'VIDEO']);
 const HREF = new Set(['A', 'AREA', 'LINK']);
 
 const tokens = (value: string | null): string[] => (value ?? '').split(/\s+/).filter(Boolean);
-/** Items nested deeper than this are left out (each level is a call: a hostile page must not end the stack). */
-const MAX_NESTING = 64;
 
-export function microdataOf(doc: Document, pageUrl: string): StructuredItem[] {
-  const base = baseOf(doc, pageUrl);
-  const reader = new ItemReader(doc, base);
-  return Array.from(doc.querySelectorAll('[itemscope]'))
-    .filter((el) => !el.hasAttribute('itemprop'))
-    .map((el) => reader.item(el, true));
+/** An item to fill: its element, the items it sits in (an itemref back up one of them is not followed), its depth. */
+interface Frame {
+  root: Element;
+  item: StructuredItem;
+  outer?: Frame;
+  depth: number;
+}
+
+/**
+ * The page's top-level items within `budget` (bounds.ts): items nested past the depth bound are left
+ * out, and each element walked counts, each time an itemref brings it in again (a fan-out spends the
+ * budget instead of the time). Filled from a stack of frames, not by recursion.
+ */
+export function microdataOf(doc: Document, pageUrl: string, budget = new Budget()): StructuredItem[] {
+  const reader = new ItemReader(doc, baseOf(doc, pageUrl), budget);
+  const roots = Array.from(doc.querySelectorAll('[itemscope]')).filter((el) => !el.hasAttribute('itemprop'));
+  const top = roots.map((root) => reader.newItem(root, true));
+  const pending: Frame[] = top.map((item, i) => ({ root: roots[i]!, item, depth: 1 })).reverse();
+  while (pending.length > 0 && !budget.spent) pending.push(...reader.fill(pending.pop()!).reverse());
+  return top;
 }
 
 class ItemReader {
-  /** Items being read, so that an itemref that points back up does not loop. */
-  private readonly reading = new Set<Element>();
+  /** Elements by id, the first of each id as getElementById finds it: linkedom's walks the whole document on each call. */
+  private ids: Map<string, Element> | undefined;
 
   constructor(
     private readonly doc: Document,
     private readonly base: string,
+    private readonly budget: Budget,
   ) {}
 
-  item(root: Element, topLevel: boolean): StructuredItem {
-    const item: StructuredItem = {};
+  newItem(root: Element, topLevel: boolean): StructuredItem {
+    const item = newItem();
     const types = tokens(root.getAttribute('itemtype'));
     const vocabulary = types[0];
     if (topLevel) {
@@ -51,17 +65,25 @@ class ItemReader {
     }
     const id = root.getAttribute('itemid');
     if (id) item['@id'] = absoluteUrl(id, this.base);
-    this.reading.add(root);
-    try {
-      for (const el of this.properties(root)) {
-        const value = this.value(el);
-        if (value === undefined) continue;
-        for (const name of tokens(el.getAttribute('itemprop'))) addValue(item, schemaOrgTerm(name), value);
-      }
-    } finally {
-      this.reading.delete(root);
-    }
     return item;
+  }
+
+  /** Puts the properties of `frame`'s element into its item; returns the frames of the items nested in it, in order. */
+  fill(frame: Frame): Frame[] {
+    const nested: Frame[] = [];
+    for (const el of this.properties(frame.root)) {
+      let value: unknown;
+      if (el.hasAttribute('itemscope')) {
+        // An item inside itself (itemref), or nested deeper than the bound, is not read.
+        if (insideItself(frame, el) || this.budget.tooDeep(frame.depth + 1)) continue;
+        value = this.newItem(el, false);
+        nested.push({ root: el, item: value as StructuredItem, outer: frame, depth: frame.depth + 1 });
+      } else {
+        value = this.value(el);
+      }
+      for (const name of tokens(el.getAttribute('itemprop'))) addValue(frame.item, schemaOrgTerm(name), value);
+    }
+    return nested;
   }
 
   /** The elements that give `root` properties, in tree order: its subtree down to nested items, and what itemref names. */
@@ -69,21 +91,28 @@ class ItemReader {
     const found: Element[] = [];
     const seen = new Set<Element>([root]);
     // A stack, the next element on top: the subtree in tree order, then what itemref names.
-    const referenced = tokens(root.getAttribute('itemref')).flatMap((id) => this.doc.getElementById(id) ?? []);
+    const referenced = tokens(root.getAttribute('itemref')).flatMap((id) => this.byId(id) ?? []);
     const pending: Element[] = [...referenced.reverse(), ...Array.from(root.children).reverse()];
     while (pending.length > 0) {
       const el = pending.pop()!;
       if (seen.has(el)) continue;
       seen.add(el);
+      if (!this.budget.take()) break;
       if (el.hasAttribute('itemprop')) found.push(el);
       if (!el.hasAttribute('itemscope')) pending.push(...Array.from(el.children).reverse());
     }
     return found;
   }
 
+  private byId(id: string): Element | undefined {
+    if (!this.ids) {
+      this.ids = new Map();
+      for (const el of Array.from(this.doc.querySelectorAll('[id]'))) if (!this.ids.has(el.id)) this.ids.set(el.id, el);
+    }
+    return this.ids.get(id);
+  }
+
   private value(el: Element): unknown {
-    // An item inside itself (itemref), or nested deeper than any real page does, is not read.
-    if (el.hasAttribute('itemscope')) return this.reading.has(el) || this.reading.size >= MAX_NESTING ? undefined : this.item(el, false);
     const content = el.getAttribute('content');
     if (content !== null) return content;
     const tag = el.tagName.toUpperCase();
@@ -98,4 +127,10 @@ class ItemReader {
     if (tag === 'TIME' && el.hasAttribute('datetime')) return el.getAttribute('datetime');
     return plainText(el.textContent);
   }
+}
+
+/** Whether `el` is the element of `frame` or of an item around it (at most MAX_DEPTH of them). */
+function insideItself(frame: Frame, el: Element): boolean {
+  for (let at: Frame | undefined = frame; at; at = at.outer) if (at.root === el) return true;
+  return false;
 }

@@ -9,6 +9,7 @@
  * Properties outside any item (Open Graph's `og:` tags) are not schema.org items
  * and are left out.
  */
+import { Budget, newItem } from './bounds.js';
 import { absoluteUrl, addValue, baseOf, isSchemaOrg, plainText, SCHEMA_ORG_CONTEXT, schemaOrgTerm, type StructuredItem } from './types.js';
 
 /** Prefixes RDFa knows without a declaration (the RDFa initial context), those that matter here. */
@@ -20,14 +21,19 @@ interface Scope {
   vocab?: string;
   prefixes: Record<string, string>;
   item?: StructuredItem;
+  /** Items open around this element (0 outside any). */
+  depth: number;
+  /** Inside an item nested past the depth bound: nothing here is read. */
+  cut?: boolean;
 }
 
-export function rdfaOf(doc: Document, pageUrl: string): StructuredItem[] {
+/** The page's items within `budget` (bounds.ts): each element walked counts; items nested past the depth bound are left out. */
+export function rdfaOf(doc: Document, pageUrl: string, budget = new Budget()): StructuredItem[] {
   const base = baseOf(doc, pageUrl);
   const top: StructuredItem[] = [];
   const root = doc.documentElement;
   if (!root) return top;
-  walk(root, { prefixes: INITIAL_PREFIXES }, base, top);
+  walk(root, { prefixes: INITIAL_PREFIXES, depth: 0 }, base, top, budget);
   return top;
 }
 
@@ -62,28 +68,32 @@ function literal(el: Element, base: string): string {
 }
 
 /** Every element in tree order with the scope it opens, without recursion (a page may nest thousands deep). */
-function walk(root: Element, rootScope: Scope, base: string, top: StructuredItem[]): void {
+function walk(root: Element, rootScope: Scope, base: string, top: StructuredItem[], budget: Budget): void {
   const stack: [Element, Scope][] = [[root, rootScope]];
-  while (stack.length > 0) {
+  while (stack.length > 0 && budget.take()) {
     const [el, outer] = stack.pop()!;
-    const scope = visit(el, outer, base, top);
+    if (outer.cut) continue;
+    const scope = visit(el, outer, base, top, budget);
     const children = Array.from(el.children);
     for (let i = children.length - 1; i >= 0; i--) stack.push([children[i]!, scope]);
   }
 }
 
 /** What `el` adds (an item, a value) to the item around it; returns the scope of its children. */
-function visit(el: Element, outer: Scope, base: string, top: StructuredItem[]): Scope {
+function visit(el: Element, outer: Scope, base: string, top: StructuredItem[], budget: Budget): Scope {
   const vocabAttr = el.getAttribute('vocab');
   const scope: Scope = {
     vocab: vocabAttr !== null ? vocabAttr.trim() || undefined : outer.vocab,
     prefixes: withPrefixes(outer, el),
     item: outer.item,
+    depth: outer.depth,
   };
   const properties = tokens(el.getAttribute('property')).map((term) => schemaOrgTerm(expand(term, scope)));
   if (el.hasAttribute('typeof')) {
     const nested = properties.length > 0 && outer.item !== undefined;
-    const item: StructuredItem = nested ? {} : { '@context': contextOf(scope) };
+    if (nested && budget.tooDeep(outer.depth + 1)) return { ...scope, cut: true };
+    const item = newItem();
+    if (!nested) item['@context'] = contextOf(scope);
     const types = tokens(el.getAttribute('typeof')).map((term) => schemaOrgTerm(expand(term, scope)));
     if (types.length > 0) item['@type'] = types.length === 1 ? types[0] : types;
     const id = el.getAttribute('resource') ?? el.getAttribute('about');
@@ -91,6 +101,7 @@ function visit(el: Element, outer: Scope, base: string, top: StructuredItem[]): 
     if (nested) for (const name of properties) addValue(outer.item!, name, item);
     else top.push(item);
     scope.item = item;
+    scope.depth = nested ? outer.depth + 1 : 1;
   } else if (properties.length > 0 && scope.item) {
     const value = literal(el, base);
     for (const name of properties) addValue(scope.item, name, value);

@@ -38,7 +38,16 @@ export function readHtml(html: string, url: string, reads: HtmlReads): HtmlReadR
   if (reads.structuredData) out.structuredData = { items: [] };
   if (!needsDom) return out;
   const { document } = parseHTML(asDocument(html));
-  if (reads.structuredData) out.structuredData = structuredDataOf(document as unknown as Document, url);
+  if (reads.structuredData) out.structuredData = structuredDataSafely(document as unknown as Document, url);
   if (reads.selectors) out.items = selectItems(document as unknown as Document, reads.selectors);
   return out;
+}
+
+/** The page's structured data, or a warning of why it could not be read: the page's content never depends on it. */
+function structuredDataSafely(doc: Document, url: string): StructuredRead {
+  try {
+    return structuredDataOf(doc, url);
+  } catch (err) {
+    return { items: [], warning: `the page's structured data could not be read (${(err as Error)?.message || String(err)}) and was left out of structuredData` };
+  }
 }

@@ -11,6 +11,7 @@ import { FORMATS, VIEWPORT_SIZE, type Format, type JobKind, type ScreenshotOptio
 import { validateUrl } from '../../api/validate.js';
 import { isObject, refuse, unmapped, type Obj, type Unmapped } from './fields.js';
 import { jsonFormatOf, mapJsonOptions, requireJsonOptions } from './jsonFormat.js';
+import { quoted } from '../../api/quote.js';
 
 export type FirecrawlVersion = 'v1' | 'v2';
 
@@ -46,7 +47,7 @@ const WHY_NOT: Record<string, string> = {
   proxy: "Firecrawl's proxy pools do not exist here; use sessionOptions.useProxy on /api",
   removeBase64Images: 'images are left as the page has them',
   extract: 'v1\'s old name of the json format: use formats ["json"] with jsonOptions',
-  webhook: 'webhooks are not sent; poll the status endpoint',
+  webhook: 'a scrape answers when done; webhooks are sent for crawl, batch scrape and extract',
   storeInCache: 'a fresh page is always stored in the page cache',
 };
 
@@ -150,7 +151,7 @@ function mapFormats(value: unknown, where: string): { formats: Format[]; screens
     const name = formatName(format, where);
     if (name === 'extract') refuse(where, 'formats: "extract"', WHY_NOT.extract!);
     if (!FORMATS.includes(name as Format)) {
-      throw new UsageError(`${where}formats: "${name}" is not supported by webjobs serve (supported: ${FORMATS.join(', ')}, screenshot@fullPage)`);
+      throw new UsageError(`${where}formats: ${quoted(name)} is not supported by webjobs serve (supported: ${FORMATS.join(', ')}, screenshot@fullPage)`);
     }
     return name as Format;
   });
@@ -241,10 +242,9 @@ const BATCH_FIELDS = ['urls', 'ignoreInvalidURLs', 'maxConcurrency', 'webhook', 
 
 export function mapBatch(body: Obj, version: FirecrawlVersion): MappedRequest {
   if (body.appendToId !== undefined) refuse('', 'appendToId', 'a batch cannot grow once started; start another');
-  if (body.webhook !== undefined) refuse('', 'webhook', WHY_NOT.webhook!);
   const scrapeOptions = mapScrapeOptions(body, '', BATCH_FIELDS, version);
   const { urls, invalidURLs } = mapUrls(body);
-  const out: Obj = { urls, scrapeOptions };
+  const out: Obj = { urls, scrapeOptions, ...(body.webhook !== undefined ? { webhook: body.webhook } : {}) };
   const renamed: [string, string][] = [];
   if (body.maxConcurrency !== undefined) {
     out.concurrency = body.maxConcurrency;
@@ -295,7 +295,6 @@ const CRAWL_WHY_NOT: Record<string, string> = {
   deduplicateSimilarURLs: 'URLs are deduplicated by webjobs’ own normalisation only',
   maxConcurrency: 'a crawl’s concurrency is fixed (4 requests per host)',
   robotsUserAgent: 'robots.txt is read for webjobs’ own User-Agent',
-  webhook: WHY_NOT.webhook!,
 };
 
 export function mapCrawl(body: Obj, version: FirecrawlVersion): MappedRequest {
@@ -342,6 +341,9 @@ export function mapCrawl(body: Obj, version: FirecrawlVersion): MappedRequest {
       case 'allowBackwardLinks':
         if (typeof value !== 'boolean' || (key === 'allowBackwardLinks' && version === 'v2')) refuse('', key, 'v1 only, true or false');
         break;
+      case 'webhook':
+        out.webhook = value;
+        break;
       case 'scrapeOptions':
         if (!isObject(value)) throw new UsageError('scrapeOptions must be an object');
         out.scrapeOptions = mapScrapeOptions(value, 'scrapeOptions.', [], version);
@@ -371,10 +373,9 @@ const EXTRACT_WHY_NOT: Record<string, string> = {
   limit: 'only the given URLs are read (no wildcards)',
   timeout: 'an extract job has no overall timeout',
   agent: 'there is no agent mode',
-  webhook: WHY_NOT.webhook!,
 };
 
-const EXTRACT_SAME = ['urls', 'prompt', 'schema', 'systemPrompt', 'selectors', 'provider', 'model'];
+const EXTRACT_SAME = ['urls', 'prompt', 'schema', 'systemPrompt', 'selectors', 'provider', 'model', 'webhook'];
 
 export function mapExtract(body: Obj): MappedRequest {
   const out: Obj = {};

@@ -6,6 +6,7 @@
  * private-address refusal and per-key job limit; only the names and the
  * envelopes ({success, data}, {success: false, error}) are Firecrawl's.
  */
+import { llmsTxtRoutes } from './llmstxt.js';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { JobBackend } from '../../api/backend.js';
 import { JobFailedError, JobNotFoundError, ServeShutDownError } from '../../api/errors.js';
@@ -44,7 +45,7 @@ export interface FirecrawlOptions {
 type IdRequest = FastifyRequest<{ Params: { jobId: string } }>;
 type PagedRequest = FastifyRequest<{ Params: { jobId: string }; Querystring: { skip?: string; limit?: string } }>;
 
-const ENDPOINTS = 'POST scrape, POST batch/scrape, GET|DELETE batch/scrape/ID, POST crawl, GET|DELETE crawl/ID, POST map, POST search, POST extract, GET extract/ID';
+const ENDPOINTS = 'POST scrape, POST batch/scrape, GET|DELETE batch/scrape/ID, POST crawl, GET|DELETE crawl/ID, POST map, POST search, POST extract, GET extract/ID, POST llmstxt, GET llmstxt/ID';
 
 export async function firecrawlRoutes(app: FastifyInstance, options: FirecrawlOptions): Promise<void> {
   const closeWatches = serveWatches(app.server, options);
@@ -110,6 +111,12 @@ async function versionRoutes(app: FastifyInstance, options: FirecrawlOptions, ve
   app.post('/map', async (req, reply) => {
     const { links } = await gate.map(() => mapMap(requestBody(req.body), version), reply.raw);
     return { success: true, links: version === 'v1' ? links.map((link) => link.url) : links };
+  });
+
+  llmsTxtRoutes(app, {
+    backend,
+    start: async (req, kind, body) => (await gate.start(keyOf(req), kind, body)).jobId,
+    owned: (req, jobId) => gate.ownedJobId(keyOf(req), jobId, 'crawl'),
   });
 
   app.post('/search', async (req, reply) => searchAnswer(await gate.search(keyOf(req), () => mapSearch(requestBody(req.body), version), reply.raw), version));

@@ -40,7 +40,7 @@ export async function statusParts(
   link: FileLinker,
   maxBytes: number,
 ) {
-  const skip = queryInteger(query.skip, 'skip', 0, Number.MAX_SAFE_INTEGER, 0);
+  const skip = queryInteger(query.skip, 'skip', 0, LIMITS.maxResultOffset, 0);
   const limit = queryInteger(query.limit, 'limit', 1, LIMITS.maxResultBatchSize, LIMITS.defaultResultBatchSize);
   // Result pages are `limit` entries long; a skip between two page starts reads both.
   const page = Math.floor(skip / limit) + 1;

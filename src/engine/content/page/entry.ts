@@ -6,14 +6,8 @@
  * `webjobsExtraction.extract` inside the function bundle.ts wraps it in, so nothing
  * leaks into the page's globals.
  */
-import TurndownService from 'turndown';
-import * as gfm from 'turndown-plugin-gfm';
 import { extractInPage, type InPageOptions, type InPageResult } from '../inPage.js';
-import { mainContentSelector } from '../main/pipeline.js';
-import { markdownConverter } from '../markdown.js';
-
-const toMarkdown = markdownConverter(TurndownService, gfm);
 
 export function extract(options: InPageOptions): InPageResult {
-  return extractInPage(options, mainContentSelector, toMarkdown);
+  return extractInPage(options);
 }

@@ -12,8 +12,26 @@ import { keepsProductDetails, withPrice } from './products.js';
 import { series } from './threads.js';
 import { showHeldBack } from './visibility.js';
 import { EMBEDDED_POST, LAYOUT_NAME } from '../rules/names.js';
-import { ELSEWHERE_LABEL, SHOWN_ADDRESS } from '../rules/phrases.js';
-import { ARCHIVE_INTRODUCTION, LABEL, LIST_PAGE_SHARE, SENTENCE } from '../rules/thresholds.js';
+import { ELSEWHERE_LABEL, SHOWN_ADDRESS, TEASER_END } from '../rules/phrases.js';
+import {
+  ARCHIVE_ENTRIES,
+  ARCHIVE_INTRODUCTION,
+  ARTICLE_PICK_PROSE,
+  DATA_TABLE_ROWS,
+  LABEL,
+  LINK_BLOCK_DENSITY,
+  LIST_PAGE_SHARE,
+  NEWS_ITEM_PARAGRAPHS_OUTSIDE,
+  NEWS_ITEM_PICK_PROSE,
+  PARAGRAPH_PROSE,
+  PICK_PROSE,
+  PICK_TEXT,
+  PRODUCT_PICK_PROSE,
+  PROSE_AROUND_LINKS,
+  SENTENCE,
+  UNSAID_PICK_PROSE,
+  UNSAID_PICK_TEXT,
+} from '../rules/thresholds.js';
 
 /** The text of `el` in lists: all of it for a list, else that of the lists it holds as children. */
 export function listText(el: Element): number {
@@ -53,7 +71,7 @@ export function cleanArticle(root: Element, says: PageKind): void {
     // paragraph, a sentence around its links will do ("Today's deals include <a>, <a> and <a>. All
     // that and more below"): a "Read more:" line has a word or two. Measured in Node: 45 characters
     // did best on the 181 pages (+0.09 page-F1; 60: +0.06, 30: +0.04), WCXB's dev pages +0.10.
-    if (density <= 0.5 || (1 - density) * textLength(el) > (el.tagName === 'P' ? SENTENCE : 150)) continue;
+    if (density <= LINK_BLOCK_DENSITY || (1 - density) * textLength(el) > (el.tagName === 'P' ? SENTENCE : PROSE_AROUND_LINKS)) continue;
     if (introduced(el)) continue;
     linkBlocks.add(el);
   }
@@ -195,19 +213,19 @@ export function picksArticle(picked: Element, content: Element, says: PageKind):
     if (says === 'nothing' && holdsGrid(content, { priced: true }) && !holdsGrid(picked)) return false;
     // Most of the prose, but a small part of the text: the rest is a listing whose items have no paragraphs (a job board).
     const ofText = textLength(picked) / Math.max(1, textLength(content));
-    if (share >= 0.9 && ofText >= 0.25) return true;
+    if (share >= PICK_PROSE && ofText >= PICK_TEXT) return true;
     // A product's page whose pick kept every block named for the product's details: what the pick left out
     // is the buy box and the shop around it, and half of the prose will do (see keepsProductDetails).
-    if (says === 'product') return share >= 0.5 && ofText >= 0.25 && keepsProductDetails(picked, content);
+    if (says === 'product') return share >= PRODUCT_PICK_PROSE && ofText >= PICK_TEXT && keepsProductDetails(picked, content);
     // An article that does not say it is one: three quarters of the prose and half of the text. Measured on
     // WCXB's dev pages, where this pick won 1.7 page-F1 more than it lost (three quarters of the text: 0.8).
     // Not on a thread, where Readability drops the posters' names.
-    return says === 'nothing' && share >= 0.75 && ofText >= 0.5;
+    return says === 'nothing' && share >= UNSAID_PICK_PROSE && ofText >= UNSAID_PICK_TEXT;
   }
   // A list page (Wikipedia's lists) is its tables, whose linked names Readability drops: more text in them than in the pick.
   if (dataTableText(content) - dataTableText(picked) > textLength(picked)) return false;
   if (isArchive(content, picked)) return false;
-  return share >= 0.6 || (share >= 0.25 && paragraphsOutside(content, picked) <= 10);
+  return share >= ARTICLE_PICK_PROSE || (share >= NEWS_ITEM_PICK_PROSE && paragraphsOutside(content, picked) <= NEWS_ITEM_PARAGRAPHS_OUTSIDE);
 }
 
 /**
@@ -218,7 +236,7 @@ export function isArchive(content: Element, picked: Element): boolean {
   if (textLength(picked) >= ARCHIVE_INTRODUCTION) return false;
   const articles = Array.from(content.querySelectorAll('article')).filter((el) => !el.parentElement?.closest('article'));
   const entries = series(articles);
-  if (entries.length < 4) return false;
+  if (entries.length < ARCHIVE_ENTRIES) return false;
   const pickedText = normalText(picked);
   // A post in an <article> of its own, its teasers beside it, is no archive.
   const start = opening(picked);
@@ -230,7 +248,7 @@ export function isArchive(content: Element, picked: Element): boolean {
 /** The text of the data tables in `root`: outermost tables with a header cell and at least five rows. */
 export function dataTableText(root: Element): number {
   const tables = Array.from(root.querySelectorAll('table')).filter((table) => !table.parentElement?.closest('table'));
-  return tables.filter((table) => table.querySelector('th') && table.querySelectorAll('tr').length >= 5).reduce((sum, table) => sum + textLength(table), 0);
+  return tables.filter((table) => table.querySelector('th') && table.querySelectorAll('tr').length >= DATA_TABLE_ROWS).reduce((sum, table) => sum + textLength(table), 0);
 }
 
 /** How many paragraphs of the region (80 characters of prose or more) are not in the pick. */
@@ -238,12 +256,12 @@ export function paragraphsOutside(content: Element, picked: Element): number {
   const pickedText = normalText(picked);
   const BLOCKS = 'p, li, dd, td, blockquote, pre, div';
   return Array.from(content.querySelectorAll(BLOCKS)).filter(
-    (el) => !el.querySelector(BLOCKS) && proseLength(el) >= 80 && !isTeaser(el) && !pickedText.includes(opening(el)),
+    (el) => !el.querySelector(BLOCKS) && proseLength(el) >= PARAGRAPH_PROSE && !isTeaser(el) && !pickedText.includes(opening(el)),
   ).length;
 }
 
 /** An excerpt cut short ("…", "[...]", "... Read more"): a teaser of another page, not a paragraph of this one. */
-export const isTeaser = (el: Element) => /(\.\.\.|…|\[(\.\.\.|…)\])\s*((read|continue reading|more)\b.{0,20})?$/i.test(normalText(el));
+export const isTeaser = (el: Element) => TEASER_END.test(normalText(el));
 
 /**
  * Readability takes the title heading out; an article's title is metadata.title, but

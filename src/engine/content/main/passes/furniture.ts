@@ -10,14 +10,14 @@ import { removeHidden } from './visibility.js';
 import { ALWAYS_FURNITURE_NAMES, CAROUSEL_CONTROLS, DESCRIPTION_NAMES, EMBEDDED_POST, FURNITURE_NAMES, FURNITURE_TAGS, GRID_CAN_CARRY_NAMES, PAGE_FOOTER_WORD, PAGE_LAYOUT_WORD, PROSE_CAN_CARRY_NAMES, SCREEN_READER_ONLY } from '../rules/names.js';
 import { ENGLISH_PHRASES, type PagePhrases } from '../rules/languages.js';
 import { DATE_LINE, ELSEWHERE_LABEL, WHEN_LINE } from '../rules/phrases.js';
-import { LABEL, SCREEN_READER_LABEL } from '../rules/thresholds.js';
+import { LABEL, PROSE_BLOCK, PROSE_LINKED_PART, SCREEN_READER_LABEL } from '../rules/thresholds.js';
 import { holds, titleHeading } from '../titles.js';
 
 /**
  * Prose, not links: 300 characters outside links, and links a fifth of the text at
  * most. Never inside a <nav>: a mega menu's columns of unlinked labels would pass.
  */
-export const isProse = (el: Element) => !el.closest('nav, [role="navigation"]') && proseLength(el) >= 300 && linkedLength(el) <= textLength(el) / 5;
+export const isProse = (el: Element) => !el.closest('nav, [role="navigation"]') && proseLength(el) >= PROSE_BLOCK && linkedLength(el) <= textLength(el) / PROSE_LINKED_PART;
 
 export function isNamedPageFooter(el: Element): boolean {
   if (el.parentElement?.closest('article')) return false;

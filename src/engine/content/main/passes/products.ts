@@ -4,13 +4,13 @@
  */
 import { ancestors, normalText, opening, paragraphProse, textLength, words } from '../dom.js';
 import { removeNamed } from './furniture.js';
-import { DESCRIPTION_NAMES, DETAIL_NAMES } from '../rules/names.js';
-import { STORY_ABOVE_TITLE } from '../rules/thresholds.js';
+import { DESCRIPTION_NAMES, DETAIL_NAMES, PRICE_NAME, REVIEWS } from '../rules/names.js';
+import { DETAIL_BLOCK, JSONLD_DESCRIPTION, JSONLD_DESCRIPTION_PROBE, LISTING_PRICES, PRICE_TEXT, PRODUCT_DESCRIPTION, STORY_ABOVE_TITLE } from '../rules/thresholds.js';
 import { holds, titleHeading } from '../titles.js';
 
 /** Customers' reviews of a product: what others say of it, not the product's title, price, description and specifications. */
 export function removeReviews(root: Element): void {
-  removeNamed(root, (names) => names.some((w) => /^(reviews?|ratings?)$/i.test(w)));
+  removeNamed(root, (names) => names.some((w) => REVIEWS.test(w)));
 }
 
 /**
@@ -43,11 +43,11 @@ export function startAtTitle(content: Element): void {
 export function productEssentials(content: Element): Element | null {
   const title = titleHeading(content);
   // The prices of many products: a category page that declares its products, not one product.
-  if (prices(content, title).length >= 6) return null;
+  if (prices(content, title).length >= LISTING_PRICES) return null;
   const isDescription = (el: Element) => el.getAttribute('itemprop') === 'description' || words(el).some((word) => DESCRIPTION_NAMES.test(word));
   const found = Array.from(content.querySelectorAll('[class], [id], [itemprop]')).filter((el) => isDescription(el) && !holds(el, title));
   const descriptions = found.filter((el) => !found.some((other) => other !== el && other.contains(el)));
-  if (descriptions.reduce((sum, el) => sum + textLength(el), 0) < 200) return null;
+  if (descriptions.reduce((sum, el) => sum + textLength(el), 0) < PRODUCT_DESCRIPTION) return null;
   if (paragraphProse(content, (el) => !descriptions.some((d) => d.contains(el))) > paragraphProse(content, (el) => descriptions.some((d) => d.contains(el)))) {
     return null;
   }
@@ -62,7 +62,7 @@ export function productEssentials(content: Element): Element | null {
 /** Short blocks named "price" that hold a number, outermost first. */
 export function prices(content: Element, title: Element | null): Element[] {
   const named = Array.from(content.querySelectorAll('[itemprop="price"], [class], [id]')).filter(
-    (el) => !holds(el, title) && (el.getAttribute('itemprop') === 'price' || words(el).some((word) => /^price$/i.test(word))) && /\d/.test(normalText(el)) && textLength(el) <= 40,
+    (el) => !holds(el, title) && (el.getAttribute('itemprop') === 'price' || words(el).some((word) => PRICE_NAME.test(word))) && /\d/.test(normalText(el)) && textLength(el) <= PRICE_TEXT,
   );
   return named.filter((el) => !named.some((other) => other !== el && other.contains(el)));
 }
@@ -103,9 +103,16 @@ export function withPrice(picked: Element, content: Element): Element {
 export function keepsProductDetails(picked: Element, content: Element): boolean {
   const pickedText = normalText(picked);
   const details = Array.from(content.querySelectorAll('[class], [id]')).filter(
-    (el) => textLength(el) >= 20 && words(el).some((word) => DESCRIPTION_NAMES.test(word) || DETAIL_NAMES.test(word)),
+    (el) => textLength(el) >= DETAIL_BLOCK && words(el).some((word) => DESCRIPTION_NAMES.test(word) || DETAIL_NAMES.test(word)),
   );
   return details.every((el) => pickedText.includes(opening(el)));
+}
+
+/** The fields of a JSON-LD node addProductDescription reads. */
+interface JsonLdNode {
+  '@type'?: unknown;
+  '@graph'?: unknown;
+  description?: unknown;
 }
 
 /**
@@ -123,12 +130,15 @@ export function addProductDescription(jsonLd: string[], root: Element): void {
     } catch {
       continue;
     }
-    const items: any[] = Array.isArray(data) ? data : [data, ...((data as any)?.['@graph'] ?? [])];
-    for (const item of items) {
+    // A JSON-LD node is read for two fields; whatever else it is (a string, a number), they read undefined.
+    const graph = ((data as JsonLdNode | null)?.['@graph'] ?? []) as Iterable<unknown>;
+    const items: unknown[] = Array.isArray(data) ? data : [data, ...graph];
+    for (const entry of items) {
+      const item = entry as JsonLdNode | null | undefined;
       const type = item?.['@type'];
-      if (!(type === 'Product' || (Array.isArray(type) && type.includes('Product')))) continue;
+      if (!item || !(type === 'Product' || (Array.isArray(type) && type.includes('Product')))) continue;
       const description = typeof item.description === 'string' ? item.description.replace(/\s+/g, ' ').trim() : '';
-      if (description.length < 40 || seen.includes(squash(description).slice(0, 50))) continue;
+      if (description.length < JSONLD_DESCRIPTION || seen.includes(squash(description).slice(0, JSONLD_DESCRIPTION_PROBE))) continue;
       const p = root.ownerDocument.createElement('p');
       p.textContent = description;
       root.appendChild(p);

@@ -4,7 +4,8 @@
  */
 import { classesOf, normalText, textLength, words } from '../dom.js';
 import { removeNamed } from './furniture.js';
-import { COMMENT_SECTIONS, POSTER, POSTER_DETAIL } from '../rules/names.js';
+import { COMMENT_SECTIONS, POSTER, POSTER_DETAIL, POSTER_EXTRA, REPLY, VOTES } from '../rules/names.js';
+import { VOTE_TEXT } from '../rules/thresholds.js';
 import { namedHeading } from '../titles.js';
 
 /**
@@ -17,11 +18,11 @@ export function removePosterDetails(root: Element): void {
     root,
     (names) =>
       (names.some((w) => POSTER.test(w)) && names.some((w) => POSTER_DETAIL.test(w))) ||
-      names.some((w) => /^(signatures?|notices?|postprofile|gravatar\d*|flair|reputation|badges?)$/i.test(w)),
+      names.some((w) => POSTER_EXTRA.test(w)),
   );
   // Vote buttons and counts beside each post: a number, not what the thread says.
   for (const el of Array.from(root.querySelectorAll('[class], [id]'))) {
-    if (root.contains(el) && textLength(el) <= 20 && words(el).some((w) => /^(votes?|votecell|voting|upvotes?|downvotes?)$/i.test(w))) el.remove();
+    if (root.contains(el) && textLength(el) <= VOTE_TEXT && words(el).some((w) => VOTES.test(w))) el.remove();
   }
   // A bare count beside a post (its likes, replies, number in the thread): a number, not what the thread says.
   for (const el of Array.from(root.querySelectorAll('span, div, a, li, dd, dt, strong, b, p'))) {
@@ -65,7 +66,7 @@ export function series(elements: Element[]): Element[] {
 
 /** A reply to the page's post (a thread's answers, readers' comments), left to the rules for those. */
 export const isReply = (el: Element) =>
-  el.matches('[itemprop~="comment"], [itemtype*="Comment"], [itemtype*="Answer"]') || words(el).some((word) => /^(repl(y|ies)|comments?|answers?)$/i.test(word));
+  el.matches('[itemprop~="comment"], [itemtype*="Comment"], [itemtype*="Answer"]') || words(el).some((word) => REPLY.test(word));
 
 /** A blog's comment section (see COMMENT_SECTIONS), unless it holds the page's title. */
 export function removeCommentSections(root: Element): void {

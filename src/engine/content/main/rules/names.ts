@@ -170,3 +170,18 @@ export const DESCRIPTION_NAMES = /^(desc|descr|description|productdesc|productde
 
 /** Names of blocks that hold a product's details beside those that name its description: its features, overview, comparison table, attributes. */
 export const DETAIL_NAMES = /^(features?|overview|comparison|attributes?)$/i;
+
+/** What a forum shows beside each post besides its author's details: a signature, notices, a profile box, badges (passes/threads.ts). */
+export const POSTER_EXTRA = /^(signatures?|notices?|postprofile|gravatar\d*|flair|reputation|badges?)$/i;
+
+/** Vote buttons and counts beside a post (passes/threads.ts). */
+export const VOTES = /^(votes?|votecell|voting|upvotes?|downvotes?)$/i;
+
+/** A reply to the page's post: a thread's answers, readers' comments (passes/threads.ts isReply). */
+export const REPLY = /^(repl(y|ies)|comments?|answers?)$/i;
+
+/** Customers' reviews of a product (passes/products.ts removeReviews). */
+export const REVIEWS = /^(reviews?|ratings?)$/i;
+
+/** A block named for a product's price (passes/products.ts prices). */
+export const PRICE_NAME = /^price$/i;

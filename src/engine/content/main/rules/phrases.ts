@@ -127,3 +127,6 @@ export const ELSEWHERE_HEADING =
 /** Headings of what customers say of a product, on its page. */
 export const REVIEWS_HEADING =
   /^([\d.,]+\s+)?(customer |product |verified )?(reviews?|ratings?( (&|and) reviews?)?|testimonials?)\b|^what (our )?(customers|clients|people) (are )?(say|saying|think)|^(customer )?questions?( (&|and) answers?)?$/i;
+
+/** An excerpt cut short ("…", "[...]", "... Read more"): the end of a teaser of another page (passes/article.ts isTeaser). */
+export const TEASER_END = /(\.\.\.|…|\[(\.\.\.|…)\])\s*((read|continue reading|more)\b.{0,20})?$/i;
