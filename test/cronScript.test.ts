@@ -263,6 +263,19 @@ describe('the small ones (issue 56)', () => {
     expect(urls.sort()).toEqual([site.at('/steady'), site.at('/tracked-links'), site.at('/watched?b=1&a=%20')].sort());
   });
 
+  it('scrape -o: a page answered 500 leaves the good file, with a warning even with -q', async () => {
+    const file = path.join(scratch, 'watched.md');
+    watched.status = 200;
+    watched.word = 'kept';
+    expect((await runCli(['scrape', site.at('/watched'), '--engine', 'http', '-o', file], { env })).code).toBe(0);
+    watched.status = 500;
+    const run = await runCli(['scrape', site.at('/watched'), '--engine', 'http', '-o', file, '-q'], { env });
+    watched.status = 200;
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/^webjobs: warning: .*\/watched answered HTTP 500 Internal Server Error; .*watched\.md is the last good page, kept/);
+    expect(readFileSync(file, 'utf8')).toContain('the kept news');
+  });
+
   it('cancel of a job that ended exits 12', async () => {
     const run = await runCli(['scrape', site.at('/steady'), '--engine', 'http', '--json'], { env });
     const { jobId } = JSON.parse(run.stdout) as { jobId: string };

@@ -57,12 +57,18 @@ export function tellExplain(data: Pick<PageData, 'metadata'>, url: string): void
 /**
  * scrape: with --fail, an HTTP error page fails the command before anything is
  * written; otherwise its status and the page's warning are said on stderr (not with -q).
+ * `output`: an existing regular file -o would replace; an error page leaves it as it is ('keep').
  */
-export function checkPage(data: PageData, url: string, flags: FailFlags): void {
+export function checkPage(data: PageData, url: string, flags: FailFlags, output?: string): void | 'keep' {
   tellExplain(data, url);
   const status = httpErrorStatus(data);
   if (status !== undefined && flags.fail) {
     throw new JobFailedError(`${answeredBy(data, url)} answered ${statusText(status)}; nothing was written (--fail)`);
+  }
+  if (status !== undefined && output !== undefined) {
+    // An error page never replaces -o's file: the last good page stays (issue 56). Said even with -q.
+    warn(`${answeredBy(data, url)} answered ${statusText(status)}; ${output} is the last good page, kept (--fail fails instead)`);
+    return 'keep';
   }
   if (flags.quiet) return;
   if (status !== undefined) warn(`${answeredBy(data, url)} answered ${statusText(status)}; the page is written as it is (--fail fails instead)`);

@@ -153,18 +153,19 @@ async function interrupted(
  * as it is, failed or not; otherwise `text(record)` of a completed job (text, or
  * bytes written as they are: a screenshot). A job that did not complete fails the
  * command after its record was printed. `check` sees a completed record first: it
- * warns on stderr, or throws to write nothing (--fail).
+ * warns on stderr, throws to write nothing (--fail), or answers 'keep' to leave -o's file as it is.
  */
 export function renderRecord<K extends 'scrape' | 'extract'>(
   kind: K,
   flags: Pick<RunFlags, 'json' | 'output'>,
   what: (jobId: string) => string,
   text: (record: JobRecordByKind[K]) => string | Promise<string | Uint8Array>,
-  check?: (record: JobRecordByKind[K]) => void,
+  check?: (record: JobRecordByKind[K]) => void | 'keep',
 ): (job: FinishedJob) => Promise<number> {
   return async ({ backend, jobId }) => {
     const record = await backend.result(kind, jobId);
-    if (record.status === 'completed') check?.(record);
+    // 'keep': -o's file stays as it is (an error page never replaces it); the check said why.
+    if (record.status === 'completed' && check?.(record) === 'keep' && !flags.json) return 0;
     if (flags.json) await writeOutput(JSON.stringify(record, null, 2), flags.output);
     if (record.status !== 'completed') throw new JobFailedError(`${what(jobId)} ${record.status}: ${record.error ?? 'no reason given'}`);
     if (flags.json) return 0;
