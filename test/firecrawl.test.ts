@@ -400,12 +400,13 @@ describe('v1 SDK (FirecrawlAppV1)', () => {
 describe('fields webjobs does not support are refused by name, never ignored', () => {
   const url = () => site.at('/p1');
   it.each([
-    ['/v2/scrape', () => ({ url: url(), formats: ['summary'] }), /formats: "summary" is not supported by webjobs serve \(supported: markdown, html, links, rawHtml, screenshot, structuredData, changeTracking, json, screenshot@fullPage\)/],
+    ['/v2/scrape', () => ({ url: url(), formats: ['summary'] }), /formats: "summary" is not supported by webjobs serve \(supported: markdown, html, links, rawHtml, screenshot, structuredData, changeTracking, json, chunks, screenshot@fullPage\)/],
     ['/v1/scrape', () => ({ url: url(), formats: ['screenshot', 'screenshot@fullPage'] }), /^formats: a screenshot may be asked for once/],
     ['/v2/scrape', () => ({ url: url(), formats: [{ type: 'screenshot', fullPage: 'yes' }] }), /^formats\[\{type: "screenshot"\}\]\.fullPage must be true or false/],
     ['/v2/crawl', () => ({ url: url(), scrapeOptions: { formats: [{ type: 'screenshot', quality: 50 }] } }), /^scrapeOptions\.formats\[\{type: "screenshot"\}\]\.quality is not supported/],
     ['/v2/scrape', () => ({ url: url(), formats: [{ type: 'json', prompt: 'x', temperature: 0 }] }), /^formats\[\{type: "json"\}\]\.temperature is not supported by webjobs serve: the model's temperature is not set/],
-    ['/v2/scrape', () => ({ url: url(), actions: [{ type: 'click', selector: 'a' }] }), /^actions is not supported by webjobs serve: page actions/],
+    ['/v2/scrape', () => ({ url: url(), actions: [{ type: 'tap', selector: 'a' }] }), /scrapeOptions\.actions\[0\]: unknown action type "tap"/],
+    ['/v1/scrape', () => ({ url: url(), profile: { name: 'shop' } }), /^profile is not supported/],
     ['/v2/scrape', () => ({ url: url(), mobile: true }), /^mobile is not supported by webjobs serve: only false/],
     ['/v2/scrape', () => ({ url: url(), storeInCache: false }), /^storeInCache is not supported by webjobs serve/],
     ['/v2/map', () => ({ url: url(), includeSubdomains: true }), /^includeSubdomains is not supported by webjobs serve: only false/],

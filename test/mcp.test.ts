@@ -159,6 +159,10 @@ describe('webjobs mcp (local)', () => {
     const props = (name: string): any => byName[name]!.inputSchema.properties;
     expect(props('scrape').scrapeOptions.properties.timeout.maximum).toBe(LIMITS.maxTimeoutMs);
     expect(props('scrape').scrapeOptions.properties.formats.items.enum).toEqual([...FORMATS]);
+    // Page actions and the profile are scrape arguments too (issue 53).
+    expect(props('scrape').scrapeOptions.properties.actions.maxItems).toBe(50);
+    expect(props('scrape').scrapeOptions.properties.actions.items.properties.type.enum).toContain('executeJavascript');
+    expect(props('scrape').scrapeOptions.properties.profile.required).toEqual(['name']);
     expect(props('batch_scrape').urls.maxItems).toBe(LIMITS.maxBatchUrls);
     expect(props('crawl').maxPages.maximum).toBe(LIMITS.maxLocalCrawlPages);
     expect(props('extract').urls.maxItems).toBe(LIMITS.maxExtractUrls);

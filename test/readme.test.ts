@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runShell, tempHome } from './helpers/cli.js';
 import { articleText, html, sendHtml, startFixtureServer, type FixtureServer } from './helpers/fixtureServer.js';
 import { startServe, type ServeProcess } from './helpers/serve.js';
+import { actionRoutes } from './helpers/actionSite.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** README.md, then every docs/*.md, as paths relative to the repository. */
@@ -35,6 +36,7 @@ const RUN = [
   'Change tracking: what changed since the last run',
   'More formats: rawHtml, screenshot, PDF documents',
   'Structured data with no model',
+  'Pages that need a click, a scroll or a login',
 ];
 const NOT_RUN: Record<string, string> = {
   webjobs: 'setup and npm test: the machine, not webjobs',
@@ -46,6 +48,7 @@ const NOT_RUN: Record<string, string> = {
   'Proxies and CAPTCHAs': 'needs a proxy and a solver (test/session.test.ts)',
   'Old jobs and failed pages': 'deletes and reruns jobs of a store with history; test/prune.test.ts runs prune and retry',
   'Resuming a stopped or interrupted job': 'needs a job stopped or killed part way; test/resume.test.ts and test/resumeRemote.test.ts kill and resume them',
+  'For agents: chunks, token budgets, llms.txt': 'names example.com and a URL list; test/agents/agentsCli.test.ts and llmsTxt.test.ts run each flag and llmstxt against fixture sites',
   'Pages behind a login': 'names sites with a login; test/access.test.ts runs each flag against fixture sites',
   'Extract structured data with a language model': 'needs the Messages API (test/extract.test.ts runs extract against a loopback one)',
   'The json format': 'names a shop and a list of its pages; test/jsonFormat.test.ts runs --formats json with --schema against fixture shop pages, and the README runs one',
@@ -148,7 +151,8 @@ function scriptOf(block: Block): string {
 
 beforeAll(async () => {
   // Every path is a small article linking to a few others, so crawls and batches have something to find.
-  site = await startFixtureServer({}, (req, res) => {
+  // The pages of the page-action examples ("Load more", an endless feed, a login): test/helpers/actionSite.ts.
+  site = await startFixtureServer(actionRoutes(), (req, res) => {
     const title = `Page ${req.url}`;
     const links = ['/a', '/b', '/docs/one', '/docs/two', '/status'].map((href) => `<a href="${href}">${href}</a>`).join(' ');
     // Its schema.org data, for the examples of structured data with no model.

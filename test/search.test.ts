@@ -247,6 +247,17 @@ describe('webjobs search --formats', () => {
     expect(stderr).toMatch(/1 of 2 results could not be scraped/);
   });
 
+  it('keeps and reuses scraped pages with --max-age, as batch does; a scrape flag without --formats is exit 2', async () => {
+    const args = ['search', 'tide', 'tables', '--formats', 'markdown', '--max-age', '1h', '--engine', 'http', '--jsonl'];
+    const first = await runCli(args, { env: withSearxng() });
+    const again = await runCli(args, { env: withSearxng() });
+    const cacheStates = (out: string) => lines(out).map((line) => (JSON.parse(line) as { metadata: { cacheState: string } }).metadata.cacheState);
+    expect([cacheStates(first.stdout), cacheStates(again.stdout)]).toEqual([['miss'], ['hit']]);
+    const loose = await runCli(['search', 'tide', '--max-age', '1h'], { env: withSearxng() });
+    expect(loose.code).toBe(2);
+    expect(loose.stderr).toMatch(/--max-age goes with --formats/);
+  });
+
   it('Ctrl-C while results are scraped stops the scraping batch: exit 130, nothing on stdout, the job stopped', async () => {
     const run = startCli(['search', 'harbour', 'lights', '--formats', 'markdown'], { env: withSearxng() });
     await untilHeld();

@@ -15,6 +15,7 @@ import { startSearxng, type StandIn } from './helpers/searchEngines.js';
 import { startServe, type ServeProcess } from './helpers/serve.js';
 
 const KEY = 'fc-search-key';
+const FREE_KEY = 'fc-search-free-key';
 let site: FixtureServer;
 let searxng: StandIn;
 let server: ServeProcess;
@@ -54,12 +55,11 @@ beforeAll(async () => {
   deadProxy = await startFixtureServer({
     '/search': (_req, res) => sendHtml(res, '<html><body><h1>502 Bad Gateway</h1></body></html>', 502),
   });
-  const env = { WEBJOBS_HOME: home, WEBJOBS_API_KEYS: `${KEY}:scale`, WEBJOBS_BRAVE_API_KEY: '' };
-  [server, bare, down] = await Promise.all([
-    startServe({ args: ['--allow-host', new URL(site.url).host, '--quiet'], env: { ...env, WEBJOBS_SEARXNG_URL: searxng.url } }),
-    startServe({ args: ['--quiet'], env: { ...env, WEBJOBS_HOME: tempHome(), WEBJOBS_SEARXNG_URL: '' } }),
-    startServe({ args: ['--quiet'], env: { ...env, WEBJOBS_HOME: tempHome(), WEBJOBS_SEARXNG_URL: deadProxy.url } }),
-  ]);
+  const env = { WEBJOBS_HOME: home, WEBJOBS_API_KEYS: `${KEY}:scale,${FREE_KEY}:free`, WEBJOBS_BRAVE_API_KEY: '' };
+  // One after the other: three servers starting at once on a loaded machine each start slower.
+  server = await startServe({ args: ['--allow-host', new URL(site.url).host, '--quiet'], env: { ...env, WEBJOBS_SEARXNG_URL: searxng.url } });
+  bare = await startServe({ args: ['--quiet'], env: { ...env, WEBJOBS_HOME: tempHome(), WEBJOBS_SEARXNG_URL: '' } });
+  down = await startServe({ args: ['--quiet'], env: { ...env, WEBJOBS_HOME: tempHome(), WEBJOBS_SEARXNG_URL: deadProxy.url } });
 });
 
 afterAll(async () => {
@@ -104,6 +104,14 @@ describe('Firecrawl SDK search() against serve', () => {
     const found = await app.search('lantern', { limit: 20, includeDomains: ['lanterns.example'] });
     expect((found.web as WebResult[]).map((r) => new URL(r.url).hostname)).toEqual(Array(12).fill('lanterns.example'));
     await expect(app.search('lantern', { sources: ['news'] })).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/sources.*only web results/) });
+  });
+
+  it('a plan without batch scrape may search, but not scrape the results: 402 before the engine is asked', async () => {
+    const free = new Firecrawl({ apiKey: FREE_KEY, apiUrl: server.url });
+    expect((await free.search('lantern', { limit: 1 })).web).toHaveLength(1);
+    const asked = searxng.asked.length;
+    await expect(free.search('lantern', { scrapeOptions: { formats: ['markdown'] } })).rejects.toMatchObject({ status: 402, message: expect.stringMatching(/batch scrape needs the scale plan/) });
+    expect(searxng.asked.length).toBe(asked);
   });
 
   it("v1: data is the list of results, in v1's shape", async () => {

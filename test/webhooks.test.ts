@@ -37,8 +37,10 @@ function serveArgs(): string[] {
   return ['--allow-host', new URL(site.url).host, '--allow-host', `127.0.0.1:${receiver.port},127.0.0.1:${docPort}`, '--webhook-retry-delays', '50ms,100ms'];
 }
 
-async function startOurServe(): Promise<ServeProcess> {
-  return startServe({ args: serveArgs(), env: { WEBJOBS_HOME: home, WEBJOBS_API_KEYS: `${KEY}:scale`, WEBJOBS_WEBHOOK_SECRET: SECRET } });
+/** The secret from WEBJOBS_WEBHOOK_SECRET, or (`secretFile`) from --webhook-secret-file's first line. */
+async function startOurServe(secretFile?: string): Promise<ServeProcess> {
+  const secret = secretFile ? { args: ['--webhook-secret-file', secretFile], env: {} } : { args: [], env: { WEBJOBS_WEBHOOK_SECRET: SECRET } };
+  return startServe({ args: [...serveArgs(), ...secret.args], env: { WEBJOBS_HOME: home, WEBJOBS_API_KEYS: `${KEY}:scale`, WEBJOBS_WEBHOOK_SECRET: '', ...secret.env } });
 }
 
 async function freePort(): Promise<number> {
@@ -303,13 +305,15 @@ describe("docs/service.md's receiver", () => {
 describe('a restart of serve', () => {
   it('sends the deliveries still owed, in order, after serve stops with its receiver hanging', async () => {
     receiver.answer = () => 'hold';
-    const path = await client.start('scrape/batch', batch(receiver.url));
-    expect(await client.waitFinal(path)).toBe('completed');
+    const job = await client.start('scrape/batch', batch(receiver.url));
+    expect(await client.waitFinal(job)).toBe('completed');
     await receiver.waitFor(1);
     await server.stop();
     receiver.received.length = 0;
     receiver.answer = () => 200;
-    server = await startOurServe();
+    const secretFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'webjobs-secret-')), 'webhook-secret');
+    writeFileSync(secretFile, `${SECRET}\n`);
+    server = await startOurServe(secretFile);
     await receiver.waitFor(5);
     expect(types()).toEqual(['batch_scrape.started', 'batch_scrape.page', 'batch_scrape.page', 'batch_scrape.page', 'batch_scrape.completed']);
     expect(receiver.received.every((d) => signatureValid(SECRET, d.raw, d.headers['x-firecrawl-signature']))).toBe(true);
@@ -327,6 +331,16 @@ describe('the CLI', () => {
     expect(receiver.received.every((d) => signatureValid(SECRET, d.raw, d.headers['x-firecrawl-signature']))).toBe(true);
   });
 
+  it('--webhook with --remote: the service sends the deliveries, signed with its secret', async () => {
+    const result = await runCli(['batch', site.at('/c'), '--engine', 'http', '--json', '--webhook', receiver.url, '--remote', server.url, '--api-key', KEY], {
+      env: { WEBJOBS_HOME: tempHome() },
+    });
+    expect(result.code).toBe(0);
+    await receiver.waitFor(3);
+    expect(types()).toEqual(['batch_scrape.started', 'batch_scrape.page', 'batch_scrape.completed']);
+    expect(receiver.received.every((d) => signatureValid(SECRET, d.raw, d.headers['x-firecrawl-signature']))).toBe(true);
+  });
+
   it('a delivery that fails after its retries is reported on stderr', async () => {
     receiver.answer = () => 500;
     const result = await runCli(['batch', site.at('/a'), '--engine', 'http', '--json', '--webhook', receiver.url], {
@@ -335,6 +349,15 @@ describe('the CLI', () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/webjobs: webhook batch_scrape\.started of job \S+ dropped after 2 attempts: the receiver answered HTTP 500/);
     expect(receiver.received).toHaveLength(6);
+  });
+
+  it.each([
+    [['--webhook-retry-delays', 'soon'], /--webhook-retry-delays takes a duration such as 500ms/],
+    [['--webhook-secret-file', '/nonexistent/secret'], /--webhook-secret-file: cannot read \/nonexistent\/secret \(ENOENT\)/],
+  ])('serve %j is a usage error (exit 2)', async (args, message) => {
+    const result = await runCli(['serve', '--port', '0', ...args], { env: { WEBJOBS_HOME: tempHome(), WEBJOBS_API_KEYS: `${KEY}:scale` } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
   });
 
   it('a bad --webhook is a usage error (exit 2) naming it', async () => {

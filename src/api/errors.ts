@@ -85,6 +85,11 @@ export class DamagedRecordError extends WebjobsError {
   static notAFolder(jobId: string): DamagedRecordError {
     return new DamagedRecordError(`the record of job ${jobId} is damaged (jobs/${jobId} is a file, not a job's folder); its state is unknown`);
   }
+
+  /** A job's folder replaced by a symbolic link: what it points at is not ours to read or write. */
+  static symlinked(jobId: string): DamagedRecordError {
+    return new DamagedRecordError(`the record of job ${jobId} is damaged (jobs/${jobId} is a symbolic link, not a job's folder); it is neither read nor written through`);
+  }
 }
 
 /** Why the disk refused a write, for the error codes that mean there is no room. */

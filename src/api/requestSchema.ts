@@ -27,11 +27,12 @@ import {
 } from './types.js';
 import { MAX_BATCH_CONCURRENCY, SERVICE_LIMITS, type RequestLimits } from './validate.js';
 import { thousands } from './thousands.js';
+import { actionsSchema, profileSchema } from './actionSchema.js';
 import { WEBHOOK_EVENTS, WEBHOOK_LIMITS } from './webhook.js';
 
 /** The subset of JSON Schema these schemas use. */
 export interface JsonSchema {
-  type?: 'object' | 'array' | 'string' | 'integer' | 'boolean';
+  type?: 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean';
   description?: string;
   properties?: Record<string, JsonSchema>;
   required?: string[];
@@ -167,6 +168,8 @@ export const scrapeOptionsSchema = objectSchema<ScrapeOptions>(
     screenshotOptions: screenshotOptionsSchema,
     changeTrackingOptions: changeTrackingOptionsSchema,
     jsonOptions: jsonOptionsSchema,
+    actions: actionsSchema,
+    profile: profileSchema,
     chunkTokens: integer(LIMITS.minTokens, LIMITS.maxTokens, 'with the chunks format: the most tokens (o200k_base) of one chunk', 512),
     maxTokens: integer(LIMITS.minTokens, LIMITS.maxTokens, "cut each page's Markdown after the last whole block that fits in this many tokens (metadata.truncated: true)"),
     engine: {

@@ -1,4 +1,5 @@
 import type { CssSchema } from './cssSchema.js';
+import type { Action, ActionsResult, ProfileOptions } from './actionTypes.js';
 import type { Webhook } from './webhook.js';
 
 /**
@@ -93,6 +94,10 @@ export interface ScrapeOptions {
   changeTrackingOptions?: ChangeTrackingOptions;
   /** With the json format (Firecrawl v1's name): what to extract from each page. */
   jsonOptions?: JsonOptions;
+  /** Page actions (Firecrawl v2's), run in order in Chromium after the page loaded and before it is read (actionTypes.ts). */
+  actions?: Action[];
+  /** Firecrawl v2's profile: cookies and local storage loaded before the actions and saved after the page. */
+  profile?: ProfileOptions;
   /** webjobs extension, with the chunks format: each chunk's most tokens (o200k_base; default 512, at least 16). */
   chunkTokens?: number;
   /**
@@ -298,6 +303,8 @@ export interface PageData {
    * without a model, the fields not found are named in metadata.warning.
    */
   json?: unknown;
+  /** What the page's actions gave (screenshots and PDFs as files, scrapes, script values). */
+  actions?: ActionsResult;
   /** The chunks format: the Markdown in chunks of at most scrapeOptions.chunkTokens tokens. */
   chunks?: Chunk[];
 }

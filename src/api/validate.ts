@@ -36,6 +36,7 @@ import {
 } from './types.js';
 
 import { accessOptions } from './validateAccess.js';
+import { validateActions, validateProfile } from './actions.js';
 import { expectObject, isObject, optBoolean, optField, optInteger, optStringArray, rejectUnknown, type Obj } from './validateFields.js';
 import { thousands } from './thousands.js';
 import { escapeInput, quoted } from './quote.js';
@@ -124,7 +125,7 @@ export function validateScrapeOptions(value: unknown, field = 'scrapeOptions'): 
   const obj = expectObject(value, field);
   rejectUnknown(
     obj,
-    ['formats', 'onlyMainContent', 'timeout', 'waitFor', 'waitUntil', 'includeTags', 'excludeTags', 'headers', 'cookies', 'userAgent', 'maxAge', 'screenshotOptions', 'engine', 'explain', 'changeTrackingOptions', 'jsonOptions', 'chunkTokens', 'maxTokens'],
+    ['formats', 'onlyMainContent', 'timeout', 'waitFor', 'waitUntil', 'includeTags', 'excludeTags', 'headers', 'cookies', 'userAgent', 'maxAge', 'screenshotOptions', 'engine', 'explain', 'changeTrackingOptions', 'jsonOptions', 'chunkTokens', 'maxTokens', 'actions', 'profile'],
     field,
   );
   const formats = optStringArray(obj, 'formats', field) ?? ['markdown'];
@@ -147,11 +148,15 @@ export function validateScrapeOptions(value: unknown, field = 'scrapeOptions'): 
   if (engine !== undefined && !ENGINES.includes(engine as EngineName)) {
     throw new UsageError(`${field}.engine must be one of ${ENGINES.join(', ')}`);
   }
+  const waitFor = optInteger(obj, 'waitFor', field, 0, LIMITS.maxWaitForMs) ?? 0;
+  const actions = obj.actions === undefined ? undefined : validateActions(obj.actions, field, waitFor);
+  if (actions && actions.length > 0 && engine === 'http') throw new UsageError(`${field}.actions are run in a browser: use engine auto or browser, not http`);
+  if (obj.profile !== undefined && engine === 'http') throw new UsageError(`${field}.profile is a browser's cookies and local storage: use engine auto or browser, not http`);
   return {
     formats: [...new Set(formats)] as Format[],
     onlyMainContent: optBoolean(obj, 'onlyMainContent', field) ?? true,
     timeout: optInteger(obj, 'timeout', field, 1, LIMITS.maxTimeoutMs) ?? LIMITS.defaultTimeoutMs,
-    waitFor: optInteger(obj, 'waitFor', field, 0, LIMITS.maxWaitForMs) ?? 0,
+    waitFor,
     waitUntil: (waitUntil as WaitUntil | undefined) ?? 'load',
     includeTags: optSelectors(obj, 'includeTags', field) ?? [],
     excludeTags: optSelectors(obj, 'excludeTags', field) ?? [],
@@ -161,6 +166,8 @@ export function validateScrapeOptions(value: unknown, field = 'scrapeOptions'): 
     ...(optBoolean(obj, 'explain', field) ? { explain: true } : {}),
     ...optField('changeTrackingOptions', changeTracking),
     ...optField('jsonOptions', json),
+    ...(actions && actions.length > 0 ? { actions } : {}),
+    ...optField('profile', obj.profile === undefined ? undefined : validateProfile(obj.profile, field)),
     ...tokenOptions(obj, formats, field),
     ...optField('screenshotOptions', obj.screenshotOptions === undefined ? undefined : validateScreenshotOptions(obj.screenshotOptions, `${field}.screenshotOptions`)),
   };

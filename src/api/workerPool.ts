@@ -35,6 +35,12 @@ export interface TaskLimits {
   signal?: AbortSignal;
   /** Memory moved to the worker with the task, not copied. */
   transfer?: ArrayBuffer[];
+  /**
+   * Whose task it is (serve's API key): a free worker takes the first waiting task of the key served
+   * longest ago, so that one key's batch never holds every worker from the others (tasks without a key
+   * share one turn).
+   */
+  key?: string;
 }
 
 interface Pending<Task, Reply> {
@@ -56,6 +62,9 @@ export class WorkerPool<Task extends WorkerMessage, Reply extends WorkerMessage>
   private readonly queue: Pending<Task, Reply>[] = [];
   private nextId = 1;
   private closed = false;
+  /** When each key's last task went to a worker (a count of tasks handed out), for the fair turn (next()). */
+  private readonly served = new Map<string, number>();
+  private handedOut = 0;
 
   private readonly settings: Required<WorkerPoolSettings>;
 
@@ -83,13 +92,39 @@ export class WorkerPool<Task extends WorkerMessage, Reply extends WorkerMessage>
     while (this.queue.length > 0) {
       const slot = this.slots.find((s) => !s.busy) ?? (this.slots.length < this.settings.size ? this.spawn() : undefined);
       if (!slot) return;
-      const pending = this.queue.shift()!;
+      const pending = this.next();
       if (pending.limits.signal?.aborted) {
         pending.reject(this.settings.aborted(pending.limits.signal));
         continue;
       }
       this.assign(slot, pending);
     }
+  }
+
+  /**
+   * Takes the next task from the queue: the first waiting task of the key served longest ago (a key never
+   * served first), so that each key with work gets a worker in turn, whatever the others have queued.
+   */
+  private next(): Pending<Task, Reply> {
+    let best = 0;
+    let bestServed = Infinity;
+    const seen = new Set<string>();
+    for (let i = 0; i < this.queue.length && seen.size < this.served.size + 1; i++) {
+      const key = this.queue[i]!.limits.key ?? '';
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const served = this.served.get(key) ?? -1;
+      if (served < bestServed) {
+        best = i;
+        bestServed = served;
+      }
+      if (served === -1) break;
+    }
+    const [pending] = this.queue.splice(best, 1);
+    this.served.set(pending!.limits.key ?? '', this.handedOut++);
+    // Keys with nothing queued are forgotten past a bound, so that a server of many keys keeps few.
+    if (this.served.size > 1024) for (const key of this.served.keys()) if (!this.queue.some((p) => (p.limits.key ?? '') === key)) this.served.delete(key);
+    return pending!;
   }
 
   private spawn(): Slot<Task, Reply> {

@@ -28,12 +28,13 @@ export async function createLocalBackend(
   env: NodeJS.ProcessEnv = process.env,
   { guards, savedPages = true }: { guards?: Pick<BrowserSettings, 'requestGuard' | 'egressGuard'>; savedPages?: boolean } = {},
 ) {
-  const [{ LocalBackend }, { FileJobStore }, { FilePageCache }, { JobFiles }, { webjobsHome }, { Webhooks, CLI_RETRY_DELAYS_MS, countInRecord }] = await Promise.all([
+  const [{ LocalBackend }, { FileJobStore }, { FilePageCache }, { JobFiles }, { webjobsHome }, { FileProfiles }, { Webhooks, CLI_RETRY_DELAYS_MS, countInRecord }] = await Promise.all([
     import('../local/localBackend.js'),
     import('../store/fileStore.js'),
     import('../store/pageCache.js'),
     import('../store/jobFiles.js'),
     import('../store/paths.js'),
+    import('../store/profiles.js'),
     import('../jobs/webhooks/webhooks.js'),
   ]);
   const home = webjobsHome(env);
@@ -49,7 +50,7 @@ export async function createLocalBackend(
     log: (line) => process.stderr.write(`webjobs: ${line}\n`),
     count: countInRecord(store),
   });
-  return new LocalBackend({ store, pageCache: new FilePageCache(home), files: new JobFiles(home), env, createEngine, savedPages, webhooks, drainWebhooks: true });
+  return new LocalBackend({ store, pageCache: new FilePageCache(home), files: new JobFiles(home), profiles: new FileProfiles(home), env, createEngine, savedPages, webhooks, drainWebhooks: true });
 }
 
 /** WEBJOBS_WEBHOOK_RETRY_DELAYS (e.g. 1s,5s,15s), a usage error when it cannot be read. */

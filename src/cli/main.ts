@@ -13,6 +13,7 @@ import { cancelCommand, listCommand, pruneCommand, resultCommand, statusCommand 
 import { mcpCommand } from './commands/mcp.js';
 import { llmsTxtCommand } from './commands/llmstxt.js';
 import { mapCommand } from './commands/map.js';
+import { profilesCommand } from './commands/profiles.js';
 import { resumeCommand } from './commands/resume.js';
 import { retryCommand } from './commands/retry.js';
 import { scrapeCommand } from './commands/scrape.js';
@@ -68,7 +69,7 @@ export function buildProgram(): Command {
     .version(packageVersion(), '-V, --version', 'print the version of webjobs')
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText('after', `\nExamples:\n  $ webjobs scrape https://example.com\n  $ webjobs scrape https://example.com --json | jq .data.metadata\n${EXIT_CODES_HELP}`);
-  const commands = [scrapeCommand(), batchCommand(), crawlCommand(), mapCommand(), llmsTxtCommand(), searchCommand(), extractCommand(), statusCommand(), waitCommand(), resultCommand(), listCommand(), cancelCommand(), pruneCommand(), retryCommand(), resumeCommand(), serveCommand(), workerCommand(), mcpCommand(), completionCommand()];
+  const commands = [scrapeCommand(), batchCommand(), crawlCommand(), mapCommand(), llmsTxtCommand(), searchCommand(), extractCommand(), statusCommand(), waitCommand(), resultCommand(), listCommand(), cancelCommand(), pruneCommand(), profilesCommand(), retryCommand(), resumeCommand(), serveCommand(), workerCommand(), mcpCommand(), completionCommand()];
   for (const cmd of commands) program.addCommand(cmd);
   return program;
 }

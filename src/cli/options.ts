@@ -8,6 +8,7 @@ import { addJsonOptions, jsonOptionsFrom, type JsonFlags } from './jsonFlags.js'
 import type { ProgressFlags } from './terminal.js';
 import { ENGINES, FORMATS, SCREENSHOT_FORMATS, VIEWPORT_SIZE, WAIT_UNTIL, type Cookie, type EngineName, type ScreenshotFormat, type Format, type ScrapeOptions, type SessionOptions, type WaitUntil } from '../api/types.js';
 import { thousands } from '../api/thousands.js';
+import { addActionOptions, applyActionFlags, waitForHint, type ActionFlags } from './actionFlags.js';
 import { quoted } from '../api/quote.js';
 
 /** A whole number flag within [min, max]; out of range is a usage error named by the flag, before anything starts. */
@@ -100,7 +101,16 @@ export function parseFormats(value: string, previous: string[] = []): Format[] {
   return formats as Format[];
 }
 
-export interface ScrapeFlags extends JsonFlags {
+const waitForDuration = parseDuration('--wait-for', { unit: 'ms', bare: 'ms', max: LIMITS.maxWaitForMs });
+
+/** --wait-for: a duration; a CSS selector is refused with a hint naming --wait-for-selector. */
+function parseWaitFor(value: string): number {
+  const hint = waitForHint(value);
+  if (hint) throw new InvalidArgumentError(hint);
+  return waitForDuration(value);
+}
+
+export interface ScrapeFlags extends JsonFlags, ActionFlags {
   formats?: Format[];
   onlyMainContent: boolean;
   timeout?: number;
@@ -135,11 +145,11 @@ function parseTokens(flag: string): (value: string) => number {
 }
 
 export function addScrapeOptions(cmd: Command): Command {
-  return addJsonOptions(cmd
+  return addActionOptions(addJsonOptions(cmd
     .option('-f, --formats <list>', `formats to return, comma-separated: ${FORMATS.join(', ')} (default: markdown)`, parseFormats)
     .option('--no-only-main-content', 'keep the whole page, not only its main content')
     .option('--timeout <duration>', 'time allowed to load each page: 500ms, 20s, 2m; a bare number is ms (default: 30s)', parseDuration('--timeout', { unit: 'ms', bare: 'ms', min: 1, max: LIMITS.maxTimeoutMs }))
-    .option('--wait-for <duration>', 'extra wait after the page loaded: 500ms, 2s; a bare number is ms', parseDuration('--wait-for', { unit: 'ms', bare: 'ms', max: LIMITS.maxWaitForMs }))
+    .option('--wait-for <duration>', 'extra wait after the page loaded: 500ms, 2s; a bare number is ms (for an element: --wait-for-selector)', parseWaitFor)
     .addOption(new Option('--wait-until <event>', 'when a page counts as loaded').choices([...WAIT_UNTIL]))
     .option('--include-tags <selectors>', 'keep only elements matching these CSS selectors (comma-separated)', parseSelectors('--include-tags'))
     .option('--exclude-tags <selectors>', 'remove elements matching these CSS selectors (comma-separated)', parseSelectors('--exclude-tags'))
@@ -163,11 +173,11 @@ export function addScrapeOptions(cmd: Command): Command {
       '--max-age <duration>',
       'reuse a stored result of the same URL and options up to this old instead of scraping again: 30m, 12h, 7d; a bare number is seconds (metadata.cacheState: hit or miss)',
       parseDuration('--max-age', { unit: 's', bare: 's', min: 1, max: LIMITS.maxMaxAgeMs / 1000 }),
-    ));
+    )));
 }
 
 export function scrapeOptionsFrom(flags: ScrapeFlags): ScrapeOptions {
-  const options: ScrapeOptions = { onlyMainContent: flags.onlyMainContent };
+  const options: ScrapeOptions = applyActionFlags(flags, { onlyMainContent: flags.onlyMainContent });
   if (flags.formats) options.formats = flags.formats;
   if (flags.timeout !== undefined) options.timeout = flags.timeout;
   if (flags.waitFor !== undefined) options.waitFor = flags.waitFor;

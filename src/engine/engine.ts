@@ -15,6 +15,7 @@ import { BrowserPool, type BrowserSettings } from './browser/browser.js';
 import { findBrowser } from './browser/findBrowser.js';
 import { authorizationFor, splitCredentials, type UrlCredentials } from './http/credentials.js';
 import { optionsNeedBrowser } from './http/choice.js';
+import type { ProfileHandle } from './browser/profileState.js';
 import { ExtractPool } from './http/extractPool.js';
 import { NAVIGATION_HEADERS } from './http/fetchPage.js';
 import { scrapeOverHttp } from './http/httpScrape.js';
@@ -51,6 +52,13 @@ export interface EngineScrapeOptions extends ScrapeOptions {
    * (jobs/revalidation.ts) to decide whether to revalidate; the engine does not read it.
    */
   sitemapLastmod?: number;
+  /**
+   * Whose page it is (serve: the job's API key): the extraction workers, shared by every job, take the
+   * waiting pages of each key in turn (api/workerPool.ts), so that one key's batch never holds them all.
+   */
+  turn?: string;
+  /** The request's profile where the job keeps it (jobs/profiles.ts): loaded before the page, saved after it. */
+  profileHandle?: ProfileHandle;
 }
 
 /** A page as the engine returns it: the API's PageData, the items of `selectors` when given, and what `revalidate` asked. */
@@ -127,7 +135,7 @@ export class BrowserEngine implements Engine {
     const selectors = scrapeOptions?.selectors;
     if (url.startsWith('file:')) return this.readSaved(url, options, signal, selectors);
     if (options.engine === 'browser') return this.render(url, scrapeOptions, sessionOptions, signal, access);
-    const before = options.engine === 'auto' ? optionsNeedBrowser(options) : undefined;
+    const before = options.engine === 'auto' ? optionsNeedBrowser({ ...options, profile: scrapeOptions?.profile }) : undefined;
     if (before) return this.renderBecause(before, url, scrapeOptions, sessionOptions, signal, access);
     if (options.engine === 'http' && options.formats.includes('screenshot')) {
       throw new PageError('the screenshot format is taken in a browser: use --engine auto or browser');
@@ -136,7 +144,7 @@ export class BrowserEngine implements Engine {
     const fetcher = (target: string, init: { timeoutMs: number; signal?: AbortSignal; headers: Record<string, string> }) =>
       this.fetch(target, { ...init, sessionOptions, access });
     const revalidate = scrapeOptions?.revalidate;
-    const read = await scrapeOverHttp(fetcher, this.extractPool, url, options, { signal, access, selectors, revalidate });
+    const read = await scrapeOverHttp(fetcher, this.extractPool, url, options, { signal, access, selectors, revalidate, turn: scrapeOptions?.turn });
     if (!read.needsBrowser) return read.data;
     if (options.engine === 'http') {
       const note = `this page may need a browser (${read.needsBrowser}); --engine auto or browser renders it`;
@@ -156,7 +164,7 @@ export class BrowserEngine implements Engine {
    */
   private async readSaved(url: string, options: ReturnType<typeof withDefaults>, signal?: AbortSignal, selectors?: CssSchema): Promise<EnginePage> {
     if (!this.settings.savedPages) throw new PageError(`${url}: saved pages (file://) are read only by the command line, on their own machine`);
-    const browserOnly = options.engine === 'browser' ? '--engine browser renders pages in Chromium' : optionsNeedBrowser(options);
+    const browserOnly = options.engine === 'browser' ? '--engine browser renders pages in Chromium' : optionsNeedBrowser({ ...options, profile: undefined });
     if (browserOnly) throw new PageError(`${url} is a saved page, read without a browser or a network, but ${browserOnly}`);
     this.extractPool ??= new ExtractPool();
     const read = await scrapeOverHttp(savedPageFetch(url), this.extractPool, url, options, { signal, selectors });
@@ -173,6 +181,7 @@ export class BrowserEngine implements Engine {
     if (hasValidators(validators) && (await this.notModified(url, validators, scrapeOptions, sessionOptions, signal, access))) {
       return { metadata: { url, sourceURL: url, statusCode: '304', engine: 'browser' }, notModified: true };
     }
+    if (scrapeOptions?.profile && !scrapeOptions.profileHandle) throw new PageError('profiles are kept by the job store of webjobs on this machine or of webjobs serve; this one keeps none');
     const proxy = resolveProxy(sessionOptions, this.env);
     const solver = sessionOptions?.solveCaptchas ? solverConfig(this.env) : undefined;
     const fetchBytes = (target: string, maxBytes: number) =>
@@ -181,7 +190,7 @@ export class BrowserEngine implements Engine {
         () => undefined,
       );
     const readHtml = (html: string, at: string, reads: HtmlReads, limits: { timeoutMs: number; signal?: AbortSignal }) =>
-      (this.extractPool ??= new ExtractPool()).read(html, at, reads, limits);
+      (this.extractPool ??= new ExtractPool()).read(html, at, reads, { ...limits, key: scrapeOptions?.turn });
     const data = await scrapeUrl(this.pool(proxy), url, scrapeOptions, {
       solver,
       signal,
@@ -190,6 +199,7 @@ export class BrowserEngine implements Engine {
       readHtml,
       selectors: scrapeOptions?.selectors,
       reportValidators: scrapeOptions?.revalidate !== undefined,
+      ...(scrapeOptions?.profileHandle ? { profile: scrapeOptions.profileHandle } : {}),
     });
     data.metadata.engine = 'browser';
     return data;

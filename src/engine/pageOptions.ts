@@ -7,7 +7,7 @@ import { LIMITS } from '../api/limits.js';
 import type { PageData, ScrapeOptions } from '../api/types.js';
 
 /** The options of one page's scrape, defaults filled; headers, cookies and user-agent travel as the job's SiteAccess. */
-export type PageOptions = Required<Omit<ScrapeOptions, 'headers' | 'cookies' | 'userAgent' | 'maxAge' | 'changeTrackingOptions' | 'jsonOptions' | 'chunkTokens' | 'maxTokens'>>;
+export type PageOptions = Required<Omit<ScrapeOptions, 'headers' | 'cookies' | 'userAgent' | 'maxAge' | 'changeTrackingOptions' | 'jsonOptions' | 'chunkTokens' | 'maxTokens' | 'profile'>>;
 
 /** Content types Chromium renders as a document we can read. */
 export const RENDERABLE = /^(text\/|application\/(xhtml\+xml|xml|json|ld\+json|rss\+xml|atom\+xml))/i;
@@ -24,6 +24,7 @@ export function withDefaults(options: ScrapeOptions = {}): PageOptions {
     includeTags: options.includeTags ?? [],
     excludeTags: options.excludeTags ?? [],
     engine: options.engine ?? 'auto',
+    actions: options.actions ?? [],
     screenshotOptions: { fullPage: false, format: 'png', ...options.screenshotOptions },
   };
 }

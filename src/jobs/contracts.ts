@@ -49,8 +49,11 @@ export interface PageCache {
 
 /** Where a job's files go: the record keeps what `put` answers (a path, or the file's path on serve) in place of the bytes. */
 export interface JobFileWriter {
-  /** Stores file number `n` of `kind` (`screenshot`) with extension `ext`; storing it again replaces it. */
-  put(jobId: string, kind: string, n: number, ext: string, bytes: Uint8Array): Promise<string>;
+  /**
+   * Stores file number `n` of `kind` (`screenshot`, `pdf`) with extension `ext`; storing it again replaces it.
+   * `n` may be a page's number and the file's within it, "3-1" (the files of page actions).
+   */
+  put(jobId: string, kind: string, n: number | string, ext: string, bytes: Uint8Array): Promise<string>;
 }
 
 /** One stored job file, to serve. */
@@ -70,6 +73,6 @@ export interface JobFileStore extends JobFileWriter {
 }
 
 /** What a job file may be called: what `put` makes of its kind, number and extension. */
-export const JOB_FILE_NAME = /^[a-z]+-\d{1,9}\.(png|jpeg|webp)$/;
+export const JOB_FILE_NAME = /^[a-z]+-\d{1,9}(-\d{1,2})?\.(png|jpeg|webp|pdf)$/;
 
-export const JOB_FILE_TYPES: Record<string, string> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' };
+export const JOB_FILE_TYPES: Record<string, string> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp', pdf: 'application/pdf' };

@@ -49,6 +49,16 @@ function withScrape(engine: Engine, scrape: Scrape): Engine {
   };
 }
 
+/**
+ * The engine of one tenant's job (serve: its API key): each page takes the tenant's turn at the extraction
+ * workers every job shares (EngineScrapeOptions.turn), so that one key's batch never holds them all.
+ */
+export function withTurn(engine: Engine, tenant: string | undefined): Engine {
+  if (tenant === undefined) return engine;
+  const turned = withScrape(engine, (url, options, sessionOptions, signal, access) => engine.scrape(url, { ...options, turn: tenant }, sessionOptions, signal, access));
+  return engine.addressRefusal ? { ...turned, addressRefusal: (url) => engine.addressRefusal!(url) } : turned;
+}
+
 function worthKeeping(data: PageData): boolean {
   const status = Number(data.metadata.statusCode);
   return Number.isInteger(status) && status >= 200 && status < 400 && !data.metadata.warning;
@@ -62,7 +72,9 @@ export function withCache(engine: Engine, cache: PageCache, tenant?: string, { d
   return withScrape(engine, async (url: string, options?: EngineScrapeOptions, sessionOptions?: SessionOptions, signal?: AbortSignal, access?: SiteAccess) => {
     const { sitemapLastmod, revalidate: _ours, ...scrapeOptions } = options ?? {};
     const tracks = tracksChanges(scrapeOptions);
-    if (!scrapeOptions.maxAge && !tracks) return engine.scrape(url, options, sessionOptions, signal, access);
+    // A page read after actions, or in a profile's session, is what that run did and saw: never from the cache.
+    const acts = (scrapeOptions.actions?.length ?? 0) > 0 || scrapeOptions.profile !== undefined;
+    if ((!scrapeOptions.maxAge && !tracks) || acts) return engine.scrape(url, options, sessionOptions, signal, access);
     const scrape: CachedScrape = { url, scrapeOptions, sessionOptions, tenant };
     /** Entries read to be renewed if they stand (the cache may hold their files open meanwhile), released once the page is done. */
     const held: Promise<CacheEntry | undefined>[] = [];
@@ -128,6 +140,7 @@ async function throughCache(
 }
 
 const DATA_URL = /^data:image\/(png|jpeg|webp);base64,/;
+const ACTION_FILE = /^data:(?:image|application)\/(png|pdf);base64,/;
 
 /** Files are numbered from `first` on (a worker running one page of a batch: its place, so pages never share one). */
 export function withJobFiles(engine: Engine, files: JobFileWriter, jobId: string, first = 1): Engine {
@@ -135,9 +148,25 @@ export function withJobFiles(engine: Engine, files: JobFileWriter, jobId: string
   return withScrape(engine, async (...args: Parameters<Scrape>) => {
     const data = await engine.scrape(...args);
     const match = data.screenshot === undefined ? null : DATA_URL.exec(data.screenshot);
-    if (!match) return data;
-    const bytes = Buffer.from(data.screenshot!.slice(match[0].length), 'base64');
-    return { ...data, screenshot: await files.put(jobId, 'screenshot', ++taken, match[1]!, bytes) };
+    const actions = data.actions;
+    const actionFiles = actions !== undefined && actions.screenshots.length + actions.pdfs.length > 0;
+    if (!match && !actionFiles) return data;
+    const n = ++taken;
+    const out = { ...data };
+    if (match) out.screenshot = await files.put(jobId, 'screenshot', n, match[1]!, Buffer.from(data.screenshot!.slice(match[0].length), 'base64'));
+    if (actions && actionFiles) {
+      // The files of page actions: the page's number, then theirs (screenshot-3-1.png, pdf-3-1.pdf).
+      const put = (kind: string) => async (url: string, i: number) => {
+        const file = ACTION_FILE.exec(url);
+        return file ? files.put(jobId, kind, `${n}-${i + 1}`, file[1]!, Buffer.from(url.slice(file[0].length), 'base64')) : url;
+      };
+      out.actions = {
+        ...actions,
+        screenshots: await Promise.all(actions.screenshots.map(put('screenshot'))),
+        pdfs: await Promise.all(actions.pdfs.map(put('pdf'))),
+      };
+    }
+    return out;
   });
 }
 

@@ -29,7 +29,8 @@ import { siteAccess } from '../engine/net/access.js';
 import type { Engine } from '../engine/engine.js';
 import { ofKind, type JobHeader, type JobStore, type StoredJob } from '../jobs/jobStore.js';
 import type { JobFileWriter, PageCache } from '../jobs/contracts.js';
-import { withAgentSizing, withCache, withJobFiles, withJsonFormat } from '../jobs/jobEngine.js';
+import { withAgentSizing, withCache, withJobFiles, withJsonFormat, withTurn } from '../jobs/jobEngine.js';
+import { withProfiles, type ProfileStore } from '../jobs/profiles.js';
 import { jobCleaner } from '../jobs/cleaner.js';
 import { askedUrl, commitHistory, commitsHistory, storedPages } from '../jobs/historyCommit.js';
 import type { JobCache } from '../jobs/crawlChanges.js';
@@ -53,6 +54,8 @@ export interface LocalBackendOptions {
   pageCache?: PageCache;
   /** Where jobs keep their screenshots; without it a screenshot stays a data: URL in the record. */
   files?: JobFileWriter;
+  /** Where scrapeOptions.profile is kept, by tenant; without it a page asking for a profile fails saying so. */
+  profiles?: ProfileStore;
   /** scrape and batch may read saved pages (file:// URLs): the CLI's own jobs, never serve's or MCP's. */
   savedPages?: boolean;
   /** Running jobs one tenant (serve: API key) may have at once; the slots are taken in turn over tenants (jobQueue.ts). */
@@ -87,6 +90,7 @@ export class LocalBackend implements JobBackend {
   private readonly cancelCheckMs: number;
   private readonly pageCache: PageCache | undefined;
   private readonly files: JobFileWriter | undefined;
+  private readonly profiles: ProfileStore | undefined;
   private readonly savedPages: boolean;
   private engine: Promise<Engine> | undefined;
   private readonly events = new EventEmitter();
@@ -113,6 +117,7 @@ export class LocalBackend implements JobBackend {
     this.cancelCheckMs = options.cancelCheckMs ?? 500;
     this.pageCache = options.pageCache;
     this.files = options.files;
+    this.profiles = options.profiles;
     this.queue = new JobQueue(options.maxRunningPerTenant);
     this.sharedCache = options.sharedCache ?? false;
     this.webhooks = options.webhooks;
@@ -227,7 +232,9 @@ export class LocalBackend implements JobBackend {
     let error: string | undefined;
     const { clean, cleanError } = jobCleaner(job.meta.request);
     try {
-      const shared = await this.getEngine();
+      // The job's pages take its tenant's turn at the shared extraction workers (jobEngine.ts withTurn).
+      const engine = withTurn(await this.getEngine(), tenant);
+      const shared = this.profiles ? withProfiles(engine, this.profiles, tenant) : engine;
       const pageCache = this.pageCache ? { cache: this.pageCache, tenant: this.sharedCache ? undefined : tenant } : undefined;
       // The history of a tracked page moves when the job completes (below): a killed run's changes stay owed.
       const cached = pageCache ? withCache(shared, pageCache.cache, pageCache.tenant, { deferHistory: true }) : shared;

@@ -37,10 +37,10 @@ export async function readRecord(store: JobStore, job: StoredJob, query: PageQue
   return { ...record, data: entries.map((entry, i) => entry ?? placeholder(job, start + i)) } as JobRecord;
 }
 
-/** Whether the job's pages may hold a file of ours (a screenshot), which an answer links by URL. */
+/** Whether the job's pages may hold a file of ours (a screenshot, or one of a page action's), which an answer links by URL. */
 function mayHoldFiles(job: StoredJob): boolean {
-  const formats = (job.meta.request as { scrapeOptions?: { formats?: string[] } }).scrapeOptions?.formats;
-  return formats?.includes('screenshot') ?? false;
+  const options = (job.meta.request as { scrapeOptions?: { formats?: string[]; actions?: { type: string }[] } }).scrapeOptions;
+  return (options?.formats?.includes('screenshot') ?? false) || (options?.actions?.some((action) => action.type === 'screenshot' || action.type === 'pdf') ?? false);
 }
 
 /**

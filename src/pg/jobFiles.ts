@@ -15,7 +15,7 @@ export class PgJobFiles implements JobFileStore {
   constructor(private readonly pool: pg.Pool) {}
 
   /** Stores the file (a retried page replaces what its earlier attempt stored) and returns its path on serve. */
-  async put(jobId: string, kind: string, n: number, ext: string, bytes: Uint8Array): Promise<string> {
+  async put(jobId: string, kind: string, n: number | string, ext: string, bytes: Uint8Array): Promise<string> {
     const name = `${kind}-${n}.${ext}`;
     if (!JOB_ID_PATTERN.test(jobId) || !JOB_FILE_NAME.test(name)) throw new Error(`not a job file name: ${name}`);
     await this.pool.query(

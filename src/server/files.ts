@@ -5,15 +5,29 @@
  * (/v1, /v2) hand out the same URLs.
  */
 import type { JobFileStore } from '../jobs/contracts.js';
+import type { ActionsResult } from '../api/actionTypes.js';
 
-/** A page with its screenshot path replaced by its URL; the page itself when it has none of our files. */
-export type FileLinker = <P extends { screenshot?: string }>(page: P) => P;
+/** A page with its screenshot path (and its actions' files) replaced by URLs; the page itself when it has none of our files. */
+export type FileLinker = <P extends { screenshot?: string; actions?: ActionsResult }>(page: P) => P;
 
-/** Links pages' screenshots to URLs at `origin` (scheme, host and port, as the client reached serve). */
+/** Links pages' screenshots and their actions' files to URLs at `origin` (scheme, host and port, as the client reached serve). */
 export function fileLinker(files: JobFileStore | undefined, origin: string): FileLinker {
+  const link = (stored: string): string => {
+    const file = files?.nameOf(stored);
+    return file ? `${origin}/api/files/${file.jobId}/${file.name}` : stored;
+  };
   return (page) => {
-    const file = files && typeof page.screenshot === 'string' ? files.nameOf(page.screenshot) : undefined;
-    return file ? { ...page, screenshot: `${origin}/api/files/${file.jobId}/${file.name}` } : page;
+    if (!files) return page;
+    let out = page;
+    if (typeof page.screenshot === 'string') {
+      const url = link(page.screenshot);
+      if (url !== page.screenshot) out = { ...out, screenshot: url };
+    }
+    const actions = page.actions;
+    if (actions && actions.screenshots.length + actions.pdfs.length > 0) {
+      out = { ...out, actions: { ...actions, screenshots: actions.screenshots.map(link), pdfs: actions.pdfs.map(link) } };
+    }
+    return out;
   };
 }
 

@@ -114,6 +114,11 @@ export class JobGate {
     const { backend, allowPrivate, allowHosts } = this.options;
     if (!backend.search) throw UnsupportedError.of('search', 'this server');
     const request = validateSearchRequest(body());
+    // Scraped results are a batch job of the key: its plan must allow one before the engine is asked.
+    if (request.scrapeOptions) {
+      checkKindAllowed('batch', key.plan);
+      checkRequestAllowed({ urls: [], scrapeOptions: request.scrapeOptions, ...(request.sessionOptions ? { sessionOptions: request.sessionOptions } : {}) }, key.plan);
+    }
     const hungUp = new AbortController();
     connection.on('close', () => hungUp.abort(new Error('the client closed the request')));
     return backend.search(request, {

@@ -10,6 +10,7 @@ import type { BrowserSettings } from '../engine/browser/browser.js';
 import type { Engine } from '../engine/engine.js';
 import { LocalBackend } from '../local/localBackend.js';
 import { FileJobStore } from '../store/fileStore.js';
+import { FileProfiles } from '../store/profiles.js';
 import { FilePageCache } from '../store/pageCache.js';
 import { JobFiles } from '../store/jobFiles.js';
 import type { JobFileStore } from '../jobs/contracts.js';
@@ -176,6 +177,7 @@ async function fileJobs(options: ServeOptions, env: NodeJS.ProcessEnv, guards: G
     store,
     pageCache: new FilePageCache(home),
     files,
+    profiles: new FileProfiles(home),
     env,
     maxConcurrentJobs: maxJobs,
     // With more than one key, one key never holds every slot: another key's job can always start.

@@ -114,6 +114,7 @@ export class FileJobStore implements JobStore {
    * JobNotFoundError when there is no such job.
    */
   private async readFile<T>(jobId: string, name: JobFile): Promise<T> {
+    await this.ownFolder(jobId);
     let value: unknown;
     try {
       value = await readJson<unknown>(path.join(this.dir(jobId), name));
@@ -123,6 +124,15 @@ export class FileJobStore implements JobStore {
     }
     if (!SHAPES[name](value)) throw DamagedRecordError.ofFile(jobId, name);
     return value as T;
+  }
+
+  /**
+   * Refuses a job whose folder was replaced by a symbolic link (DamagedRecordError): the store neither
+   * reads through it nor writes into its target (a lock file, a record). No folder at all is left to the caller.
+   */
+  private async ownFolder(jobId: string): Promise<void> {
+    const stat = await fs.lstat(this.dir(jobId)).catch(() => undefined);
+    if (stat?.isSymbolicLink()) throw DamagedRecordError.symlinked(jobId);
   }
 
   /** Why a file of the job could not be opened: no job, a damaged one, or the error as it came. */
@@ -213,16 +223,17 @@ export class FileJobStore implements JobStore {
   }
 
   update(jobId: string, change: (record: RecordHeader, meta: JobMeta) => void): Promise<StoredJob> {
-    return this.serialise(jobId, () =>
-      withFileLock(path.join(this.dir(jobId), 'job.lock'), async () => {
+    return this.serialise(jobId, async () => {
+      await this.ownFolder(jobId);
+      return withFileLock(path.join(this.dir(jobId), 'job.lock'), async () => {
         const job = await this.readRaw(jobId);
         const before = JSON.stringify(job.meta);
         change(job.record, job.meta);
         if (JSON.stringify(job.meta) !== before) await writeJsonAtomic(path.join(this.dir(jobId), 'meta.json'), job.meta);
         await this.writeRecord(job);
         return job;
-      }),
-    );
+      });
+    });
   }
 
   /** job.json, then its header: a reader of the header never sees a state the record does not have yet. */
@@ -312,14 +323,15 @@ export class FileJobStore implements JobStore {
   async remove(jobId: string): Promise<boolean> {
     const dir = this.dir(jobId);
     const gone = path.join(this.jobsDir, `.removing-${jobId}-${randomUUID()}`);
-    const removed = await this.serialise(jobId, () =>
-      withFileLock(path.join(dir, 'job.lock'), async () => {
+    const removed = await this.serialise(jobId, async () => {
+      await this.ownFolder(jobId);
+      return withFileLock(path.join(dir, 'job.lock'), async () => {
         const { record } = await this.readRaw(jobId);
         if (!isFinal(record.status)) return false;
         await fs.rename(dir, gone);
         return true;
-      }),
-    );
+      });
+    });
     if (removed) await fs.rm(gone, { recursive: true, force: true });
     return removed;
   }

@@ -42,7 +42,7 @@ export class JobFiles implements JobFileStore {
   }
 
   /** Writes `bytes` as `<kind>-<n>.<ext>` and returns the file's path. */
-  async put(jobId: string, kind: string, n: number, ext: string, bytes: Uint8Array): Promise<string> {
+  async put(jobId: string, kind: string, n: number | string, ext: string, bytes: Uint8Array): Promise<string> {
     const file = this.path(jobId, `${kind}-${n}.${ext}`);
     if (!file) throw new Error(`not a job file name: ${kind}-${n}.${ext}`);
     await fs.mkdir(path.dirname(file), { recursive: true }).catch((err: unknown) => {

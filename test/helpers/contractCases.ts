@@ -126,6 +126,18 @@ export function contractCases(target: ContractTarget): void {
     fetch(`${target.url()}${path}`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
   describe.concurrent('the contract: what either store offers', () => {
+    it('chunks and maxTokens: the same pages locally and remotely, cut first, then chunked', async () => {
+      const args = ['batch', site.at('/product'), site.at('/cap/'), '--formats', 'markdown,chunks', '--chunk-tokens', '32', '--max-tokens', '100', '--json'];
+      const [local, remote] = await Promise.all([target.local(args), target.remote(args)]);
+      target.expectSame(local, remote);
+      const pages = (JSON.parse(remote.stdout) as { data: { markdown: string; chunks: { tokens: number; text: string }[]; metadata: { truncated?: boolean } }[] }).data;
+      for (const entry of pages) {
+        expect(entry.chunks.length).toBeGreaterThan(1);
+        for (const chunk of entry.chunks) expect(chunk.tokens).toBeLessThanOrEqual(32);
+      }
+      expect(pages.some((entry) => entry.metadata.truncated === true)).toBe(true);
+    });
+
     it('extract: the same record locally and remotely, from the page text sent to the model', async () => {
       const reply = MODEL_REPLY;
       const schema = JSON.stringify({ type: 'object', properties: { name: { type: 'string' }, price: { type: 'number' } }, required: ['name'] });
@@ -155,6 +167,21 @@ export function contractCases(target: ContractTarget): void {
         expect(pngSize(Buffer.from(await served.arrayBuffer())).width).toBeGreaterThan(0);
         expect((await fetch(shot, { headers: { 'x-api-key': target.otherKey } })).status).toBe(404);
       }
+    });
+
+    it("page actions: a batch's screenshots and PDFs come back as URLs named by the page's place, served to the job's key only; script values as they are", async () => {
+      const actions = JSON.stringify([{ type: 'executeJavascript', script: 'document.title' }, { type: 'screenshot' }, { type: 'pdf' }]);
+      const run = await target.remote(['batch', site.at('/shot/1'), site.at('/shot/2'), '--actions', actions, '--concurrency', '2', '--json']);
+      expect(run.code, run.stderr).toBe(0);
+      const record = JSON.parse(run.stdout) as { jobId: string; data: (Entry & { actions: { screenshots: string[]; pdfs: string[]; javascriptReturns: unknown[] } })[] };
+      const files = `${target.url()}/api/files/${record.jobId}`;
+      expect(record.data.map((entry) => entry.actions.screenshots)).toEqual([1, 2].map((n) => [`${files}/screenshot-${n}-1.png`]));
+      expect(record.data.map((entry) => entry.actions.pdfs)).toEqual([1, 2].map((n) => [`${files}/pdf-${n}-1.pdf`]));
+      expect(record.data.every((entry) => (entry.actions.javascriptReturns[0] as { type: string }).type === 'string')).toBe(true);
+      const pdf = await fetch(`${files}/pdf-2-1.pdf`, { headers: { 'x-api-key': target.key } });
+      expect(pdf.headers.get('content-type')).toBe('application/pdf');
+      expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+      expect((await fetch(`${files}/screenshot-1-1.png`, { headers: { 'x-api-key': target.otherKey } })).status).toBe(404);
     });
 
     it('robots.txt after a redirect: the crawl obeys the rules of the origin the start URL lands on', async () => {

@@ -85,6 +85,7 @@ Examples:
   $ webjobs batch --file urls.txt --json --concurrency 4 -o batch.json
   $ webjobs batch --file urls.txt --header "Authorization: Bearer $TOKEN" --output-dir pages/
   $ webjobs batch --file urls.txt --fail --output-dir pages/   # a 404 or 500 page is a failed page (exit 3)
+  $ webjobs batch --file urls.txt --actions actions.json --profile shop --output-dir pages/   # the same actions on every page
   $ WEBJOBS_WEBHOOK_SECRET=s3cret webjobs batch --file urls.txt --webhook https://hooks.example.com/webjobs
 
 Exit codes: 0 every page completed, 3 the job completed but some pages failed (with --fail, an HTTP error too),

@@ -61,6 +61,7 @@ Examples:
   $ webjobs crawl https://example.com --no-follow-links --json   # the start page and the sitemap's pages
   $ webjobs crawl https://example.com --max-pages 2000 --delay 1000 --output-dir site/   # one request a second
   $ webjobs crawl https://shop.example.com/account --cookies cookies.txt -A 'reports bot'   # behind a login
+  $ webjobs crawl https://example.com/catalog --actions '[{"type":"scroll","repeat":10}]'   # each page scrolled to its end
   $ webjobs crawl https://example.com --webhook https://hooks.example.com/webjobs   # each page POSTed as it is done
 
 Politeness: the robots.txt of every origin the crawl reaches is obeyed (its "webjobs" group, else "*");

@@ -19,9 +19,10 @@ interface McpFlags {
 // Built when help is shown.
 const help = () => `
 Speaks the Model Context Protocol on stdin/stdout (nothing else is written to stdout;
-errors of the server itself go to stderr). Tools: scrape, batch_scrape, crawl, map,
-extract, job_status, job_result. Results are Markdown (page content once), the job record without it as structured content,
-at most ${thousands(RESULT_CHARS)} characters of page content per call; job_result reads on with a cursor.
+errors of the server itself go to stderr). Tools: scrape, batch_scrape, crawl, map, search,
+extract, job_status, job_result. Results are Markdown (page content once), the job record without it
+as structured content, at most ${thousands(RESULT_CHARS)} characters of page content per call (maxChars,
+maxTokens); job_result reads on with a cursor.
 Batch and crawl send progress notifications; a cancelled call cancels its job.
 When the client closes stdin, jobs still running are cancelled, the browser closes and
 the server exits. Crawl maxPages: at most ${LIMITS.maxLocalCrawlPages} here, ${LIMITS.maxCrawlPages} with --remote.

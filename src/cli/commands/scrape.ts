@@ -50,6 +50,8 @@ export function scrapeCommand(): Command {
 Examples:
   $ webjobs scrape https://example.com
   $ webjobs scrape https://example.com --formats links
+  $ webjobs scrape https://example.com/docs --formats chunks --chunk-tokens 300   # chunks for a retrieval index
+  $ webjobs scrape https://example.com/long-read --max-tokens 2000   # cut after the last whole block within 2,000 tokens
   $ webjobs scrape https://example.com --front-matter -o page.md   # YAML front matter, then the Markdown
   $ webjobs scrape https://example.com --json | jq -r .data.metadata.title
   $ webjobs scrape https://example.com --no-only-main-content --exclude-tags 'nav,.ads' -o page.md
@@ -58,6 +60,10 @@ Examples:
   $ webjobs scrape https://example.com --formats screenshot -o shot.png
   $ webjobs scrape https://example.com/pricing --formats markdown,changeTracking --exit-code --json   # cron: exit 10 when it changed
   $ webjobs scrape https://shop.example.com/item/42 --formats json --schema product.schema.json   # its data as JSON (no model: from its JSON-LD)
+  $ webjobs scrape https://example.com/products --actions '[{"type":"click","selector":"#more"}]'   # "Load more", then read
+  $ webjobs scrape https://example.com/feed --actions '[{"type":"scroll","repeat":20}]'   # an endless list
+  $ webjobs scrape https://example.com/account --profile shop   # the cookies a login through --actions kept
+  $ webjobs scrape https://example.com/app --wait-for-selector '#root main'
   $ webjobs scrape saved/article.html --timeout 20s
   $ curl -s https://example.com | webjobs scrape -
 

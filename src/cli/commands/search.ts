@@ -2,10 +2,11 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ExitCode, InterruptedError, UnsupportedError, UsageError } from '../../api/errors.js';
 import { SEARCH_BACKENDS, SEARCH_ENV, SEARCH_LIMITS, TIME_RANGES, validateSearchRequest, type SearchHit, type SearchRequest } from '../../api/search.js';
-import type { Format } from '../../api/types.js';
+import { LIMITS } from '../../api/limits.js';
+import { ENGINES, type EngineName, type Format, type ScrapeOptions } from '../../api/types.js';
 import { withBackend } from '../backendFactory.js';
 import { exitCodeOf, watchSignals } from '../interrupt.js';
-import { parseFormats, parseInteger, parseList } from '../options.js';
+import { parseDuration, parseFormats, parseInteger, parseList } from '../options.js';
 import { writeOutput } from '../output.js';
 import { printable } from '../printable.js';
 import { colors, startProgress, stderrIsTerminal } from '../terminal.js';
@@ -13,6 +14,10 @@ import { colors, startProgress, stderrIsTerminal } from '../terminal.js';
 interface SearchFlags {
   limit?: number;
   formats?: Format[];
+  engine?: EngineName;
+  maxAge?: number;
+  timeout?: number;
+  onlyMainContent?: boolean;
   includeDomains?: string[];
   excludeDomains?: string[];
   timeRange?: SearchRequest['timeRange'];
@@ -35,6 +40,17 @@ function plainBlock(hit: SearchHit): string {
   return lines.join('\n');
 }
 
+/** How each result is scraped: batch's options of the same flags. */
+function scrapeOptionsOf(flags: SearchFlags, formats: Format[]): ScrapeOptions {
+  return {
+    formats,
+    ...(flags.onlyMainContent === false ? { onlyMainContent: false } : {}),
+    ...(flags.engine ? { engine: flags.engine } : {}),
+    ...(flags.maxAge !== undefined ? { maxAge: Math.round(flags.maxAge * 1000) } : {}),
+    ...(flags.timeout !== undefined ? { timeout: flags.timeout } : {}),
+  };
+}
+
 function render(web: SearchHit[], flags: SearchFlags): string {
   if (flags.json) return JSON.stringify({ success: true, data: { web } }, null, 2);
   if (flags.jsonl) return web.map((hit) => JSON.stringify(hit)).join('\n');
@@ -45,14 +61,15 @@ export function searchCommand(): Command {
   return new Command('search')
     .summary('search the web (SearXNG or Brave) and scrape the results')
     .description(
-      `Ask a search engine and list its results: title, URL and snippet, one result a block. With --formats,
-each result is also scraped as batch scrapes pages (the same engines, cache and politeness). The engine is a
-SearXNG instance (${SEARCH_ENV.searxngUrl}, with the json format enabled) or the Brave Search API
-(${SEARCH_ENV.braveKey}); SearXNG first when both are set, or --search-backend.`,
+      `Ask a search engine and list its results: title, URL and snippet, one result a block. With --formats, each result is also scraped as batch scrapes pages (the same engines, cache and politeness). The engine is a SearXNG instance (${SEARCH_ENV.searxngUrl}, with the json format enabled) or the Brave Search API (${SEARCH_ENV.braveKey}); SearXNG first when both are set, unless --search-backend says otherwise.`,
     )
     .argument('<query...>', 'what to search for (several words are one query)')
     .option('--limit <n>', `results wanted, ${1} to ${SEARCH_LIMITS.maxLimit} (default: ${SEARCH_LIMITS.defaultLimit}); further pages are asked for until then`, parseInteger('--limit', 1, SEARCH_LIMITS.maxLimit))
     .option('-f, --formats <list>', 'scrape each result in these formats, comma-separated (markdown, html, links...); without it nothing is scraped', parseFormats)
+    .addOption(new Option('--engine <engine>', 'with --formats: how pages are read, as batch (default: auto)').choices([...ENGINES]))
+    .option('--max-age <duration>', 'with --formats: reuse a stored result up to this old (30m, 12h, 7d), as batch', parseDuration('--max-age', { unit: 's', bare: 's', min: 1, max: LIMITS.maxMaxAgeMs / 1000 }))
+    .option('--timeout <duration>', 'with --formats: time allowed to load each page (default: 30s)', parseDuration('--timeout', { unit: 'ms', bare: 'ms', min: 1, max: LIMITS.maxTimeoutMs }))
+    .option('--no-only-main-content', 'with --formats: keep the whole page, not only its main content')
     .option('--include-domains <domains>', 'only results on these domains or their subdomains, comma-separated', parseList)
     .option('--exclude-domains <domains>', 'never results on these domains or their subdomains, comma-separated', parseList)
     .addOption(new Option('--time-range <range>', 'only results of the past day, week, month or year').choices([...TIME_RANGES]))
@@ -85,10 +102,12 @@ be scraped (each says why), 7 the search engine or the remote service failed or 
     )
     .action(async (words: string[], flags: SearchFlags) => {
       if (flags.json && flags.jsonl) throw new UsageError('--json and --jsonl: choose one');
+      const scrapeFlag = flags.engine ? '--engine' : flags.maxAge !== undefined ? '--max-age' : flags.timeout !== undefined ? '--timeout' : flags.onlyMainContent === false ? '--no-only-main-content' : undefined;
+      if (scrapeFlag && !flags.formats) throw new UsageError(`${scrapeFlag} goes with --formats: without it no result is scraped`);
       const request = validateSearchRequest({
         query: words.join(' '),
         ...(flags.limit !== undefined ? { limit: flags.limit } : {}),
-        ...(flags.formats ? { scrapeOptions: { formats: flags.formats } } : {}),
+        ...(flags.formats ? { scrapeOptions: scrapeOptionsOf(flags, flags.formats) } : {}),
         ...(flags.includeDomains ? { includeDomains: flags.includeDomains } : {}),
         ...(flags.excludeDomains ? { excludeDomains: flags.excludeDomains } : {}),
         ...(flags.timeRange ? { timeRange: flags.timeRange } : {}),

@@ -4,7 +4,7 @@
  */
 import { timeoutSignal } from '../timeoutSignal.js';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Browser, HTTPResponse, Page, PuppeteerLifeCycleEvent } from 'puppeteer';
+import type { HTTPResponse, Page, PuppeteerLifeCycleEvent } from 'puppeteer';
 import { PageError } from '../../api/errors.js';
 import type { PageData, ScrapeOptions, WaitUntil } from '../../api/types.js';
 import type { SiteAccess } from '../net/access.js';
@@ -22,6 +22,10 @@ import type { CssSchema } from '../../api/cssSchema.js';
 import { emptyPage, RENDERABLE, withDefaults, type PageOptions } from '../pageOptions.js';
 import { validatorsOf, type RevalidationResult } from '../validators.js';
 import { isPdf, MAX_PDF_BYTES, PDF, pdfPageData } from '../pdfPage.js';
+import { oneAtATime } from './screenshots.js';
+import { actionsBudgetMs, runActions } from './actions.js';
+import { loadProfile, saveProfile, type ProfileHandle } from './profileState.js';
+import type { ActionsResult } from '../../api/actions.js';
 
 const WAIT_UNTIL: Record<WaitUntil, PuppeteerLifeCycleEvent> = {
   load: 'load',
@@ -229,23 +233,6 @@ async function asServedAndSeen(page: Page, response: HTTPResponse, options: Page
   return out;
 }
 
-const SCREENSHOT_TIMEOUT_MS = 30_000;
-/** The last screenshot begun in each browser; it goes when the browser does. */
-const screenshotChains = new WeakMap<Browser, Promise<unknown>>();
-
-/**
- * Chromium paints only the tab in front: a screenshot of a tab behind another
- * waits for a frame that never comes. Screenshots of one browser are taken one
- * at a time, each with its tab brought to the front.
- */
-function oneAtATime<T>(browser: Browser, take: () => Promise<T>): Promise<T> {
-  // Bounded, so that one tab that never paints cannot hold every later screenshot.
-  const bounded = () => withDeadline(take(), SCREENSHOT_TIMEOUT_MS, () => `the screenshot took longer than ${SCREENSHOT_TIMEOUT_MS} ms`);
-  const taken = (screenshotChains.get(browser) ?? Promise.resolve()).then(bounded, bounded);
-  screenshotChains.set(browser, taken.catch(() => undefined));
-  return taken;
-}
-
 /**
  * After waitUntil, waits for script-rendered content (see settle.ts) within half
  * the time left before the page's deadline; waitFor, when asked, comes after.
@@ -290,11 +277,14 @@ interface TabRun extends ScrapeContext {
 
 async function scrapeInTab(page: Page, url: string, options: PageOptions, run: TabRun): Promise<PageData & SelectedItems & RevalidationResult> {
   const { settings, signal } = run;
-  const deadline = Date.now() + options.timeout;
+  let deadline = Date.now() + options.timeout;
   await prepare(page, settings, run.access);
-  await showEverything(page, options.formats.includes('screenshot'));
+  const pictures = options.actions.some((action) => action.type === 'screenshot' || action.type === 'pdf');
+  await showEverything(page, options.formats.includes('screenshot') || pictures);
   await setJobCookies(page, run.access);
+  const unloadProfile = run.profile ? await loadProfile(page, run.profile) : undefined;
   const watch = new MainFrameWatch(page, options.waitUntil === 'domcontentloaded' ? 'domcontentloaded' : 'load');
+  let acted: ActionsResult | undefined;
   try {
     const { complete } = await navigate(page, watch, url, options, run);
     let rested = watch.navigations;
@@ -306,7 +296,10 @@ async function scrapeInTab(page: Page, url: string, options: PageOptions, run: T
       // Chromium shows its own error page for an HTTP error without a body; that page is not the site's content.
       if (showsBrowserErrorPage(page, response)) return emptyErrorPage(url, response, options.formats);
       const contentType = response.headers()['content-type'] ?? 'text/html';
-      if (PDF.test(contentType)) return await pdfPage(page, url, response, options, run, deadline);
+      if (PDF.test(contentType)) {
+        if (options.actions.length > 0 && !acted) throw new PageError(`${url} is a PDF document: page actions run on web pages only`);
+        return await pdfPage(page, url, response, options, run, deadline);
+      }
       if (!RENDERABLE.test(contentType)) {
         throw new PageError(`${url} is not a web page (content type ${contentType.split(';')[0]}); it cannot be rendered as a page`);
       }
@@ -326,6 +319,11 @@ async function scrapeInTab(page: Page, url: string, options: PageOptions, run: T
       await settle(page, deadline);
       if (!waited && options.waitFor > 0) await delay(options.waitFor, undefined, { signal });
       waited = true;
+      if (!acted && options.actions.length > 0) {
+        acted = await runActions(page, options.actions, { watch, deadline: Date.now() + actionsBudgetMs(options.actions), signal });
+        // Where the actions went (a link clicked, a form sent) is loaded and read within a time of its own.
+        deadline = Math.max(deadline, Date.now() + Math.min(options.timeout, 15_000));
+      }
       if (mayMove && watch.navigations !== rested) continue;
       const commits = watch.commits;
       let result: InPageResult;
@@ -342,6 +340,8 @@ async function scrapeInTab(page: Page, url: string, options: PageOptions, run: T
         throw err;
       }
       const data: PageData & SelectedItems & RevalidationResult = { ...pageData(page, url, response, result, options, { captcha, complete }), ...(await asServedAndSeen(page, response, options)) };
+      if (acted) data.actions = acted;
+      if (run.profile) await saveProfile(page, run.profile);
       const validators = run.reportValidators ? validatorsOf(response.headers(), response.status()) : undefined;
       if (validators) data.validators = validators;
       if (rendered === undefined) return data;
@@ -353,6 +353,7 @@ async function scrapeInTab(page: Page, url: string, options: PageOptions, run: T
     }
   } finally {
     watch.dispose();
+    await unloadProfile?.();
   }
 }
 
@@ -420,6 +421,8 @@ export interface ScrapeContext {
   selectors?: CssSchema;
   /** The page's validators (the document's ETag, Last-Modified) come back as `validators`, for the job's cache. */
   reportValidators?: boolean;
+  /** The request's profile: loaded before the page, saved after it (profileState.ts). */
+  profile?: ProfileHandle;
 }
 
 /**
@@ -444,7 +447,7 @@ export async function scrapeUrl(pool: BrowserPool, url: string, scrapeOptions?: 
         crash.promise,
         aborted.promise,
       ]),
-      options.timeout + options.waitFor + 10_000,
+      options.timeout + options.waitFor + actionsBudgetMs(options.actions) + 10_000,
       () => `timed out after ${options.timeout} ms waiting for ${url} to load`,
     );
   } catch (err) {

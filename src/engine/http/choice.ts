@@ -29,7 +29,9 @@ const LITTLE_TEXT = 250;
 const SHORT_CONTENT = 250;
 
 /** Why the options alone need a browser, or undefined. */
-export function optionsNeedBrowser(options: Pick<PageOptions, 'waitFor' | 'waitUntil'> & { formats?: PageOptions['formats'] }): string | undefined {
+export function optionsNeedBrowser(options: Pick<PageOptions, 'waitFor' | 'waitUntil'> & { formats?: PageOptions['formats']; actions?: PageOptions['actions']; profile?: unknown }): string | undefined {
+  if (options.actions && options.actions.length > 0) return 'page actions are run in a browser';
+  if (options.profile !== undefined) return "a profile is a browser's cookies and local storage";
   if (options.formats?.includes('screenshot')) return 'the screenshot format is taken in a browser';
   if (options.waitFor > 0) return `waitFor ${options.waitFor} ms waits for the page's scripts`;
   if (options.waitUntil !== 'load') return `waitUntil ${options.waitUntil} waits for the page's scripts`;

@@ -62,6 +62,13 @@ function workerFile(): URL {
   return new URL('../../../dist/engine/http/extractWorker.js', import.meta.url);
 }
 
+/** A page's bounds in the pool: its time once a worker has it, its job's signal, and whose turn it takes (`key`, workerPool.ts). */
+export interface ExtractLimits {
+  timeoutMs: number;
+  signal?: AbortSignal;
+  key?: string;
+}
+
 export class ExtractPool {
   private readonly pool: WorkerPool<ExtractTask, ExtractReply>;
 
@@ -85,24 +92,25 @@ export class ExtractPool {
     html: string | ServedDocument,
     url: string,
     options: InPageOptions,
-    limits: { timeoutMs: number; signal?: AbortSignal },
+    limits: ExtractLimits,
     reads?: HtmlReads,
   ): Promise<PoolExtraction & { reads?: HtmlReadResult }> {
     return this.submit(html, url, { options, ...(reads ? { reads } : {}) }, limits) as Promise<PoolExtraction & { reads?: HtmlReadResult }>;
   }
 
   /** Only what `reads` asks of `html` (a page the browser rendered: its content was extracted in the tab). */
-  async read(html: string, url: string, reads: HtmlReads, limits: { timeoutMs: number; signal?: AbortSignal }): Promise<HtmlReadResult> {
+  async read(html: string, url: string, reads: HtmlReads, limits: ExtractLimits): Promise<HtmlReadResult> {
     return (await this.submit(html, url, { reads }, limits)).reads ?? {};
   }
 
-  private async submit(html: string | ServedDocument, url: string, asked: Pick<ExtractTask, 'options' | 'reads'>, limits: { timeoutMs: number; signal?: AbortSignal }): Promise<ExtractAnswer> {
+  private async submit(html: string | ServedDocument, url: string, asked: Pick<ExtractTask, 'options' | 'reads'>, limits: ExtractLimits): Promise<ExtractAnswer> {
     const reply = await this.pool.run(
       { html, url, ...asked },
       {
         timeoutMs: limits.timeoutMs,
         timedOut: () => new PageError(`timed out reading ${url}: the page took too long to extract`),
         signal: limits.signal,
+        key: limits.key,
         transfer: typeof html === 'string' ? [] : transferable(html),
       },
     );

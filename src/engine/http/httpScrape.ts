@@ -80,7 +80,7 @@ export async function scrapeOverHttp(
   pool: ExtractPool,
   url: string,
   options: PageOptions,
-  context: { signal?: AbortSignal; access?: SiteAccess; selectors?: CssSchema; revalidate?: Revalidation },
+  context: { signal?: AbortSignal; access?: SiteAccess; selectors?: CssSchema; revalidate?: Revalidation; turn?: string },
 ): Promise<HttpScrape> {
   const deadline = Date.now() + options.timeout;
   const { revalidate } = context;
@@ -119,7 +119,7 @@ export async function scrapeOverHttp(
       html,
       page.url,
       inPageOptions(options),
-      { timeoutMs: Math.max(MIN_EXTRACT_MS, deadline - Date.now()), signal: context.signal },
+      { timeoutMs: Math.max(MIN_EXTRACT_MS, deadline - Date.now()), signal: context.signal, key: context.turn },
       reads,
     );
   } catch (err) {

@@ -85,7 +85,7 @@ export class Webhooks {
   ended(jobId: string, kind: JobKind, request: JobRequest, record: RecordHeader, counts: { done: number; failed: number }): void {
     const data = kind === 'extract' ? record.data : { total: counts.done, completed: counts.done - counts.failed, failed: counts.failed };
     if (record.status === 'completed') this.emit(jobId, kind, request, 'completed', { success: true, data });
-    else this.emit(jobId, kind, request, 'failed', { success: false, data, error: record.error ?? `the job ended ${record.status}` });
+    else this.emit(jobId, kind, request, 'failed', { success: false, data, error: record.error ?? (record.status === 'stopped' ? 'the job was stopped' : `the job ended ${record.status}`) });
   }
 
   private emit(jobId: string, kind: JobKind, request: JobRequest, event: WebhookEvent, content: DeliveryContent): void {

@@ -39,10 +39,9 @@ const NEUTRAL_SCRAPE: Unmapped['neutral'] = {
 };
 
 /** Scrape option fields that keep their name and meaning. */
-const SAME_SCRAPE = ['headers', 'includeTags', 'excludeTags', 'onlyMainContent', 'timeout', 'waitFor', 'maxAge', 'changeTrackingOptions'];
+const SAME_SCRAPE = ['headers', 'includeTags', 'excludeTags', 'onlyMainContent', 'timeout', 'waitFor', 'maxAge', 'changeTrackingOptions', 'actions'];
 
 const WHY_NOT: Record<string, string> = {
-  actions: 'page actions (click, write, scroll...) are not implemented',
   location: 'there is no per-request location or language; use sessionOptions.proxyCountry on /api',
   proxy: "Firecrawl's proxy pools do not exist here; use sessionOptions.useProxy on /api",
   removeBase64Images: 'images are left as the page has them',
@@ -202,6 +201,8 @@ export function mapScrapeOptions(obj: Obj, where: string, skip: readonly string[
     else if (key === 'jsonOptions') out.jsonOptions = mapJsonOptions(obj.jsonOptions, where, version);
     else if (key === 'headers' && isObject(obj.headers)) Object.assign(out, mapHeaders(obj.headers));
     else if (SAME_SCRAPE.includes(key)) out[key] = obj[key];
+    // v2's profile {name, saveChanges}: webjobs' own, validated with the rest.
+    else if (key === 'profile' && version === 'v2') out.profile = obj.profile;
     else if (key === 'parsers') checkParsers(obj.parsers, where);
     else unmapped(obj, key, where, { neutral: NEUTRAL_SCRAPE, whyNot: WHY_NOT });
   }
