@@ -136,7 +136,8 @@ describe('--remote without --kind asks the service once', () => {
 
   it("status and result: one request finds the job's kind (a crawl, the third kind the spec's endpoints would try)", async () => {
     let since = await logMark();
-    const status = await remote(['status', crawl]);
+    // -q: the status alone, without the page counts (read from the result) said on stderr.
+    const status = await remote(['status', crawl, '-q']);
     expect(status.code, status.stderr).toBe(0);
     expect(status.stdout.trim()).toBe('completed');
     expect(await loggedRequests(crawl, since)).toEqual([`GET /api/jobs/${crawl} 200`]);
@@ -150,14 +151,15 @@ describe('--remote without --kind asks the service once', () => {
     expect(requests.slice(1).every((line) => line.startsWith(`GET /api/crawl/${crawl}`))).toBe(true);
   });
 
-  it('cancel: the lookup, then the DELETE of its kind', async () => {
+  it('cancel of a job that ended: the lookup alone, no DELETE, exit 12', async () => {
     const path = await api.start('scrape/batch', { urls: [site.at('/a')] });
     await api.waitFinal(path);
     const batch = path.split('/').at(-1)!;
     const since = await logMark();
     const cancel = await remote(['cancel', batch]);
-    expect(cancel.code, cancel.stderr).toBe(0);
-    expect(await loggedRequests(batch, since)).toEqual([`GET /api/jobs/${batch} 200`, `DELETE /api/scrape/batch/${batch} 200`]);
+    expect(cancel.code, cancel.stderr).toBe(12);
+    expect(cancel.stderr).toMatch(/had already ended \(completed\); nothing to cancel/);
+    expect(await loggedRequests(batch, since)).toEqual([`GET /api/jobs/${batch} 200`]);
   });
 
   it('an unknown id: one 404, and the usual message and exit code', async () => {
@@ -179,7 +181,7 @@ describe('--remote without --kind asks the service once', () => {
       res.end(JSON.stringify({ message: 'Not Found' }));
     });
     try {
-      const status = await runCli(['status', crawl, '--remote', spec.url, '--api-key', KEY], { env: { WEBJOBS_HOME: tempHome() } });
+      const status = await runCli(['status', crawl, '-q', '--remote', spec.url, '--api-key', KEY], { env: { WEBJOBS_HOME: tempHome() } });
       expect(status.code, status.stderr).toBe(0);
       expect(status.stdout.trim()).toBe('completed');
       expect(spec.requests).toEqual([

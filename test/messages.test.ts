@@ -91,7 +91,10 @@ describe('jobs by a short id, filtered lists', () => {
     const short = first.slice(0, 8);
     expect((await runCli(['status', short], { env: freshEnv })).stdout).toBe('completed\n');
     expect(JSON.parse((await runCli(['result', short], { env: freshEnv })).stdout).jobId).toBe(first);
-    expect((await runCli(['cancel', short], { env: freshEnv })).stdout).toBe('completed\n');
+    const cancelled = await runCli(['cancel', short], { env: freshEnv });
+    // A job that ended is left as it is: exit 12 and one line (issue 56).
+    expect([cancelled.code, cancelled.stdout]).toEqual([12, '']);
+    expect(cancelled.stderr).toBe(`webjobs: scrape job ${first} had already ended (completed); nothing to cancel\n`);
     const failed = await runCli(['jobs', '--status', 'failed'], { env: freshEnv });
     expect(failed.stdout.trim().split('\n').map((line) => line.split(' ')[0])).toEqual([second]);
     const newest = await runCli(['jobs', '--limit', '1', '--json'], { env: freshEnv });

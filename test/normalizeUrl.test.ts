@@ -10,7 +10,9 @@ describe('cleanUrl and normalizeUrl', () => {
     ['http://h/a?', undefined, 'http://h/a?', 'http://h/a'],
     ['http://h/a?#', undefined, 'http://h/a?', 'http://h/a'],
     ['http://@h/', undefined, 'http://h/', 'http://h/'],
-    ['http://h/p?utm_source=x&z=&a=%20&a=2&gclid=1', undefined, 'http://h/p?utm_source=x&z=&a=%20&a=2&gclid=1', 'http://h/p?a=+&a=2&z='],
+    ['http://h/p?utm_source=x&z=&a=%20&a=2&gclid=1', undefined, 'http://h/p?z=&a=%20&a=2', 'http://h/p?a=+&a=2&z='],
+    // Tracking parameters only: no query left (issue 56: map and crawl listed ?utm_source=...).
+    ['http://h/p?utm_source=news&utm_medium=mail', undefined, 'http://h/p', 'http://h/p'],
     ['HTTP://h:443/', undefined, 'http://h:443/', 'http://h:443/'],
     ['https://h:443/a/b//', undefined, 'https://h/a/b//', 'https://h/a/b'],
     ['http://[::1]:8080/a/', undefined, 'http://[::1]:8080/a/', 'http://[::1]:8080/a'],

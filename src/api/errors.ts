@@ -18,6 +18,8 @@ export const ExitCode = {
   changed: 10,
   /** `webjobs resume`: the job cannot go on (it completed, failed on its own, still runs, or is no batch or crawl). */
   notResumable: 11,
+  /** `webjobs cancel` of a job that had already ended (completed, failed or stopped): nothing was cancelled. */
+  alreadyEnded: 12,
   /** 128 + the signal's number, as shells report a process ended by a signal. */
   hangup: 129,
   interrupted: 130,
@@ -125,6 +127,12 @@ export class NotResumableError extends WebjobsError {
   readonly httpStatus = 409;
   /** How `serve` names this error on the wire, so a remote client can rethrow it. */
   static readonly code = 'not_resumable';
+}
+
+/** `webjobs cancel` of a job that had already ended: nothing to stop, nothing changed (the CLI's own check). */
+export class JobEndedError extends WebjobsError {
+  readonly exitCode = ExitCode.alreadyEnded;
+  readonly httpStatus = 409;
 }
 
 /** The job ran and ended as failed; the message is the job's own error. */

@@ -18,6 +18,16 @@
 
 const TRACKING = /^(utm_[a-z_]+|gclid|fbclid|msclkid)$/i;
 
+/** The decoded name of one `name=value` piece of a query. */
+function paramName(piece: string): string {
+  const name = piece.split('=', 1)[0]!;
+  try {
+    return decodeURIComponent(name.replace(/\+/g, ' '));
+  } catch {
+    return name;
+  }
+}
+
 /** `href` (against `base`) as the page URL to fetch, parsed; null when it is not a web page URL. */
 function parsedPage(href: string, base?: string): URL | null {
   let url: URL;
@@ -33,10 +43,17 @@ function parsedPage(href: string, base?: string): URL | null {
     url.username = '';
     url.password = '';
   }
+  // Tracking parameters never reach the URL fetched or listed (map, crawl), as the docs say; the others keep their order.
+  // Taken out as written, so the others are sent spelled as they were (%20 stays %20).
+  if (url.search.length > 1) {
+    const pieces = url.search.slice(1).split('&');
+    const kept = pieces.filter((piece) => !TRACKING.test(paramName(piece)));
+    if (kept.length < pieces.length) url.search = kept.join('&');
+  }
   return url;
 }
 
-/** The page URL to fetch: absolute, http(s), no fragment; null when it is not a web page URL. */
+/** The page URL to fetch: absolute, http(s), no fragment nor tracking parameters; null when it is not a web page URL. */
 export function cleanUrl(href: string, base?: string): string | null {
   return parsedPage(href, base)?.href ?? null;
 }

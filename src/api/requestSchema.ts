@@ -194,6 +194,7 @@ export const sessionOptionsSchema = objectSchema<SessionOptions>(
 );
 
 const delay = integer(0, LIMITS.maxDelayMs, 'milliseconds between two requests to one host (one at a time then)');
+const failOnHttpError = boolean('a page the server answered with an HTTP error (4xx, 5xx) is a failed page', false);
 
 /** The webhook field: a URL, or {url, headers, metadata, events} (JSON Schema without oneOf: the object form, which takes both). */
 const webhook: JsonSchema = {
@@ -224,6 +225,7 @@ export function batchScrapeRequestSchema(): JsonSchema {
       sessionOptions: sessionOptionsSchema,
       concurrency: integer(1, MAX_BATCH_CONCURRENCY, 'pages loaded at once (browser tabs); default: tuned to the machine'),
       delay,
+      failOnHttpError,
       webhook,
     },
     ['urls'],
@@ -247,6 +249,7 @@ export function crawlRequestSchema(limits: RequestLimits = SERVICE_LIMITS): Json
       scrapeOptions: scrapeOptionsSchema,
       sessionOptions: sessionOptionsSchema,
       delay,
+      failOnHttpError,
       webhook,
     },
     ['url'],

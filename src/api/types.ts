@@ -217,6 +217,8 @@ export interface BatchScrapeRequest {
   concurrency?: number;
   /** webjobs extension (docs/api.md#requests): milliseconds between two requests to one host (one at a time then). */
   delay?: number;
+  /** webjobs extension (docs/api.md#requests): a page the server answered with 4xx or 5xx is a failed entry (the CLI's --fail). */
+  failOnHttpError?: boolean;
   /** Deliveries of the job's events (api/webhook.ts, jobs/webhooks/). */
   webhook?: Webhook;
 }
@@ -237,6 +239,8 @@ export interface CrawlRequest {
   sessionOptions?: SessionOptions;
   /** webjobs extension (docs/api.md#requests): milliseconds between two requests to one host; a longer robots.txt Crawl-delay wins. */
   delay?: number;
+  /** webjobs extension (docs/api.md#requests): a page the server answered with 4xx or 5xx is a failed entry (the CLI's --fail). */
+  failOnHttpError?: boolean;
   /** Deliveries of the job's events (api/webhook.ts, jobs/webhooks/). */
   webhook?: Webhook;
 }

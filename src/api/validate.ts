@@ -277,7 +277,7 @@ export const MAX_BATCH_CONCURRENCY = 32;
 
 export function validateBatchScrapeRequest(value: unknown, limits: RequestLimits = SERVICE_LIMITS): BatchScrapeRequest {
   const obj = requestObject(value);
-  rejectUnknown(obj, ['urls', 'scrapeOptions', 'sessionOptions', 'concurrency', 'delay', 'webhook'], 'request');
+  rejectUnknown(obj, ['urls', 'scrapeOptions', 'sessionOptions', 'concurrency', 'delay', 'failOnHttpError', 'webhook'], 'request');
   // concurrency is a webjobs extension; left out, the engine chooses for the machine.
   const concurrency = optInteger(obj, 'concurrency', 'request', 1, MAX_BATCH_CONCURRENCY);
   const delay = optDelay(obj);
@@ -287,6 +287,7 @@ export function validateBatchScrapeRequest(value: unknown, limits: RequestLimits
     sessionOptions: validateSessionOptions(obj.sessionOptions),
     ...(concurrency !== undefined ? { concurrency } : {}),
     ...(delay !== undefined ? { delay } : {}),
+    ...(optBoolean(obj, 'failOnHttpError', 'request') ? { failOnHttpError: true } : {}),
     ...optField('webhook', validateWebhook(obj.webhook)),
   };
 }
@@ -309,7 +310,7 @@ export function validateCrawlRequest(value: unknown, limits: RequestLimits = SER
   const obj = requestObject(value);
   rejectUnknown(
     obj,
-    ['url', 'maxPages', 'maxDepth', 'followLinks', 'ignoreSitemap', 'includePatterns', 'excludePatterns', 'scrapeOptions', 'sessionOptions', 'delay', 'webhook'],
+    ['url', 'maxPages', 'maxDepth', 'followLinks', 'ignoreSitemap', 'includePatterns', 'excludePatterns', 'scrapeOptions', 'sessionOptions', 'delay', 'failOnHttpError', 'webhook'],
     'request',
   );
   const delay = optDelay(obj);
@@ -325,6 +326,7 @@ export function validateCrawlRequest(value: unknown, limits: RequestLimits = SER
     scrapeOptions: validateScrapeOptions(obj.scrapeOptions),
     sessionOptions: validateSessionOptions(obj.sessionOptions),
     ...(delay !== undefined ? { delay } : {}),
+    ...(optBoolean(obj, 'failOnHttpError', 'request') ? { failOnHttpError: true } : {}),
     ...optField('webhook', validateWebhook(obj.webhook)),
   };
 }

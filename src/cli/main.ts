@@ -37,8 +37,10 @@ Exit codes:
   7    the remote service failed or could not be reached
   8    the job's stored record is damaged (cut short by a crash or a full disk); its state is unknown
   9    the back end (a service, with --remote) lacks the feature asked for, named
-  10   --exit-code: done, and a page is new, changed or removed since the last run (changeTracking)
+  10   --exit-code: done, and a page is new, changed or removed since the last run (changeTracking);
+       it wins over failed pages, which stderr names
   11   resume: the job cannot go on (it completed, failed on its own, still runs, or is no batch or crawl)
+  12   cancel: the job had already ended; nothing changed
   130  Ctrl-C (SIGINT); 143 SIGTERM (e.g. timeout); 129 SIGHUP: the job was stopped
        (state "stopped", pages done kept, on the service too with --remote) and one
        line on stderr says how to read it and go on with it (webjobs resume); a second

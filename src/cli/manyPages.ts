@@ -4,6 +4,7 @@
  * every page made it. Records are read back from the back end one result batch at
  * a time (jobPages.ts), so a 1,000-page job never sits in memory as one string.
  */
+import { count } from './plural.js';
 import { Command } from 'commander';
 import type { JobBackend, JobProgress } from '../api/backend.js';
 import { ExitCode, JobFailedError, UsageError } from '../api/errors.js';
@@ -11,11 +12,12 @@ import { LIMITS } from '../api/limits.js';
 import type { Format, JobRecordByKind, JobRequestByKind, PageEntry } from '../api/types.js';
 import { entriesOf, headOf, writeMergedRecord, type ManyKind } from './jobPages.js';
 import { OutputDir } from './outputDir.js';
-import { failHttpError, PageNotes, type FailFlags } from './pageChecks.js';
+import { failHttpError, PageNotes, statusText, type FailFlags } from './pageChecks.js';
 import { renderPage } from '../api/renderPage.js';
 import { changedPage, parseDuration, parseInteger, type RunFlags } from './options.js';
-import { openOutput, type OutputStream } from './output.js';
+import { checkOutputFormats, openOutput, type OutputStream } from './output.js';
 import { runJob, type FinishedJob, type RunJobOptions } from './runJob.js';
+import { keepRunOptions } from './runOptions.js';
 import { colors, showProgress } from './terminal.js';
 
 export type { ManyKind };
@@ -62,6 +64,7 @@ function checkFlags(flags: ManyPagesFlags): void {
   const modes = [flags.json && '--json', flags.jsonl && '--jsonl', flags.outputDir && '--output-dir'].filter(Boolean);
   if (modes.length > 1) throw new UsageError(`choose one of ${modes.join(' and ')}`);
   if (flags.outputDir && flags.output) throw new UsageError('--output-dir writes files itself; drop -o/--output');
+  checkOutputFormats(flags.output, flags.formats, Boolean(flags.json || flags.jsonl), true);
   if (flags.frontMatter && !flags.outputDir) throw new UsageError('--front-matter goes with --output-dir');
   if (!flags.wait && (flags.outputDir || flags.jsonl)) {
     throw new UsageError(`--no-wait returns before any page is done, so ${flags.outputDir ? '--output-dir' : '--jsonl'} would get nothing: drop --no-wait, or read the job later with webjobs result`);
@@ -87,10 +90,10 @@ export function describeProgress(kind: ManyKind, total: number) {
     const rate = `${perSecond.toFixed(1)} pages/s`;
     if (kind === 'crawl') {
       const found = p.discovered !== undefined ? ` · ${p.discovered} found` : '';
-      return `${p.done} page${p.done === 1 ? '' : 's'} crawled${failed}${found} · ${rate}`;
+      return `${count(p.done, 'page')} crawled${failed}${found} · ${rate}`;
     }
     const eta = p.done > 0 && p.done < total && perSecond > 0 ? ` · about ${duration((total - p.done) / perSecond)} left` : '';
-    return `${p.done}/${total} pages done${failed} · ${rate}${eta}`;
+    return `${p.done}/${count(total, 'page')} done${failed} · ${rate}${eta}`;
   };
 }
 
@@ -173,25 +176,38 @@ function crawlCut(kind: ManyKind, head: JobRecordByKind[ManyKind], maxPages: num
  * (cron) one line for failed pages and one for a crawl --max-pages cut. Then
  * the pages' HTTP errors and warnings. Nothing with -q.
  */
-function summary(kind: ManyKind, tally: Tally, cut: string | undefined, elapsedMs: number, flags: ManyPagesFlags): void {
-  if (flags.quiet) return;
+function summary(kind: ManyKind, tally: Tally, cut: string | undefined, elapsedMs: number, flags: ManyPagesFlags, code: number): void {
   const { done, failed } = tally;
+  // Failed pages are errors: said even with -q (the data of cron runs is what -q is for, not silence on failure).
+  const failedLine = failed > 0 ? `webjobs: ${failed} of ${count(done, 'page')} failed (exit code ${code}${code === ExitCode.changed ? ': a page changed too' : ''})\n` : '';
+  if (flags.quiet) {
+    process.stderr.write(failedLine);
+    return;
+  }
   const rate = (done / Math.max(elapsedMs / 1000, 0.001)).toFixed(1);
   const what = kind === 'batch' ? 'scraped' : 'crawled';
   const failedText = failed > 0 ? colors.red(`, ${failed} failed`) : '';
   if (showProgress(flags)) {
-    process.stderr.write(`${colors.green('✔')} ${done} pages ${what}${failedText} in ${(elapsedMs / 1000).toFixed(1)}s (${rate} pages/s)${cut ? `, ${cut}` : ''}\n`);
+    process.stderr.write(`${colors.green('✔')} ${count(done, 'page')} ${what}${failedText} in ${(elapsedMs / 1000).toFixed(1)}s (${rate} pages/s)${cut ? `, ${cut}` : ''}\n`);
   } else {
-    if (failed > 0) process.stderr.write(`webjobs: ${failed} of ${done} pages failed (exit code 3)\n`);
+    process.stderr.write(failedLine);
     if (cut) process.stderr.write(`webjobs: the crawl ${cut}\n`);
   }
   tally.notes.tell(done);
 }
 
+/** Good files of --output-dir that error pages did not replace: said even with -q, as the page's error. */
+function tellKept(dir: OutputDir | undefined, fail: boolean | undefined): void {
+  for (const { url, status, file } of dir?.keptFiles() ?? []) {
+    const how = fail ? 'webjobs: ' : 'webjobs: warning: ';
+    process.stderr.write(`${how}${url} answered ${statusText(status)}; ${file} is the last good page, kept${fail ? '' : ' (--fail counts the page as failed)'}\n`);
+  }
+}
+
 /** "43 of 200 pages done" for a stopped batch, "43 pages done" for a stopped crawl. */
 async function describeStopped(kind: ManyKind, backend: JobBackend, jobId: string): Promise<string> {
   const { done, total } = await countEntries(entriesOf(backend, kind, jobId));
-  return kind === 'batch' ? `${done} of ${total} pages done` : `${done} page${done === 1 ? '' : 's'} done`;
+  return kind === 'batch' ? `${done} of ${count(total, 'page')} done` : `${count(done, 'page')} done`;
 }
 
 /**
@@ -238,6 +254,7 @@ export async function runManyPages<K extends ManyKind>(
     label,
     describeProgress: describeProgress(kind, total),
     onPage: dir || jsonl ? onPage : undefined,
+    onStarted: (jobId) => keepRunOptions(jobId, flags),
     describeStopped: (backend: JobBackend, jobId: string) => describeStopped(kind, backend, jobId),
     onStopped: async ({ backend, jobId }: FinishedJob) => {
       await writes;
@@ -292,7 +309,9 @@ async function finish(kind: ManyKind, { backend, jobId }: FinishedJob, flags: Ma
     throw new JobFailedError(`${kind} job ${jobId} ${head.status}: ${head.error ?? 'no reason given'}`);
   }
   const tally = await countEntries(allTold(told, entries) ?? read(backend, jobId));
-  summary(kind, tally, crawlCut(kind, head, total), Date.now() - started, flags);
-  if (tally.failed > 0) return ExitCode.partial;
-  return flags.exitCode && tally.changed > 0 ? ExitCode.changed : ExitCode.ok;
+  // A change is the alert --exit-code asked for: it wins over failed pages, which stderr and index.json name.
+  const code = flags.exitCode && tally.changed > 0 ? ExitCode.changed : tally.failed > 0 ? ExitCode.partial : ExitCode.ok;
+  tellKept(dir, flags.fail);
+  summary(kind, tally, crawlCut(kind, head, total), Date.now() - started, flags, code);
+  return code;
 }

@@ -140,3 +140,15 @@ export async function openOutput(outFile?: string): Promise<OutputStream> {
       }),
   };
 }
+
+/**
+ * -o FILE with several formats: one file would hold them one after another under
+ * `==> format <==` lines (Markdown and JSON in one .md file). Refused before the job
+ * starts, with the ways that keep them apart (issue 56). --json and --jsonl write
+ * every format in JSON, and `-o -` is stdout: both are fine.
+ */
+export function checkOutputFormats(outFile: string | undefined, formats: readonly string[] | undefined, json: boolean, folders: boolean): void {
+  if (outFile === undefined || outFile === '-' || json || !formats || formats.length < 2) return;
+  const folder = folders ? ', or --output-dir DIR (a file per page and format; changes in changes.json)' : '';
+  throw new UsageError(`-o ${outFile} holds one format and --formats asks for ${formats.length} (${formats.join(',')}): ask for one, or use --json (every format in one JSON record)${folder}`);
+}

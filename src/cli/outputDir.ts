@@ -7,6 +7,7 @@ import path from 'node:path';
 import { OutputWriteError, UsageError, WebjobsError } from '../api/errors.js';
 import type { Format, PageEntry } from '../api/types.js';
 import { makeDirs } from './output.js';
+import { httpErrorStatus, statusText } from './pageChecks.js';
 import { readScreenshot } from './screenshot.js';
 import { FORMAT_EXTENSIONS, formatsOrDefault, renderFormat, withNewline } from '../api/renderPage.js';
 
@@ -109,7 +110,12 @@ export class OutputDir {
     urls.forEach((url, index) => this.names.set(index, baseNameFor(url, this.taken)));
   }
 
-  /** Queues the page's files; a write error surfaces in finish(). */
+  /**
+   * Queues the page's files; a write error surfaces in finish(). A page answered
+   * with an HTTP error never replaces a file (the last good page stays; it is
+   * written only where there is no file yet), and a page the same as last run
+   * rewrites only a file that no longer holds it (deleted, or replaced by hand).
+   */
   add(entry: PageEntry, index: number): void {
     if (entry.status !== 'completed' || this.files.has(index)) return;
     // A page of the last crawl this one did not reach (or that answered 404 or 410): no content; its old files stay.
@@ -119,60 +125,79 @@ export class OutputDir {
     }
     const base = this.names.get(index) ?? baseNameFor(entry.url, this.taken);
     const files: Partial<Record<Format, string>> = {};
-    // The same as last run: its files stand as that run wrote them.
+    const errorStatus = httpErrorStatus(entry);
+    // The same as last run: its files stand as that run wrote them, unless they are gone or changed.
     const unchanged = entry.changeTracking?.changeStatus === 'same';
     for (const format of this.formats) {
       if (format === 'changeTracking') continue; // in changes.json
-      if (unchanged) {
-        if (format !== 'screenshot') files[format] = `${base}${FORMAT_EXTENSIONS[format]}`;
-        continue;
-      }
       if (format === 'screenshot') {
-        if (entry.screenshot) files.screenshot = this.copy(entry.screenshot, base);
+        if (entry.screenshot && errorStatus === undefined && !unchanged) files.screenshot = this.copy(entry.screenshot, base);
         continue;
       }
       const file = `${base}${FORMAT_EXTENSIONS[format]}`;
-      files[format] = file;
+      const target = path.join(this.dir, file);
       const content = (this.frontMatter && format === 'markdown' ? frontMatterOf(entry) : '') + withNewline(renderFormat(entry, format));
-      this.writes = this.writes.then(() => fs.writeFile(path.join(this.dir, file), content));
-      this.writes.catch(() => undefined); // handled in finish(); no unhandled rejection before it
+      if (errorStatus !== undefined) {
+        this.queue(async () => {
+          files[format] = file;
+          if (await exists(target)) this.kept.set(index, { url: entry.metadata?.url || entry.url, status: errorStatus, file });
+          else await fs.writeFile(target, content);
+        });
+        continue;
+      }
+      files[format] = file;
+      if (unchanged) this.queue(async () => ((await fs.readFile(target, 'utf8').catch(() => undefined)) === content ? undefined : fs.writeFile(target, content)));
+      else this.queue(() => fs.writeFile(target, content));
     }
     this.files.set(index, files);
+  }
+
+  /** Pages answered with an HTTP error whose file was kept from an earlier run, by index. */
+  private readonly kept = new Map<number, KeptFile>();
+
+  /** The good files kept over error pages by this run, as finish() found them. */
+  keptFiles(): KeptFile[] {
+    return [...this.kept.values()];
+  }
+
+  private queue(write: () => Promise<unknown>): void {
+    this.writes = this.writes.then(async () => {
+      await write();
+    });
+    this.writes.catch(() => undefined); // handled in finish(); no unhandled rejection before it
   }
 
   /** Queues the copy of a screenshot (a path here, or a URL on the service) into `<base>.<ext>`; returns the file's name. */
   private copy(ref: string, base: string): string {
     const file = `${base}.${/\.(png|jpeg|webp)$/.exec(ref)?.[1] ?? 'png'}`;
-    this.writes = this.writes.then(async () => fs.writeFile(path.join(this.dir, file), await readScreenshot(ref, this.apiKey)));
-    this.writes.catch(() => undefined);
+    this.queue(async () => fs.writeFile(path.join(this.dir, file), await readScreenshot(ref, this.apiKey)));
     return file;
   }
 
   /** Writes the pages not written yet (a job waited for by polling) and index.json: `entries` are all the job's, in order. */
   async finish(jobId: string, entries: AsyncIterable<PageEntry>): Promise<void> {
-    const index: IndexRow[] = [];
-    const changes: ChangeRow[] = [];
+    const rows: Omit<IndexRow, 'file' | 'files'>[] = [];
+    const changes: (ChangeRow & { index: number })[] = [];
     let i = 0;
     for await (const entry of entries) {
       this.add(entry, i);
-      const files = this.files.get(i) ?? {};
       const statusCode = Number(entry.metadata?.statusCode);
       const tracked = entry.changeTracking;
-      index.push({
-        file: files[this.formats.find((format) => format !== 'changeTracking')!] ?? null,
-        files,
+      const errorStatus = entry.status === 'completed' ? httpErrorStatus(entry) : undefined;
+      rows.push({
         url: entry.url,
         status: entry.status,
         statusCode: Number.isInteger(statusCode) && statusCode > 0 ? statusCode : null,
-        error: entry.error,
+        error: entry.error ?? (errorStatus !== undefined ? statusText(errorStatus) : null),
         ...(tracked ? { changeStatus: tracked.changeStatus } : {}),
       });
       if (tracked && tracked.changeStatus !== 'same') {
         changes.push({
+          index: i,
           url: entry.url,
           changeStatus: tracked.changeStatus,
           previousScrapeAt: tracked.previousScrapeAt,
-          file: files.markdown ?? null,
+          file: null,
           ...(tracked.diff ? { diff: tracked.diff.text } : {}),
         });
       }
@@ -180,11 +205,35 @@ export class OutputDir {
     }
     const indexFile = path.join(this.dir, 'index.json');
     const changesFile = path.join(this.dir, 'changes.json');
+    const first = this.formats.find((format) => format !== 'changeTracking')!;
     await this.writes
-      .then(() => (this.formats.includes('changeTracking') ? fs.writeFile(changesFile, `${JSON.stringify({ jobId, pages: changes }, null, 2)}\n`) : undefined))
-      .then(() => fs.writeFile(indexFile, `${JSON.stringify({ jobId, pages: index }, null, 2)}\n`))
+      .then(() => {
+        const index: IndexRow[] = rows.map((row, n) => {
+          const files = this.files.get(n) ?? {};
+          const kept = this.kept.get(n);
+          return { file: files[first] ?? null, files, ...row, ...(kept ? { error: `${row.error}; ${kept.file} is the last good page, kept` } : {}) };
+        });
+        const pages = changes.map(({ index: n, ...change }) => ({ ...change, file: this.files.get(n)?.markdown ?? null }));
+        return (this.formats.includes('changeTracking') ? fs.writeFile(changesFile, `${JSON.stringify({ jobId, pages }, null, 2)}\n`) : Promise.resolve()).then(() =>
+          fs.writeFile(indexFile, `${JSON.stringify({ jobId, pages: index }, null, 2)}\n`),
+        );
+      })
       .catch((err: NodeJS.ErrnoException) => {
         throw err instanceof WebjobsError ? err : OutputWriteError.of(err.path ?? indexFile, err);
       });
   }
+}
+
+/** A good file an error page did not replace. */
+export interface KeptFile {
+  url: string;
+  status: number;
+  file: string;
+}
+
+async function exists(file: string): Promise<boolean> {
+  return fs.stat(file).then(
+    () => true,
+    () => false,
+  );
 }

@@ -5,6 +5,7 @@
  * browser, an empty body, a load that did not finish). Said on stderr, never
  * only in the metadata.
  */
+import { count } from './plural.js';
 import type { Command } from 'commander';
 import { JobFailedError } from '../api/errors.js';
 import { isTruncated, type PageData, type PageEntry } from '../api/types.js';
@@ -32,7 +33,7 @@ export function httpErrorStatus(data: Pick<PageData, 'metadata'>): number | unde
 }
 
 /** "HTTP 500 Internal Server Error". */
-function statusText(status: number): string {
+export function statusText(status: number): string {
   const reason = STATUS_CODES[status];
   return `HTTP ${status}${reason ? ` ${reason}` : ''}`;
 }
@@ -56,12 +57,18 @@ export function tellExplain(data: Pick<PageData, 'metadata'>, url: string): void
 /**
  * scrape: with --fail, an HTTP error page fails the command before anything is
  * written; otherwise its status and the page's warning are said on stderr (not with -q).
+ * `output`: an existing regular file -o would replace; an error page leaves it as it is ('keep').
  */
-export function checkPage(data: PageData, url: string, flags: FailFlags): void {
+export function checkPage(data: PageData, url: string, flags: FailFlags, output?: string): void | 'keep' {
   tellExplain(data, url);
   const status = httpErrorStatus(data);
   if (status !== undefined && flags.fail) {
     throw new JobFailedError(`${answeredBy(data, url)} answered ${statusText(status)}; nothing was written (--fail)`);
+  }
+  if (status !== undefined && output !== undefined) {
+    // An error page never replaces -o's file: the last good page stays (issue 56). Said even with -q.
+    warn(`${answeredBy(data, url)} answered ${statusText(status)}; ${output} is the last good page, kept (--fail fails instead)`);
+    return 'keep';
   }
   if (flags.quiet) return;
   if (status !== undefined) warn(`${answeredBy(data, url)} answered ${statusText(status)}; the page is written as it is (--fail fails instead)`);
@@ -105,7 +112,7 @@ export class PageNotes {
       const statuses = [...this.statuses.keys()].sort((a, b) => a - b).join(', ');
       const one = this.httpErrors === 1;
       const kept = one ? 'it is kept as a page (--fail counts it as failed)' : 'they are kept as pages (--fail counts them as failed)';
-      warn(`${this.httpErrors} of ${pages} pages answered ${one ? 'an HTTP error' : 'HTTP errors'} (${statuses}); ${kept}`);
+      warn(`${this.httpErrors} of ${count(pages, 'page')} answered ${one ? 'an HTTP error' : 'HTTP errors'} (${statuses}); ${kept}`);
     }
     if (this.warned === 1) warn(this.firstWarning!);
     else if (this.warned > 1) warn(`${this.warned} pages came with a warning (metadata.warning), the first: ${this.firstWarning}`);

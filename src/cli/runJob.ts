@@ -23,6 +23,8 @@ export interface RunJobOptions {
   describeStopped?: (backend: JobBackend, jobId: string) => Promise<string>;
   /** After an interrupt stopped the job, before the command ends: write what is done (--output-dir's index). */
   onStopped?: (job: FinishedJob) => Promise<void>;
+  /** Once the job exists, before it is waited for (batch and crawl keep their output options for a resume). */
+  onStarted?: (jobId: string) => Promise<void>;
   /** How the job starts, when it is not a new one of `request` (webjobs resume: an old job goes on). */
   start?: (backend: JobBackend, options: StartOptions) => Promise<JobHandle>;
 }
@@ -56,6 +58,7 @@ export async function runJob<K extends JobKind>(
         if (jobId !== undefined) canceller.cancel(jobId);
       });
       jobId = (await (options.start ? options.start(backend, { detach }) : backend.start(kind, request, { detach }))).jobId;
+      await options.onStarted?.(jobId);
       if (!flags.wait) {
         signals.setStop(undefined);
         await writeOutput(flags.json ? JSON.stringify({ jobId }) : jobId);
@@ -150,18 +153,19 @@ async function interrupted(
  * as it is, failed or not; otherwise `text(record)` of a completed job (text, or
  * bytes written as they are: a screenshot). A job that did not complete fails the
  * command after its record was printed. `check` sees a completed record first: it
- * warns on stderr, or throws to write nothing (--fail).
+ * warns on stderr, throws to write nothing (--fail), or answers 'keep' to leave -o's file as it is.
  */
 export function renderRecord<K extends 'scrape' | 'extract'>(
   kind: K,
   flags: Pick<RunFlags, 'json' | 'output'>,
   what: (jobId: string) => string,
   text: (record: JobRecordByKind[K]) => string | Promise<string | Uint8Array>,
-  check?: (record: JobRecordByKind[K]) => void,
+  check?: (record: JobRecordByKind[K]) => void | 'keep',
 ): (job: FinishedJob) => Promise<number> {
   return async ({ backend, jobId }) => {
     const record = await backend.result(kind, jobId);
-    if (record.status === 'completed') check?.(record);
+    // 'keep': -o's file stays as it is (an error page never replaces it); the check said why.
+    if (record.status === 'completed' && check?.(record) === 'keep' && !flags.json) return 0;
     if (flags.json) await writeOutput(JSON.stringify(record, null, 2), flags.output);
     if (record.status !== 'completed') throw new JobFailedError(`${what(jobId)} ${record.status}: ${record.error ?? 'no reason given'}`);
     if (flags.json) return 0;

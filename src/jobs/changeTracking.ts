@@ -9,6 +9,13 @@
  * the server answered with an HTTP error, or read under a warning, gets no
  * changeTracking and leaves the history as it was, so that a passing outage does
  * not report the page as changed twice.
+ *
+ * An alert is owed until it is delivered (issue 56): where the job's end is known
+ * to the process that ran its pages (the local back end), a new or changed page
+ * does not move its history at once (`defer`); the history takes the job's new
+ * versions when the job completes (commitHistory, historyCommit.ts). A run killed
+ * before then leaves the change to the next run, which finds it again, or to
+ * `webjobs resume`, whose completion commits the pages of every run of the job.
  */
 import type { ChangeTracking, PageData, ParsedDiff, ScrapeOptions } from '../api/types.js';
 import type { CacheEntry, CachedScrape, PageCache } from './contracts.js';
@@ -66,11 +73,22 @@ export async function markdownDiff(previous: string, current: string): Promise<N
   };
 }
 
+/** What a history keeps of a version: the URL that answered and the Markdown compared. */
+export function historyVersion(url: string, markdown: string): PageData {
+  return { metadata: { url }, markdown };
+}
+
 /**
  * The page with its changeTracking, its Markdown now the history's last result.
  * `last`: the history's last result, when the caller began reading it already (while the page loaded).
  */
-export async function trackChanges(cache: PageCache, scrape: CachedScrape, data: PageData, last?: Promise<CacheEntry | undefined>): Promise<PageData> {
+export async function trackChanges(
+  cache: PageCache,
+  scrape: CachedScrape,
+  data: PageData,
+  last?: Promise<CacheEntry | undefined>,
+  { defer = false }: { defer?: boolean } = {},
+): Promise<PageData> {
   const history = historyOf(scrape);
   const previous = await (last ?? cache.last(history));
   const markdown = data.markdown ?? '';
@@ -85,8 +103,8 @@ export async function trackChanges(cache: PageCache, scrape: CachedScrape, data:
     changeTracking.diff = await markdownDiff(before!, markdown);
   }
   // Only what a comparison reads is kept: not the page's HTML or screenshot. The same one is only renewed.
-  const kept: PageData = { metadata: { url: data.metadata.url ?? history.url }, markdown };
+  const kept = historyVersion(data.metadata.url ?? history.url, markdown);
   if (previous && changeTracking.changeStatus === 'same' && previous.data.metadata.url === kept.metadata.url) await cache.renew(history, previous);
-  else await cache.put(history, kept);
+  else if (!defer || changeTracking.changeStatus === 'same') await cache.put(history, kept);
   return { ...data, changeTracking };
 }

@@ -52,7 +52,8 @@ export async function crawlPage(
     return (await rules.robots.for(url)).unavailable ? { entry, links: [] } : done(entry, undefined);
   }
   const landed = normalizeUrl(entry.url) ?? entry.url;
-  if (entry.status !== 'completed') return done(entry, landed);
+  // A page that failed has no links; one that --fail failed for its HTTP status (decidedEntry) still leads on.
+  if (entry.status !== 'completed' && visit.links.length === 0) return done(entry, landed);
   found.skip(entry.url);
   // followLinks: false crawls the start page and the sitemaps' URLs only; maxDepth stops at its depth.
   const follows = request.followLinks !== false && (request.maxDepth === undefined || depth < request.maxDepth);

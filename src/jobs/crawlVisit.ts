@@ -14,7 +14,7 @@ import type { CrawlRequest, Format, PageData, PageEntry } from '../api/types.js'
 import type { Engine } from '../engine/engine.js';
 import type { SiteAccess } from '../engine/net/access.js';
 import { crawlFormats, crawlScrapeOptions, landedRefusal, MAX_LINKS_PER_PAGE, robotsRefusal, type CrawlRules } from './crawlRules.js';
-import { completedEntry, failedEntry, isJobFatal } from './runners/pageEntry.js';
+import { completedEntry, decidedEntry, failedEntry, isJobFatal } from './runners/pageEntry.js';
 
 /** What a visit needs of its crawl. */
 export interface CrawlVisitor {
@@ -74,5 +74,6 @@ export async function visitPage(visitor: CrawlVisitor, url: string, isStart: boo
   const landed = await landedRefusal(rules, finalUrl, url);
   if (landed) return { entry: failedEntry(finalUrl, new PageError(landed), formats), links: [] };
   if (isStart) rules.scope.addHost(finalUrl);
-  return { entry: completedEntry(finalUrl, data), links };
+  // --fail (failOnHttpError): a page that answered an HTTP error is failed in the job, its links still followed.
+  return { entry: decidedEntry(completedEntry(finalUrl, data), request), links };
 }

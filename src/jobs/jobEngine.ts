@@ -64,7 +64,11 @@ function worthKeeping(data: PageData): boolean {
   return Number.isInteger(status) && status >= 200 && status < 400 && !data.metadata.warning;
 }
 
-export function withCache(engine: Engine, cache: PageCache, tenant?: string): Engine {
+/**
+ * `deferHistory`: a new or changed page leaves its history as it is, for the job's
+ * completion to commit (changeTracking.ts, historyCommit.ts).
+ */
+export function withCache(engine: Engine, cache: PageCache, tenant?: string, { deferHistory = false }: { deferHistory?: boolean } = {}): Engine {
   return withScrape(engine, async (url: string, options?: EngineScrapeOptions, sessionOptions?: SessionOptions, signal?: AbortSignal, access?: SiteAccess) => {
     const { sitemapLastmod, revalidate: _ours, ...scrapeOptions } = options ?? {};
     const tracks = tracksChanges(scrapeOptions);
@@ -86,7 +90,7 @@ export function withCache(engine: Engine, cache: PageCache, tenant?: string): En
     try {
       const data = await throughCache(engine, cache, scrape, { signal, access, sitemapLastmod }, { writes, hold });
       if (!tracks || !worthKeeping(data)) return data;
-      return await trackChanges(cache, scrape, data, last);
+      return await trackChanges(cache, scrape, data, last, { defer: deferHistory });
     } finally {
       // The entry's write went on beside the history's; the page is done when both are.
       await Promise.all(writes);

@@ -19,6 +19,7 @@ import {
   type JobSummary,
   type MapRequest,
   type MapResult,
+  type PageData,
   type PageEntry,
   type PageQuery,
 } from '../api/types.js';
@@ -31,6 +32,8 @@ import type { JobFileWriter, PageCache } from '../jobs/contracts.js';
 import { withAgentSizing, withCache, withJobFiles, withJsonFormat, withTurn } from '../jobs/jobEngine.js';
 import { withProfiles, type ProfileStore } from '../jobs/profiles.js';
 import { jobCleaner } from '../jobs/cleaner.js';
+import { askedUrl, commitHistory, commitsHistory, storedPages } from '../jobs/historyCommit.js';
+import type { JobCache } from '../jobs/crawlChanges.js';
 import { JobQueue } from './jobQueue.js';
 import type { JobContext, JobRunner } from '../jobs/jobRunner.js';
 import { entryCount, readRecord, readRecordEntries, readRecordText } from './records.js';
@@ -192,6 +195,23 @@ export class LocalBackend implements JobBackend {
     });
   }
 
+  /**
+   * The tracked pages this job found new or changed become their history's last versions (historyCommit.ts), now
+   * that it ran to its end: those of this run, and (resumed) those its earlier runs stored.
+   */
+  private async commitHistory(jobId: string, job: StoredJob, jobCache: JobCache, changed: ReadonlySet<number>): Promise<void> {
+    const { kind, request } = job.meta;
+    if (kind === 'scrape') {
+      const data = ((await this.store.read(jobId)).record as { data?: PageData }).data;
+      const entry: PageEntry | undefined = data && { url: (request as { url: string }).url, status: 'completed', error: null, ...data };
+      if (entry) await commitHistory(jobCache, request, [{ url: askedUrl(kind, request, 0, entry), entry }]);
+      return;
+    }
+    const read = (start: number, count: number) => this.store.readPages(jobId, start, count);
+    // A resumed job's earlier runs stored pages this one did not see: every entry is read then.
+    await commitHistory(jobCache, request, storedPages(kind, request, read, job.meta.resumedAt ? undefined : changed));
+  }
+
   private async executeStored(jobId: string, controller: AbortController, tenant?: string): Promise<void> {
     const self = await this.store.self();
     const job = await this.store.update(jobId, (record, meta) => {
@@ -205,6 +225,8 @@ export class LocalBackend implements JobBackend {
     this.webhooks?.started(jobId, kind, request);
     const watcher = setInterval(() => void this.checkCancelled(jobId, controller), this.cancelCheckMs);
     let failed = 0;
+    /** Indexes of the entries this run stored new or changed (changeTracking), for the history's commit. */
+    const changed = new Set<number>();
     /** The last entry handed to putPage, told once those before it are. */
     let telling: Promise<void> = Promise.resolve();
     let error: string | undefined;
@@ -214,7 +236,8 @@ export class LocalBackend implements JobBackend {
       const engine = withTurn(await this.getEngine(), tenant);
       const shared = this.profiles ? withProfiles(engine, this.profiles, tenant) : engine;
       const pageCache = this.pageCache ? { cache: this.pageCache, tenant: this.sharedCache ? undefined : tenant } : undefined;
-      const cached = pageCache ? withCache(shared, pageCache.cache, pageCache.tenant) : shared;
+      // The history of a tracked page moves when the job completes (below): a killed run's changes stay owed.
+      const cached = pageCache ? withCache(shared, pageCache.cache, pageCache.tenant, { deferHistory: true }) : shared;
       // The json format around the job's engine once (a schema made from a prompt is made once per job); files outside it, numbered per page.
       const shaped = withAgentSizing(withJsonFormat(cached, this.env));
       const files = this.files;
@@ -245,6 +268,7 @@ export class LocalBackend implements JobBackend {
           // Written side by side, told in the order they were handed in.
           const told = telling.then(async () => {
             await written;
+            if (entry.changeTracking && entry.changeTracking.changeStatus !== 'same') changed.add(index);
             if (entry.status === 'failed') failed++;
             this.events.emit(`page:${jobId}`, entry, index);
             this.webhooks?.page(jobId, kind, request, entry);
@@ -257,6 +281,7 @@ export class LocalBackend implements JobBackend {
         ...(job.meta.resumedAt ? { resumed: { readPages: (start, count) => this.store.readPages(jobId, start, count) } } : {}),
       };
       await (await runnerFor(job.meta.kind)).run(ctx);
+      if (pageCache && commitsHistory(job.meta.kind, job.meta.request)) await this.commitHistory(jobId, job, pageCache, changed);
     } catch (err) {
       error = controller.signal.aborted ? abortMessage(controller.signal) : errorMessage(err);
     } finally {

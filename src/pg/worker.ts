@@ -22,7 +22,7 @@ import type { Engine } from '../engine/engine.js';
 import { jobCleaner, type JobCleaner } from '../jobs/cleaner.js';
 import { withAgentSizing, withCache, withJobFiles, withJsonFormat } from '../jobs/jobEngine.js';
 import type { JobContext } from '../jobs/jobRunner.js';
-import { failedEntry, isJobFatal, pageEntry } from '../jobs/runners/pageEntry.js';
+import { decidedEntry, failedEntry, isJobFatal, pageEntry } from '../jobs/runners/pageEntry.js';
 import { loadRunner } from '../jobs/runners/index.js';
 import { JOB_QUEUE, MAX_ATTEMPTS, PAGE_QUEUE, retrying, type PgConnection } from './connect.js';
 import { crawlPage } from '../jobs/crawlPage.js';
@@ -319,6 +319,7 @@ export class PgWorker {
               const { scrapeOptions, sessionOptions, delay = 0 } = job.request as BatchScrapeRequest;
               const { url } = lease;
               entry = await gate.run(url, delay, () => pageEntry(url, scrapeOptions?.formats, () => engine.scrape(url, scrapeOptions, sessionOptions, signal, access)));
+              entry = decidedEntry(entry, job.request as BatchScrapeRequest);
             }
           } catch (err) {
             if (signal.aborted) return; // stopped while waiting for its host

@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { count } from '../plural.js';
 import { addWebhookOption, webhookFrom, type WebhookFlags } from '../webhookOption.js';
 import { LimitError, UsageError } from '../../api/errors.js';
 import { MAX_URL_LIST_BYTES, pageInput, readUrlList, type Sourced } from '../inputs.js';
@@ -101,8 +102,9 @@ Exit codes: 0 every page completed, 3 the job completed but some pages failed (w
       sessionOptions: sessionOptionsFrom(flags),
       ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
       ...delayFrom(flags),
+      ...(flags.fail ? { failOnHttpError: true } : {}),
       ...webhookFrom(flags),
     };
-    process.exitCode = await runManyPages('batch', request, flags, `Scraping ${urls.length} pages`, urls.length);
+    process.exitCode = await runManyPages('batch', request, flags, `Scraping ${count(urls.length, 'page')}`, urls.length);
   });
 }

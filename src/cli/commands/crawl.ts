@@ -100,6 +100,7 @@ Exit codes: 0 every page completed, 3 the job completed but some pages failed (w
       ...(flags.includePatterns ? { includePatterns: flags.includePatterns } : {}),
       ...(flags.excludePatterns ? { excludePatterns: flags.excludePatterns } : {}),
       ...delayFrom(flags),
+      ...(flags.fail ? { failOnHttpError: true } : {}),
       ...webhookFrom(flags),
     };
     // Checked here too so that a limit is a usage error before anything starts, on any back end.

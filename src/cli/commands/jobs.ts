@@ -2,12 +2,12 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { LIMITS } from '../../api/limits.js';
 import type { JobBackend } from '../../api/backend.js';
-import { DamagedRecordError, JobFailedError, JobNotFoundError, UsageError } from '../../api/errors.js';
-import { FINAL_STATUSES, FORMATS, JOB_KINDS, JOB_STATUSES, type Format, type JobKind, type JobStatus } from '../../api/types.js';
+import { DamagedRecordError, JobEndedError, JobFailedError, JobNotFoundError, UsageError } from '../../api/errors.js';
+import { FINAL_STATUSES, FORMATS, isFinal, JOB_KINDS, JOB_STATUSES, type Format, type JobKind, type JobStatus } from '../../api/types.js';
 import { withBackend } from '../backendFactory.js';
 import { writeStoredPages } from '../manyPages.js';
-import { parseDuration, parseFormats, parseInteger, type RunFlags } from '../options.js';
-import { writeMergedRecord, writeResultBatch } from '../jobPages.js';
+import { changedPage, parseDuration, parseFormats, parseInteger, type RunFlags } from '../options.js';
+import { entriesOf, writeMergedRecord, writeResultBatch } from '../jobPages.js';
 import { openOutput, writeOutput } from '../output.js';
 import { pageOutput } from '../screenshot.js';
 import { quoted } from '../../api/quote.js';
@@ -42,16 +42,40 @@ export async function resolveJobId(backend: JobBackend, idOrPrefix: string): Pro
 export function statusCommand(): Command {
   const cmd = new Command('status')
     .summary("print a job's status")
-    .description('Print the status of a job: pending, running, completed, failed or stopped.')
+    .description(
+      'Print the status of a job: pending, running, completed, failed or stopped. For a batch or crawl, the pages done so far follow on stderr ' +
+        '(pages completed, failed, and changed with the changeTracking format), while it runs and after; stdout holds the status alone, for scripts.',
+    )
     .argument('<jobId>', 'the id a job command printed, or its first characters (at least 4) if they match one job')
-    .option('--json', 'print {"status": ...} as the service returns it');
+    .option('--json', 'print {"status": ...} as the service returns it')
+    .option('-q, --quiet', 'only the status: no page counts on stderr');
   addBackendOptions(cmd).addHelpText('after', '\nExamples:\n  $ webjobs status 3f2b6c1e-8d4a-4b7e-9c1a-2e5f7a9b0c3d\n  $ webjobs status $ID --remote https://jobs.example.com --json');
-  return cmd.action(async (jobId: string, flags: BackendFlags & { json?: boolean; kind?: JobKind }) => {
+  return cmd.action(async (jobId: string, flags: BackendFlags & { json?: boolean; kind?: JobKind; quiet?: boolean }) => {
     await withBackend(flags, async (backend) => {
-      const { status } = await backend.status(await resolveJobId(backend, jobId), flags.kind);
+      const id = await resolveJobId(backend, jobId);
+      const { status, kind } = await backend.status(id, flags.kind);
       await writeOutput(flags.json ? JSON.stringify({ status }) : status);
+      if (!flags.json && !flags.quiet && (kind === 'batch' || kind === 'crawl') && status !== 'pending') {
+        // The status is said; counts that cannot be read (a service without the result) are left out.
+        const counts = await pageCounts(backend, kind, id).catch(() => undefined);
+        if (counts) process.stderr.write(`webjobs: ${counts}\n`);
+      }
     });
   });
+}
+
+/** "3 pages completed, 1 failed, 2 changed": the entries of a batch or crawl stored so far. */
+export async function pageCounts(backend: JobBackend, kind: 'batch' | 'crawl', jobId: string): Promise<string> {
+  let completed = 0;
+  let failed = 0;
+  let changed = 0;
+  for await (const entry of entriesOf(backend, kind, jobId)) {
+    if (entry.status === 'completed') completed++;
+    if (entry.status === 'failed') failed++;
+    if (changedPage(entry)) changed++;
+  }
+  const tracked = changed > 0 ? `, ${changed} changed` : '';
+  return `${completed} page${completed === 1 ? '' : 's'} completed, ${failed} failed${tracked}`;
 }
 
 export function resultCommand(): Command {
@@ -69,7 +93,8 @@ export function resultCommand(): Command {
     .option('--output-dir <dir>', 'batch and crawl: write one file per page and format, and an index.json, into this folder')
     .option('--front-matter', 'with --output-dir: start each Markdown file with YAML front matter (title, url, sourceURL, statusCode, scrapedAt)')
     .option('-f, --formats <list>', `with --content or --output-dir: formats to write, comma-separated: ${FORMATS.join(', ')} (default: markdown)`, parseFormats)
-    .option('-o, --output <file>', 'write to a file instead of stdout');
+    .option('-o, --output <file>', 'write to a file instead of stdout')
+    .option('-q, --quiet', 'nothing on stderr but errors (as the job commands take it)');
   addBackendOptions(cmd).addHelpText(
     'after',
     `
@@ -167,12 +192,15 @@ export function listCommand(): Command {
 export function cancelCommand(): Command {
   const cmd = new Command('cancel')
     .summary('stop a pending or running job')
-    .description('Stop a job. It ends in the state "stopped"; pages already done stay readable.')
+    .description('Stop a job. It ends in the state "stopped"; pages already done stay readable. A job that had already ended is left as it is (exit 12).')
     .argument('<jobId>', 'the id a job command printed, or its first characters (at least 4) if they match one job');
   addBackendOptions(cmd).addHelpText('after', '\nExamples:\n  $ webjobs cancel $ID');
   return cmd.action(async (jobId: string, flags: BackendFlags & { kind?: JobKind }) => {
     await withBackend(flags, async (backend) => {
-      const { status } = await backend.cancel(await resolveJobId(backend, jobId), flags.kind);
+      const id = await resolveJobId(backend, jobId);
+      const before = await backend.status(id, flags.kind);
+      if (isFinal(before.status)) throw new JobEndedError(`${before.kind} job ${id} had already ended (${before.status}); nothing to cancel`);
+      const { status } = await backend.cancel(id, flags.kind);
       await writeOutput(status);
     });
   });

@@ -5,13 +5,14 @@
  */
 import { Command } from 'commander';
 import type { JobBackend } from '../../api/backend.js';
-import { UnsupportedError } from '../../api/errors.js';
+import { ExitCode, UnsupportedError } from '../../api/errors.js';
 import { LIMITS } from '../../api/limits.js';
 import type { JobRequestByKind } from '../../api/types.js';
 import { withBackend } from '../backendFactory.js';
 import { addManyPagesOptions, runManyPages, type ManyKind, type ManyPagesFlags } from '../manyPages.js';
 import { addRunOptions } from '../options.js';
 import { addFailOption } from '../pageChecks.js';
+import { withKeptOptions } from '../runOptions.js';
 import { resolveJobId } from './jobs.js';
 
 interface Resumable {
@@ -51,6 +52,7 @@ export function resumeCommand(): Command {
   addManyPagesOptions(cmd);
   addRunOptions(cmd);
   addFailOption(cmd);
+  cmd.option('--exit-code', `with the changeTracking format: exit ${ExitCode.changed} when a page is new, changed or removed (kept from the command that started the job)`);
   cmd.addHelpText(
     'after',
     `
@@ -58,16 +60,24 @@ Examples:
   $ webjobs crawl https://example.com --max-pages 5000 --output-dir site/
   ^C
   webjobs: interrupted (SIGINT): crawl job 3f2b6c1e-… stopped, 812 pages done; … or go on with: webjobs resume 3f2b6c1e-…
-  $ webjobs resume 3f2b6c1e --output-dir site/
+  $ webjobs resume 3f2b6c1e                      # into site/ again, as the crawl was started
+  $ webjobs resume 3f2b6c1e --output-dir copy/     # a flag given again wins
   $ webjobs resume $ID --remote https://jobs.example.com --no-wait
 
-Exit codes: as webjobs batch / crawl (0 every page completed, 3 some pages failed, 1 the job failed,
+The job goes on as it was started: into the same --output-dir or -o (or --json, --jsonl), with its formats,
+--exit-code and --fail (kept in WEBJOBS_HOME/runs/ by the command that started it); an output given again
+replaces the kept one.
+
+Exit codes: as webjobs batch / crawl (0 every page completed, 3 some pages failed, 10 with --exit-code a page
+is new or changed, in this run or an earlier one of the job, 1 the job failed,
 130/143 stopped again, resumable again); 4 no job with that id; 11 the job cannot resume: it completed,
 failed on its own (not by an interruption), still runs, or is a scrape or extract (webjobs retry runs
 those again). Nothing in the store changes then.`,
   );
-  return cmd.action(async (idOrPrefix: string, flags: ManyPagesFlags) => {
-    const job = await withBackend(flags, (backend) => resumable(backend, idOrPrefix));
+  return cmd.action(async (idOrPrefix: string, given: ManyPagesFlags) => {
+    const job = await withBackend(given, (backend) => resumable(backend, idOrPrefix));
+    // As the job was started: its --output-dir or -o, formats, --exit-code and --fail, unless given again.
+    const flags = await withKeptOptions(job.jobId, given);
     flags.formats ??= job.request?.scrapeOptions?.formats;
     const label = `Resuming ${job.kind} job ${job.jobId}`;
     process.exitCode = await runManyPages(job.kind, job.request, flags, label, job.total, async (backend, options) => {

@@ -2,6 +2,7 @@
  * `webjobs retry ID`: a new batch job for the pages of a batch or crawl job that
  * failed; for a scrape or extract job that did not complete, the same job again.
  */
+import { count } from '../plural.js';
 import { Command } from 'commander';
 import type { JobBackend } from '../../api/backend.js';
 import { UsageError } from '../../api/errors.js';
@@ -9,7 +10,8 @@ import { isFinal, type BatchScrapeRequest, type ExtractRequest, type ScrapeReque
 import { withBackend } from '../backendFactory.js';
 import { entriesOf } from '../jobPages.js';
 import { addManyPagesOptions, runManyPages, type ManyPagesFlags } from '../manyPages.js';
-import { addRunOptions } from '../options.js';
+import { addRunOptions, parseDuration } from '../options.js';
+import { LIMITS } from '../../api/limits.js';
 import { renderPage } from '../../api/renderPage.js';
 import { renderRecord, runJob } from '../runJob.js';
 import { resolveJobId } from './jobs.js';
@@ -44,7 +46,8 @@ async function retryRequest(backend: JobBackend, idOrPrefix: string): Promise<Re
   if (urls.length === 0) return { jobId, kind: 'batch' };
   const { scrapeOptions, sessionOptions } = original.request;
   const concurrency = original.kind === 'batch' ? original.request.concurrency : undefined;
-  return { jobId, kind: 'batch', request: { urls, scrapeOptions, sessionOptions, ...(concurrency !== undefined ? { concurrency } : {}) } };
+  const fail = original.request.failOnHttpError ? { failOnHttpError: true } : {};
+  return { jobId, kind: 'batch', request: { urls, scrapeOptions, sessionOptions, ...(concurrency !== undefined ? { concurrency } : {}), ...fail } };
 }
 
 /** A scrape or extract job again, printed as `webjobs scrape` / `webjobs extract` print it. */
@@ -74,16 +77,26 @@ completed) is exit 0.`,
     .argument('<jobId>', 'the job to retry: its id, or its first characters (at least 4) if they match one job');
   addManyPagesOptions(cmd);
   addRunOptions(cmd);
+  cmd.option(
+    '--timeout <duration>',
+    'time allowed to load each page, in place of the one the job ran with: 500ms, 20s, 2m; a bare number is ms',
+    parseDuration('--timeout', { unit: 'ms', bare: 'ms', min: 1, max: LIMITS.maxTimeoutMs }),
+  );
   cmd.addHelpText(
     'after',
     `
 Examples:
   $ webjobs retry 3f2b6c1e
   $ webjobs retry $ID --output-dir pages/       # adds the pages that now succeed beside the others
+  $ webjobs retry $ID --timeout 60s             # pages that timed out, given longer
   $ webjobs retry $ID --no-wait                 # prints the new job's id`,
   );
-  return cmd.action(async (idOrPrefix: string, flags: ManyPagesFlags) => {
+  return cmd.action(async (idOrPrefix: string, flags: ManyPagesFlags & { timeout?: number }) => {
     const retry = await withBackend(flags, (backend) => retryRequest(backend, idOrPrefix));
+    if (flags.timeout !== undefined) {
+      if (retry.kind === 'extract') throw new UsageError('--timeout goes with a batch, crawl or scrape job; an extract job has its own timeouts');
+      if (retry.request) retry.request.scrapeOptions = { ...retry.request.scrapeOptions, timeout: flags.timeout };
+    }
     if (!retry.request) {
       const what = retry.kind === 'batch' ? `no page of ${retry.jobId} failed` : `${retry.kind} job ${retry.jobId} completed`;
       if (!flags.quiet) process.stderr.write(`webjobs: ${what}; nothing to retry\n`);
@@ -94,6 +107,6 @@ Examples:
       return;
     }
     const { request } = retry;
-    process.exitCode = await runManyPages('batch', request, flags, `Retrying ${request.urls.length} failed pages of ${retry.jobId}`, request.urls.length);
+    process.exitCode = await runManyPages('batch', request, flags, `Retrying ${count(request.urls.length, 'failed page')} of ${retry.jobId}`, request.urls.length);
   });
 }

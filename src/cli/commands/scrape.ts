@@ -1,3 +1,5 @@
+import { promises as fs } from 'node:fs';
+import { checkOutputFormats, resolveOutput } from '../output.js';
 import { Command } from 'commander';
 import type { PageData } from '../../api/types.js';
 import { addRunOptions, addScrapeOptions, changedPage, addSessionOptions, scrapeOptionsFrom, sessionOptionsFrom, type RunFlags, type ScrapeFlags, type SessionFlags } from '../options.js';
@@ -72,6 +74,10 @@ A saved page is read as saved, without a browser or a network: its scripts do no
     if (flags.frontMatter && (flags.json || (flags.formats !== undefined && (flags.formats.length !== 1 || flags.formats[0] !== 'markdown')))) {
       throw new UsageError('--front-matter goes with Markdown output: drop --json and --formats other than markdown');
     }
+    checkOutputFormats(flags.output, flags.formats, Boolean(flags.json), false);
+    // A file -o would replace: a page answered with an HTTP error leaves it as it is.
+    const target = flags.json ? undefined : await resolveOutput(flags.output);
+    const goodFile = target?.kind === 'file' && (await fs.stat(target.path).then((s) => s.size > 0, () => false)) ? flags.output : undefined;
     const page = await pageOf(arg, flags);
     const url = page.url;
     try {
@@ -91,9 +97,10 @@ A saved page is read as saved, without a browser or a network: its scripts do no
             return flags.frontMatter && typeof output === 'string' ? frontMatterOf(record.data!) + output : output;
           },
           (record) => {
-            checkPage(record.data!, url, flags);
+            const kept = checkPage(record.data!, url, flags, goodFile);
             warnIfNothingIncluded(record.data!, flags);
             changed = changedPage(record.data);
+            return kept;
           },
         ),
       );

@@ -1,4 +1,5 @@
 /** `webjobs wait ID`: wait for a job started with --no-wait (or by another process) to end. */
+import { count } from '../plural.js';
 import { Command } from 'commander';
 import { ExitCode, JobFailedError } from '../../api/errors.js';
 import type { JobKind } from '../../api/types.js';
@@ -60,7 +61,7 @@ but some pages failed, 1 the job failed or was stopped, 4 no job with that id, 5
       }
       if (!paged) return ExitCode.ok;
       const { failed, done } = await countEntries(entriesOf(backend, kind, jobId));
-      if (failed > 0 && !flags.quiet) process.stderr.write(`webjobs: ${failed} of ${done} pages failed (exit code 3)\n`);
+      if (failed > 0 && !flags.quiet) process.stderr.write(`webjobs: ${failed} of ${count(done, 'page')} failed (exit code 3)\n`);
       return failed > 0 ? ExitCode.partial : ExitCode.ok;
     });
   });

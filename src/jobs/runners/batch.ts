@@ -10,7 +10,7 @@ import { defaultConcurrency } from '../../engine/browser/browser.js';
 import { HostGate, type PoliteGate } from '../../engine/crawl/hostGate.js';
 import { scrapePreflight } from '../jobEngine.js';
 import type { JobContext, JobRunner } from '../jobRunner.js';
-import { abortPromise, pageEntry, throttled } from './pageEntry.js';
+import { abortPromise, decidedEntry, pageEntry, throttled } from './pageEntry.js';
 
 /** The indexes of the entries an earlier run of a resumed batch stored: they are kept, never scraped again. */
 async function storedIndexes(ctx: JobContext<'batch'>): Promise<Set<number>> {
@@ -34,7 +34,7 @@ async function scrapeOne(ctx: JobContext<'batch'>, gate: PoliteGate, index: numb
   const entry = await pageEntry(url, scrapeOptions?.formats, () =>
     gate.run(url, delay, () => ctx.pageEngine(index).scrape(url, scrapeOptions, sessionOptions, ctx.signal, ctx.access)),
   );
-  if (!ctx.signal.aborted) await store(index, entry);
+  if (!ctx.signal.aborted) await store(index, decidedEntry(entry, ctx.request));
 }
 
 export const batchRunner: JobRunner<'batch'> = {

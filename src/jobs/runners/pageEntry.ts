@@ -18,6 +18,22 @@ export function failedEntry(url: string, err: unknown, formats: Format[] = ['mar
   return entry;
 }
 
+// Not an ES import of node:http: that loads undici, ~15 ms of every CLI run's start (session/directFetch.ts).
+const { STATUS_CODES } = process.getBuiltinModule('node:http');
+
+/**
+ * The entry as the job decided it: with the request's failOnHttpError (the CLI's --fail), a page the server
+ * answered with 4xx or 5xx is a failed entry, its metadata kept, so that result, retry, jobs and status agree
+ * with what the command said (issue 56).
+ */
+export function decidedEntry(entry: PageEntry, request: { failOnHttpError?: boolean }): PageEntry {
+  const status = Number(entry.metadata?.statusCode);
+  if (!request.failOnHttpError || entry.status !== 'completed' || !Number.isInteger(status) || status < 400) return entry;
+  const reason = STATUS_CODES[status];
+  const error = `HTTP ${status}${reason ? ` ${reason}` : ''} (--fail)`;
+  return { url: entry.url, status: 'failed', error, metadata: entry.metadata, ...('markdown' in entry ? { markdown: '' } : {}) };
+}
+
 /** The entry of one page: completed with what `load` returns, or failed saying why; a job-fatal error is thrown on. */
 export async function pageEntry(url: string, formats: Format[] | undefined, load: () => Promise<PageData>): Promise<PageEntry> {
   try {
