@@ -258,8 +258,12 @@ describe('MCP and the command line', () => {
         arguments: { url: site.at('/shop/trail-runner-2'), scrapeOptions: { formats: ['json'], jsonOptions: { schema: productSchema } } },
       })) as CallToolResult;
       expect(scraped.isError).toBeFalsy();
-      expect(scraped.structuredContent).toMatchObject({ kind: 'scrape', status: 'completed', data: { json: trailRunner } });
-      expect((scraped.content[0] as { text: string }).text).toContain('"priceCurrency": "EUR"');
+      // The page's content, the json format's data among it, is sent once: in the text (mcp/results.ts).
+      expect(scraped.structuredContent).toMatchObject({ kind: 'scrape', status: 'completed' });
+      expect(scraped.structuredContent).not.toHaveProperty('data.json');
+      const text = (scraped.content[0] as { text: string }).text;
+      expect(text).toContain('"priceCurrency": "EUR"');
+      expect(text).toContain(`"name": ${JSON.stringify(trailRunner.name)}`);
 
       const extracted = (await client.callTool({ name: 'extract', arguments: { urls: [site.at('/catalog/kettle')], schema: productSchema } })) as CallToolResult;
       expect(extracted.isError).toBeFalsy();

@@ -39,12 +39,6 @@ export interface InPageResult {
   explain?: string;
 }
 
-/**
- * The message extractInPage throws for a user's includeTags/excludeTags that the
- * DOM's selector engine rejects; it crosses the page (or worker) boundary as text.
- */
-export const BAD_USER_SELECTOR = /(?:include|exclude)Tags: .* is not a valid CSS selector/;
-
 /** The content the options ask for, from a copy of `doc`: the main content, what includeTags select, or the whole page. */
 function mainContent(doc: Document, options: InPageOptions, repair: Repair | null, explainer: Explainer | undefined): MainContent {
   // Visibility is only known in the live page: mark it there, then work on a copy.

@@ -9,7 +9,8 @@
 import { PageError } from '../../api/errors.js';
 import type { PageData } from '../../api/types.js';
 import type { SiteAccess } from '../net/access.js';
-import { BAD_USER_SELECTOR, type InPageOptions } from '../content/inPage.js';
+import type { InPageOptions } from '../content/inPage.js';
+import { BAD_USER_SELECTOR } from '../content/inPage/cleanup.js';
 import { addStructuredData } from '../structured/index.js';
 import type { HtmlReadResult, SelectedItems } from '../structured/readHtml.js';
 import type { CssSchema } from '../../api/cssSchema.js';

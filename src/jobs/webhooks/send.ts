@@ -4,11 +4,14 @@
  * request connects to those addresses only: a name that changes its answer between the check and the
  * connection (DNS rebinding) never reaches a refused address.
  */
-import http from 'node:http';
-import https from 'node:https';
 import net, { type LookupFunction } from 'node:net';
 import type { EgressGuard } from '../../engine/net/egress.js';
 import { signature, type Delivery } from './delivery.js';
+
+// Taken with process.getBuiltinModule, as session/directFetch.ts does: an ES import of node:http loads undici
+// too (for its WebSocket getter), and this module is loaded with every batch, crawl and extract command.
+const http = process.getBuiltinModule('node:http');
+const https = process.getBuiltinModule('node:https');
 
 /** Failure: no 2xx within this long (Firecrawl's rule). */
 export const DELIVERY_TIMEOUT_MS = 10_000;

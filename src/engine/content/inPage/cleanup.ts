@@ -7,6 +7,13 @@ export function remove(root: ParentNode, selector: string): void {
   for (const el of Array.from(root.querySelectorAll(selector))) el.remove();
 }
 
+/**
+ * The message selectUser throws for a user's includeTags/excludeTags that the DOM's selector engine rejects; it
+ * crosses the page (or worker) boundary as text. The engines import it from here, not from inPage.ts, whose
+ * imports (the passes, turndown, Readability) the main thread of the CLI must not load.
+ */
+export const BAD_USER_SELECTOR = /(?:include|exclude)Tags: .* is not a valid CSS selector/;
+
 /** querySelectorAll for a selector the user gave, failing with a message that names the option. */
 export function selectUser(root: ParentNode, selector: string, option: string): Element[] {
   try {
