@@ -129,6 +129,29 @@ export async function resolve(specifier, context, next) {
     expect(heavy.filter((name) => loaded.includes(`/node_modules/${name}/`))).toEqual([]);
   });
 
+  it("keeps the content code and undici out of the CLI's main thread: the extraction worker loads the first, nothing the second", async () => {
+    // A preload of the main thread's: at exit, the CommonJS modules it loaded (turndown and Readability are) and
+    // whether Node's internal undici was loaded (an ES import of node:http loads it, for its WebSocket getter).
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'webjobs-main-thread-'));
+    const log = path.join(dir, 'main.json');
+    writeFileSync(
+      path.join(dir, 'preload.cjs'),
+      `const { isMainThread } = require('node:worker_threads');
+if (isMainThread) process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(log)}, JSON.stringify({
+  cjs: Object.keys(require('node:module')._cache),
+  undici: process.moduleLoadList.some((name) => name.includes('undici')),
+})));`,
+    );
+    const preload = `--require=${path.join(dir, 'preload.cjs')}`;
+    const { code, record } = await scrapeJson([site.at('/static')], { ...env, NODE_OPTIONS: [process.env.NODE_OPTIONS, preload].filter(Boolean).join(' ') });
+    expect(code).toBe(0);
+    expect(record.data.markdown).toContain('Static');
+    const main = JSON.parse(readFileSync(log, 'utf8')) as { cjs: string[]; undici: boolean };
+    rmSync(dir, { recursive: true, force: true });
+    expect(main.cjs.filter((file) => /node_modules\/(turndown|turndown-plugin-gfm|@mozilla\/readability|linkedom)\//.test(file))).toEqual([]);
+    expect(main.undici).toBe(false);
+  });
+
   it('follows redirects over HTTP', async () => {
     const { record } = await scrapeJson([site.at('/redirect')]);
     expect(record.data.metadata.engine).toBe('http');
