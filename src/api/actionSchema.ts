@@ -5,24 +5,7 @@
  */
 import { ACTION_LIMITS } from './actions.js';
 import { ACTION_TYPES, PDF_PAPERS, type ProfileOptions } from './actionTypes.js';
-
-/** The part of requestSchema.ts' JsonSchema these use (that file imports this one). */
-interface JsonSchema {
-  type?: 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean';
-  description?: string;
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
-  additionalProperties?: boolean;
-  items?: JsonSchema;
-  maxItems?: number;
-  minLength?: number;
-  maxLength?: number;
-  pattern?: string;
-  enum?: readonly string[];
-  minimum?: number;
-  maximum?: number;
-  default?: unknown;
-}
+import type { JsonSchema } from './jsonSchema.js';
 
 const actionSchema: JsonSchema = {
   type: 'object',

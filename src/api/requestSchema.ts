@@ -28,28 +28,10 @@ import {
 import { MAX_BATCH_CONCURRENCY, SERVICE_LIMITS, type RequestLimits } from './validate.js';
 import { thousands } from './thousands.js';
 import { actionsSchema, profileSchema } from './actionSchema.js';
-import { WEBHOOK_EVENTS, WEBHOOK_LIMITS } from './webhook.js';
+import type { JsonSchema } from './jsonSchema.js';
 
-/** The subset of JSON Schema these schemas use. */
-export interface JsonSchema {
-  type?: 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean';
-  description?: string;
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
-  additionalProperties?: boolean | JsonSchema;
-  maxProperties?: number;
-  items?: JsonSchema;
-  minItems?: number;
-  maxItems?: number;
-  uniqueItems?: boolean;
-  minLength?: number;
-  maxLength?: number;
-  pattern?: string;
-  enum?: readonly string[];
-  minimum?: number;
-  maximum?: number;
-  default?: unknown;
-}
+export type { JsonSchema } from './jsonSchema.js';
+import { WEBHOOK_EVENTS, WEBHOOK_LIMITS } from './webhook.js';
 
 /** One schema per field of T, no more, no less. */
 export type Properties<T> = { [K in keyof Required<T>]: JsonSchema };
