@@ -74,7 +74,7 @@ export function searchTool(): {
   return {
     name: 'search',
     title: 'Search the web',
-    description: `Search the web for a question and get the results (title, URL, snippet); with formats, each result's page is read too, as batch_scrape reads pages. Use it when you have a question, not a URL. Answers with Markdown, at most ${thousands(RESULT_CHARS)} characters; ask for fewer results (limit) or narrow them (includeDomains) when pages are cut.`,
+    description: `Search the web for a question, not a URL: results as title, URL, snippet; with formats, each result's page is read too, as batch_scrape does. Answers in Markdown, at most ${thousands(RESULT_CHARS)} characters; ask for fewer results (limit) or narrow them (includeDomains) when pages are cut.`,
     inputSchema: searchSchema(),
     annotations: { readOnlyHint: true, openWorldHint: true },
     run: async (args, ctx) => {
