@@ -2,7 +2,7 @@
  * Runs a page's actions (api/actionTypes.ts) in order in its tab, after it loaded
  * and before it is read. Each wait is bounded and ends with the job's signal. A
  * navigation an action starts (a click on a link, a form sent with Enter, a script
- * setting `location`) is waited for, through the same request guard as any request
+ * setting `location`) is waited for, through the same request guard as every other request
  * of the tab. A failure names the action and its place in the list.
  */
 import type { Page } from 'puppeteer';
