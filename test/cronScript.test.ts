@@ -276,6 +276,44 @@ describe('the small ones (issue 56)', () => {
     expect(readFileSync(file, 'utf8')).toContain('the kept news');
   });
 
+  // Nine runs of the CLI, one after another.
+  it('batch and crawl -o FILE: an error page never replaces its good section; stdout never prints one', { timeout: 240_000 }, async () => {
+    const file = path.join(scratch, 'pages.md');
+    watched.status = 200;
+    watched.word = 'sectioned';
+    const batch = (...more: string[]) => runCli(['batch', site.at('/watched'), site.at('/steady'), '--engine', 'http', '-o', file, '-q', ...more], { env });
+    expect((await batch()).code).toBe(0);
+    const good = readFileSync(file, 'utf8');
+    expect(good).toContain('the sectioned news');
+    watched.status = 500;
+    const day2 = await batch();
+    expect(day2.code).toBe(0);
+    expect(day2.stderr).toMatch(/^webjobs: warning: \S+\/watched answered HTTP 500 Internal Server Error; its section in \S+pages\.md is the last good page, kept/);
+    expect(readFileSync(file, 'utf8')).toBe(good);
+    const failed = await batch('--fail');
+    expect(failed.code).toBe(3);
+    expect(failed.stderr).toMatch(/\/watched failed: HTTP 500 Internal Server Error \(--fail\); its section in \S+pages\.md is the last good page, kept\n/);
+    expect(readFileSync(file, 'utf8')).toBe(good);
+    // Nothing to keep on stdout: the header names the error, and the error page is left out.
+    const printed = await runCli(['batch', site.at('/watched'), site.at('/steady'), '--engine', 'http', '-q'], { env });
+    expect(printed.stdout).toContain(`==> [1/2] ${site.at('/watched')} (HTTP 500 Internal Server Error) <==\n\n\n==> [2/2] ${site.at('/steady')} <==`);
+    expect(printed.stdout).not.toContain('Something broke');
+    // A crawl's file alike, whatever order its pages finish in.
+    const crawlFile = path.join(scratch, 'crawl.md');
+    const crawl = () => runCli(['crawl', site.at('/tracked-links'), '--engine', 'http', '--ignore-sitemap', '-o', crawlFile, '-q'], { env });
+    watched.status = 200;
+    expect((await crawl()).code).toBe(0);
+    watched.status = 502;
+    expect((await crawl()).code).toBe(0);
+    expect(readFileSync(crawlFile, 'utf8')).toContain('the sectioned news');
+    expect(readFileSync(crawlFile, 'utf8')).not.toContain('Something broke');
+    // Good again: written again.
+    watched.status = 200;
+    watched.word = 'restored';
+    expect((await batch()).code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(good.replaceAll('the sectioned news', 'the restored news'));
+  });
+
   it('cancel of a job that ended exits 12', async () => {
     const run = await runCli(['scrape', site.at('/steady'), '--engine', 'http', '--json'], { env });
     const { jobId } = JSON.parse(run.stdout) as { jobId: string };
