@@ -129,6 +129,10 @@ describe('the daily script (issue 56)', { timeout: 240_000 }, () => {
     const status = await runCli(['status', index.jobId], { env });
     expect(status.stdout).toBe('completed\n');
     expect(status.stderr).toBe('webjobs: 1 page completed, 1 failed\n');
+    const listed = JSON.parse((await runCli(['jobs', '--json', '--limit', '1'], { env })).stdout) as { jobId: string; pages: unknown }[];
+    expect(listed).toEqual([expect.objectContaining({ jobId: index.jobId, status: 'completed', pages: { completed: 1, failed: 1, changed: 0 } })]);
+    const text = await runCli(['jobs', '--limit', '1'], { env });
+    expect(text.stdout).toMatch(new RegExp(`^${index.jobId}  batch    completed  \\S+  \\S+/watched  \\(1 page completed, 1 failed\\)\n$`));
     watched.status = 200;
     const retry = await runCli(['retry', index.jobId, '--timeout', '20s', '-q'], { env });
     expect(retry.code, retry.stderr + retry.stdout).toBe(0);
@@ -158,8 +162,8 @@ describe('kill -9 and run again (issue 56)', { timeout: 240_000 }, () => {
   const args = () => ['batch', site.at('/watched'), site.at('/hold'), ...TRACK, '--exit-code', '--output-dir', od, '-q', '--concurrency', '1'];
   const jobIds = () => (existsSync(path.join(env.WEBJOBS_HOME, 'jobs')) ? readdirSync(path.join(env.WEBJOBS_HOME, 'jobs')).filter((name) => !name.startsWith('.')) : []);
 
-  /** Runs the script until /watched is written and /hold is loading, then kills it with SIGKILL; the job's id. */
-  async function killMidway(): Promise<string> {
+  /** Runs the script until /watched is written and /hold is loading, then (after `whileRunning`) kills it with SIGKILL; the job's id. */
+  async function killMidway(whileRunning?: (jobId: string) => Promise<void>): Promise<string> {
     const before = new Set(jobIds());
     holding = true;
     const cli = startCli(args(), { env });
@@ -168,6 +172,7 @@ describe('kill -9 and run again (issue 56)', { timeout: 240_000 }, () => {
       () => held.length > 0 && file() !== undefined && readFileSync(path.join(od, file()!), 'utf8').includes(`the ${watched.word} news`),
       () => `held ${held.length}, ${cli.output().stderr}`,
     );
+    await whileRunning?.(jobIds().find((job) => !before.has(job))!);
     cli.child.kill('SIGKILL');
     expect((await cli.done).signal).toBe('SIGKILL');
     for (const res of held) res.destroy();
@@ -183,7 +188,17 @@ describe('kill -9 and run again (issue 56)', { timeout: 240_000 }, () => {
     expect((await runCli(args(), { env })).code).toBe(10);
     expect((await runCli(args(), { env })).code).toBe(0);
     watched.word = 'two';
-    await killMidway();
+    // Counted while it runs, by jobs and status alike: /watched stored (and changed), /hold loading.
+    await killMidway(async (jobId) => {
+      await until(
+        async () => {
+          const listed = JSON.parse((await runCli(['jobs', '--json', '--limit', '1'], { env })).stdout) as { jobId: string; status: string; pages?: unknown }[];
+          return JSON.stringify(listed) === JSON.stringify([{ ...listed[0], jobId, status: 'running', pages: { completed: 1, failed: 0, changed: 1 } }]);
+        },
+        () => 'jobs lists the running job with 1 page completed and changed',
+      );
+      expect((await runCli(['status', jobId], { env })).stderr).toBe('webjobs: 1 page completed, 0 failed, 1 changed\n');
+    });
     const again = await runCli(args(), { env });
     expect(again.code).toBe(10);
     expect(readChanges(od)).toEqual([expect.objectContaining({ url: site.at('/watched'), changeStatus: 'changed' })]);
