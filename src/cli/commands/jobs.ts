@@ -10,6 +10,7 @@ import { changedPage, parseDuration, parseFormats, parseInteger, type RunFlags }
 import { entriesOf, writeMergedRecord, writeResultBatch } from '../jobPages.js';
 import { openOutput, writeOutput } from '../output.js';
 import { pageOutput } from '../screenshot.js';
+import { forgetRunOptions } from '../runOptions.js';
 import { quoted } from '../../api/quote.js';
 
 type BackendFlags = Pick<RunFlags, 'remote' | 'apiKey'>;
@@ -303,7 +304,12 @@ Examples:
       const deleted: string[] = [];
       for (const job of chosen) {
         try {
-          if (flags.dryRun || (await backend.remove(job.jobId))) deleted.push(job.jobId);
+          if (flags.dryRun) deleted.push(job.jobId);
+          else if (await backend.remove(job.jobId)) {
+            // The options resume would go on with (runOptions.ts) go with the job.
+            await forgetRunOptions(job.jobId);
+            deleted.push(job.jobId);
+          }
         } catch (err) {
           // A damaged record (its listed header is fine, its record is not) is left alone, as the listing's are.
           if (err instanceof JobNotFoundError) continue;
