@@ -5,8 +5,8 @@
 import { count } from '../plural.js';
 import { Command } from 'commander';
 import type { JobBackend } from '../../api/backend.js';
-import { DamagedRecordError, UsageError } from '../../api/errors.js';
-import { isFinal, type BatchScrapeRequest, type ExtractRequest, type ScrapeRequest } from '../../api/types.js';
+import { DamagedRecordError, NotResumableError, UsageError } from '../../api/errors.js';
+import { isFinal, type BatchScrapeRequest, type ExtractRequest, type JobKind, type JobStatus, type ScrapeRequest } from '../../api/types.js';
 import { withBackend } from '../backendFactory.js';
 import { entriesOf } from '../jobPages.js';
 import { addManyPagesOptions, runManyPages, type ManyPagesFlags } from '../manyPages.js';
@@ -52,7 +52,24 @@ type Retry =
 async function retryRequest(backend: JobBackend, idOrPrefix: string, say: (line: string) => void): Promise<Retry> {
   const jobId = await resolveJobId(backend, idOrPrefix);
   const { kind, status } = await backend.status(jobId);
-  if (!isFinal(status)) throw new UsageError(`job ${jobId} is still ${status}; wait for it (webjobs status ${jobId}) or cancel it first`);
+  stillRuns(jobId, kind, status);
+  const retry = await retryOf(backend, jobId, kind, status, say);
+  // Another process may have resumed the job while its pages were read (what they said is no longer so).
+  const now = await backend.status(jobId);
+  stillRuns(jobId, now.kind, now.status);
+  return retry;
+}
+
+/**
+ * Refuses a job that is not over: its process, or another resuming it (webjobs resume), is at work. Exit 11,
+ * as resume says of a job that still runs.
+ */
+function stillRuns(jobId: string, kind: string, status: JobStatus): void {
+  if (isFinal(status)) return;
+  throw new NotResumableError(`${kind} job ${jobId} is still ${status} (its process, or one resuming it, is at work); wait for it (webjobs wait ${jobId}) or cancel it first`);
+}
+
+async function retryOf(backend: JobBackend, jobId: string, kind: JobKind, status: JobStatus, say: (line: string) => void): Promise<Retry> {
   const original = await backend.request(jobId);
   if (original.kind === 'scrape') return { jobId, kind: 'scrape', ...(status !== 'completed' ? { request: original.request } : {}) };
   if (original.kind === 'extract') return { jobId, kind: 'extract', ...(status !== 'completed' ? { request: original.request } : {}) };
