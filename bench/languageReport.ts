@@ -65,9 +65,9 @@ export function printLanguageTables(rows: LanguageRow[]): void {
   console.log('\nPer language (word scoring on every set, Han/kana/Thai characters as words):');
   header('language');
   for (const [language, ofLanguage] of groupBy(rows, (row) => row.language)) console.log(line(language, ofLanguage));
-  console.log('  not in English, by source:');
+  console.log("  not in English, by source (pages whose language was told: 'und' left out):");
   header('source');
-  const foreign = rows.filter((row) => row.language !== 'en');
+  const foreign = rows.filter((row) => row.language !== 'en' && row.language !== 'und');
   console.log(line('all', foreign));
   for (const [source, ofSource] of groupBy(foreign, (row) => row.source)) console.log(line(source, ofSource));
   console.log('  by source and language:');
