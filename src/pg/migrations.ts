@@ -97,6 +97,26 @@ export const MIGRATIONS: readonly string[] = [
    ALTER TABLE webjobs_jobs ADD COLUMN dropped_pages integer NOT NULL DEFAULT 0, ADD COLUMN tracks_changes boolean NOT NULL DEFAULT false;`,
   // 7: a crawl page's depth, links from the start page (the sitemap's pages: 0), for maxDepth; NULL: 0.
   `ALTER TABLE webjobs_pages ADD COLUMN depth integer;`,
+  // 8: change tracking's owed history (historyOwed.ts): the version of each page a job found new or changed, by
+  // its history's key in the page cache, until the job completes; the completion (any UPDATE that sets the status
+  // to 'completed') makes them the history in its own transaction, and deletes them.
+  `CREATE TABLE webjobs_history_owed (
+     job_id uuid NOT NULL REFERENCES webjobs_jobs (id) ON DELETE CASCADE,
+     key text NOT NULL,
+     data json NOT NULL,
+     PRIMARY KEY (job_id, key)
+   );
+   CREATE FUNCTION webjobs_commit_history() RETURNS trigger LANGUAGE plpgsql AS $$
+   BEGIN
+     INSERT INTO webjobs_page_cache (key, stored_at, data, validators)
+       SELECT key, now(), data, NULL FROM webjobs_history_owed WHERE job_id = NEW.id
+       ON CONFLICT (key) DO UPDATE SET stored_at = excluded.stored_at, data = excluded.data, validators = NULL;
+     DELETE FROM webjobs_history_owed WHERE job_id = NEW.id;
+     RETURN NULL;
+   END $$;
+   CREATE TRIGGER webjobs_jobs_completed AFTER UPDATE OF status ON webjobs_jobs
+     FOR EACH ROW WHEN (NEW.status = 'completed' AND OLD.status IS DISTINCT FROM 'completed')
+     EXECUTE FUNCTION webjobs_commit_history();`,
 ];
 
 /**
