@@ -37,6 +37,7 @@ import type { JobCache } from '../jobs/crawlChanges.js';
 import { JobQueue } from './jobQueue.js';
 import type { JobContext, JobRunner } from '../jobs/jobRunner.js';
 import { entryCount, readRecord, readRecordEntries, readRecordText } from './records.js';
+import { pagesDamaged } from './damaged.js';
 import { loadRunner } from '../jobs/runners/index.js';
 import { checkResumable, interruptedError } from '../jobs/resume.js';
 import type { Webhooks } from '../jobs/webhooks/webhooks.js';
@@ -429,6 +430,12 @@ export class LocalBackend implements JobBackend {
     return mapWith(engine, validated, signal);
   }
 
+  /** Mends a damaged batch or crawl for `webjobs retry`: its entries that cannot be read become failed entries saying so. */
+  async mend(jobId: string): Promise<{ lost: number }> {
+    const { jobId: id } = await this.readHeader(jobId);
+    return { lost: (await this.store.mendPages?.(id, 'failed'))?.lost.length ?? 0 };
+  }
+
   async remove(jobId: string): Promise<boolean> {
     return this.store.remove((await this.readHeader(jobId)).jobId);
   }
@@ -468,15 +475,17 @@ export class LocalBackend implements JobBackend {
     const self = await this.store.self();
     const judged = header.owner;
     const ownerGone = judged.lease !== self.lease && !(await this.store.ownerAlive(judged));
+    // Entries that cannot be read are redone, whatever the job's end (every entry is read to know).
+    const damaged = isFinal(header.status) && this.store.mendPages !== undefined && (await pagesDamaged(this.store, id));
     // A stopped job whose process still winds it down (or a serve that owns it) is that process's to resume.
     if (judged.lease !== self.lease && !ownerGone) {
-      checkResumable(id, header.kind, header.status, true);
+      checkResumable(id, header.kind, header.status, true, damaged);
       throw new NotResumableError(`${header.kind} job ${id} belongs to a process that still runs (pid ${judged.pid}); resume it there (webjobs serve: --remote), or once it has exited`);
     }
     const resumed = await this.store.update(id, (record, meta) => {
       // Pending under a process gone before it began the job (killed at once): nothing else would ever run it.
       const abandoned = record.status === 'pending' && ownerGone && meta.owner.pid === judged.pid && meta.owner.lease === judged.lease;
-      checkResumable(id, meta.kind, record.status, meta.interrupted === true || abandoned);
+      checkResumable(id, meta.kind, record.status, meta.interrupted === true || abandoned, damaged);
       record.status = 'pending';
       delete record.error;
       delete meta.interrupted;
@@ -484,6 +493,7 @@ export class LocalBackend implements JobBackend {
       meta.owner = self;
     });
     this.unstored.delete(id);
+    if (damaged) await this.store.mendPages!(id, 'missing');
     if (options.detach) await this.spawnWorker(id);
     else this.enqueue(id, options.tenant);
     return { status: resumed.record.status };
