@@ -151,9 +151,18 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
 
 type Guards = Pick<BrowserSettings, 'requestGuard' | 'egressGuard'>;
 
-async function browserEngine(env: NodeJS.ProcessEnv, guards: Guards, browserNice?: number): Promise<Engine> {
-  const { BrowserEngine } = await import('../engine/engine.js');
-  return new BrowserEngine({ env, ...guards, browserNice });
+/**
+ * The browser engine of serve's jobs. `fairTabs` (the file store's serve, whose jobs share one engine): at most
+ * as many tabs at once as one batch opens, handed out in turn per key (tabTurns.ts); PostgreSQL's workers take
+ * pages in turn from the queue instead (pg/fairTurns.ts), as many as their slots.
+ */
+async function browserEngine(env: NodeJS.ProcessEnv, guards: Guards, browserNice?: number, fairTabs = false): Promise<Engine> {
+  const [{ BrowserEngine }, { defaultConcurrency }, { TabTurns }] = await Promise.all([
+    import('../engine/engine.js'),
+    import('../engine/browser/browser.js'),
+    import('../engine/browser/tabTurns.js'),
+  ]);
+  return new BrowserEngine({ env, ...guards, browserNice, ...(fairTabs ? { tabTurns: new TabTurns(defaultConcurrency()) } : {}) });
 }
 
 /** One serve: records under WEBJOBS_HOME, jobs run in this process; jobs a previous serve left are recovered. */
@@ -183,7 +192,7 @@ async function fileJobs(options: ServeOptions, env: NodeJS.ProcessEnv, guards: G
     // With more than one key, one key never holds every slot: another key's job can always start.
     maxRunningPerTenant: keyCount > 1 && maxJobs > 1 ? maxJobs - 1 : maxJobs,
     sharedCache: options.sharedCache,
-    createEngine: async () => (engine = await browserEngine(env, guards, options.browserNice)),
+    createEngine: async () => (engine = await browserEngine(env, guards, options.browserNice, true)),
     webhooks,
   });
   const owners = await JobOwners.open(home);
