@@ -26,7 +26,7 @@ import { neverSilentlyEmpty } from './passes/fallback.js';
 import { removeFurniture } from './passes/furniture.js';
 import { removeCardGrids, removeCardRepeats } from './passes/grids.js';
 import { addProductDescription, productEssentials, removeReviews, startAtTitle } from './passes/products.js';
-import { headlineOf, openWithHeadline } from './passes/headline.js';
+import { headlineNote, headlineOf, openWithHeadline } from './passes/headline.js';
 import { region } from './passes/region.js';
 import { copiedShortRuns, removeRepeats, saidBlocks } from './passes/repeats.js';
 import { removeSectionsHeaded } from './passes/sections.js';
@@ -168,6 +168,7 @@ export function select(doc: Document, page: Document, explain?: Explainer): Main
     } else explain.run(pass.name, () => s.result?.root ?? s.chosen ?? s.content, () => pass.run(s));
   }
   const result = s.result!;
+  if (explain) explain.note('headline', headlineNote(result.root, headline, doc));
   if (explain) explain.note('result', `${textLength(result.root)} characters of text${result.warning ? `; ${result.warning}` : ''}`);
   return result;
 }
