@@ -24,6 +24,7 @@ import { readPage, reviewsProducts, type PageFacts } from './pageKind.js';
 import { articleOrRegion } from './passes/article.js';
 import { neverSilentlyEmpty } from './passes/fallback.js';
 import { removeFurniture } from './passes/furniture.js';
+import { listsMayBeContent } from './passes/lists.js';
 import { removeCardGrids, removeCardRepeats } from './passes/grids.js';
 import { addProductDescription, productEssentials, removeReviews, startAtTitle } from './passes/products.js';
 import { headlineOf, openWithHeadline } from './passes/headline.js';
@@ -94,7 +95,10 @@ const isProduct = (s: Selection) => s.facts.isProduct;
 
 /** The passes on the main region, in order: cleaning, the choice of a candidate, then finishing the chosen one. */
 export const PASSES: readonly Pass[] = [
-  { name: 'furniture', run: (s) => removeFurniture(s.content, s.facts.phrases, { dateLines: !s.facts.isThread }) },
+  {
+    name: 'furniture',
+    run: (s) => removeFurniture(s.content, s.facts.phrases, { dateLines: !s.facts.isThread, lists: listsMayBeContent(s.facts.says) }),
+  },
   { name: 'repeats', run: (s) => removeRepeats(s.content) },
   // Readers' comments under a post are not the post; in a thread, the posts are the content.
   { name: 'poster-details', when: (s) => s.facts.isThread, run: (s) => removePosterDetails(s.content) },
