@@ -20,9 +20,11 @@
  *   WEBJOBS_BENCH_ROUNDS=3            rounds (medians over them)
  *   WEBJOBS_BENCH_ONLY=http,browser   which comparisons
  *   WEBJOBS_BENCH_CPU_PROF=dir        the webjobs CLI runs with --cpu-prof into dir (main thread and workers)
+ *   WEBJOBS_BENCH_BASE=dir            a build before (dir/bin/webjobs.js, its dist/ built) also runs, in the same rounds,
+ *                                     before this one: the ratio of each pair prices a change
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -43,6 +45,48 @@ interface Run {
   seconds: number;
   cpuMs: number;
   pages: number;
+  /** CPU ms of the root process's threads (user + sys of each, by thread id), and of the processes below it. */
+  threads: Map<string, number>;
+  belowMs: number;
+}
+
+/** CPU ms of each thread of `pid` (utime + stime of /proc/PID/task/TID/stat); empty once it is gone. */
+function threadCpu(pid: number): Map<string, number> {
+  const found = new Map<string, number>();
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        found.set(tid, (Number(fields[11]) + Number(fields[12])) * 10);
+      } catch {
+        /* ended */
+      }
+    }
+  } catch {
+    /* gone */
+  }
+  return found;
+}
+
+/**
+ * Where a run's CPU went, ms a page: the root's main thread, its `workers` busiest other threads (the
+ * extraction workers of an HTTP batch; for the peers, none), the rest of its threads (V8's compiler and
+ * GC helpers, libuv's pool), and the processes below it (Chromium).
+ */
+function breakdown(run: Run, workers: number): string {
+  const perPage = (ms: number) => fixed(ms / run.pages);
+  const pid = [...run.threads.keys()].map(Number).sort((a, b) => a - b)[0];
+  const main = run.threads.get(String(pid)) ?? 0;
+  const others = [...run.threads.entries()].filter(([tid]) => tid !== String(pid)).map(([, ms]) => ms).sort((a, b) => b - a);
+  const busiest = others.slice(0, workers).reduce((a, b) => a + b, 0);
+  const rest = others.slice(workers).reduce((a, b) => a + b, 0);
+  return [
+    `main thread ${perPage(main)}`,
+    ...(workers > 0 ? [`${workers} extraction workers ${perPage(busiest)}`] : []),
+    `V8 and libuv helper threads ${perPage(rest)}`,
+    ...(run.belowMs > 0 ? [`child processes ${perPage(run.belowMs)}`] : []),
+  ].join(', ');
 }
 
 /** Spawns `args` with `input` on stdin; its wall time and the CPU of its whole tree, sampled every 20 ms until it exits. */
@@ -56,10 +100,16 @@ async function measured(args: string[], input: string, env: NodeJS.ProcessEnv, p
   child.stdin.end(input);
   let done = false;
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => ((done = true), resolve(code))));
-  // A process's own figure holds the children it waited for; one seen alive is counted until it is reaped.
-  const seen = new Map<number, number>();
+  // A process's figure holds the children it waited for (Chromium's zygote reaps its renderers, the CLI its
+  // browser): the tree's sum at one sample counts each process once, alive or reaped; its largest is the figure.
+  let cpuMs = 0;
+  let belowMs = 0;
+  const threads = new Map<string, number>();
   while (!done) {
-    for (const pid of [child.pid!, ...descendants(child.pid!)]) seen.set(pid, Math.max(seen.get(pid) ?? 0, cpuMsOf(pid)));
+    const below = descendants(child.pid!).reduce((total, pid) => total + cpuMsOf(pid), 0);
+    cpuMs = Math.max(cpuMs, cpuMsOf(child.pid!) + below);
+    belowMs = Math.max(belowMs, below);
+    for (const [tid, ms] of threadCpu(child.pid!)) threads.set(tid, Math.max(threads.get(tid) ?? 0, ms));
     await sleep(20);
   }
   const code = await exited;
@@ -67,10 +117,7 @@ async function measured(args: string[], input: string, env: NodeJS.ProcessEnv, p
   // webjobs exits 3 when a page failed: the check below says which.
   if (code !== 0 && code !== 3) throw new Error(`${args.slice(1, 3).join(' ')} exited with ${code}: ${stderr.slice(0, 500)}`);
   check(stdout);
-  const root = seen.get(child.pid!) ?? 0;
-  const others = [...seen.entries()].filter(([pid]) => pid !== child.pid).reduce((total, [, ms]) => total + ms, 0);
-  // The root's last sample may miss its end; the children it reaped are in its figure then, else in ours.
-  return { seconds, cpuMs: Math.max(root, 0) + others, pages };
+  return { seconds, cpuMs, pages, threads, belowMs };
 }
 
 function lines(expected: number, name: string): (stdout: string) => void {
@@ -159,10 +206,23 @@ async function floorPeer(urls: string[]): Promise<void> {
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const fixed = (value: number, digits = 1) => value.toFixed(digits);
 
-function webjobsArgs(engine: 'http' | 'browser', name: string): string[] {
+function webjobsArgs(engine: 'http' | 'browser', name: string, bin = BIN): string[] {
   const dir = process.env.WEBJOBS_BENCH_CPU_PROF;
   const prof = dir ? ['--cpu-prof', '--cpu-prof-dir', path.join(path.resolve(dir), name)] : [];
-  return [...prof, BIN, 'batch', '-', '--engine', engine, '--jsonl'];
+  return [...prof, bin, 'batch', '-', '--engine', engine, '--jsonl'];
+}
+
+const BASE_BIN = process.env.WEBJOBS_BENCH_BASE ? path.join(path.resolve(process.env.WEBJOBS_BENCH_BASE), 'bin', 'webjobs.js') : undefined;
+
+/** The build before, in its turn of the round: its figures, and this build's against them. */
+function compareBase(label: string, base: Run[], ours: Run[]): void {
+  if (base.length === 0) return;
+  const rate = (r: Run) => r.pages / r.seconds;
+  const each = ours.map((r, i) => `${fixed(base[i]!.cpuMs / base[i]!.pages)} -> ${fixed(r.cpuMs / r.pages)}`).join(', ');
+  console.log(
+    `${label}: base -> this build, CPU ms/page ${each}; median CPU ratio ${fixed(median(ours.map((r, i) => r.cpuMs / base[i]!.cpuMs)), 3)}, ` +
+      `median pages/s ratio ${fixed(median(ours.map((r, i) => rate(r) / rate(base[i]!))), 3)}`,
+  );
 }
 
 async function withHome<T>(run: (home: string) => Promise<T>): Promise<T> {
@@ -185,11 +245,11 @@ async function httpComparison(rounds: number): Promise<void> {
   const urls = ids.map((id) => `${server.base}/${id}.html`);
   const input = urls.map((url) => `${url}\n`).join('');
   const cores = os.availableParallelism();
-  const runs: Record<'webjobs' | 'cheerio' | 'bare', Run[]> = { webjobs: [], cheerio: [], bare: [] };
+  const runs: Record<'base' | 'webjobs' | 'cheerio' | 'bare', Run[]> = { base: [], webjobs: [], cheerio: [], bare: [] };
   try {
     console.log(`181 article pages on ${server.base}; ${cores} cores; ${rounds} rounds, in turn (load ${os.loadavg().map((l) => fixed(l)).join(' ')})`);
     for (let round = 1; round <= rounds; round++) {
-      if (process.env.WEBJOBS_BENCH_CPU_PROF) mkdirSync(path.join(process.env.WEBJOBS_BENCH_CPU_PROF, `http-${round}`), { recursive: true });
+      if (BASE_BIN) runs.base.push(await withHome((home) => measured(webjobsArgs('http', `base-http-${round}`, BASE_BIN), input, { WEBJOBS_HOME: home }, ids.length, lines(ids.length, 'base'))));
       runs.webjobs.push(await withHome((home) => measured(webjobsArgs('http', `http-${round}`), input, { WEBJOBS_HOME: home }, ids.length, lines(ids.length, 'webjobs'))));
       runs.cheerio.push(await measured([SELF, '--peer', 'cheerio'], input, { CRAWLEE_LOG_LEVEL: 'ERROR' }, ids.length, lines(ids.length, 'cheerio')));
       runs.bare.push(await measured([SELF, '--peer', 'bare', set.htmlDir], ids.join('\n'), {}, ids.length, lines(ids.length, 'bare')));
@@ -214,6 +274,13 @@ async function httpComparison(rounds: number): Promise<void> {
         `webjobs/cheerio ${fixed(median(runs.webjobs.map((w, i) => rate(w) / rate(runs.cheerio[i]!))), 2)}x (goal >= 1.5), ` +
         `tree CPU/bare ${fixed(median(runs.webjobs.map((w, i) => w.cpuMs / runs.bare[i]!.cpuMs)), 2)}x (goal <= 1.3)`,
     );
+    compareBase('http', runs.base, runs.webjobs);
+    const byCpu = (list: Run[]) => [...list].sort((a, b) => a.cpuMs - b.cpuMs)[Math.floor(list.length / 2)]!;
+    const workers = Math.min(4, cores);
+    console.log(`where the CPU went, ms a page (each one's median round by CPU):`);
+    console.log(`  webjobs: ${breakdown(byCpu(runs.webjobs), workers)}`);
+    console.log(`  cheerio: ${breakdown(byCpu(runs.cheerio), 0)}`);
+    console.log(`  bare:    ${breakdown(byCpu(runs.bare), 0)}`);
   } finally {
     await server.close();
   }
@@ -230,10 +297,11 @@ async function browserComparison(rounds: number): Promise<void> {
   const site = await listenOnLoopback(server);
   const count = Number(process.env.WEBJOBS_BENCH_PAGES) || 200;
   const input = Array.from({ length: count }, (_, i) => `${site.base}/article/${i}\n`).join('');
-  const runs: Record<'browser' | 'floor', Run[]> = { browser: [], floor: [] };
+  const runs: Record<'base' | 'browser' | 'floor', Run[]> = { base: [], browser: [], floor: [] };
   try {
     console.log(`${count} plain article pages on ${site.base}; Chromium ${CHROMIUM}; ${rounds} rounds, in turn (load ${os.loadavg().map((l) => fixed(l)).join(' ')})`);
     for (let round = 1; round <= rounds; round++) {
+      if (BASE_BIN) runs.base.push(await withHome((home) => measured(webjobsArgs('browser', `base-browser-${round}`, BASE_BIN), input, { WEBJOBS_HOME: home }, count, lines(count, 'base'))));
       runs.browser.push(await withHome((home) => measured(webjobsArgs('browser', `browser-${round}`), input, { WEBJOBS_HOME: home }, count, lines(count, 'webjobs'))));
       runs.floor.push(await measured([SELF, '--peer', 'floor'], input, {}, count, lines(count, 'floor')));
       const [w, f] = [runs.browser.at(-1)!, runs.floor.at(-1)!];
@@ -249,6 +317,11 @@ async function browserComparison(rounds: number): Promise<void> {
         `webjobs/floor ${fixed(median(runs.browser.map((w, i) => rate(w) / rate(runs.floor[i]!))), 2)}x (goal >= 1.0), ` +
         `CPU ${fixed(median(runs.browser.map((w, i) => w.cpuMs / runs.floor[i]!.cpuMs)), 2)}x`,
     );
+    compareBase('browser', runs.base, runs.browser);
+    const byCpu = (list: Run[]) => [...list].sort((a, b) => a.cpuMs - b.cpuMs)[Math.floor(list.length / 2)]!;
+    console.log(`where the CPU went, ms a page (each one's median round by CPU; Chromium's processes are the child processes):`);
+    console.log(`  webjobs: ${breakdown(byCpu(runs.browser), 0)}`);
+    console.log(`  floor:   ${breakdown(byCpu(runs.floor), 0)}`);
   } finally {
     await site.close();
   }
