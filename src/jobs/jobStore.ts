@@ -108,6 +108,12 @@ export interface OwnedJobStore {
    * For stores that keep entries as files (serve streams them, never parsing a large one).
    */
   pageTexts?(jobId: string, start: number, count: number): Promise<(PageText | undefined)[]>;
+  /**
+   * Mends a batch's or crawl's entries that cannot be read (DamagedPagesError): they are left out (`'missing'`:
+   * a resumed job redoes them) or stored as failed entries saying they were lost (`'failed'`: a retry runs them
+   * again); the indexes lost. For stores that can be damaged so (the file store).
+   */
+  mendPages?(jobId: string, lost: 'missing' | 'failed'): Promise<{ lost: number[] }>;
   /** Headers of the given jobs (default: all), oldest first; unknown ids are left out, damaged jobs listed as such. */
   list(jobIds?: readonly string[]): Promise<(JobHeader | DamagedJob)[]>;
   /** Deletes a job whose stored status is final, with its pages; false (nothing deleted) for one that is not. */
