@@ -25,6 +25,7 @@ import { articleOrRegion } from './passes/article.js';
 import { removeCredits } from './passes/credits.js';
 import { neverSilentlyEmpty } from './passes/fallback.js';
 import { removeFurniture } from './passes/furniture.js';
+import { listsMayBeContent } from './passes/lists.js';
 import { removeCardGrids, removeCardRepeats } from './passes/grids.js';
 import { addProductDescription, productEssentials, removeReviews, startAtTitle } from './passes/products.js';
 import { headlineNote, headlineOf, openWithHeadline } from './passes/headline.js';
@@ -95,7 +96,10 @@ const isProduct = (s: Selection) => s.facts.isProduct;
 
 /** The passes on the main region, in order: cleaning, the choice of a candidate, then finishing the chosen one. */
 export const PASSES: readonly Pass[] = [
-  { name: 'furniture', run: (s) => removeFurniture(s.content, s.facts.phrases, { dateLines: !s.facts.isThread }) },
+  {
+    name: 'furniture',
+    run: (s) => removeFurniture(s.content, s.facts.phrases, { dateLines: !s.facts.isThread, lists: listsMayBeContent(s.facts.says) }),
+  },
   // A photo's credit, a rights notice: by shape, in any language (passes/credits.ts).
   { name: 'credits', when: (s) => !s.facts.isThread, run: (s) => removeCredits(s.content, { article: s.facts.says === 'article' }) },
   { name: 'repeats', run: (s) => removeRepeats(s.content) },
