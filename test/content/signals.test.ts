@@ -25,6 +25,8 @@ describe('credits', () => {
     // A caption's sentence is no credit.
     expect(isCreditLine('Überflutete Gebiete nördlich von Ljubljana.', true)).toBe(false);
     expect(isCreditLine('84 reviews / 5 average', true)).toBe(false);
+    expect(isCreditLine('HSA / FSA eligible', true)).toBe(false);
+    expect(isCreditLine('Blaze (he/him)', true)).toBe(false);
     expect(isCreditLine('Die Kinder spielen im Hof und/oder im Garten, wenn es nicht regnet.', true)).toBe(false);
   });
 
@@ -39,7 +41,7 @@ describe('credits', () => {
       </article>`,
       (doc) => {
         const article = doc.querySelector('article')!;
-        removeCredits(article);
+        removeCredits(article, { article: true });
         const kept = text(article);
         expect(kept).toContain('Überflutete Gebiete nördlich von Ljubljana.');
         expect(kept).toContain('Friedrich Merz');
@@ -50,5 +52,17 @@ describe('credits', () => {
         expect(kept).not.toContain('Licencja');
       },
     );
+  });
+});
+
+describe('credits on a page that is not an article', () => {
+  it("keeps a shop card's slashed line by its picture, and still drops a © line", () => {
+    onPage('<main><div><img src="c.jpg" alt=""><p>Red/Pink M</p></div><p>© 2026 Shop GmbH</p><p>Text of the page that stays.</p></main>', (doc) => {
+      const main = doc.querySelector('main')!;
+      removeCredits(main, { article: false });
+      expect(text(main)).toContain('Red/Pink M');
+      expect(text(main)).toContain('Text of the page that stays.');
+      expect(text(main)).not.toContain('Shop GmbH');
+    });
   });
 });

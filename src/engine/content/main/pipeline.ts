@@ -101,7 +101,7 @@ export const PASSES: readonly Pass[] = [
     run: (s) => removeFurniture(s.content, s.facts.phrases, { dateLines: !s.facts.isThread, lists: listsMayBeContent(s.facts.says) }),
   },
   // A photo's credit, a rights notice: by shape, in any language (passes/credits.ts).
-  { name: 'credits', run: (s) => removeCredits(s.content) },
+  { name: 'credits', when: (s) => !s.facts.isThread, run: (s) => removeCredits(s.content, { article: s.facts.says === 'article' }) },
   { name: 'repeats', run: (s) => removeRepeats(s.content) },
   // Readers' comments under a post are not the post; in a thread, the posts are the content.
   { name: 'poster-details', when: (s) => s.facts.isThread, run: (s) => removePosterDetails(s.content) },
