@@ -41,6 +41,9 @@ export interface JobRow {
   attempt: number;
   /** result() only: the crawl's rows past maxPages (NOT_CRAWLED). */
   not_crawled: number;
+  /** result() only: webhook deliveries dropped after their last retry, and for room (pg/webhooks.ts). */
+  webhook_failures: number;
+  webhook_dropped: number;
 }
 
 /** Who starts a job on serve, and how many pending or running jobs that key may have. */
@@ -164,10 +167,15 @@ export class PgJobStore {
   async result(jobId: string, query: PageQuery = {}): Promise<JobRecord> {
     const row = await this.row(
       jobId,
-      `id, kind, status, record, total_pages, done_pages, request,
+      `id, kind, status, record, total_pages, done_pages, request, webhook_failures, webhook_dropped,
        (SELECT count(*)::int FROM webjobs_pages p WHERE p.job_id = webjobs_jobs.id AND p.status = '${NOT_CRAWLED}') AS not_crawled`,
     );
-    const head = { jobId: row.id, status: row.status, ...row.record };
+    // Webhook deliveries dropped after their last retry, or for room (pg/webhooks.ts): counted apart from the record.
+    const hooks = {
+      ...(row.webhook_failures > 0 ? { webhookFailures: row.webhook_failures } : {}),
+      ...(row.webhook_dropped > 0 ? { webhookDropped: row.webhook_dropped } : {}),
+    };
+    const head = { jobId: row.id, status: row.status, ...row.record, ...hooks };
     if (row.kind !== 'batch' && row.kind !== 'crawl') return head as JobRecord;
     const { page, batchSize } = validatePageQuery(query);
     const start = (page - 1) * batchSize;
