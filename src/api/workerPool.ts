@@ -8,6 +8,7 @@
  * A worker that fails or stops fails its task.
  */
 import { Worker, type ResourceLimits } from 'node:worker_threads';
+import { KeyTurns } from './keyTurns.js';
 
 /** What a worker is sent and answers: each answer names its task by `id`. */
 export interface WorkerMessage {
@@ -59,12 +60,10 @@ interface Slot<Task, Reply> {
 
 export class WorkerPool<Task extends WorkerMessage, Reply extends WorkerMessage> {
   private readonly slots: Slot<Task, Reply>[] = [];
-  private readonly queue: Pending<Task, Reply>[] = [];
+  /** Tasks waiting for a worker, taken in turn per key (keyTurns.ts). */
+  private readonly queue = new KeyTurns<Pending<Task, Reply>>((pending) => pending.limits.key ?? '');
   private nextId = 1;
   private closed = false;
-  /** When each key's last task went to a worker (a count of tasks handed out), for the fair turn (next()). */
-  private readonly served = new Map<string, number>();
-  private handedOut = 0;
 
   private readonly settings: Required<WorkerPoolSettings>;
 
@@ -92,39 +91,13 @@ export class WorkerPool<Task extends WorkerMessage, Reply extends WorkerMessage>
     while (this.queue.length > 0) {
       const slot = this.slots.find((s) => !s.busy) ?? (this.slots.length < this.settings.size ? this.spawn() : undefined);
       if (!slot) return;
-      const pending = this.next();
+      const pending = this.queue.next()!;
       if (pending.limits.signal?.aborted) {
         pending.reject(this.settings.aborted(pending.limits.signal));
         continue;
       }
       this.assign(slot, pending);
     }
-  }
-
-  /**
-   * Takes the next task from the queue: the first waiting task of the key served longest ago (a key never
-   * served first), so that each key with work gets a worker in turn, whatever the others have queued.
-   */
-  private next(): Pending<Task, Reply> {
-    let best = 0;
-    let bestServed = Infinity;
-    const seen = new Set<string>();
-    for (let i = 0; i < this.queue.length && seen.size < this.served.size + 1; i++) {
-      const key = this.queue[i]!.limits.key ?? '';
-      if (seen.has(key)) continue;
-      seen.add(key);
-      const served = this.served.get(key) ?? -1;
-      if (served < bestServed) {
-        best = i;
-        bestServed = served;
-      }
-      if (served === -1) break;
-    }
-    const [pending] = this.queue.splice(best, 1);
-    this.served.set(pending!.limits.key ?? '', this.handedOut++);
-    // Keys with nothing queued are forgotten past a bound, so that a server of many keys keeps few.
-    if (this.served.size > 1024) for (const key of this.served.keys()) if (!this.queue.some((p) => (p.limits.key ?? '') === key)) this.served.delete(key);
-    return pending!;
   }
 
   private spawn(): Slot<Task, Reply> {
@@ -192,7 +165,7 @@ export class WorkerPool<Task extends WorkerMessage, Reply extends WorkerMessage>
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const pending of this.queue.splice(0)) pending.reject(new Error(this.settings.closedMessage));
+    for (const pending of this.queue.takeAll()) pending.reject(new Error(this.settings.closedMessage));
     const slots = [...this.slots];
     for (const slot of slots) this.drop(slot)?.reject(new Error(this.settings.closedMessage));
     await Promise.all(slots.map((slot) => slot.worker.terminate()));
