@@ -108,6 +108,11 @@ export interface OwnedJobStore {
    * For stores that keep entries as files (serve streams them, never parsing a large one).
    */
   pageTexts?(jobId: string, start: number, count: number): Promise<(PageText | undefined)[]>;
+  /**
+   * The stored size in bytes of entries [start, start+count), from the store's index without reading them (undefined
+   * where it is not known): a reader takes several small entries in one readPages, a large one alone.
+   */
+  pageSizes?(jobId: string, start: number, count: number): Promise<(number | undefined)[]>;
   /** Headers of the given jobs (default: all), oldest first; unknown ids are left out, damaged jobs listed as such. */
   list(jobIds?: readonly string[]): Promise<(JobHeader | DamagedJob)[]>;
   /** Deletes a job whose stored status is final, with its pages; false (nothing deleted) for one that is not. */
