@@ -127,7 +127,7 @@ class Crawl {
         this.frontier.markSeen(finalUrl);
         return true;
       },
-      failed: (failedUrl) => this.crawled.add(normalizeUrl(failedUrl)!),
+      failed: (failedUrl) => this.crawled.add(normalizeUrl(failedUrl) ?? failedUrl),
     };
     try {
       return await visitPage(visitor, url, isStart, this.changes?.lastmodOf(url));
@@ -142,7 +142,7 @@ class Crawl {
   /** The next queued URL that no redirect has already brought us to, and its depth. */
   private nextUrl(): { url: string; depth: number } | undefined {
     for (let next = this.frontier.nextWithDepth(); next !== undefined; next = this.frontier.nextWithDepth()) {
-      if (!this.crawled.has(normalizeUrl(next.url)!)) return next;
+      if (!this.crawled.has(normalizeUrl(next.url) ?? next.url)) return next;
     }
     return undefined;
   }
