@@ -21,9 +21,10 @@
  *   WEBJOBS_BENCH_ENGINE=http    --engine of the crawl
  *   WEBJOBS_BENCH_STEP=10000     pages per line of the rate table
  *   WEBJOBS_BENCH_KEEP=1         keep the store and output folders (their paths are printed)
+ *   WEBJOBS_BENCH_OUTPUT=file    --jsonl into a file (-o) the bench reads as it grows, not a pipe
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readdirSync, readSync, rmSync, statSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -36,6 +37,7 @@ const PAGES = Number(process.env.WEBJOBS_BENCH_PAGES) || 100_000;
 const ENGINE = process.env.WEBJOBS_BENCH_ENGINE ?? 'http';
 const STEP = Number(process.env.WEBJOBS_BENCH_STEP) || Math.min(10_000, Math.max(1, Math.floor(PAGES / 10)));
 const KEEP = process.env.WEBJOBS_BENCH_KEEP === '1';
+const TO_FILE = process.env.WEBJOBS_BENCH_OUTPUT === 'file';
 /** The first and last pages whose rates the goal compares (the last at ≥ 0.9× the first). */
 const ENDS = Math.min(2_000, Math.floor(PAGES / 5));
 const NAV = 10;
@@ -101,8 +103,8 @@ interface CliRun {
   stderr: string;
 }
 
-/** Runs the CLI with `args`; `onLine` gets each stdout line (stdout is not kept otherwise). */
-function runCli(args: string[], home: string, onLine?: (sample: () => number) => void): Promise<CliRun> {
+/** Runs the CLI with `args`; `onLine` gets each stdout line, or each line of `tail` as it grows (stdout is not kept otherwise). */
+function runCli(args: string[], home: string, onLine?: (sample: () => number) => void, tail?: string): Promise<CliRun> {
   const started = process.hrtime.bigint();
   const child = spawn(process.execPath, [BIN, ...args], {
     env: { ...process.env, WEBJOBS_HOME: home, NO_COLOR: '1' },
@@ -111,7 +113,29 @@ function runCli(args: string[], home: string, onLine?: (sample: () => number) =>
   const sampler = new TreeSampler(child.pid!);
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk));
-  if (onLine) {
+  let tailTimer: NodeJS.Timeout | undefined;
+  if (onLine && tail) {
+    let offset = 0;
+    const buffer = Buffer.alloc(1 << 20);
+    const read = () => {
+      let fd: number;
+      try {
+        fd = openSync(tail, 'r');
+      } catch {
+        return;
+      }
+      try {
+        for (let n = readSync(fd, buffer, 0, buffer.length, offset); n > 0; n = readSync(fd, buffer, 0, buffer.length, offset)) {
+          offset += n;
+          for (let at = buffer.indexOf(10); at !== -1 && at < n; at = buffer.indexOf(10, at + 1)) onLine(() => sampler.sample());
+        }
+      } finally {
+        closeSync(fd);
+      }
+    };
+    tailTimer = setInterval(read, 250);
+    child.on('close', read);
+  } else if (onLine) {
     child.stdout!.on('data', (chunk: Buffer) => {
       for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) onLine(() => sampler.sample());
     });
@@ -119,6 +143,7 @@ function runCli(args: string[], home: string, onLine?: (sample: () => number) =>
   return new Promise((resolve) =>
     child.on('close', (code) => {
       sampler.stop();
+      if (tailTimer) clearInterval(tailTimer);
       resolve({ code, seconds: Number(process.hrtime.bigint() - started) / 1e9, sampler, stderr });
     }),
   );
@@ -153,13 +178,14 @@ async function main(): Promise<void> {
     let lines = 0;
     const started = process.hrtime.bigint();
     const crawl = await runCli(
-      ['crawl', `${site.base}/p/0`, '--max-pages', String(PAGES), '--engine', ENGINE, '--ignore-sitemap', '--jsonl', '-q'],
+      ['crawl', `${site.base}/p/0`, '--max-pages', String(PAGES), '--engine', ENGINE, '--ignore-sitemap', '--jsonl', '-q', ...(TO_FILE ? ['-o', path.join(home, 'out.jsonl')] : [])],
       home,
       (sample) => {
         if (lines < arrivals.length) arrivals[lines] = Number(process.hrtime.bigint() - started) / 1e9;
         lines++;
         if (lines % STEP === 0) rssAtStep.push(sample());
       },
+      TO_FILE ? path.join(home, 'out.jsonl') : undefined,
     );
     if (crawl.code !== 0 || lines !== PAGES) {
       // Figures follow for what it did: a crawl that lost pages still says at what rate and memory.
