@@ -17,8 +17,16 @@
  *
  *   npm run bench:quality
  *
+ * - fundus: 258 news pages in some twenty languages, fundus' parser test pages with the text their
+ *   site's parser reads (`npm run bench:fetch-fundus`, or WEBJOBS_BENCH_FUNDUS=/path), in two fixed halves
+ *   by publisher (langSets.ts): fundus-dev to tune on, fundus-held-out only reported.
+ * - readability: Readability's test pages whose expected article is not in English
+ *   (`npm run bench:fetch-readability`, or WEBJOBS_BENCH_READABILITY=/path).
+ * After the sets, a table per language (told from the truth's text, language.ts) and per page type
+ * scores every page of every set the same way (languageReport.ts).
+ *
  * Knobs, for tuning extraction:
- *   WEBJOBS_BENCH_SETS=articles,wcxb   which sets (default both)
+ *   WEBJOBS_BENCH_SETS=articles,wcxb   which sets (default all four: articles, wcxb, fundus, readability)
  *   WEBJOBS_BENCH_TYPES=forum,product  WCXB page types only; also prints the 10 worst pages per type
  *   WEBJOBS_BENCH_ONLY=id1,id2         pages whose id starts with one of these, in every set
  *   WEBJOBS_BENCH_SAMPLE=N             N WCXB pages, every k-th page of each type (a quick, representative run)
@@ -35,6 +43,8 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { PeerJob, PeerMessage } from './peerWorker.js';
 import { startServer } from './pageServer.js';
+import { languageRows, printLanguageTables, reportWords, type LanguageRow } from './languageReport.js';
+import { loadFundus, loadReadability } from './langSets.js';
 import { opensWithHeadline, readerText, withoutHeadline } from './readerText.js';
 import { meanOf, pageF1, scorePage, snippetRate, summarise, wordScore } from './score.js';
 import {
@@ -138,6 +148,7 @@ async function fetchBatch(
 
 /** The set's pages after the id, type and sample knobs, or undefined (with a line saying why) when absent. */
 function loadSet(name: SetName): BenchSet | undefined {
+  if (name === 'fundus' || name === 'readability') return loadLanguageSet(name);
   if (name === 'articles') {
     const dir = articlesDir();
     const set = loadArticles(dir);
@@ -157,6 +168,16 @@ function loadSet(name: SetName): BenchSet | undefined {
   const sample = Number(process.env.WEBJOBS_BENCH_SAMPLE);
   if (sample > 0) pages = sampleByType(pages, sample);
   set.pages = pages;
+  return set;
+}
+
+/** fundus or Readability's pages, after the id knob, or undefined (with a line saying how to get them) when absent. */
+function loadLanguageSet(name: 'fundus' | 'readability'): BenchSet | undefined {
+  const knob = name === 'fundus' ? 'WEBJOBS_BENCH_FUNDUS' : 'WEBJOBS_BENCH_READABILITY';
+  const dir = path.resolve(process.env[knob] ?? path.join(REPO_ROOT, '.bench-data', name));
+  const set = name === 'fundus' ? loadFundus(dir) : loadReadability(dir);
+  if (!set) console.log(`${name}: skipped, no pages in ${dir} (npm run bench:fetch-${name}, or ${knob}=/path)`);
+  if (set) set.pages = byIdPrefix(set.pages, listEnv('WEBJOBS_BENCH_ONLY'));
   return set;
 }
 
@@ -336,10 +357,12 @@ function printWorst(rows: PageRow[], label: string): void {
  * webjobs' figures print before the peer starts: on WCXB the peer takes minutes.
  * Returns webjobs' per-page rows.
  */
-async function runSet(set: BenchSet): Promise<PageRow[]> {
+async function runSet(set: BenchSet, languages: LanguageRow[]): Promise<PageRow[]> {
   console.log(`\n${set.title}: ${set.pages.length} pages`);
   if (set.pages.length === 0) return [];
-  const rows = reportSet(set, await runWebjobs(set), 'webjobs');
+  const texts = await runWebjobs(set);
+  languages.push(...languageRows(set, texts));
+  const rows = reportSet(set, texts, 'webjobs');
   if (set.name === 'articles') printWorst(rows, 'article');
   if (set.name === 'wcxb' && listEnv('WEBJOBS_BENCH_TYPES').length) {
     for (const type of WCXB_TYPES) {
@@ -362,6 +385,11 @@ async function runSet(set: BenchSet): Promise<PageRow[]> {
 /** Scores and prints one producer's texts with the set's own scoring; returns the per-page rows. */
 function reportSet(set: BenchSet, texts: Map<string, string>, who: string): PageRow[] {
   if (set.name === 'articles') return reportArticles(set, texts, who);
+  if (set.name === 'fundus' || set.name === 'readability') {
+    const rows = languageRows(set, texts);
+    reportWords(rows, who);
+    return rows.map(({ id, type, f1, precision, recall }) => ({ set: set.name, id, type, f1, precision, recall }));
+  }
   const rows = scoreWcxb(set, texts);
   reportWcxb(rows, who);
   return rows.map(({ set: s, id, type, f1, precision, recall }) => ({ set: s, id, type, f1, precision, recall }));
@@ -373,14 +401,16 @@ async function main(): Promise<void> {
   if (unknown.length) throw new Error(`WEBJOBS_BENCH_SETS: unknown set ${unknown.join(', ')} (known: ${SET_NAMES.join(', ')})`);
   const names = wanted.length ? SET_NAMES.filter((name) => wanted.includes(name)) : SET_NAMES;
   const rows: PageRow[] = [];
+  const languages: LanguageRow[] = [];
   const scoresFile = process.env.WEBJOBS_BENCH_SCORES;
   for (const name of names) {
     const set = loadSet(name);
     if (!set) continue;
-    rows.push(...(await runSet(set)));
+    rows.push(...(await runSet(set, languages)));
     // Written after every set, so a run stopped later keeps what it measured.
     if (scoresFile) writeFileSync(scoresFile, JSON.stringify(rows, null, 1) + '\n');
   }
+  printLanguageTables(languages);
   if (scoresFile) console.log(`\nper-page scores: ${scoresFile}`);
 }
 

@@ -7,8 +7,8 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { REPO_ROOT } from './paths.js';
 
-export type SetName = 'articles' | 'wcxb';
-export const SET_NAMES: readonly SetName[] = ['articles', 'wcxb'];
+export type SetName = 'articles' | 'wcxb' | 'fundus' | 'readability';
+export const SET_NAMES: readonly SetName[] = ['articles', 'wcxb', 'fundus', 'readability'];
 
 /** WCXB's page types, in the order evaluate.py prints them. */
 export const WCXB_TYPES = ['article', 'forum', 'product', 'collection', 'listing', 'documentation', 'service'] as const;
@@ -24,6 +24,10 @@ export interface BenchPage {
   /** WCXB's snippets that must appear (`with`) and must not (`without`); empty for the 181 set. */
   with: string[];
   without: string[];
+  /** The language of the truth's text (language.ts), for the per-language table; told when loaded or when scored. */
+  language?: string;
+  /** The row of the per-language table the page counts in, when not its set's name (fundus' two halves). */
+  source?: string;
 }
 
 export interface BenchSet {

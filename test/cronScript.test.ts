@@ -129,6 +129,10 @@ describe('the daily script (issue 56)', { timeout: 240_000 }, () => {
     const status = await runCli(['status', index.jobId], { env });
     expect(status.stdout).toBe('completed\n');
     expect(status.stderr).toBe('webjobs: 1 page completed, 1 failed\n');
+    const listed = JSON.parse((await runCli(['jobs', '--json', '--limit', '1'], { env })).stdout) as { jobId: string; pages: unknown }[];
+    expect(listed).toEqual([expect.objectContaining({ jobId: index.jobId, status: 'completed', pages: { completed: 1, failed: 1, changed: 0 } })]);
+    const text = await runCli(['jobs', '--limit', '1'], { env });
+    expect(text.stdout).toMatch(new RegExp(`^${index.jobId}  batch    completed  \\S+  \\S+/watched  \\(1 page completed, 1 failed\\)\n$`));
     watched.status = 200;
     const retry = await runCli(['retry', index.jobId, '--timeout', '20s', '-q'], { env });
     expect(retry.code, retry.stderr + retry.stdout).toBe(0);
@@ -158,8 +162,8 @@ describe('kill -9 and run again (issue 56)', { timeout: 240_000 }, () => {
   const args = () => ['batch', site.at('/watched'), site.at('/hold'), ...TRACK, '--exit-code', '--output-dir', od, '-q', '--concurrency', '1'];
   const jobIds = () => (existsSync(path.join(env.WEBJOBS_HOME, 'jobs')) ? readdirSync(path.join(env.WEBJOBS_HOME, 'jobs')).filter((name) => !name.startsWith('.')) : []);
 
-  /** Runs the script until /watched is written and /hold is loading, then kills it with SIGKILL; the job's id. */
-  async function killMidway(): Promise<string> {
+  /** Runs the script until /watched is written and /hold is loading, then (after `whileRunning`) kills it with SIGKILL; the job's id. */
+  async function killMidway(whileRunning?: (jobId: string) => Promise<void>): Promise<string> {
     const before = new Set(jobIds());
     holding = true;
     const cli = startCli(args(), { env });
@@ -168,6 +172,7 @@ describe('kill -9 and run again (issue 56)', { timeout: 240_000 }, () => {
       () => held.length > 0 && file() !== undefined && readFileSync(path.join(od, file()!), 'utf8').includes(`the ${watched.word} news`),
       () => `held ${held.length}, ${cli.output().stderr}`,
     );
+    await whileRunning?.(jobIds().find((job) => !before.has(job))!);
     cli.child.kill('SIGKILL');
     expect((await cli.done).signal).toBe('SIGKILL');
     for (const res of held) res.destroy();
@@ -183,7 +188,17 @@ describe('kill -9 and run again (issue 56)', { timeout: 240_000 }, () => {
     expect((await runCli(args(), { env })).code).toBe(10);
     expect((await runCli(args(), { env })).code).toBe(0);
     watched.word = 'two';
-    await killMidway();
+    // Counted while it runs, by jobs and status alike: /watched stored (and changed), /hold loading.
+    await killMidway(async (jobId) => {
+      await until(
+        async () => {
+          const listed = JSON.parse((await runCli(['jobs', '--json', '--limit', '1'], { env })).stdout) as { jobId: string; status: string; pages?: unknown }[];
+          return JSON.stringify(listed) === JSON.stringify([{ ...listed[0], jobId, status: 'running', pages: { completed: 1, failed: 0, changed: 1 } }]);
+        },
+        () => 'jobs lists the running job with 1 page completed and changed',
+      );
+      expect((await runCli(['status', jobId], { env })).stderr).toBe('webjobs: 1 page completed, 0 failed, 1 changed\n');
+    });
     const again = await runCli(args(), { env });
     expect(again.code).toBe(10);
     expect(readChanges(od)).toEqual([expect.objectContaining({ url: site.at('/watched'), changeStatus: 'changed' })]);
@@ -274,6 +289,44 @@ describe('the small ones (issue 56)', () => {
     expect(run.code).toBe(0);
     expect(run.stderr).toMatch(/^webjobs: warning: .*\/watched answered HTTP 500 Internal Server Error; .*watched\.md is the last good page, kept/);
     expect(readFileSync(file, 'utf8')).toContain('the kept news');
+  });
+
+  // Nine runs of the CLI, one after another.
+  it('batch and crawl -o FILE: an error page never replaces its good section; stdout never prints one', { timeout: 240_000 }, async () => {
+    const file = path.join(scratch, 'pages.md');
+    watched.status = 200;
+    watched.word = 'sectioned';
+    const batch = (...more: string[]) => runCli(['batch', site.at('/watched'), site.at('/steady'), '--engine', 'http', '-o', file, '-q', ...more], { env });
+    expect((await batch()).code).toBe(0);
+    const good = readFileSync(file, 'utf8');
+    expect(good).toContain('the sectioned news');
+    watched.status = 500;
+    const day2 = await batch();
+    expect(day2.code).toBe(0);
+    expect(day2.stderr).toMatch(/^webjobs: warning: \S+\/watched answered HTTP 500 Internal Server Error; its section in \S+pages\.md is the last good page, kept/);
+    expect(readFileSync(file, 'utf8')).toBe(good);
+    const failed = await batch('--fail');
+    expect(failed.code).toBe(3);
+    expect(failed.stderr).toMatch(/\/watched failed: HTTP 500 Internal Server Error \(--fail\); its section in \S+pages\.md is the last good page, kept\n/);
+    expect(readFileSync(file, 'utf8')).toBe(good);
+    // Nothing to keep on stdout: the header names the error, and the error page is left out.
+    const printed = await runCli(['batch', site.at('/watched'), site.at('/steady'), '--engine', 'http', '-q'], { env });
+    expect(printed.stdout).toContain(`==> [1/2] ${site.at('/watched')} (HTTP 500 Internal Server Error) <==\n\n\n==> [2/2] ${site.at('/steady')} <==`);
+    expect(printed.stdout).not.toContain('Something broke');
+    // A crawl's file alike, whatever order its pages finish in.
+    const crawlFile = path.join(scratch, 'crawl.md');
+    const crawl = () => runCli(['crawl', site.at('/tracked-links'), '--engine', 'http', '--ignore-sitemap', '-o', crawlFile, '-q'], { env });
+    watched.status = 200;
+    expect((await crawl()).code).toBe(0);
+    watched.status = 502;
+    expect((await crawl()).code).toBe(0);
+    expect(readFileSync(crawlFile, 'utf8')).toContain('the sectioned news');
+    expect(readFileSync(crawlFile, 'utf8')).not.toContain('Something broke');
+    // Good again: written again.
+    watched.status = 200;
+    watched.word = 'restored';
+    expect((await batch()).code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(good.replaceAll('the sectioned news', 'the restored news'));
   });
 
   it('cancel of a job that ended exits 12', async () => {

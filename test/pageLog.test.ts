@@ -6,7 +6,7 @@
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DamagedRecordError } from '../src/api/errors.js';
+import { DamagedPagesError, DamagedRecordError } from '../src/api/errors.js';
 import type { PageEntry } from '../src/api/types.js';
 import { FileJobStore } from '../src/store/fileStore.js';
 import { runCli, tempHome } from './helpers/cli.js';
@@ -74,14 +74,25 @@ describe('page entries in pages.jsonl', () => {
     // Killed in the middle of the next append: a line cut short, and an index line cut short.
     appendFileSync(path.join(dir, 'pages.jsonl'), JSON.stringify(entry(2)).slice(0, 20));
     appendFileSync(path.join(dir, 'pages.idx'), '\n[2,100');
-    // The machine crashed: an index line whose bytes never reached the disk.
-    const size = readFileSync(path.join(dir, 'pages.jsonl')).length;
-    appendFileSync(path.join(dir, 'pages.idx'), `\n[3,${size + 1000},50]\n`);
     expect(await store.readPages(jobId, 0, 4)).toEqual([entry(0), undefined, undefined, undefined]);
     expect((await store.pageTexts(jobId, 0, 4)).map((text) => text?.bytes)).toEqual([Buffer.byteLength(JSON.stringify(entry(0))), undefined, undefined, undefined]);
     // The resumed job stores them again, after what was cut short.
     await Promise.all([1, 2, 3].map((n) => store.putPage(jobId, n, entry(n))));
     expect(await store.readPages(jobId, 0, 4)).toEqual([0, 1, 2, 3].map((n) => entry(n)));
+  });
+
+  it('an index line whose bytes are not in pages.jsonl (a crash of the machine) is damage, which mending leaves out for the resumed job to redo', async () => {
+    const { store, jobId, dir } = await crawlJob();
+    await store.putPage(jobId, 0, entry(0));
+    const size = readFileSync(path.join(dir, 'pages.jsonl')).length;
+    appendFileSync(path.join(dir, 'pages.idx'), `\n[1,${size + 1000},50]\n`);
+    await expect(store.readPages(jobId, 0, 2)).rejects.toThrow(/\(pages\.jsonl is cut short\)/);
+    await expect(store.read(jobId)).rejects.toThrow(DamagedPagesError);
+    expect(await store.mendPages(jobId, 'missing')).toEqual({ lost: [1] });
+    expect(await store.readPages(jobId, 0, 2)).toEqual([entry(0), undefined]);
+    await store.putPage(jobId, 1, entry(1));
+    expect(await store.readPages(jobId, 0, 2)).toEqual([entry(0), entry(1)]);
+    expect((await store.read(jobId)).record.status).toBe('running');
   });
 
   it('a store that read the entries reads those stored since by another (a process resuming the job), and a line only once it is whole', async () => {
@@ -101,19 +112,19 @@ describe('page entries in pages.jsonl', () => {
     expect((await store.readPages(jobId, 2, 1))[0]).toEqual(entry(2));
   });
 
-  it('entries whose pages.jsonl is gone are missing', async () => {
+  it('entries whose pages.jsonl is gone are damaged', async () => {
     const { store, jobId, dir } = await crawlJob();
     await store.putPage(jobId, 0, entry(0));
     rmSync(path.join(dir, 'pages.jsonl'));
-    expect(await store.readPages(jobId, 0, 1)).toEqual([undefined]);
-    expect(await store.pageTexts(jobId, 0, 1)).toEqual([undefined]);
+    await expect(store.readPages(jobId, 0, 1)).rejects.toThrow(/\(pages\.jsonl is missing\)/);
+    await expect(store.pageTexts(jobId, 0, 1)).rejects.toThrow(/\(pages\.jsonl is missing\)/);
   });
 
   it('bytes that are not an entry are a damaged record', async () => {
     const { store, jobId, dir } = await crawlJob();
     await store.putPage(jobId, 0, entry(0));
     const log = path.join(dir, 'pages.jsonl');
-    writeFileSync(log, readFileSync(log, 'utf8').replace('{"url"', 'xx"url"'));
+    writeFileSync(log, readFileSync(log, 'utf8').replace('{"url"', 'x"url"'));
     await expect(store.readPages(jobId, 0, 1)).rejects.toThrow(DamagedRecordError);
     await expect(store.pageTexts(jobId, 0, 1)).rejects.toThrow(/pages\.jsonl is not valid JSON/);
   });

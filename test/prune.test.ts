@@ -1,5 +1,5 @@
 /** `webjobs prune` (by age and status) and `webjobs retry ID` (the failed pages of a job, again), through the real CLI. */
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempHome } from './helpers/cli.js';
@@ -71,6 +71,27 @@ describe('webjobs prune', () => {
     const running = await runCli(['prune', '--status', 'running'], { env });
     expect(running.code).toBe(2);
   });
+});
+
+describe('prune and what resume keeps', () => {
+  it("deletes the job's kept run options (runs/ID.json) with the job, and only its own", async () => {
+    const home = tempHome();
+    const env = { WEBJOBS_HOME: home };
+    const dir = path.join(home, 'out');
+    const batch = async () => {
+      expect((await runCli(['batch', site.at('/ok'), '--json', '-o', path.join(dir, 'ok.json')], { env })).code).toBe(0);
+      return (JSON.parse(readFileSync(path.join(dir, 'ok.json'), 'utf8')) as { jobId: string }).jobId;
+    };
+    const [old, recent] = [await batch(), await batch()];
+    const kept = (jobId: string) => existsSync(path.join(home, 'runs', `${jobId}.json`));
+    expect([kept(old), kept(recent)]).toEqual([true, true]);
+    age(home, old, 8);
+    const dry = await runCli(['prune', '--older-than', '7d', '--dry-run'], { env });
+    expect([dry.stdout.trim(), kept(old)]).toEqual([old, true]);
+    const pruned = await runCli(['prune', '--older-than', '7d'], { env });
+    expect(pruned.stdout.trim()).toBe(old);
+    expect([kept(old), kept(recent)]).toEqual([false, true]);
+  }, 120_000);
 });
 
 describe('a damaged store', () => {

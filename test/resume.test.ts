@@ -322,4 +322,25 @@ describe('webjobs resume refuses', () => {
     cli.child.kill('SIGINT');
     expect((await cli.done).code).toBe(130);
   });
+
+  it('retry of a job another process is resuming says it still runs, exit 11 as resume (issue 54, finding 7)', async () => {
+    const home = tempHome();
+    site.serveNext(2);
+    const cli = startCli(batchArgs(), { env: { WEBJOBS_HOME: home } });
+    await stopWhenHeld(cli, home, 2, 'SIGINT');
+    expect((await cli.done).code).toBe(130);
+    const jobId = onlyJob(home);
+    site.releaseHeld();
+    // The resume stores one page more, then waits on the next.
+    site.serveNext(1);
+    const resuming = startCli(['resume', jobId, '--json'], { env: { WEBJOBS_HOME: home } });
+    await until(async () => site.held() > 0 && (await storedPages(home)) === 3, () => `${site.held()} held`);
+    const retried = await runCli(['retry', jobId], { env: { WEBJOBS_HOME: home } });
+    expect(retried.stderr).toBe(
+      `webjobs: batch job ${jobId} is still running (its process, or one resuming it, is at work); wait for it (webjobs wait ${jobId}) or cancel it first\n`,
+    );
+    expect(retried.code).toBe(11);
+    resuming.child.kill('SIGINT');
+    expect((await resuming.done).code).toBe(130);
+  });
 });

@@ -103,6 +103,12 @@ export interface JobBackend {
    * false, and nothing deleted, for a job still pending or running. Local jobs only.
    */
   remove(jobId: string): Promise<boolean>;
+  /**
+   * Mends a batch or crawl whose stored entries cannot be read (a DamagedRecordError naming pages.jsonl or
+   * pages.idx): those entries become failed entries saying they were lost, for `webjobs retry` to run again;
+   * how many. Local jobs only.
+   */
+  mend?(jobId: string): Promise<{ lost: number }>;
   /** The request a job was started with, to start it again (`webjobs retry`). Local jobs only. */
   request(jobId: string): Promise<JobStart>;
   /**

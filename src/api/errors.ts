@@ -92,6 +92,20 @@ export class DamagedRecordError extends WebjobsError {
   }
 }
 
+/**
+ * A batch's or crawl's page entries that cannot be read (store/pageLog.ts: pages.jsonl cut short or gone,
+ * pages.idx emptied, garbled or pointing at the wrong bytes): the job's record is sound, so `webjobs resume`
+ * mends the store and redoes the entries lost, and `webjobs retry` runs them again.
+ */
+export class DamagedPagesError extends DamagedRecordError {
+  /** `file` (pages.jsonl or pages.idx) and what is wrong with it (`why`, said after the file's name). */
+  static of(jobId: string, file: string, why: string): DamagedPagesError {
+    return new DamagedPagesError(
+      `the record of job ${jobId} is damaged (${file} ${why}); webjobs resume ${jobId} redoes the entries that cannot be read`,
+    );
+  }
+}
+
 /** Why the disk refused a write, for the error codes that mean there is no room. */
 const NO_ROOM: Record<string, string> = {
   ENOSPC: 'the disk is full',

@@ -11,9 +11,9 @@ import { ExitCode, JobFailedError, UsageError } from '../api/errors.js';
 import { LIMITS } from '../api/limits.js';
 import type { Format, JobRecordByKind, JobRequestByKind, PageEntry } from '../api/types.js';
 import { entriesOf, headOf, writeMergedRecord, type ManyKind } from './jobPages.js';
-import { OutputDir } from './outputDir.js';
-import { failHttpError, PageNotes, statusText, type FailFlags } from './pageChecks.js';
-import { renderPage } from '../api/renderPage.js';
+import { OutputDir, type KeptFile } from './outputDir.js';
+import { writeTextPages, type KeptSection } from './textPages.js';
+import { failHttpError, PageNotes, type FailFlags } from './pageChecks.js';
 import { changedPage, parseDuration, parseInteger, type RunFlags } from './options.js';
 import { checkOutputFormats, openOutput, type OutputStream } from './output.js';
 import { runJob, type FinishedJob, type RunJobOptions } from './runJob.js';
@@ -98,26 +98,6 @@ export function describeProgress(kind: ManyKind, total: number) {
   };
 }
 
-function pageHeader(entry: PageEntry, n: number, total: number): string {
-  const failed = entry.status === 'failed' ? ` (failed: ${entry.error})` : '';
-  return `==> [${n}/${total}] ${entry.url}${failed} <==`;
-}
-
-/**
- * Markdown (or the asked formats) of every page, each under a `==> [n/total] URL <==`
- * header; pages a stopped job never did (pending) are left out.
- */
-async function writeText(out: OutputStream, entries: AsyncIterable<PageEntry>, formats: Format[] | undefined, total: number): Promise<void> {
-  let n = 0;
-  let written = 0;
-  for await (const entry of entries) {
-    n++;
-    if (entry.status === 'pending') continue;
-    const body = entry.status === 'completed' ? renderPage(entry, formats) : '';
-    await out.write(`${written++ > 0 ? '\n' : ''}${pageHeader(entry, n, total)}\n\n${body}${body.endsWith('\n') || body === '' ? '' : '\n'}`);
-  }
-}
-
 /**
  * The pages of a stored batch or crawl, finished or stopped, as the job command
  * writes them: into an --output-dir, or as text to stdout or -o. For `webjobs result`.
@@ -134,12 +114,8 @@ export async function writeStoredPages(
     return dir.finish(jobId, entriesOf(backend, kind, jobId));
   }
   const { entries } = await headOf(backend, kind, jobId);
-  const out = await openOutput(options.output);
-  try {
-    await writeText(out, entriesOf(backend, kind, jobId), options.formats, entries);
-  } finally {
-    await out.close();
-  }
+  const kept = await writeTextPages(options.output, () => entriesOf(backend, kind, jobId, undefined, entries), options.formats, entries);
+  tellKept(kept, options.output!, false);
 }
 
 /** Entries finished (completed or failed) and failed; a stopped batch still has `pending` placeholders. */
@@ -197,11 +173,17 @@ function summary(kind: ManyKind, tally: Tally, cut: string | undefined, elapsedM
   tally.notes.tell(done);
 }
 
-/** Good files of --output-dir that error pages did not replace: said even with -q, as the page's error. */
-function tellKept(dir: OutputDir | undefined, fail: boolean | undefined): void {
-  for (const { url, status, file } of dir?.keptFiles() ?? []) {
-    const how = fail ? 'webjobs: ' : 'webjobs: warning: ';
-    process.stderr.write(`${how}${url} answered ${statusText(status)}; ${file} is the last good page, kept${fail ? '' : ' (--fail counts the page as failed)'}\n`);
+/**
+ * Good copies that bad pages did not replace (--output-dir's files, -o's sections):
+ * said even with -q, as the page's error. `where`: -o's file, when sections.
+ */
+function tellKept(kept: readonly (KeptFile | KeptSection)[], where: string | undefined, fail: boolean | undefined): void {
+  for (const page of kept) {
+    const good = 'file' in page ? page.file : `its section in ${where}`;
+    const failed = page.trouble.startsWith('failed: ');
+    const how = fail || failed ? 'webjobs: ' : 'webjobs: warning: ';
+    const what = failed ? page.trouble : `answered ${page.trouble}`;
+    process.stderr.write(`${how}${page.url} ${what}; ${good} is the last good page, kept${fail || failed ? '' : ' (--fail counts the page as failed)'}\n`);
   }
 }
 
@@ -291,15 +273,19 @@ function toldTally(told: ToldPages, entries: number): Tally | undefined {
 
 async function finish(kind: ManyKind, { backend, jobId }: FinishedJob, flags: ManyPagesFlags, { started, total, dir, read, told }: Finishing): Promise<number> {
   const { head, entries } = await headOf(backend, kind, jobId);
-  if (dir) await dir.finish(jobId, read(backend, jobId));
-  else if (!flags.jsonl) {
+  let kept: readonly (KeptFile | KeptSection)[] = [];
+  if (dir) {
+    await dir.finish(jobId, read(backend, jobId));
+    kept = dir.keptFiles();
+  } else if (flags.json) {
     const out = await openOutput(flags.output);
     try {
-      if (flags.json) await writeMergedRecord(out, backend, kind, jobId, flags.fail ? failHttpError : undefined);
-      else if (head.status === 'completed') await writeText(out, read(backend, jobId), flags.formats, entries);
+      await writeMergedRecord(out, backend, kind, jobId, flags.fail ? failHttpError : undefined);
     } finally {
       await out.close();
     }
+  } else if (!flags.jsonl && head.status === 'completed') {
+    kept = await writeTextPages(flags.output, () => read(backend, jobId), flags.formats, entries);
   }
   if (head.status !== 'completed') {
     throw new JobFailedError(`${kind} job ${jobId} ${head.status}: ${head.error ?? 'no reason given'}`);
@@ -307,7 +293,7 @@ async function finish(kind: ManyKind, { backend, jobId }: FinishedJob, flags: Ma
   const tally = toldTally(told, entries) ?? (await countEntries(read(backend, jobId)));
   // A change is the alert --exit-code asked for: it wins over failed pages, which stderr and index.json name.
   const code = flags.exitCode && tally.changed > 0 ? ExitCode.changed : tally.failed > 0 ? ExitCode.partial : ExitCode.ok;
-  tellKept(dir, flags.fail);
+  tellKept(kept, flags.output, flags.fail);
   summary(kind, tally, crawlCut(kind, head, total), Date.now() - started, flags, code);
   return code;
 }

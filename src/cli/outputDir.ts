@@ -7,7 +7,7 @@ import path from 'node:path';
 import { OutputWriteError, UsageError, WebjobsError } from '../api/errors.js';
 import type { Format, PageEntry } from '../api/types.js';
 import { makeDirs } from './output.js';
-import { httpErrorStatus, statusText } from './pageChecks.js';
+import { httpErrorStatus, pageTrouble, statusText } from './pageChecks.js';
 import { readScreenshot } from './screenshot.js';
 import { FORMAT_EXTENSIONS, formatsOrDefault, renderFormat, withNewline } from '../api/renderPage.js';
 
@@ -125,22 +125,23 @@ export class OutputDir {
     }
     const base = this.names.get(index) ?? baseNameFor(entry.url, this.taken);
     const files: Partial<Record<Format, string>> = {};
-    const errorStatus = httpErrorStatus(entry);
+    // Answered with an HTTP error (failed pages write nothing): never written over a file (pageChecks.ts, the one rule).
+    const trouble = pageTrouble(entry);
     // The same as last run: its files stand as that run wrote them, unless they are gone or changed.
     const unchanged = entry.changeTracking?.changeStatus === 'same';
     for (const format of this.formats) {
       if (format === 'changeTracking') continue; // in changes.json
       if (format === 'screenshot') {
-        if (entry.screenshot && errorStatus === undefined && !unchanged) files.screenshot = this.copy(entry.screenshot, base);
+        if (entry.screenshot && trouble === undefined && !unchanged) files.screenshot = this.copy(entry.screenshot, base);
         continue;
       }
       const file = `${base}${FORMAT_EXTENSIONS[format]}`;
       const target = path.join(this.dir, file);
       const content = (this.frontMatter && format === 'markdown' ? frontMatterOf(entry) : '') + withNewline(renderFormat(entry, format));
-      if (errorStatus !== undefined) {
+      if (trouble !== undefined) {
         this.queue(async () => {
           files[format] = file;
-          if (await exists(target)) this.kept.set(index, { url: entry.metadata?.url || entry.url, status: errorStatus, file });
+          if (await exists(target)) this.kept.set(index, { url: entry.metadata?.url || entry.url, trouble, file });
           else await fs.writeFile(target, content);
         });
         continue;
@@ -227,7 +228,8 @@ export class OutputDir {
 /** A good file an error page did not replace. */
 export interface KeptFile {
   url: string;
-  status: number;
+  /** What went wrong (pageTrouble): "HTTP 500 Internal Server Error". */
+  trouble: string;
   file: string;
 }
 

@@ -32,6 +32,18 @@ export function httpErrorStatus(data: Pick<PageData, 'metadata'>): number | unde
   return Number.isInteger(status) && status >= 400 ? status : undefined;
 }
 
+/**
+ * The one rule of every file webjobs writes pages into (issue 56): a page that
+ * failed, or answered with an HTTP error, never replaces a good copy of it. What
+ * went wrong ("failed: ...", "HTTP 500 Internal Server Error"); undefined for a
+ * good page, and for one not done yet (pending).
+ */
+export function pageTrouble(entry: PageEntry): string | undefined {
+  if (entry.status === 'failed') return `failed: ${entry.error ?? 'no reason given'}`;
+  const status = entry.status === 'completed' ? httpErrorStatus(entry) : undefined;
+  return status === undefined ? undefined : statusText(status);
+}
+
 /** "HTTP 500 Internal Server Error". */
 export function statusText(status: number): string {
   const reason = STATUS_CODES[status];

@@ -5,6 +5,7 @@
  * --exit-code and --fail (issue 56). A flag given to resume again wins. Kept on
  * the machine that ran the command, for a job on a service too.
  */
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Format } from '../api/types.js';
 import { makeDirs } from './output.js';
@@ -62,4 +63,9 @@ export async function withKeptOptions<F extends RunOptions>(jobId: string, flags
     if (merged[key] === undefined && kept[key] !== undefined) (merged as Record<string, unknown>)[key] = kept[key];
   }
   return merged;
+}
+
+/** Deletes what keepRunOptions kept of a job (prune deletes the job): none kept is fine. */
+export async function forgetRunOptions(jobId: string): Promise<void> {
+  await fs.rm(fileOf(jobId), { force: true });
 }

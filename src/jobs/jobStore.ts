@@ -113,6 +113,12 @@ export interface OwnedJobStore {
    * where it is not known): a reader takes several small entries in one readPages, a large one alone.
    */
   pageSizes?(jobId: string, start: number, count: number): Promise<(number | undefined)[]>;
+  /**
+   * Mends a batch's or crawl's entries that cannot be read (DamagedPagesError): they are left out (`'missing'`:
+   * a resumed job redoes them) or stored as failed entries saying they were lost (`'failed'`: a retry runs them
+   * again); the indexes lost. For stores that can be damaged so (the file store).
+   */
+  mendPages?(jobId: string, lost: 'missing' | 'failed'): Promise<{ lost: number[] }>;
   /** Headers of the given jobs (default: all), oldest first; unknown ids are left out, damaged jobs listed as such. */
   list(jobIds?: readonly string[]): Promise<(JobHeader | DamagedJob)[]>;
   /** Deletes a job whose stored status is final, with its pages; false (nothing deleted) for one that is not. */

@@ -6,7 +6,7 @@
  * again with webjobs retry). Compare Scrapy's JOBDIR.
  */
 import { NotResumableError } from '../api/errors.js';
-import type { JobKind, JobStatus } from '../api/types.js';
+import { isFinal, type JobKind, type JobStatus } from '../api/types.js';
 
 export const RESUMABLE_KINDS: readonly JobKind[] = ['batch', 'crawl'];
 
@@ -18,13 +18,16 @@ export function interruptedError(what: string, kind: JobKind, jobId: string): st
 
 /**
  * Refuses with NotResumableError unless a job of `kind` in `status` may resume. `interrupted`: it failed by an
- * interruption, or (pending) its process went away before it began.
+ * interruption, or (pending) its process went away before it began. `damaged`: entries of its store cannot be
+ * read (DamagedPagesError), which a resume redoes.
  */
-export function checkResumable(jobId: string, kind: JobKind, status: JobStatus, interrupted: boolean): void {
+export function checkResumable(jobId: string, kind: JobKind, status: JobStatus, interrupted: boolean, damaged = false): void {
   if (!RESUMABLE_KINDS.includes(kind)) {
     throw new NotResumableError(`job ${jobId} is a ${kind} job; only batch and crawl jobs resume (run it again with: webjobs retry ${jobId})`);
   }
   if (status === 'stopped' || ((status === 'failed' || status === 'pending') && interrupted)) return;
+  // Entries its store cannot read (DamagedPagesError) are redone, whatever the job's end.
+  if (damaged && isFinal(status)) return;
   if (status === 'completed') throw new NotResumableError(`${kind} job ${jobId} completed; there is nothing to resume`);
   if (status === 'failed') throw new NotResumableError(`${kind} job ${jobId} failed on its own, not by an interruption; start it again (webjobs retry ${jobId} runs its failed pages)`);
   throw new NotResumableError(`${kind} job ${jobId} is still ${status}; wait for it (webjobs wait ${jobId}) or cancel it first`);

@@ -3,11 +3,10 @@
  * with the embedded engine, and live in the on-disk job store.
  */
 import { spawn } from 'node:child_process';
-import { EventEmitter } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import type { JobBackend, JobProgress, JobStart, PagedEntries, PagedText, SearchOptions, StartOptions, WaitOptions } from '../api/backend.js';
+import type { JobBackend, JobStart, PagedEntries, PagedText, SearchOptions, StartOptions, WaitOptions } from '../api/backend.js';
 import type { SearchRequest, SearchResult } from '../api/search.js';
-import { NotResumableError, UsageError, WaitTimeoutError, errorMessage } from '../api/errors.js';
+import { NotResumableError, UsageError, errorMessage } from '../api/errors.js';
 import {
   isFinal,
   type JobHandle,
@@ -35,8 +34,10 @@ import { jobCleaner } from '../jobs/cleaner.js';
 import { askedUrl, commitHistory, commitsHistory, storedPages } from '../jobs/historyCommit.js';
 import type { JobCache } from '../jobs/crawlChanges.js';
 import { JobQueue } from './jobQueue.js';
+import { JobEvents, waitByPolling } from './jobEvents.js';
 import type { JobContext, JobRunner } from '../jobs/jobRunner.js';
 import { entryCount, readRecord, readRecordEntries, readRecordText } from './records.js';
+import { pagesDamaged } from './damaged.js';
 import { loadRunner } from '../jobs/runners/index.js';
 import { checkResumable, interruptedError } from '../jobs/resume.js';
 import type { Webhooks } from '../jobs/webhooks/webhooks.js';
@@ -93,7 +94,7 @@ export class LocalBackend implements JobBackend {
   private readonly profiles: ProfileStore | undefined;
   private readonly savedPages: boolean;
   private engine: Promise<Engine> | undefined;
-  private readonly events = new EventEmitter();
+  private readonly events = new JobEvents();
   private readonly running = new Map<string, { controller: AbortController; done: Promise<void>; tenant?: string }>();
   private readonly queue: JobQueue;
   private readonly sharedCache: boolean;
@@ -122,7 +123,6 @@ export class LocalBackend implements JobBackend {
     this.sharedCache = options.sharedCache ?? false;
     this.webhooks = options.webhooks;
     this.drainWebhooks = options.drainWebhooks ?? false;
-    this.events.setMaxListeners(0);
   }
 
   static readonly workerCommand = WORKER_COMMAND;
@@ -191,7 +191,7 @@ export class LocalBackend implements JobBackend {
   private async execute(jobId: string, controller = new AbortController(), tenant?: string): Promise<void> {
     await this.executeStored(jobId, controller, tenant).catch((err: unknown) => {
       this.unstored.set(jobId, errorMessage(err));
-      this.emitProgress(jobId, { status: 'failed', done: 0, failed: 0 });
+      this.events.progress(jobId, { status: 'failed', done: 0, failed: 0 });
     });
   }
 
@@ -220,7 +220,7 @@ export class LocalBackend implements JobBackend {
       meta.owner = self;
     });
     if (job.record.status !== 'running' || job.meta.owner.lease !== self.lease) return;
-    this.emitProgress(jobId, { status: 'running', done: 0, failed: 0 });
+    this.events.progress(jobId, { status: 'running', done: 0, failed: 0 });
     const { kind, request } = job.meta;
     this.webhooks?.started(jobId, kind, request);
     const watcher = setInterval(() => void this.checkCancelled(jobId, controller), this.cancelCheckMs);
@@ -270,13 +270,13 @@ export class LocalBackend implements JobBackend {
             await written;
             if (entry.changeTracking && entry.changeTracking.changeStatus !== 'same') changed.add(index);
             if (entry.status === 'failed') failed++;
-            this.events.emit(`page:${jobId}`, entry, index);
+            this.events.page(jobId, entry, index);
             this.webhooks?.page(jobId, kind, request, entry);
           });
           telling = told.catch(() => undefined);
           return told;
         },
-        discovered: (count) => this.events.emit(`discovered:${jobId}`, count),
+        discovered: (count) => this.events.discovered(jobId, count),
         ...(job.meta.kind === 'crawl' ? { journal: { append: (lines) => this.store.appendJournal(jobId, lines), read: () => this.store.readJournal(jobId) } } : {}),
         ...(job.meta.resumedAt ? { resumed: { readPages: (start, count) => this.store.readPages(jobId, start, count) } } : {}),
       };
@@ -300,7 +300,7 @@ export class LocalBackend implements JobBackend {
         record.status = 'completed';
       }
     });
-    this.emitProgress(jobId, { status: final.record.status, done: entryCount(final), failed });
+    this.events.progress(jobId, { status: final.record.status, done: entryCount(final), failed });
     this.webhooks?.ended(jobId, kind, request, final.record, { done: entryCount(final), failed });
   }
 
@@ -308,10 +308,6 @@ export class LocalBackend implements JobBackend {
     // The store's own header, not a copy in memory: the cancel may come from another process.
     const header = await this.store.storedHeader(jobId).catch(() => undefined);
     if (header?.status === 'stopped' && !controller.signal.aborted) controller.abort(new Error('stopped by user'));
-  }
-
-  private emitProgress(jobId: string, progress: JobProgress): void {
-    this.events.emit(`progress:${jobId}`, progress);
   }
 
   /** The job's header (never its result): status, kind and the rest a check needs. */
@@ -346,74 +342,9 @@ export class LocalBackend implements JobBackend {
     const header = await this.readHeader(jobId, kind);
     if (isFinal(header.status)) return header.status;
     if (this.running.has(header.jobId) || this.queue.has(header.jobId)) {
-      return this.waitInProcess(header.jobId, options);
+      return this.events.wait(header.jobId, options);
     }
-    return this.waitByPolling(kind, header.jobId, options);
-  }
-
-  private waitInProcess(jobId: string, options: WaitOptions): Promise<JobStatus> {
-    return new Promise((resolve, reject) => {
-      let done = 0;
-      let failed = 0;
-      let discovered: number | undefined;
-      const onPage = (entry: PageEntry, index: number) => {
-        done++;
-        if (entry.status === 'failed') failed++;
-        options.onPage?.(entry, index);
-        options.onProgress?.({ status: 'running', done, failed, discovered });
-      };
-      const onProgress = (progress: JobProgress) => {
-        options.onProgress?.({ ...progress, done: Math.max(done, progress.done), failed, discovered });
-        if (isFinal(progress.status)) finish(() => resolve(progress.status));
-      };
-      const onDiscovered = (count: number) => {
-        if (count === discovered) return;
-        discovered = count;
-        options.onProgress?.({ status: 'running', done, failed, discovered });
-      };
-      const timer =
-        options.timeoutMs !== undefined
-          ? setTimeout(() => finish(() => reject(new WaitTimeoutError(jobId, options.timeoutMs!))), options.timeoutMs)
-          : undefined;
-      const finish = (then: () => void) => {
-        if (timer) clearTimeout(timer);
-        this.events.off(`page:${jobId}`, onPage);
-        this.events.off(`progress:${jobId}`, onProgress);
-        this.events.off(`discovered:${jobId}`, onDiscovered);
-        then();
-      };
-      this.events.on(`page:${jobId}`, onPage);
-      this.events.on(`progress:${jobId}`, onProgress);
-      this.events.on(`discovered:${jobId}`, onDiscovered);
-    });
-  }
-
-  /** For a job another process runs (a detached worker): watch the store. */
-  private async waitByPolling(kind: JobKind, jobId: string, options: WaitOptions): Promise<JobStatus> {
-    const started = Date.now();
-    for (;;) {
-      const job = await this.store.read(jobId);
-      const status = job.record.status;
-      options.onProgress?.({ status, done: entryCount(job), failed: 0 });
-      if (isFinal(status)) {
-        if (options.onPage && (kind === 'batch' || kind === 'crawl')) await this.replayPages(job, options.onPage);
-        return status;
-      }
-      if (options.timeoutMs !== undefined && Date.now() - started >= options.timeoutMs) {
-        throw new WaitTimeoutError(jobId, options.timeoutMs);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
-
-  private async replayPages(job: StoredJob, onPage: NonNullable<WaitOptions['onPage']>): Promise<void> {
-    const total = entryCount(job);
-    for (let start = 0; start < total; start += 100) {
-      const entries = await this.store.readPages(job.meta.jobId, start, Math.min(100, total - start));
-      entries.forEach((entry, i) => {
-        if (entry) onPage(entry, start + i);
-      });
-    }
+    return waitByPolling(this.store, kind, header.jobId, options);
   }
 
   /** jobs/search.ts: the search engine of this process's environment; the results scraped by a batch job of this back end. */
@@ -427,6 +358,12 @@ export class LocalBackend implements JobBackend {
     const validated = validateMapRequest(request);
     const [engine, { mapWith }] = await Promise.all([this.getEngine(), import('../jobs/map.js')]);
     return mapWith(engine, validated, signal);
+  }
+
+  /** Mends a damaged batch or crawl for `webjobs retry`: its entries that cannot be read become failed entries saying so. */
+  async mend(jobId: string): Promise<{ lost: number }> {
+    const { jobId: id } = await this.readHeader(jobId);
+    return { lost: (await this.store.mendPages?.(id, 'failed'))?.lost.length ?? 0 };
   }
 
   async remove(jobId: string): Promise<boolean> {
@@ -468,15 +405,17 @@ export class LocalBackend implements JobBackend {
     const self = await this.store.self();
     const judged = header.owner;
     const ownerGone = judged.lease !== self.lease && !(await this.store.ownerAlive(judged));
+    // Entries that cannot be read are redone, whatever the job's end (every entry is read to know).
+    const damaged = isFinal(header.status) && this.store.mendPages !== undefined && (await pagesDamaged(this.store, id));
     // A stopped job whose process still winds it down (or a serve that owns it) is that process's to resume.
     if (judged.lease !== self.lease && !ownerGone) {
-      checkResumable(id, header.kind, header.status, true);
+      checkResumable(id, header.kind, header.status, true, damaged);
       throw new NotResumableError(`${header.kind} job ${id} belongs to a process that still runs (pid ${judged.pid}); resume it there (webjobs serve: --remote), or once it has exited`);
     }
     const resumed = await this.store.update(id, (record, meta) => {
       // Pending under a process gone before it began the job (killed at once): nothing else would ever run it.
       const abandoned = record.status === 'pending' && ownerGone && meta.owner.pid === judged.pid && meta.owner.lease === judged.lease;
-      checkResumable(id, meta.kind, record.status, meta.interrupted === true || abandoned);
+      checkResumable(id, meta.kind, record.status, meta.interrupted === true || abandoned, damaged);
       record.status = 'pending';
       delete record.error;
       delete meta.interrupted;
@@ -484,6 +423,7 @@ export class LocalBackend implements JobBackend {
       meta.owner = self;
     });
     this.unstored.delete(id);
+    if (damaged) await this.store.mendPages!(id, 'missing');
     if (options.detach) await this.spawnWorker(id);
     else this.enqueue(id, options.tenant);
     return { status: resumed.record.status };

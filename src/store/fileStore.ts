@@ -18,7 +18,7 @@ import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DamagedRecordError, JobNotFoundError, StoreFullError } from '../api/errors.js';
+import { DamagedPagesError, DamagedRecordError, JobNotFoundError, StoreFullError } from '../api/errors.js';
 import { requestUrls, withoutCredentials } from '../api/redact.js';
 import { JOB_ID_PATTERN } from '../api/validate.js';
 import { isFinal, type JobKind, type JobRequest, type JobStatus, type PageEntry } from '../api/types.js';
@@ -30,6 +30,8 @@ import { pageText } from './pageText.js';
 import { appendLines, readLines } from './journal.js';
 import { PageIndex, PageLogWriter, readSpans, spanTexts, type Span } from './pageLog.js';
 import { interruptedError } from '../jobs/resume.js';
+import { lostEntries } from '../jobs/lostEntries.js';
+import { checkPages, mendLog, type Mended } from './pageMend.js';
 
 const PAGE_NAME_WIDTH = 6;
 
@@ -152,6 +154,7 @@ export class FileJobStore implements OwnedJobStore {
 
   async read(jobId: string): Promise<StoredJob> {
     const job = await this.readRaw(jobId);
+    await checkPages(job, this.dir(jobId), this.pageIndex);
     return (await this.ownerDied(headerOf(job))) ? this.failOrphan(jobId, job.meta.owner) : job;
   }
 
@@ -292,7 +295,7 @@ export class FileJobStore implements OwnedJobStore {
   private readPageFile(jobId: string, i: number): Promise<PageEntry | undefined> {
     return readJson<PageEntry>(this.pageFile(jobId, i)).catch((err: NodeJS.ErrnoException) => {
       if (err.code === 'ENOENT') return undefined;
-      if (err instanceof SyntaxError) throw DamagedRecordError.ofFile(jobId, path.relative(this.dir(jobId), this.pageFile(jobId, i)));
+      if (err instanceof SyntaxError) throw DamagedPagesError.of(jobId, path.relative(this.dir(jobId), this.pageFile(jobId, i)), 'is not valid JSON');
       throw err;
     });
   }
@@ -306,6 +309,26 @@ export class FileJobStore implements OwnedJobStore {
     ]);
     filed.forEach((i, n) => (texts[i - start] = files[n]));
     return texts;
+  }
+
+  /**
+   * Mends a batch's or crawl's damaged entries (pageMend.ts) under the job's lock: those that cannot be read
+   * are left out (`lost: 'missing'`, for a resumed job to redo) or stored as failed entries saying why
+   * (`'failed'`, for a retry to run again).
+   */
+  mendPages(jobId: string, lost: 'missing' | 'failed'): Promise<Mended> {
+    return this.serialise(jobId, async () => {
+      await this.ownFolder(jobId);
+      return withFileLock(path.join(this.dir(jobId), 'job.lock'), async () => {
+        const job = await this.readRaw(jobId);
+        const { kind, request } = job.meta;
+        if (kind !== 'batch' && kind !== 'crawl') return { lost: [] };
+        const standIn = lost === 'failed' ? lostEntries(kind, request, await this.readJournal(jobId)) : undefined;
+        const mended = await mendLog(job, this.dir(jobId), standIn);
+        await this.writeRecord(job);
+        return mended;
+      });
+    });
   }
 
   async request(jobId: string): Promise<{ kind: JobKind; request: JobRequest }> {

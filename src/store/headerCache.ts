@@ -92,6 +92,10 @@ export class HeaderCache implements OwnedJobStore {
     return this.store.readPages(jobId, start, count);
   }
 
+  get mendPages(): OwnedJobStore['mendPages'] {
+    return this.store.mendPages?.bind(this.store);
+  }
+
   get pageTexts(): OwnedJobStore['pageTexts'] {
     return this.store.pageTexts?.bind(this.store);
   }

@@ -19,7 +19,7 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { DamagedRecordError } from '../api/errors.js';
+import { DamagedPagesError } from '../api/errors.js';
 import type { PageEntry } from '../api/types.js';
 import type { PageText } from '../jobs/jobStore.js';
 import { writeError } from './atomicFile.js';
@@ -41,11 +41,15 @@ const isSpanLine = (line: unknown): line is [number, number, number] =>
 /** Indexes past this are kept in a Map (a damaged pages.idx must not make the arrays huge). */
 const DENSE_INDEXES = 1 << 24;
 
+/** Bytes a SpanTable keeps per entry: an offset (8) and a length (4); at most twice that while its arrays have room to grow. */
+export const SPAN_BYTES = 12;
+
 /**
- * Where each entry of a job is, by index: two typed arrays (12 bytes an entry, SPAN_BYTES) rather than a Map of
- * objects (about 80), since a crawl of 100,000 pages keeps 100,000 of them for as long as its job is read.
+ * Where each entry of a job is, by index: two typed arrays (SPAN_BYTES an entry) rather than a Map of span objects
+ * (about 80), since a crawl of 100,000 pages keeps 100,000 of them for as long as its job is read. Read as a
+ * ReadonlyMap, in index order.
  */
-export class SpanTable {
+export class SpanTable implements ReadonlyMap<number, Span> {
   private offsets = new Float64Array(256);
   private lengths = new Uint32Array(256);
   private readonly sparse = new Map<number, Span>();
@@ -60,6 +64,10 @@ export class SpanTable {
     if (index >= DENSE_INDEXES) return this.sparse.get(index);
     const length = index < this.lengths.length ? this.lengths[index]! : 0;
     return length > 0 ? { offset: this.offsets[index]!, length } : undefined;
+  }
+
+  has(index: number): boolean {
+    return this.get(index) !== undefined;
   }
 
   set(index: number, span: Span): void {
@@ -83,17 +91,56 @@ export class SpanTable {
   get bytes(): number {
     return this.offsets.byteLength + this.lengths.byteLength;
   }
+
+  *entries(): MapIterator<[number, Span]> {
+    for (let i = 0; i < this.lengths.length; i++) if (this.lengths[i]! > 0) yield [i, { offset: this.offsets[i]!, length: this.lengths[i]! }];
+    yield* [...this.sparse].sort(([a], [b]) => a - b);
+  }
+
+  *keys(): MapIterator<number> {
+    for (const [i] of this.entries()) yield i;
+  }
+
+  *values(): MapIterator<Span> {
+    for (const [, span] of this.entries()) yield span;
+  }
+
+  [Symbol.iterator](): MapIterator<[number, Span]> {
+    return this.entries();
+  }
+
+  forEach(callback: (value: Span, key: number, map: ReadonlyMap<number, Span>) => void): void {
+    for (const [i, span] of this.entries()) callback(span, i, this);
+  }
 }
 
-/** Bytes a SpanTable keeps per entry: an offset (8) and a length (4); at most twice that while its arrays have room to grow. */
-export const SPAN_BYTES = 12;
-
-/** What a reader of a job's pages.idx has read of it: its first `size` bytes, but for an unfinished last line (`rest`). */
-interface ReadIndex {
-  size: number;
+/**
+ * What a reader of a job's pages.idx has read of it: its first `size` bytes, but for an unfinished last line
+ * (`rest`), of the file `ino` (a mended index is a new file, mendLog).
+ */
+interface ReadIndex extends LogIndex {
   spans: SpanTable;
+  ino: number;
+  size: number;
   rest: string;
 }
+
+/**
+ * A job's pages.idx as read: each entry's place (the latest line of each index), how many bytes of pages.jsonl
+ * it says were written (`reach`: to the end of the last entry's line, its line break included), and what in the file cannot have been written by us (`damage`, said after the
+ * file's name: "has a line that is not an entry's place").
+ */
+export interface LogIndex {
+  spans: ReadonlyMap<number, Span>;
+  reach: number;
+  damage?: string;
+}
+
+/**
+ * A line cut short by a kill in the middle of an append: a beginning of `[index,offset,length]`. The next append
+ * begins on a line of its own (journal.ts); any other line that is not a span was never written by us.
+ */
+const CUT_SHORT = /^\[(\d+(,(\d+(,\d*)?)?)?)?$/;
 
 /** Jobs whose index a PageIndex remembers: those read most recently. */
 const REMEMBERED_JOBS = 16;
@@ -107,44 +154,64 @@ export class PageIndex {
   private readonly read = new Map<string, ReadIndex>();
 
   /** The job's stored entries by index (none for a job without pages.idx). Not to be changed. */
-  async spans(dir: string): Promise<Pick<SpanTable, 'get' | 'size'>> {
+  async spans(dir: string): Promise<ReadonlyMap<number, Span>> {
+    return (await this.index(dir)).spans;
+  }
+
+  /** The job's pages.idx as read (LogIndex); an empty one for a job without pages.idx. */
+  async index(dir: string): Promise<LogIndex> {
     let handle: fs.FileHandle;
     try {
       handle = await fs.open(path.join(dir, INDEX_FILE), 'r');
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
       this.read.delete(dir);
-      return new SpanTable();
+      return { spans: new SpanTable(), reach: 0 };
     }
     try {
-      const { size } = await handle.stat();
+      const { size, ino } = await handle.stat();
       let known = this.read.get(dir);
-      if (!known || size < known.size) known = { size: 0, spans: new SpanTable(), rest: '' };
+      if (!known || size < known.size || ino !== known.ino) known = { ino, size: 0, spans: new SpanTable(), rest: '', reach: 0 };
       if (size > known.size) {
         const added = Buffer.allocUnsafe(size - known.size);
         const { bytesRead } = await handle.read(added, 0, added.length, known.size);
         const lines = (known.rest + added.toString('utf8', 0, bytesRead)).split('\n');
         // Not ended yet: being appended, or cut short (the next append begins on a line of its own, journal.ts).
         const rest = lines.pop()!;
-        for (const line of lines) {
-          const span = parseLine(line);
-          if (span) known.spans.set(span[0], { offset: span[1], length: span[2] });
-        }
-        known = { size: known.size + bytesRead, spans: known.spans, rest };
+        known = { ...known, size: known.size + bytesRead, rest };
+        for (const line of lines) addLine(known, line);
       }
       this.read.delete(dir);
       this.read.set(dir, known);
       // A Map iterates in insertion order: the first key is the least recently read.
       if (this.read.size > REMEMBERED_JOBS) this.read.delete(this.read.keys().next().value!);
-      return known.spans;
+      return known;
     } finally {
       handle.close().catch(() => undefined);
     }
   }
 }
 
+/**
+ * One line of pages.idx into `known`. Entries are appended, each append after the bytes already there, so each
+ * line's entry begins after the previous line's: a line pointing back (at offset 0, at another entry's bytes)
+ * was not written by us, nor was a line that is neither a span nor the beginning of one.
+ */
+function addLine(known: ReadIndex, line: string): void {
+  if (line === '') return;
+  const span = parseLine(line);
+  if (!span) {
+    if (!CUT_SHORT.test(line)) known.damage ??= "has a line that is not an entry's place";
+    return;
+  }
+  const [index, offset, length] = span;
+  if (offset < known.reach) known.damage ??= `points entry ${index} at bytes of another entry`;
+  known.spans.set(index, { offset, length });
+  known.reach = Math.max(known.reach, offset + length + 1);
+}
+
 /** An index line's [index, offset, length]; undefined for a blank line, or one cut short by a crash. */
-function parseLine(line: string): [number, number, number] | undefined {
+export function parseLine(line: string): [number, number, number] | undefined {
   if (line === '') return undefined;
   try {
     const value: unknown = JSON.parse(line);
@@ -236,57 +303,47 @@ async function appendEntries(dir: string, batch: readonly Pending[]): Promise<vo
   await appendLines(path.join(dir, INDEX_FILE), lines);
 }
 
-/** pages.jsonl to read; undefined when there is none (lost with its job's folder: its entries are missing). */
-async function openLog(dir: string): Promise<fs.FileHandle | undefined> {
+/** pages.jsonl to read; DamagedPagesError when there is none (pages.idx says entries are in it). */
+async function openLog(jobId: string, dir: string): Promise<fs.FileHandle> {
   return fs.open(path.join(dir, LOG_FILE), 'r').catch((err: NodeJS.ErrnoException) => {
-    if (err.code === 'ENOENT') return undefined;
+    if (err.code === 'ENOENT') throw DamagedPagesError.of(jobId, LOG_FILE, 'is missing');
     throw err;
   });
 }
 
-/** Bytes read from pages.jsonl at once at most when entries lie one after the other. */
-const READ_RUN_BYTES = 8 * 1024 * 1024;
+/** Why the bytes around `span` (`around`: from the byte before it, unless it is the file's first, to the byte after) are not one whole line of pages.jsonl; undefined when they are. */
+function notALine(jobId: string, span: Span, around: Buffer, bytesRead: number): DamagedPagesError | undefined {
+  const before = span.offset > 0 ? 1 : 0;
+  if (bytesRead < before + span.length + 1) return DamagedPagesError.of(jobId, LOG_FILE, 'is cut short');
+  if ((before === 1 && around[0] !== NEWLINE) || around[before + span.length] !== NEWLINE) {
+    return DamagedPagesError.of(jobId, INDEX_FILE, "points at bytes that are not one of pages.jsonl's entries");
+  }
+  return undefined;
+}
+
+const NEWLINE = 0x0a;
 
 /**
- * The entries at `spans` (undefined where there is none), read from pages.jsonl through one open; entries that
- * follow each other in the file (each stored after the one before) are read together, one read for up to
- * READ_RUN_BYTES of them. DamagedRecordError for bytes that are not an entry.
+ * The entries at `spans` (undefined where there is none), read from pages.jsonl through one open.
+ * DamagedPagesError for an entry that is not there (pages.jsonl cut short or gone) or bytes that are not one
+ * whole entry.
  */
 export async function readSpans(jobId: string, dir: string, spans: readonly (Span | undefined)[]): Promise<(PageEntry | undefined)[]> {
-  const handle = spans.some((span) => span !== undefined) ? await openLog(dir) : undefined;
-  if (!handle) return spans.map(() => undefined);
+  if (!spans.some((span) => span !== undefined)) return spans.map(() => undefined);
+  const handle = await openLog(jobId, dir);
   try {
     const entries: (PageEntry | undefined)[] = [];
-    for (let i = 0; i < spans.length; ) {
-      const first = spans[i];
-      if (!first) {
+    for (const span of spans) {
+      if (!span) {
         entries.push(undefined);
-        i++;
         continue;
       }
-      // The run: spans[i ... end), each beginning on the line after the one before.
-      let end = i + 1;
-      let last = first;
-      for (let next = spans[end]; next && next.offset === last.offset + last.length + 1 && next.offset + next.length - first.offset <= READ_RUN_BYTES; next = spans[end]) {
-        last = next;
-        end++;
-      }
-      const buffer = Buffer.allocUnsafe(last.offset + last.length - first.offset);
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, first.offset);
-      for (; i < end; i++) {
-        const span = spans[i]!;
-        const from = span.offset - first.offset;
-        // Lost with a crash of the machine (the index line outlived the bytes): never stored.
-        if (from + span.length > bytesRead) {
-          entries.push(undefined);
-          continue;
-        }
-        try {
-          entries.push(JSON.parse(buffer.toString('utf8', from, from + span.length)) as PageEntry);
-        } catch {
-          throw DamagedRecordError.ofFile(jobId, LOG_FILE);
-        }
-      }
+      const before = span.offset > 0 ? 1 : 0;
+      const around = Buffer.allocUnsafe(before + span.length + 1);
+      const { bytesRead } = await handle.read(around, 0, around.length, span.offset - before);
+      const damage = notALine(jobId, span, around, bytesRead);
+      if (damage) throw damage;
+      entries.push(parseEntry(jobId, around.subarray(before, before + span.length)));
     }
     return entries;
   } finally {
@@ -294,24 +351,52 @@ export async function readSpans(jobId: string, dir: string, spans: readonly (Spa
   }
 }
 
+/** An entry's bytes as a PageEntry; DamagedPagesError for bytes that are no JSON object. */
+export function parseEntry(jobId: string, bytes: Buffer): PageEntry {
+  let value: unknown;
+  try {
+    value = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    throw DamagedPagesError.of(jobId, LOG_FILE, 'is not valid JSON');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw DamagedPagesError.of(jobId, LOG_FILE, 'is not valid JSON');
+  return value as PageEntry;
+}
+
 /**
- * The entries at `spans` as their stored JSON text (PageText), undefined where there is none: each one's
- * first and last bytes are checked (an object: `{` … `}`), so that bytes that are not an entry are refused
- * with DamagedRecordError before an answer has sent a byte of them.
+ * The entries at `spans` as their stored JSON text (PageText), undefined where there is none: each one is
+ * checked to be one whole line of pages.jsonl and its first and last bytes an object's (`{` … `}`), so that
+ * bytes that are not an entry are refused with DamagedPagesError before an answer has sent a byte of them.
  */
 export async function spanTexts(jobId: string, dir: string, spans: readonly (Span | undefined)[], read: (i: number) => Promise<PageEntry>): Promise<(PageText | undefined)[]> {
-  const handle = spans.some((span) => span !== undefined) ? await openLog(dir) : undefined;
-  if (!handle) return spans.map(() => undefined);
+  if (!spans.some((span) => span !== undefined)) return spans.map(() => undefined);
+  const handle = await openLog(jobId, dir);
   const file = path.join(dir, LOG_FILE);
   try {
-    const { size } = await handle.stat();
     const texts: (PageText | undefined)[] = [];
     for (const [i, span] of spans.entries()) {
-      const stored = span && span.offset + span.length <= size;
-      texts.push(stored ? await checkedText(handle, file, span, { jobId, name: LOG_FILE, trailingSpace: false }, () => read(i)) : undefined);
+      if (!span) {
+        texts.push(undefined);
+        continue;
+      }
+      await checkLine(handle, jobId, span);
+      texts.push(await checkedText(handle, file, span, { jobId, name: LOG_FILE, trailingSpace: false }, () => read(i)));
     }
     return texts;
   } finally {
     handle.close().catch(() => undefined);
   }
+}
+
+/** DamagedPagesError unless `span` is one whole line of pages.jsonl: a line break (or the file's start) before it and one after. */
+async function checkLine(handle: fs.FileHandle, jobId: string, span: Span): Promise<void> {
+  const edge = Buffer.alloc(1);
+  const after = await handle.read(edge, 0, 1, span.offset + span.length);
+  if (after.bytesRead < 1) throw DamagedPagesError.of(jobId, LOG_FILE, 'is cut short');
+  const around = Buffer.alloc(span.offset > 0 ? 2 : 1);
+  around[around.length - 1] = edge[0]!;
+  if (span.offset > 0) await handle.read(around, 0, 1, span.offset - 1);
+  // The entry's own bytes are checked by checkedText: here only its edges matter.
+  const damage = notALine(jobId, { offset: span.offset, length: 0 }, around, around.length);
+  if (damage) throw damage;
 }

@@ -5,7 +5,7 @@
  */
 import { createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';
-import { DamagedRecordError } from '../api/errors.js';
+import { DamagedPagesError } from '../api/errors.js';
 import type { PageEntry } from '../api/types.js';
 import type { PageText } from '../jobs/jobStore.js';
 
@@ -34,7 +34,7 @@ export async function checkedText(
   await handle.read(head, 0, head.length, offset);
   await handle.read(tail, 0, tail.length, offset + length - tail.length);
   const last = checks.trailingSpace ? tail.toString().trimEnd().slice(-1) : tail.toString();
-  if (length < 2 || head.toString() !== '{' || last !== '}') throw DamagedRecordError.ofFile(checks.jobId, checks.name);
+  if (length < 2 || head.toString() !== '{' || last !== '}') throw DamagedPagesError.of(checks.jobId, checks.name, 'is not valid JSON');
   const end = offset + length - 1;
   return { bytes: length, open: () => createReadStream(file, { start: offset, end, highWaterMark: STREAM_CHUNK }), read };
 }

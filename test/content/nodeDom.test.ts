@@ -8,6 +8,7 @@ import { withNodeDocument } from '../../src/engine/content/nodeDom.js';
 import { lengthOutside, readableLength, textHolds, textLength } from '../../src/engine/content/main/dom.js';
 import { longestLine } from '../../src/engine/content/main/passes/visibility.js';
 import { freezeTree } from '../../src/engine/content/nodeSelectors.js';
+import { toMarkdown } from '../../src/engine/content/markdown.js';
 
 const onPage = <T>(body: string, read: (doc: Document) => T): T =>
   withNodeDocument(`<!doctype html><html><head><title>t</title></head><body>${body}</body></html>`, 'http://127.0.0.1/page', read);
@@ -193,5 +194,13 @@ describe('tagName and nodeName (their upper case remembered per name)', () => {
       Array.from(doc.body.querySelectorAll('*')).map((el) => `${el.tagName}|${el.nodeName}|${el.localName.toUpperCase()}`),
     );
     expect(names).toEqual(['DIV|DIV|DIV', 'MY-EL|MY-EL|MY-EL', 'SVG|SVG|SVG', 'FOREIGNOBJECT|FOREIGNOBJECT|FOREIGNOBJECT', 'P|P|P']);
+  });
+});
+
+describe('text beside a character reference', () => {
+  it('is one text node to the Markdown escapes, as in a browser: "&amp;ouml;" stays text, not "ö" (CommonMark example 14 on the Node path)', () => {
+    // linkedom ends a text node at each character reference; the escape of "&ouml;" needs the whole run.
+    const markdown = onPage('<p id="p">x &amp;ouml; y &amp;#42; 1&amp;2</p>', (doc) => toMarkdown(doc.getElementById('p')!.cloneNode(true) as Element));
+    expect(markdown).toBe('x \\&ouml; y \\&#42; 1&2');
   });
 });

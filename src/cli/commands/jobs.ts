@@ -3,13 +3,14 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { LIMITS } from '../../api/limits.js';
 import type { JobBackend } from '../../api/backend.js';
 import { DamagedRecordError, JobEndedError, JobFailedError, JobNotFoundError, UsageError } from '../../api/errors.js';
-import { FINAL_STATUSES, FORMATS, isFinal, JOB_KINDS, JOB_STATUSES, type Format, type JobKind, type JobStatus } from '../../api/types.js';
+import { FINAL_STATUSES, FORMATS, isFinal, JOB_KINDS, JOB_STATUSES, type Format, type JobKind, type JobStatus, type JobSummary } from '../../api/types.js';
 import { withBackend } from '../backendFactory.js';
 import { writeStoredPages } from '../manyPages.js';
 import { changedPage, parseDuration, parseFormats, parseInteger, type RunFlags } from '../options.js';
 import { entriesOf, writeMergedRecord, writeResultBatch } from '../jobPages.js';
 import { openOutput, writeOutput } from '../output.js';
 import { pageOutput } from '../screenshot.js';
+import { forgetRunOptions } from '../runOptions.js';
 import { quoted } from '../../api/quote.js';
 
 type BackendFlags = Pick<RunFlags, 'remote' | 'apiKey'>;
@@ -64,18 +65,54 @@ export function statusCommand(): Command {
   });
 }
 
+/** The entries of a batch or crawl stored so far, by what they are: what `status` and `jobs` say, and `result` holds. */
+export interface PageCounts {
+  completed: number;
+  failed: number;
+  /** New or changed since the last run (the changeTracking format). */
+  changed: number;
+}
+
+export async function countPages(backend: JobBackend, kind: 'batch' | 'crawl', jobId: string): Promise<PageCounts> {
+  const counts: PageCounts = { completed: 0, failed: 0, changed: 0 };
+  for await (const entry of entriesOf(backend, kind, jobId)) {
+    if (entry.status === 'completed') counts.completed++;
+    if (entry.status === 'failed') counts.failed++;
+    if (changedPage(entry)) counts.changed++;
+  }
+  return counts;
+}
+
+/** "3 pages completed, 1 failed, 2 changed" (changed only with some). */
+export function describeCounts({ completed, failed, changed }: PageCounts): string {
+  return `${completed} page${completed === 1 ? '' : 's'} completed, ${failed} failed${changed > 0 ? `, ${changed} changed` : ''}`;
+}
+
 /** "3 pages completed, 1 failed, 2 changed": the entries of a batch or crawl stored so far. */
 export async function pageCounts(backend: JobBackend, kind: 'batch' | 'crawl', jobId: string): Promise<string> {
-  let completed = 0;
-  let failed = 0;
-  let changed = 0;
-  for await (const entry of entriesOf(backend, kind, jobId)) {
-    if (entry.status === 'completed') completed++;
-    if (entry.status === 'failed') failed++;
-    if (changedPage(entry)) changed++;
-  }
-  const tracked = changed > 0 ? `, ${changed} changed` : '';
-  return `${completed} page${completed === 1 ? '' : 's'} completed, ${failed} failed${tracked}`;
+  return describeCounts(await countPages(backend, kind, jobId));
+}
+
+/** Jobs whose pages `jobs` counts at once. */
+const COUNTED_AT_ONCE = 4;
+
+/**
+ * `jobs`: each listed batch and crawl (not pending, nor damaged) with its page counts, read as `status` reads
+ * them; a job whose entries cannot be read (removed meanwhile) is listed without.
+ */
+async function withCounts(backend: JobBackend, jobs: JobSummary[]): Promise<(JobSummary & { pages?: PageCounts })[]> {
+  const counted: (JobSummary & { pages?: PageCounts })[] = jobs.map((job) => ({ ...job }));
+  let next = 0;
+  const worker = async () => {
+    while (next < counted.length) {
+      const job = counted[next++]!;
+      if ((job.kind !== 'batch' && job.kind !== 'crawl') || job.status === 'pending' || job.status === 'unknown') continue;
+      const pages = await countPages(backend, job.kind, job.jobId).catch(() => undefined);
+      if (pages) job.pages = pages;
+    }
+  };
+  await Promise.all(Array.from({ length: COUNTED_AT_ONCE }, worker));
+  return counted;
 }
 
 export function resultCommand(): Command {
@@ -163,7 +200,10 @@ async function writeContent(backend: JobBackend, kind: JobKind, jobId: string, f
 export function listCommand(): Command {
   const cmd = new Command('jobs')
     .summary('list jobs')
-    .description('List known jobs, newest first: id, kind, status, created, URL.')
+    .description(
+      'List known jobs, newest first: id, kind, status, created, URL; for a batch or crawl, its pages completed, failed and changed so far (as status counts them), ' +
+        'while it runs and after ("pages" in --json).',
+    )
     .option('--json', 'print a JSON array, newest first')
     .addOption(new Option('--status <status>', 'only jobs in this state').choices([...JOB_STATUSES]))
     .option('--limit <n>', 'only the newest N jobs', parseInteger('--limit', 1));
@@ -177,13 +217,14 @@ export function listCommand(): Command {
       let jobs = (await backend.list()).reverse().sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
       if (flags.status) jobs = jobs.filter((job) => job.status === flags.status);
       if (flags.limit !== undefined) jobs = jobs.slice(0, flags.limit);
-      if (flags.json) return writeOutput(JSON.stringify(jobs, null, 2));
+      const listed = await withCounts(backend, jobs);
+      if (flags.json) return writeOutput(JSON.stringify(listed, null, 2));
       // Said on stderr: stdout stays empty, as a script reading the list expects.
       if (jobs.length === 0) {
         const none = flags.status ? `no ${flags.status} jobs` : 'no jobs yet; start one with: webjobs scrape URL';
         return void process.stderr.write(`webjobs: ${none}\n`);
       }
-      const lines = jobs.map((j) => [j.jobId, j.kind.padEnd(7), j.status.padEnd(9), j.createdAt, j.error ?? j.url].join('  '));
+      const lines = listed.map((j) => [j.jobId, j.kind.padEnd(7), j.status.padEnd(9), j.createdAt, j.error ?? j.url, ...(j.pages ? [`(${describeCounts(j.pages)})`] : [])].join('  '));
       return writeOutput(lines.join('\n'));
     });
   });
@@ -263,7 +304,12 @@ Examples:
       const deleted: string[] = [];
       for (const job of chosen) {
         try {
-          if (flags.dryRun || (await backend.remove(job.jobId))) deleted.push(job.jobId);
+          if (flags.dryRun) deleted.push(job.jobId);
+          else if (await backend.remove(job.jobId)) {
+            // The options resume would go on with (runOptions.ts) go with the job.
+            await forgetRunOptions(job.jobId);
+            deleted.push(job.jobId);
+          }
         } catch (err) {
           // A damaged record (its listed header is fine, its record is not) is left alone, as the listing's are.
           if (err instanceof JobNotFoundError) continue;

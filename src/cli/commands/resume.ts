@@ -72,7 +72,8 @@ Exit codes: as webjobs batch / crawl (0 every page completed, 3 some pages faile
 is new or changed, in this run or an earlier one of the job, 1 the job failed,
 130/143 stopped again, resumable again); 4 no job with that id; 11 the job cannot resume: it completed,
 failed on its own (not by an interruption), still runs, or is a scrape or extract (webjobs retry runs
-those again). Nothing in the store changes then.`,
+those again). Nothing in the store changes then. A job whose stored entries cannot be read (result exits 8)
+resumes whatever its end: the store is mended and those entries are done again.`,
   );
   return cmd.action(async (idOrPrefix: string, given: ManyPagesFlags) => {
     const job = await withBackend(given, (backend) => resumable(backend, idOrPrefix));

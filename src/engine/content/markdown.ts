@@ -75,6 +75,9 @@ function newService(): TurndownService {
 export function toMarkdown(root: Element): string {
   const service = newService();
   service.addRule('gfmTable', gfmTableRule(service));
+  // One text node per run of text, as a browser's parser makes it: linkedom ends a text node at each
+  // character reference ("&amp;ouml;" as "&", "ouml;"), and escapes read one node at a time.
+  root.normalize();
   removeSilentElements(root);
   normaliseTables(root);
   pushLinksIntoBlocks(root);

@@ -95,6 +95,13 @@ export class CrawlJournal {
   }
 }
 
+/** The URL each stored page was requested at, by its index, as the journal's lines say. */
+export function requestedUrls(lines: readonly unknown[]): Map<number, string> {
+  const urls = new Map<number, string>();
+  for (const line of lines as Line[]) if (line && typeof line === 'object' && 'p' in line && Array.isArray(line.p)) urls.set(line.p[0], line.p[1]);
+  return urls;
+}
+
 /** What the crawl restored: its pages stored so far, and whether its start page was done. */
 export interface RestoredCrawl {
   stored: number;

@@ -8,6 +8,7 @@ import { ANCHOR, LEVEL } from '../marks.js';
 import { type PageKind } from '../pageKind.js';
 import { removeWithLabel } from './furniture.js';
 import { holdsGrid, removeCardGrids } from './grids.js';
+import { contentLists, listsMayBeContent } from './lists.js';
 import { keepsProductDetails, withPrice } from './products.js';
 import { series } from './threads.js';
 import { showHeldBack } from './visibility.js';
@@ -63,8 +64,10 @@ export function cleanArticle(root: Element, says: PageKind): void {
   // (a round-up's project names, an index's items). Measured: WCXB's dev pages +0.6 page-F1
   // (listings +0.38). Keeping such paragraphs on articles too cost the 181 article pages 0.55.
   const blocks = says === 'article' ? 'ul, ol, p, div, section' : 'ul, ol, div, section';
+  // Lists of titles that are the content (an index's posts, lists.ts) are what the page lists.
+  const contentListed = listsMayBeContent(says) ? contentLists(root) : [];
   for (const el of Array.from(root.querySelectorAll(blocks))) {
-    if (inLinkBlock(el)) continue;
+    if (inLinkBlock(el) || contentListed.some((list) => list.contains(el))) continue;
     if (el.querySelector('pre, table, img, picture, video')) continue;
     const density = linkDensity(el);
     // A block with a good deal of text outside its links is prose that happens to link a lot. In one
@@ -188,7 +191,7 @@ export function article(doc: Document, content: Element, says: PageKind): Elemen
 export function articleOrRegion(doc: Document, content: Element, says: PageKind, seen?: (picked: Element | null) => void): Element {
   const picked = article(doc, content, says);
   seen?.(picked);
-  if (!picked || !picksArticle(picked, content, says)) return content;
+  if (!picked || !picksArticle(picked, content, says) || leavesListsOut(picked, content, says)) return content;
   if (says === 'product') return withPrice(withTitle(picked, content), content);
   return says === 'article' ? picked : withTitle(picked, content);
 }
@@ -226,6 +229,16 @@ export function picksArticle(picked: Element, content: Element, says: PageKind):
   if (dataTableText(content) - dataTableText(picked) > textLength(picked)) return false;
   if (isArchive(content, picked)) return false;
   return share >= ARTICLE_PICK_PROSE || (share >= NEWS_ITEM_PICK_PROSE && paragraphsOutside(content, picked) <= NEWS_ITEM_PARAGRAPHS_OUTSIDE);
+}
+
+/**
+ * Whether the pick left out a list of titles that is the region's content (lists.ts, contentLists): Readability
+ * drops a list of links, and an index page would keep only its introduction.
+ */
+export function leavesListsOut(picked: Element, content: Element, says: PageKind): boolean {
+  if (!listsMayBeContent(says)) return false;
+  const pickedText = normalText(picked);
+  return contentLists(content).some((list) => !pickedText.includes(opening(list)));
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import { classesOf, isList, linkedLength, nameWords, normalText, paragraphProse, proseLength, textChildren, textLength, words } from '../dom.js';
 import { holdsGrid, inGridCard } from './grids.js';
+import { contentLists } from './lists.js';
 import { removeSectionsHeaded } from './sections.js';
 import { removeHidden } from './visibility.js';
 import { ALWAYS_FURNITURE_NAMES, CAROUSEL_CONTROLS, DESCRIPTION_NAMES, EMBEDDED_POST, FURNITURE_NAMES, FURNITURE_TAGS, GRID_CAN_CARRY_NAMES, PAGE_FOOTER_WORD, PAGE_LAYOUT_WORD, PROSE_CAN_CARRY_NAMES, SCREEN_READER_ONLY } from '../rules/names.js';
@@ -36,8 +37,9 @@ export function isNamedPageFooter(el: Element): boolean {
  * month, or its recent posts with their tags, is links (WCXB's dev pages +1.5 page-F1).
  * `phrases` are the rules of the page's language (rules/languages.ts): English's unless told. With
  * `dateLines`, a line that is only a date goes too (isDateLine): not on a thread, where it is a post's date.
+ * With `lists`, lists of titles that are the region's content (lists.ts, contentLists) stay, however much they look like menus.
  */
-export function removeFurniture(root: Element, phrases: PagePhrases = ENGLISH_PHRASES, { dateLines = false } = {}): void {
+export function removeFurniture(root: Element, phrases: PagePhrases = ENGLISH_PHRASES, { dateLines = false, lists = false } = {}): void {
   removeHidden(root);
   removeScreenReaderText(root);
   // Measured before banners go: on a thin page a banner is a fair share of the text.
@@ -58,8 +60,10 @@ export function removeFurniture(root: Element, phrases: PagePhrases = ENGLISH_PH
   for (const el of Array.from(root.querySelectorAll(FURNITURE_TAGS))) {
     if (root.contains(el) && !holds(el, title) && (isPageLandmark(el) || !guarded(el))) el.remove();
   }
+  // Read once the page's header, navigation and footer are gone: shares of the region's text decide.
+  const listed = lists ? contentLists(root) : [];
   for (const el of Array.from(root.querySelectorAll('[class], [id]'))) {
-    if (!root.contains(el) || guarded(el) || el.querySelector(EMBEDDED_POST)) continue;
+    if (!root.contains(el) || guarded(el) || el.querySelector(EMBEDDED_POST) || listed.some((list) => list !== el && el.contains(list))) continue;
     const names = furnitureWords(el);
     if (names.length > 0 && !carriesContent(el, names) && !inGridCard(el) && !namesDetails(words(el))) el.remove();
     else if (isNamedPageFooter(el)) el.remove();
@@ -69,7 +73,7 @@ export function removeFurniture(root: Element, phrases: PagePhrases = ENGLISH_PH
   for (const el of Array.from(root.querySelectorAll('[data-nosnippet]'))) if (root.contains(el) && !guarded(el)) el.remove();
   for (const el of Array.from(root.querySelectorAll('a[role="button"], a[class]'))) if (isCallToAction(el)) el.remove();
   for (const el of Array.from(root.querySelectorAll('ul, ol, form, fieldset, p, div, section, span, a, button, label, h2, h3, h4, h5, h6'))) {
-    if (!root.contains(el) || holds(el, title)) continue;
+    if (!root.contains(el) || holds(el, title) || listed.includes(el)) continue;
     // A block of short links goes whatever its share of the text, unless it holds a share of the prose;
     // a ticker goes whatever its share.
     const links = (isMenu(el) || isLinkCloud(el)) && proseLength(el) < prose / 3;
