@@ -15,6 +15,7 @@ import type { EgressGuard } from '../engine/net/egress.js';
 import type { Delivery } from '../jobs/webhooks/delivery.js';
 import { DELIVERY_TIMEOUT_MS, sendOnce } from '../jobs/webhooks/send.js';
 import { DEFAULT_RETRY_DELAYS_MS } from '../jobs/webhooks/webhooks.js';
+import { pause } from '../jobs/webhooks/pause.js';
 
 export interface PgWebhookSettings {
   secret?: string;
@@ -77,7 +78,7 @@ export class PgWebhookSender {
       }
       if (claimed.length === free && free > 0) continue;
       // Nothing more due: look again after a while, or as soon as a slot frees.
-      await Promise.race([sleep(this.settings.pollMs ?? 500, signal), ...this.sending]);
+      await Promise.race([pause(this.settings.pollMs ?? 500, signal), ...this.sending]);
     }
   }
 
@@ -153,16 +154,4 @@ function asDelivery(claimed: Claimed, webhook: Webhook): Delivery {
     attempts: claimed.attempts,
     dueAt: 0,
   };
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

@@ -24,6 +24,7 @@ describe('credits', () => {
     expect(isCreditLine('Foto: dpa', false)).toBe(false);
     // A caption's sentence is no credit.
     expect(isCreditLine('Überflutete Gebiete nördlich von Ljubljana.', true)).toBe(false);
+    expect(isCreditLine('84 reviews / 5 average', true)).toBe(false);
     expect(isCreditLine('Die Kinder spielen im Hof und/oder im Garten, wenn es nicht regnet.', true)).toBe(false);
   });
 

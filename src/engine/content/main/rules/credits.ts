@@ -13,9 +13,11 @@ export const COPYRIGHT_OPENING = /^(?:©|℗|Ⓒ|\(c\)\s)/i;
 
 /**
  * Next to a picture: a short line of names joined by slashes, with no sentence in it, is a photo's
- * credit ("REUTERS/Nadja Wohlleben", "STR/AFP via Getty Images", "Tagesspiegel/Rita Böttcher").
+ * credit ("REUTERS/Nadja Wohlleben", "STR/AFP via Getty Images", "Tagesspiegel/Rita Böttcher"). Names hold no
+ * digits: "84 reviews / 5 average" under a recipe's picture, or a date "12/05/2024", is no credit (the corpus's
+ * archive-recipes page lost its ratings to the first version of this rule).
  */
-export const SLASHED_NAMES = /^[^\s/.!?][^/.!?]{0,60}(?:\/\s?[^/.!?]{1,60}){1,4}$/u;
+export const SLASHED_NAMES = /^[^\s/.!?\d][^/.!?\d]{0,60}(?:\/\s?[^/.!?\d]{1,60}){1,4}$/u;
 
 /**
  * Next to a picture: a label that says what follows is a credit, where the shape alone cannot tell it
