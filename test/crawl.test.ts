@@ -132,11 +132,11 @@ describe('webjobs crawl', () => {
     expect(record.data[0]!.links).toContain(site.at('/moved'));
   });
 
-  it('refuses --max-pages over 10000 here, and over 100 with --remote, before anything starts', async () => {
+  it('refuses --max-pages over 100000 here, and over 100 with --remote, before anything starts', async () => {
     const before = site.requests.length;
-    const result = await runCli(['crawl', site.at('/'), '--max-pages', '10001'], { env });
+    const result = await runCli(['crawl', site.at('/'), '--max-pages', '100001'], { env });
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/--max-pages must be at most 10,000, got 10001/);
+    expect(result.stderr).toMatch(/--max-pages must be at most 100,000, got 100001/);
     const remote = await runCli(['crawl', site.at('/'), '--max-pages', '101', '--remote', 'http://127.0.0.1:9'], { env });
     expect(remote.code).toBe(2);
     expect(remote.stderr).toMatch(/--max-pages must be at most 100 with --remote \(the service's limit\), got 101/);

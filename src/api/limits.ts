@@ -4,8 +4,11 @@ import type { BatchScrapeRequest } from './types.js';
 export const LIMITS = {
   maxBatchUrls: 1000,
   maxCrawlPages: 100,
-  /** maxPages of a crawl run on this machine (the CLI without --remote); `serve` keeps maxCrawlPages, the API's limit. */
-  maxLocalCrawlPages: 10_000,
+  /**
+   * maxPages of a crawl run on this machine (the CLI without --remote); `serve` keeps maxCrawlPages, the API's limit.
+   * What grows with a crawl is kept compact or on disk (issue 59; test/scaleBounds.test.ts, npm run bench:crawl-scale).
+   */
+  maxLocalCrawlPages: 100_000,
   defaultCrawlPages: 10,
   defaultTimeoutMs: 30_000,
   maxTimeoutMs: 300_000,

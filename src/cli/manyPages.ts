@@ -18,6 +18,7 @@ import { changedPage, parseDuration, parseInteger, type RunFlags } from './optio
 import { checkOutputFormats, openOutput, type OutputStream } from './output.js';
 import { runJob, type FinishedJob, type RunJobOptions } from './runJob.js';
 import { keepRunOptions } from './runOptions.js';
+import { ToldPages } from './toldPages.js';
 import { colors, showProgress } from './terminal.js';
 
 export type { ManyKind };
@@ -217,11 +218,11 @@ export async function runManyPages<K extends ManyKind>(
   // A batch's files are named in the order of its list, not as pages finish: two runs name them alike.
   if (kind === 'batch' && request) dir?.nameInOrder((request as JobRequestByKind['batch']).urls);
   if (flags.jsonl) jsonl = await openOutput(flags.output);
-  /** What the tally reads of each entry told as the job ran, by index: with every one of them, none is read back. */
-  const told = new Map<number, PageEntry>();
+  /** What the tally reads of each entry told as the job ran: with every one of them, none is read back. */
+  const told = new ToldPages();
   const onPage = (page: PageEntry, index: number) => {
     const entry = flags.fail ? failHttpError(page) : page;
-    told.set(index, tallied(entry));
+    told.tell(index, entry);
     dir?.add(entry, index);
     if (jsonl) {
       // `index`: the page's place in the submitted list (0-based), as lines come in the order pages finish.
@@ -261,19 +262,14 @@ interface Finishing {
   total: number;
   dir: OutputDir | undefined;
   read: (backend: JobBackend, jobId: string) => AsyncGenerator<PageEntry>;
-  told: ReadonlyMap<number, PageEntry>;
+  told: ToldPages;
 }
 
-/** What countEntries reads of an entry: not its content, which a 10,000-page crawl must not keep. */
-function tallied({ url, status, error, metadata, changeTracking }: PageEntry): PageEntry {
-  return { url, status, error, metadata, ...(changeTracking ? { changeTracking: { ...changeTracking, diff: undefined } } : {}) };
-}
-
-/** Every entry of the job as it was told while it ran, in order; undefined when some were not (an earlier run's). */
-function allTold(told: ReadonlyMap<number, PageEntry>, entries: number): PageEntry[] | undefined {
-  if (told.size !== entries) return undefined;
-  const all = Array.from({ length: entries }, (_, i) => told.get(i));
-  return all.every((entry) => entry !== undefined) ? (all as PageEntry[]) : undefined;
+/** The tally of the entries told as the job ran; undefined when some were not (an earlier run's). */
+function toldTally(told: ToldPages, entries: number): Tally | undefined {
+  const notes = new PageNotes();
+  const counts = told.counts(entries, (entry) => notes.add(entry));
+  return counts && { ...counts, notes };
 }
 
 async function finish(kind: ManyKind, { backend, jobId }: FinishedJob, flags: ManyPagesFlags, { started, total, dir, read, told }: Finishing): Promise<number> {
@@ -295,7 +291,7 @@ async function finish(kind: ManyKind, { backend, jobId }: FinishedJob, flags: Ma
   if (head.status !== 'completed') {
     throw new JobFailedError(`${kind} job ${jobId} ${head.status}: ${head.error ?? 'no reason given'}`);
   }
-  const tally = await countEntries(allTold(told, entries) ?? read(backend, jobId));
+  const tally = toldTally(told, entries) ?? (await countEntries(read(backend, jobId)));
   // A change is the alert --exit-code asked for: it wins over failed pages, which stderr and index.json name.
   const code = flags.exitCode && tally.changed > 0 ? ExitCode.changed : tally.failed > 0 ? ExitCode.partial : ExitCode.ok;
   tellKept(kept, flags.output, flags.fail);

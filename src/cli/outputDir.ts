@@ -216,12 +216,33 @@ export class OutputDir {
         });
         const pages = changes.map(({ index: n, ...change }) => ({ ...change, file: this.files.get(n)?.markdown ?? null }));
         return (this.formats.includes('changeTracking') ? fs.writeFile(changesFile, `${JSON.stringify({ jobId, pages }, null, 2)}\n`) : Promise.resolve()).then(() =>
-          fs.writeFile(indexFile, `${JSON.stringify({ jobId, pages: index }, null, 2)}\n`),
+          writeIndex(indexFile, jobId, index),
         );
       })
       .catch((err: NodeJS.ErrnoException) => {
         throw err instanceof WebjobsError ? err : OutputWriteError.of(err.path ?? indexFile, err);
       });
+  }
+}
+
+/**
+ * index.json as JSON.stringify({ jobId, pages }, null, 2) writes it, a page at a time: a crawl of 100,000 pages
+ * is never one string of them all.
+ */
+async function writeIndex(file: string, jobId: string, pages: readonly IndexRow[]): Promise<void> {
+  const handle = await fs.open(file, 'w');
+  try {
+    let text = `{\n  "jobId": ${JSON.stringify(jobId)},\n  "pages": [`;
+    for (const [i, page] of pages.entries()) {
+      text += `${i === 0 ? '\n' : ',\n'}    ${JSON.stringify(page, null, 2).replace(/\n/g, '\n    ')}`;
+      if (text.length >= 1 << 20) {
+        await handle.writeFile(text);
+        text = '';
+      }
+    }
+    await handle.writeFile(`${text}${pages.length > 0 ? '\n  ' : ''}]\n}\n`);
+  } finally {
+    await handle.close();
   }
 }
 

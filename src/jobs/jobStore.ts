@@ -109,6 +109,11 @@ export interface OwnedJobStore {
    */
   pageTexts?(jobId: string, start: number, count: number): Promise<(PageText | undefined)[]>;
   /**
+   * The stored size in bytes of entries [start, start+count), from the store's index without reading them (undefined
+   * where it is not known): a reader takes several small entries in one readPages, a large one alone.
+   */
+  pageSizes?(jobId: string, start: number, count: number): Promise<(number | undefined)[]>;
+  /**
    * Mends a batch's or crawl's entries that cannot be read (DamagedPagesError): they are left out (`'missing'`:
    * a resumed job redoes them) or stored as failed entries saying they were lost (`'failed'`: a retry runs them
    * again); the indexes lost. For stores that can be damaged so (the file store).

@@ -72,13 +72,28 @@ export async function readRecordText(store: OwnedJobStore, job: StoredJob, query
   return { record, entries };
 }
 
-/** A batch or crawl result batch whose entries are read one at a time as they are iterated. */
+/** Bytes of entries read together at most (a larger entry is read alone): a result batch of large pages never sits in memory whole. */
+const GROUP_BYTES = 4 * 1024 * 1024;
+
+/**
+ * A batch or crawl result batch whose entries are read as they are iterated: small ones several at a time, by
+ * their stored sizes where the store knows them (one read of the file for a run of them), else one at a time.
+ */
 export function readRecordEntries(store: OwnedJobStore, job: StoredJob, query: PageQuery): PagedEntries {
   const { record, start, count } = pagedHead(job, query);
+  const jobId = job.meta.jobId;
   async function* entries(): AsyncGenerator<PageEntry> {
-    for (let i = 0; i < count; i++) {
-      const [entry] = await store.readPages(job.meta.jobId, start + i, 1);
-      yield entry ?? placeholder(job, start + i);
+    const sizes = store.pageSizes ? await store.pageSizes(jobId, start, count) : [];
+    for (let i = 0; i < count; ) {
+      let n = 1;
+      let bytes = sizes[i] ?? GROUP_BYTES;
+      for (let next = sizes[i + n]; i + n < count && next !== undefined && bytes + next <= GROUP_BYTES; next = sizes[i + n]) {
+        bytes += next;
+        n++;
+      }
+      const group = await store.readPages(jobId, start + i, n);
+      for (let k = 0; k < n; k++) yield group[k] ?? placeholder(job, start + i + k);
+      i += n;
     }
   }
   return { record, entries: entries() };

@@ -287,6 +287,11 @@ export class FileJobStore implements OwnedJobStore {
     return entries;
   }
 
+  async pageSizes(jobId: string, start: number, count: number): Promise<(number | undefined)[]> {
+    const index = await this.pageIndex.spans(this.dir(jobId));
+    return Array.from({ length: Math.max(0, count) }, (_, i) => index.get(start + i)?.length);
+  }
+
   private readPageFile(jobId: string, i: number): Promise<PageEntry | undefined> {
     return readJson<PageEntry>(this.pageFile(jobId, i)).catch((err: NodeJS.ErrnoException) => {
       if (err.code === 'ENOENT') return undefined;

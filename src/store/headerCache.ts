@@ -100,6 +100,10 @@ export class HeaderCache implements OwnedJobStore {
     return this.store.pageTexts?.bind(this.store);
   }
 
+  get pageSizes(): OwnedJobStore['pageSizes'] {
+    return this.store.pageSizes?.bind(this.store);
+  }
+
   async list(jobIds?: readonly string[]): Promise<(JobHeader | DamagedJob)[]> {
     const ids = jobIds ?? (await this.store.ids());
     const known = ids.map((jobId) => this.headers.get(jobId)).filter((h): h is JobHeader => h !== undefined);

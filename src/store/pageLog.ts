@@ -38,12 +38,88 @@ export interface Span {
 const isSpanLine = (line: unknown): line is [number, number, number] =>
   Array.isArray(line) && line.length === 3 && line.every((n) => Number.isSafeInteger(n) && (n as number) >= 0) && (line[2] as number) > 0;
 
+/** Indexes past this are kept in a Map (a damaged pages.idx must not make the arrays huge). */
+const DENSE_INDEXES = 1 << 24;
+
+/** Bytes a SpanTable keeps per entry: an offset (8) and a length (4); at most twice that while its arrays have room to grow. */
+export const SPAN_BYTES = 12;
+
+/**
+ * Where each entry of a job is, by index: two typed arrays (SPAN_BYTES an entry) rather than a Map of span objects
+ * (about 80), since a crawl of 100,000 pages keeps 100,000 of them for as long as its job is read. Read as a
+ * ReadonlyMap, in index order.
+ */
+export class SpanTable implements ReadonlyMap<number, Span> {
+  private offsets = new Float64Array(256);
+  private lengths = new Uint32Array(256);
+  private readonly sparse = new Map<number, Span>();
+  private count = 0;
+
+  /** Entries it has a span for. */
+  get size(): number {
+    return this.count + this.sparse.size;
+  }
+
+  get(index: number): Span | undefined {
+    if (index >= DENSE_INDEXES) return this.sparse.get(index);
+    const length = index < this.lengths.length ? this.lengths[index]! : 0;
+    return length > 0 ? { offset: this.offsets[index]!, length } : undefined;
+  }
+
+  has(index: number): boolean {
+    return this.get(index) !== undefined;
+  }
+
+  set(index: number, span: Span): void {
+    if (index >= DENSE_INDEXES || span.length > 0xffffffff) return void this.sparse.set(index, span);
+    if (index >= this.lengths.length) {
+      let size = this.lengths.length;
+      while (size <= index) size *= 2;
+      const offsets = new Float64Array(size);
+      const lengths = new Uint32Array(size);
+      offsets.set(this.offsets);
+      lengths.set(this.lengths);
+      this.offsets = offsets;
+      this.lengths = lengths;
+    }
+    if (this.lengths[index] === 0) this.count++;
+    this.offsets[index] = span.offset;
+    this.lengths[index] = span.length;
+  }
+
+  /** Bytes of its arrays (what a test bounds per entry). */
+  get bytes(): number {
+    return this.offsets.byteLength + this.lengths.byteLength;
+  }
+
+  *entries(): MapIterator<[number, Span]> {
+    for (let i = 0; i < this.lengths.length; i++) if (this.lengths[i]! > 0) yield [i, { offset: this.offsets[i]!, length: this.lengths[i]! }];
+    yield* [...this.sparse].sort(([a], [b]) => a - b);
+  }
+
+  *keys(): MapIterator<number> {
+    for (const [i] of this.entries()) yield i;
+  }
+
+  *values(): MapIterator<Span> {
+    for (const [, span] of this.entries()) yield span;
+  }
+
+  [Symbol.iterator](): MapIterator<[number, Span]> {
+    return this.entries();
+  }
+
+  forEach(callback: (value: Span, key: number, map: ReadonlyMap<number, Span>) => void): void {
+    for (const [i, span] of this.entries()) callback(span, i, this);
+  }
+}
+
 /**
  * What a reader of a job's pages.idx has read of it: its first `size` bytes, but for an unfinished last line
  * (`rest`), of the file `ino` (a mended index is a new file, mendLog).
  */
 interface ReadIndex extends LogIndex {
-  spans: Map<number, Span>;
+  spans: SpanTable;
   ino: number;
   size: number;
   rest: string;
@@ -90,12 +166,12 @@ export class PageIndex {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
       this.read.delete(dir);
-      return { spans: new Map(), reach: 0 };
+      return { spans: new SpanTable(), reach: 0 };
     }
     try {
       const { size, ino } = await handle.stat();
       let known = this.read.get(dir);
-      if (!known || size < known.size || ino !== known.ino) known = { ino, size: 0, spans: new Map(), rest: '', reach: 0 };
+      if (!known || size < known.size || ino !== known.ino) known = { ino, size: 0, spans: new SpanTable(), rest: '', reach: 0 };
       if (size > known.size) {
         const added = Buffer.allocUnsafe(size - known.size);
         const { bytesRead } = await handle.read(added, 0, added.length, known.size);

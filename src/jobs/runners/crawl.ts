@@ -11,7 +11,8 @@ import { LimitError } from '../../api/errors.js';
 import { LIMITS } from '../../api/limits.js';
 import type { CrawlRequest, Format, PageEntry } from '../../api/types.js';
 import { defaultConcurrency } from '../../engine/browser/browser.js';
-import { Frontier } from '../../engine/crawl/frontier.js';
+import { DEFAULT_MAX_QUEUED, Frontier } from '../../engine/crawl/frontier.js';
+import { FingerprintSet } from '../../engine/crawl/fingerprints.js';
 import { HostGate } from '../../engine/crawl/hostGate.js';
 import { normalizeUrl } from '../../api/normalizeUrl.js';
 import { SitemapFeed } from '../../engine/crawl/sitemapFeed.js';
@@ -37,17 +38,25 @@ const MAX_MATCHING_COST = 200_000_000;
  */
 const STORING_AT_ONCE = 16;
 
-/** A visit (crawlVisit.ts) and the URL it requested (taken from the frontier). */
-type Visit = CrawlVisit & { url?: string };
+/** A visit (crawlVisit.ts), the URL it requested (taken from the frontier) and that URL's depth. */
+type Visit = CrawlVisit & { url?: string; depth?: number };
+
+/**
+ * URLs the frontier holds at most for a crawl of `maxPages`: twice as many, so that
+ * a site of maxPages pages is crawled whole whatever order its links come in (a URL
+ * queued past maxPages is visited only when a URL before it is dropped), and at
+ * least DEFAULT_MAX_QUEUED. A crawler trap fills it and stops there.
+ */
+export const maxQueuedFor = (maxPages: number): number => Math.max(DEFAULT_MAX_QUEUED, 2 * maxPages);
 
 class Crawl {
   private readonly maxPages: number;
   private readonly formats: Format[];
   /** The scope, robots.txt of each origin and each host's limits (the gate, whose Crawl-delay robots.txt sets). */
   private readonly rules: CrawlRules;
-  private readonly frontier = new Frontier();
-  /** Keys of the pages crawled (where they landed), to drop a second redirect to the same page. */
-  private readonly crawled = new Set<string>();
+  private readonly frontier: Frontier;
+  /** Keys of the pages crawled (where they landed), to drop a second redirect to the same page: fingerprints, 32 bytes a page at most. */
+  private readonly crawled = new FingerprintSet();
   /** Entries handed to the store (the next one's index), and those written (what totalCrawledPages says). */
   private stored = 0;
   private written = 0;
@@ -58,8 +67,6 @@ class Crawl {
   private readonly gate: HostGate;
   /** The frontier and pages as they go, for webjobs resume (crawlState.ts). */
   private readonly journal: CrawlJournal;
-  /** With maxDepth: how many links from the start page each queued URL is (the sitemap's URLs: 0). */
-  private readonly depths: Map<string, number> | undefined;
   /** With change tracking: the previous crawl's pages, sitemap lastmods (crawlChanges.ts). */
   private changes: CrawlChanges | undefined;
 
@@ -67,7 +74,7 @@ class Crawl {
     const request: CrawlRequest = ctx.request;
     this.maxPages = request.maxPages ?? LIMITS.defaultCrawlPages;
     this.formats = crawlFormats(request);
-    this.depths = request.maxDepth !== undefined ? new Map() : undefined;
+    this.frontier = new Frontier(maxQueuedFor(this.maxPages));
     this.gate = new HostGate(LIMITS.perHostConcurrency, ctx.signal);
     this.journal = new CrawlJournal(ctx.journal, this.gate);
     this.rules = crawlRules(request, ctx.engine, ctx.access, ctx.signal, this.gate);
@@ -93,15 +100,13 @@ class Crawl {
 
   /** Queues `url`, `depth` links from the start page (the sitemap's URLs: 0). */
   private queue(url: string, depth: number): void {
-    if (!this.frontier.add(url)) return;
-    if (this.depths) this.depths.set(url, depth);
-    this.journal.queue(url, this.depths ? depth : undefined);
+    if (!this.frontier.add(url, depth)) return;
+    this.journal.queue(url, this.ctx.request.maxDepth !== undefined ? depth : undefined);
   }
 
-  /** Whether the links of the page requested at `url` are followed: followLinks, and maxDepth. */
-  private linksFrom(url: string): number | undefined {
+  /** The depth of the links of a page `depth` links from the start, when they are followed: followLinks, and maxDepth. */
+  private linksFrom(depth: number): number | undefined {
     if (this.ctx.request.followLinks === false) return undefined;
-    const depth = this.depths?.get(url) ?? 0;
     const { maxDepth } = this.ctx.request;
     return maxDepth !== undefined && depth >= maxDepth ? undefined : depth + 1;
   }
@@ -122,7 +127,7 @@ class Crawl {
         this.frontier.markSeen(finalUrl);
         return true;
       },
-      failed: (failedUrl) => this.crawled.add(normalizeUrl(failedUrl)!),
+      failed: (failedUrl) => this.crawled.add(normalizeUrl(failedUrl) ?? failedUrl),
     };
     try {
       return await visitPage(visitor, url, isStart, this.changes?.lastmodOf(url));
@@ -134,10 +139,10 @@ class Crawl {
     }
   }
 
-  /** The next queued URL that no redirect has already brought us to. */
-  private nextUrl(): string | undefined {
-    for (let url = this.frontier.next(); url !== undefined; url = this.frontier.next()) {
-      if (!this.crawled.has(normalizeUrl(url)!)) return url;
+  /** The next queued URL that no redirect has already brought us to, and its depth. */
+  private nextUrl(): { url: string; depth: number } | undefined {
+    for (let next = this.frontier.nextWithDepth(); next !== undefined; next = this.frontier.nextWithDepth()) {
+      if (!this.crawled.has(normalizeUrl(next.url) ?? next.url)) return next;
     }
     return undefined;
   }
@@ -155,7 +160,6 @@ class Crawl {
           gate: this.gate,
           // The pages of earlier runs were reached too: change tracking must not list them as removed.
           stored: this.changes && ((entry) => this.changes!.noteStored(entry)),
-          depths: this.depths,
         })
       : undefined;
     /** Entries an earlier run stored: this run's pages come after them. */
@@ -202,11 +206,12 @@ class Crawl {
         ctx.discovered(Math.min(this.maxPages, this.stored + inFlight.size + finished.size + this.frontier.size));
         // Pages started but dropped as redirect duplicates do not count toward maxPages.
         while (this.stored + inFlight.size + finished.size < this.maxPages && inFlight.size < concurrency) {
-          const url = this.nextUrl();
-          if (url === undefined) break;
+          const next = this.nextUrl();
+          if (next === undefined) break;
+          const { url, depth } = next;
           const seq = started++;
           // Files are named after the entries an earlier run stored, then in the order this run visits pages.
-          inFlight.set(seq, this.visit(url, seq === startSeq, earlier + seq).then((visit) => ({ seq, visit: { ...visit, url } })));
+          inFlight.set(seq, this.visit(url, seq === startSeq, earlier + seq).then((visit) => ({ seq, visit: { ...visit, url, depth } })));
         }
         const full = this.stored + inFlight.size + finished.size >= this.maxPages;
         const sitemapWaits = startDone && sitemaps !== undefined && !sitemaps.done && !full;
@@ -216,7 +221,7 @@ class Crawl {
         const { seq, visit } = next;
         inFlight.delete(seq);
         // followLinks: false crawls the start page and the sitemap's URLs only; maxDepth stops at its depth.
-        const depth = this.linksFrom(visit.url!);
+        const depth = this.linksFrom(visit.depth!);
         if (depth !== undefined) await this.enqueue(visit.links, depth);
         if (seq === startSeq) startDone = true;
         finished.set(seq, visit);

@@ -13,6 +13,7 @@
  */
 import { normalizeUrl } from '../../api/normalizeUrl.js';
 import type { PageEntry } from '../../api/types.js';
+import { FingerprintSet } from '../../engine/crawl/fingerprints.js';
 import type { Frontier } from '../../engine/crawl/frontier.js';
 import type { HostGate } from '../../engine/crawl/hostGate.js';
 import type { CrawlScope } from '../../engine/crawl/scope.js';
@@ -112,14 +113,16 @@ const PAGE_CHUNK = 100;
 /**
  * Rebuilds the crawl of an earlier run: the stored pages stay (they are counted,
  * marked crawled and seen, never queued again); the journal's URLs not yet done
- * go back into the frontier in their order; each host's politeness from its last request.
+ * go back into the frontier in their order, with their depths; each host's
+ * politeness from its last request. What it keeps of the pages done is their
+ * fingerprints (32 bytes a page at most), not their URLs.
  */
 export async function restoreCrawl(
   resumed: ResumedJob,
   journal: JobJournal,
-  state: { frontier: Frontier; crawled: Set<string>; scope: CrawlScope; gate: HostGate; stored?: (entry: PageEntry) => void; depths?: Map<string, number> },
+  state: { frontier: Frontier; crawled: FingerprintSet; scope: CrawlScope; gate: HostGate; stored?: (entry: PageEntry) => void },
 ): Promise<RestoredCrawl> {
-  const done = new Set<string>();
+  const done = new FingerprintSet();
   let stored = 0;
   for (;;) {
     const entries = await resumed.readPages(stored, PAGE_CHUNK);
@@ -136,19 +139,19 @@ export async function restoreCrawl(
     }
     if (got.length < PAGE_CHUNK) break;
   }
-  const queued: string[] = [];
-  for (const line of (await journal.read()) as Line[]) {
-    if ('q' in line) {
-      queued.push(...line.q);
-      line.qd?.forEach((depth, i) => state.depths?.set(line.q[i]!, depth));
-    }
-    else if ('p' in line && line.p[0] < stored) done.add(key(line.p[1]));
+  const lines = (await journal.read()) as Line[];
+  // What was done first (a page stored, a visit dropped), then the URLs queued in their order.
+  for (const line of lines) {
+    if ('p' in line && line.p[0] < stored) done.add(key(line.p[1]));
     else if ('d' in line) done.add(key(line.d));
     else if ('h' in line) state.gate.restore(line.h);
   }
-  for (const url of queued) {
-    if (done.has(key(url))) state.frontier.markSeen(url);
-    else state.frontier.add(url);
+  for (const line of lines) {
+    if (!('q' in line)) continue;
+    line.q.forEach((url, i) => {
+      if (done.has(key(url))) state.frontier.markSeen(url);
+      else state.frontier.add(url, line.qd?.[i] ?? 0);
+    });
   }
   return { stored, startDone: stored > 0 };
 }
