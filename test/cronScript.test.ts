@@ -305,6 +305,11 @@ describe('the small ones (issue 56)', () => {
     expect(day2.code).toBe(0);
     expect(day2.stderr).toMatch(/^webjobs: warning: \S+\/watched answered HTTP 500 Internal Server Error; its section in \S+pages\.md is the last good page, kept/);
     expect(readFileSync(file, 'utf8')).toBe(good);
+    // The stored job's pages, written again by result, keep the good section alike.
+    const [{ jobId }] = JSON.parse((await runCli(['jobs', '--json', '--limit', '1'], { env })).stdout) as { jobId: string }[];
+    const stored = await runCli(['result', jobId, '--content', '-o', file], { env });
+    expect(stored.stderr).toMatch(/^webjobs: warning: \S+\/watched answered HTTP 500 Internal Server Error; its section in \S+pages\.md is the last good page, kept\n$/);
+    expect(readFileSync(file, 'utf8')).toBe(good);
     const failed = await batch('--fail');
     expect(failed.code).toBe(3);
     expect(failed.stderr).toMatch(/\/watched failed: HTTP 500 Internal Server Error \(--fail\); its section in \S+pages\.md is the last good page, kept\n/);

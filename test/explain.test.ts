@@ -36,6 +36,7 @@ beforeAll(async () => {
     '/radwege': (_req, res) =>
       sendHtml(res, html(`<main><article><h1>Neue Radwege</h1>${GERMAN}<p>Schreiben Sie einen Kommentar</p></article></main>`, { title: 'Neue Radwege | Stadtblatt', lang: 'de' })),
     '/peppers': (_req, res) => sendHtml(res, html(`<main><article><h1>Peppers</h1>${articleText('peppers')}</article></main>`, { title: 'Peppers' })),
+    '/untitled': (_req, res) => sendHtml(res, html(`<main><article>${articleText('an untitled note')}</article></main>`, { title: '' })),
   });
 });
 
@@ -64,6 +65,15 @@ describe.each(['http', 'browser'])('scrape --explain, engine %s', (engine) => {
     expect(trace).toMatch(/result: \d+ characters of text/);
     expect(plain.stdout).not.toContain('We use cookies');
     expect(plain.stdout).toContain('Paragraph 6 about tomatoes on a balcony');
+  });
+
+  it('says where the headline came from, and why there is none', async () => {
+    const titled = await runCli(['scrape', `${site.url}/tomatoes`, '--engine', engine, '--explain'], { env });
+    expect(titled.stderr).toContain('headline: the content opens with the headline "Growing tomatoes on a balcony", the visible h1 the title names');
+    const untitled = await runCli(['scrape', `${site.url}/untitled`, '--engine', engine, '--explain'], { env });
+    expect(untitled.code, untitled.stderr).toBe(0);
+    expect(untitled.stderr).toContain("headline: no headline found: the page's <title> is empty and the page has no h1");
+    expect(untitled.stdout).not.toMatch(/^#/);
   });
 
   it('the Markdown opens with the headline, once', async () => {

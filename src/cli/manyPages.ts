@@ -114,7 +114,8 @@ export async function writeStoredPages(
   }
   const { entries } = await headOf(backend, kind, jobId);
   const kept = await writeTextPages(options.output, () => entriesOf(backend, kind, jobId, undefined, entries), options.formats, entries);
-  tellKept(kept, options.output!, false);
+  // `webjobs result` takes no --fail: no hint at it.
+  tellKept(kept, options.output, false, false);
 }
 
 /** Entries finished (completed or failed) and failed; a stopped batch still has `pending` placeholders. */
@@ -176,13 +177,13 @@ function summary(kind: ManyKind, tally: Tally, cut: string | undefined, elapsedM
  * Good copies that bad pages did not replace (--output-dir's files, -o's sections):
  * said even with -q, as the page's error. `where`: -o's file, when sections.
  */
-function tellKept(kept: readonly (KeptFile | KeptSection)[], where: string | undefined, fail: boolean | undefined): void {
+function tellKept(kept: readonly (KeptFile | KeptSection)[], where: string | undefined, fail: boolean | undefined, hint = true): void {
   for (const page of kept) {
     const good = 'file' in page ? page.file : `its section in ${where}`;
     const failed = page.trouble.startsWith('failed: ');
     const how = fail || failed ? 'webjobs: ' : 'webjobs: warning: ';
     const what = failed ? page.trouble : `answered ${page.trouble}`;
-    process.stderr.write(`${how}${page.url} ${what}; ${good} is the last good page, kept${fail || failed ? '' : ' (--fail counts the page as failed)'}\n`);
+    process.stderr.write(`${how}${page.url} ${what}; ${good} is the last good page, kept${fail || failed || !hint ? '' : ' (--fail counts the page as failed)'}\n`);
   }
 }
 

@@ -199,6 +199,7 @@ export class BrowserEngine implements Engine {
       readHtml,
       selectors: scrapeOptions?.selectors,
       reportValidators: scrapeOptions?.revalidate !== undefined,
+      turn: scrapeOptions?.turn,
       ...(scrapeOptions?.profileHandle ? { profile: scrapeOptions.profileHandle } : {}),
     });
     data.metadata.engine = 'browser';

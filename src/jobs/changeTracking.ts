@@ -13,7 +13,9 @@
  * An alert is owed until it is delivered (issue 56): where the job's end is known
  * to the process that ran its pages (the local back end), a new or changed page
  * does not move its history at once (`defer`); the history takes the job's new
- * versions when the job completes (commitHistory, historyCommit.ts). A run killed
+ * versions when the job completes (commitHistory, historyCommit.ts; on PostgreSQL,
+ * whose workers run pages apart from the job's end, an owed version kept beside the
+ * job becomes the history in the completion's transaction: OweVersion). A run killed
  * before then leaves the change to the next run, which finds it again, or to
  * `webjobs resume`, whose completion commits the pages of every run of the job.
  */
@@ -73,6 +75,13 @@ export async function markdownDiff(previous: string, current: string): Promise<N
   };
 }
 
+/**
+ * Where a store that runs a job's pages apart from its end (PostgreSQL's workers) keeps a new or changed page's
+ * version until the job completes (the owed history): the version becomes the history then, in the completion's
+ * transaction (pg/historyOwed.ts).
+ */
+export type OweVersion = (history: CachedScrape, version: PageData) => Promise<void>;
+
 /** What a history keeps of a version: the URL that answered and the Markdown compared. */
 export function historyVersion(url: string, markdown: string): PageData {
   return { metadata: { url }, markdown };
@@ -87,7 +96,7 @@ export async function trackChanges(
   scrape: CachedScrape,
   data: PageData,
   last?: Promise<CacheEntry | undefined>,
-  { defer = false }: { defer?: boolean } = {},
+  { defer = false }: { defer?: boolean | OweVersion } = {},
 ): Promise<PageData> {
   const history = historyOf(scrape);
   const previous = await (last ?? cache.last(history));
@@ -106,5 +115,6 @@ export async function trackChanges(
   const kept = historyVersion(data.metadata.url ?? history.url, markdown);
   if (previous && changeTracking.changeStatus === 'same' && previous.data.metadata.url === kept.metadata.url) await cache.renew(history, previous);
   else if (!defer || changeTracking.changeStatus === 'same') await cache.put(history, kept);
+  else if (typeof defer === 'function') await defer(history, kept);
   return { ...data, changeTracking };
 }

@@ -33,7 +33,7 @@
 import type { PageData, ScrapeOptions, SessionOptions } from '../api/types.js';
 import type { SiteAccess } from '../engine/net/access.js';
 import type { Engine, EnginePage, EngineScrapeOptions } from '../engine/engine.js';
-import { historyOf, trackChanges, tracksChanges } from './changeTracking.js';
+import { historyOf, trackChanges, tracksChanges, type OweVersion } from './changeTracking.js';
 import type { CacheEntry, CachedScrape, JobFileWriter, PageCache } from './contracts.js';
 import { revalidationPlan } from './revalidation.js';
 
@@ -66,9 +66,10 @@ function worthKeeping(data: PageData): boolean {
 
 /**
  * `deferHistory`: a new or changed page leaves its history as it is, for the job's
- * completion to commit (changeTracking.ts, historyCommit.ts).
+ * completion to commit (changeTracking.ts, historyCommit.ts); a function keeps the
+ * page's version owed until then (PostgreSQL).
  */
-export function withCache(engine: Engine, cache: PageCache, tenant?: string, { deferHistory = false }: { deferHistory?: boolean } = {}): Engine {
+export function withCache(engine: Engine, cache: PageCache, tenant?: string, { deferHistory = false }: { deferHistory?: boolean | OweVersion } = {}): Engine {
   return withScrape(engine, async (url: string, options?: EngineScrapeOptions, sessionOptions?: SessionOptions, signal?: AbortSignal, access?: SiteAccess) => {
     const { sitemapLastmod, revalidate: _ours, ...scrapeOptions } = options ?? {};
     const tracks = tracksChanges(scrapeOptions);

@@ -85,8 +85,6 @@ export class PgBackend implements JobBackend {
   /** Starts a job for an API key, refused with TooManyJobsError when the key already has maxActive pending or running. */
   async startOwned<K extends JobKind>(kind: K, request: JobRequestByKind[K], owner?: JobOwner): Promise<JobHandle> {
     const validated = validateRequest(kind, request);
-    // Webhooks are sent by the process that runs a job on the file store; PostgreSQL's workers do not send them yet.
-    if ('webhook' in validated && validated.webhook) throw UnsupportedError.of('webhook', `${ON_POSTGRES}; poll the job's status, or run serve on the file store`);
     const runner = await loadRunner(kind);
     if (!runner) throw new UsageError(`${kind} jobs are not available in this build`);
     // The API node checks what it can without a browser (an extract's LLM key, its schema); workers need the same settings.

@@ -15,6 +15,7 @@ import type PgBoss from 'pg-boss';
 import type { PageEntry } from '../api/types.js';
 import type { FoundLink } from '../jobs/crawlPage.js';
 import { bossDb, DROPPED, HOLDS_JOB, NOT_CRAWLED, NOT_CRAWLED_FROM } from './store.js';
+import { inTurn } from './fairTurns.js';
 
 /** What a crawl's page adds when it finishes (CrawledPage of jobs/crawlPage.ts). */
 export interface CrawlFinish {
@@ -105,7 +106,8 @@ export async function finishCrawlPage(
     }
   }
   const db = { db: bossDb(client) };
-  if (queued.length > 0) await queues.boss.insert(queued, db);
+  // The pages found take the turns of the crawl's key (fairTurns.ts).
+  if (queued.length > 0) await queues.boss.insert(await inTurn(client, jobId, queued), db);
   const last = done >= total;
   // With change tracking the last page does not end the crawl: its finishing step (a job of the job queue) does.
   const finishing = last && job.tracks_changes ? queues.whole(jobId) : undefined;

@@ -97,6 +97,109 @@ export const MIGRATIONS: readonly string[] = [
    ALTER TABLE webjobs_jobs ADD COLUMN dropped_pages integer NOT NULL DEFAULT 0, ADD COLUMN tracks_changes boolean NOT NULL DEFAULT false;`,
   // 7: a crawl page's depth, links from the start page (the sitemap's pages: 0), for maxDepth; NULL: 0.
   `ALTER TABLE webjobs_pages ADD COLUMN depth integer;`,
+  // 8: change tracking's owed history (historyOwed.ts): the version of each page a job found new or changed, by
+  // its history's key in the page cache, until the job completes; the completion (any UPDATE that sets the status
+  // to 'completed') makes them the history in its own transaction, and deletes them.
+  `CREATE TABLE webjobs_history_owed (
+     job_id uuid NOT NULL REFERENCES webjobs_jobs (id) ON DELETE CASCADE,
+     key text NOT NULL,
+     data json NOT NULL,
+     PRIMARY KEY (job_id, key)
+   );
+   CREATE FUNCTION webjobs_commit_history() RETURNS trigger LANGUAGE plpgsql AS $$
+   BEGIN
+     INSERT INTO webjobs_page_cache (key, stored_at, data, validators)
+       SELECT key, now(), data, NULL FROM webjobs_history_owed WHERE job_id = NEW.id
+       ON CONFLICT (key) DO UPDATE SET stored_at = excluded.stored_at, data = excluded.data, validators = NULL;
+     DELETE FROM webjobs_history_owed WHERE job_id = NEW.id;
+     RETURN NULL;
+   END $$;
+   CREATE TRIGGER webjobs_jobs_completed AFTER UPDATE OF status ON webjobs_jobs
+     FOR EACH ROW WHEN (NEW.status = 'completed' AND OLD.status IS DISTINCT FROM 'completed')
+     EXECUTE FUNCTION webjobs_commit_history();`,
+  // 9: webhook deliveries (issue 60), owed in the transaction that makes the event (webhooks.ts sends them):
+  // `started` with the job's row, `page` with each page's entry, `completed` or `failed` with the job's end,
+  // each in Firecrawl's form with its own webhookId, the webhook's metadata and the events it asks for. A job's
+  // deliveries go in (rank, id) order, one at a time; each is claimed on a lease (any API node sends them), retried
+  // at due_at, dropped after its last retry (webhook_failures). At 100 owed, the oldest page delivery not being
+  // sent gives way (webhook_dropped); none: the new page delivery is the one dropped.
+  `ALTER TABLE webjobs_jobs ADD COLUMN webhook_failures integer NOT NULL DEFAULT 0, ADD COLUMN webhook_dropped integer NOT NULL DEFAULT 0;
+   CREATE TABLE webjobs_webhook_deliveries (
+     id bigserial PRIMARY KEY,
+     job_id uuid NOT NULL REFERENCES webjobs_jobs (id) ON DELETE CASCADE,
+     -- 0 started, 1 page, 2 the end.
+     rank smallint NOT NULL,
+     event text NOT NULL,
+     -- The JSON body as sent and signed.
+     body text NOT NULL,
+     attempts integer NOT NULL DEFAULT 0,
+     due_at timestamptz NOT NULL DEFAULT now(),
+     lease_until timestamptz
+   );
+   CREATE INDEX webjobs_webhook_deliveries_order ON webjobs_webhook_deliveries (job_id, rank, id);
+   CREATE INDEX webjobs_webhook_deliveries_due ON webjobs_webhook_deliveries (due_at);
+   CREATE FUNCTION webjobs_owe_delivery(p_job uuid, p_kind text, p_request json, p_event text, p_success boolean, p_data json, p_error text)
+     RETURNS void LANGUAGE plpgsql AS $$
+   DECLARE
+     hook json := p_request->'webhook';
+     hook_type text := CASE p_kind WHEN 'batch' THEN 'batch_scrape' ELSE p_kind END || '.' || p_event;
+     body json;
+     victim bigint;
+   BEGIN
+     IF hook IS NULL OR json_typeof(hook) <> 'object' THEN RETURN; END IF;
+     IF hook->'events' IS NOT NULL AND NOT EXISTS (SELECT 1 FROM json_array_elements_text(hook->'events') AS e (name) WHERE e.name = p_event) THEN RETURN; END IF;
+     IF p_event = 'page' AND (SELECT count(*) FROM webjobs_webhook_deliveries d WHERE d.job_id = p_job) >= 100 THEN
+       SELECT d.id INTO victim FROM webjobs_webhook_deliveries d
+         WHERE d.job_id = p_job AND d.event = 'page' AND (d.lease_until IS NULL OR d.lease_until < now()) ORDER BY d.rank, d.id LIMIT 1;
+       UPDATE webjobs_jobs SET webhook_dropped = webhook_dropped + 1 WHERE id = p_job;
+       IF victim IS NULL THEN RETURN; END IF;
+       DELETE FROM webjobs_webhook_deliveries WHERE id = victim;
+     END IF;
+     body := json_build_object('success', p_success, 'type', hook_type, 'id', p_job, 'webhookId', gen_random_uuid(), 'data', p_data,
+       'metadata', COALESCE(hook->'metadata', '{}'::json));
+     IF p_error IS NOT NULL THEN body := json_build_object('success', p_success, 'type', hook_type, 'id', p_job, 'webhookId', body->'webhookId',
+       'data', p_data, 'metadata', COALESCE(hook->'metadata', '{}'::json), 'error', p_error);
+     END IF;
+     INSERT INTO webjobs_webhook_deliveries (job_id, rank, event, body)
+       VALUES (p_job, CASE p_event WHEN 'started' THEN 0 WHEN 'page' THEN 1 ELSE 2 END, p_event, body::text);
+   END $$;
+   CREATE FUNCTION webjobs_job_hooks() RETURNS trigger LANGUAGE plpgsql AS $$
+   DECLARE
+     data json;
+   BEGIN
+     IF NEW.request->'webhook' IS NULL THEN RETURN NULL; END IF;
+     IF TG_OP = 'INSERT' THEN
+       PERFORM webjobs_owe_delivery(NEW.id, NEW.kind, NEW.request, 'started', true, '[]'::json, NULL);
+       RETURN NULL;
+     END IF;
+     IF NEW.status NOT IN ('completed', 'failed', 'stopped') OR OLD.status IN ('completed', 'failed', 'stopped') THEN RETURN NULL; END IF;
+     IF NEW.kind = 'extract' THEN
+       data := COALESCE(NEW.record->'data', 'null'::json);
+     ELSE
+       SELECT json_build_object('total', count(*), 'completed', count(*) FILTER (WHERE p.entry->>'status' <> 'failed'), 'failed', count(*) FILTER (WHERE p.entry->>'status' = 'failed'))
+         INTO data FROM webjobs_pages p WHERE p.job_id = NEW.id AND p.entry IS NOT NULL;
+     END IF;
+     IF NEW.status = 'completed' THEN
+       PERFORM webjobs_owe_delivery(NEW.id, NEW.kind, NEW.request, 'completed', true, data, NULL);
+     ELSE
+       PERFORM webjobs_owe_delivery(NEW.id, NEW.kind, NEW.request, 'failed', false, data,
+         COALESCE(NEW.record->>'error', CASE NEW.status WHEN 'stopped' THEN 'the job was stopped' ELSE 'the job ended ' || NEW.status END));
+     END IF;
+     RETURN NULL;
+   END $$;
+   CREATE TRIGGER webjobs_jobs_hooks AFTER INSERT OR UPDATE OF status ON webjobs_jobs FOR EACH ROW EXECUTE FUNCTION webjobs_job_hooks();
+   CREATE FUNCTION webjobs_page_hook() RETURNS trigger LANGUAGE plpgsql AS $$
+   DECLARE
+     job record;
+   BEGIN
+     IF TG_OP = 'UPDATE' AND OLD.entry IS NOT NULL THEN RETURN NULL; END IF;
+     SELECT j.kind, j.request INTO job FROM webjobs_jobs j WHERE j.id = NEW.job_id;
+     IF job.request->'webhook' IS NULL THEN RETURN NULL; END IF;
+     PERFORM webjobs_owe_delivery(NEW.job_id, job.kind, job.request, 'page', NEW.entry->>'status' IS DISTINCT FROM 'failed', json_build_array(NEW.entry), NULLIF(NEW.entry->>'error', ''));
+     RETURN NULL;
+   END $$;
+   CREATE TRIGGER webjobs_pages_hook AFTER INSERT OR UPDATE OF entry ON webjobs_pages FOR EACH ROW WHEN (NEW.entry IS NOT NULL)
+     EXECUTE FUNCTION webjobs_page_hook();`,
 ];
 
 /**

@@ -17,6 +17,7 @@ import { tracksChanges } from '../jobs/changeTracking.js';
 import type { RecordHeader } from '../jobs/jobStore.js';
 import { inTransaction } from './client.js';
 import { JOB_QUEUE, MAX_ATTEMPTS, PAGE_QUEUE, type PgConnection } from './connect.js';
+import { inTurn } from './fairTurns.js';
 
 export interface PageJobData {
   jobId: string;
@@ -40,6 +41,9 @@ export interface JobRow {
   attempt: number;
   /** result() only: the crawl's rows past maxPages (NOT_CRAWLED). */
   not_crawled: number;
+  /** result() only: webhook deliveries dropped after their last retry, and for room (pg/webhooks.ts). */
+  webhook_failures: number;
+  webhook_dropped: number;
 }
 
 /** Who starts a job on serve, and how many pending or running jobs that key may have. */
@@ -129,7 +133,8 @@ export class PgJobStore {
       } else {
         // A batch keeps duplicate URLs (each has its place); a crawl's URLs are unique by normalised form.
         const keys = urls.map((u) => (kind === 'crawl' ? (normalizeUrl(u) ?? u) : null));
-        const queued = urls.map((_, index) => this.queueJob(PAGE_QUEUE, { jobId, index }));
+        // Each page at its key's turn (fairTurns.ts): another key's pages never wait behind this whole batch.
+        const queued = await inTurn(client, jobId, urls.map((_, index) => this.queueJob(PAGE_QUEUE, { jobId, index })));
         await client.query(
           `INSERT INTO webjobs_pages (job_id, idx, url, url_key, queue_job)
            SELECT $1, i - 1, u, k, q FROM unnest($2::text[], $3::text[], $4::uuid[]) WITH ORDINALITY AS t (u, k, q, i)`,
@@ -162,10 +167,15 @@ export class PgJobStore {
   async result(jobId: string, query: PageQuery = {}): Promise<JobRecord> {
     const row = await this.row(
       jobId,
-      `id, kind, status, record, total_pages, done_pages, request,
+      `id, kind, status, record, total_pages, done_pages, request, webhook_failures, webhook_dropped,
        (SELECT count(*)::int FROM webjobs_pages p WHERE p.job_id = webjobs_jobs.id AND p.status = '${NOT_CRAWLED}') AS not_crawled`,
     );
-    const head = { jobId: row.id, status: row.status, ...row.record };
+    // Webhook deliveries dropped after their last retry, or for room (pg/webhooks.ts): counted apart from the record.
+    const hooks = {
+      ...(row.webhook_failures > 0 ? { webhookFailures: row.webhook_failures } : {}),
+      ...(row.webhook_dropped > 0 ? { webhookDropped: row.webhook_dropped } : {}),
+    };
+    const head = { jobId: row.id, status: row.status, ...row.record, ...hooks };
     if (row.kind !== 'batch' && row.kind !== 'crawl') return head as JobRecord;
     const { page, batchSize } = validatePageQuery(query);
     const start = (page - 1) * batchSize;
@@ -246,6 +256,14 @@ export class PgJobStore {
       if (old.length > 0) await this.boss.cancel(queue, old, db);
       if (ofQueue.length === 0) continue;
       const queued = ofQueue.map((t) => this.queueJob(queue, t.index === undefined ? { jobId: t.jobId } : { jobId: t.jobId, index: t.index }));
+      // Pages queued again take their key's next turns (fairTurns.ts), as pages queued the first time.
+      if (queue === PAGE_QUEUE) {
+        for (const jobId of new Set(ofQueue.map((t) => t.jobId))) {
+          const places = ofQueue.flatMap((t, i) => (t.jobId === jobId ? [i] : []));
+          const turned = await inTurn(client, jobId, places.map((i) => queued[i]!));
+          places.forEach((place, n) => (queued[place] = turned[n]!));
+        }
+      }
       await this.boss.insert(queued, db);
       await (queue === PAGE_QUEUE
         ? client.query(

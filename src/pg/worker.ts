@@ -35,6 +35,7 @@ import { Feed } from './feed.js';
 import { HostSlots, PgHostGate, type HostSlot } from './hostGate.js';
 import { PgJobFiles } from './jobFiles.js';
 import { PgPageCache } from './pageCache.js';
+import { owedHistory } from './historyOwed.js';
 import { type PageJobData, type WholeJobData } from './store.js';
 import { PgProgress } from './progress.js';
 import { LEASE_EXPIRED, PgWorkStore, type Held, type JobLease } from './workStore.js';
@@ -287,6 +288,11 @@ export class PgWorker {
     }
   }
 
+  /** Keeps job `jobId`'s new and changed pages' versions owed until it completes (historyOwed.ts). */
+  private owed(jobId: string) {
+    return owedHistory(this.options.connection.pool, jobId);
+  }
+
   private async runPage({ jobId, index }: PageJobData, queueJob: string): Promise<void> {
     const known = this.jobs.get(jobId)?.job;
     const lease = await retrying(() => this.store.beginPage(jobId, index, queueJob, known === undefined));
@@ -297,7 +303,7 @@ export class PgWorker {
     if (lease.attempt > MAX_ATTEMPTS) return this.giveUp(lease, job);
     await this.leased(lease, `page ${index} of job ${jobId}`, async () => {
       try {
-        const engine = withAgentSizing(withJsonFormat(withJobFiles(withCache(await this.getEngine(), this.cache, lease.cacheTenant), this.files, jobId, index + 1), this.options.env));
+        const engine = withAgentSizing(withJsonFormat(withJobFiles(withCache(await this.getEngine(), this.cache, lease.cacheTenant, { deferHistory: this.owed(jobId) }), this.files, jobId, index + 1), this.options.env));
         const { access } = job;
         await this.hold(jobId, job, async (held) => {
           const { signal } = held.controller;
@@ -349,7 +355,7 @@ export class PgWorker {
       let error: string | undefined;
       await this.hold(jobId, undefined, async ({ controller: { signal } }) => {
         // The json format around the job's engine once (a schema made from a prompt is made once per job); files outside it.
-        const shaped = withAgentSizing(withJsonFormat(withCache(await this.getEngine(), this.cache, lease.cacheTenant), this.options.env));
+        const shaped = withAgentSizing(withJsonFormat(withCache(await this.getEngine(), this.cache, lease.cacheTenant, { deferHistory: this.owed(jobId) }), this.options.env));
         const ctx: JobContext<JobKind> = {
           jobId,
           request: lease.request as JobRequest,

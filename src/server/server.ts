@@ -23,7 +23,7 @@ import { FileAdmission, PgAdmission, type Admission } from './admission.js';
 import { JobOwners } from './owners.js';
 import { recoverJobs, watchOrphans } from './recovery.js';
 import { leaseMs } from '../jobs/leases.js';
-import { createGuards } from '../engine/net/ssrf.js';
+import { createEgressGuard, createGuards } from '../engine/net/ssrf.js';
 import { loadProxyClient } from '../engine/session/proxiedFetch.js';
 import { loadRunner } from '../jobs/runners/index.js';
 import type { ConnectionLimits } from './connections.js';
@@ -151,9 +151,18 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
 
 type Guards = Pick<BrowserSettings, 'requestGuard' | 'egressGuard'>;
 
-async function browserEngine(env: NodeJS.ProcessEnv, guards: Guards, browserNice?: number): Promise<Engine> {
-  const { BrowserEngine } = await import('../engine/engine.js');
-  return new BrowserEngine({ env, ...guards, browserNice });
+/**
+ * The browser engine of serve's jobs. `fairTabs` (the file store's serve, whose jobs share one engine): at most
+ * as many tabs at once as one batch opens, handed out in turn per key (tabTurns.ts); PostgreSQL's workers take
+ * pages in turn from the queue instead (pg/fairTurns.ts), as many as their slots.
+ */
+async function browserEngine(env: NodeJS.ProcessEnv, guards: Guards, browserNice?: number, fairTabs = false): Promise<Engine> {
+  const [{ BrowserEngine }, { defaultConcurrency }, { TabTurns }] = await Promise.all([
+    import('../engine/engine.js'),
+    import('../engine/browser/browser.js'),
+    import('../engine/browser/tabTurns.js'),
+  ]);
+  return new BrowserEngine({ env, ...guards, browserNice, ...(fairTabs ? { tabTurns: new TabTurns(defaultConcurrency()) } : {}) });
 }
 
 /** One serve: records under WEBJOBS_HOME, jobs run in this process; jobs a previous serve left are recovered. */
@@ -183,7 +192,7 @@ async function fileJobs(options: ServeOptions, env: NodeJS.ProcessEnv, guards: G
     // With more than one key, one key never holds every slot: another key's job can always start.
     maxRunningPerTenant: keyCount > 1 && maxJobs > 1 ? maxJobs - 1 : maxJobs,
     sharedCache: options.sharedCache,
-    createEngine: async () => (engine = await browserEngine(env, guards, options.browserNice)),
+    createEngine: async () => (engine = await browserEngine(env, guards, options.browserNice, true)),
     webhooks,
   });
   const owners = await JobOwners.open(home);
@@ -217,11 +226,12 @@ async function fileJobs(options: ServeOptions, env: NodeJS.ProcessEnv, guards: G
  * needs recovering on start: a dead node's pages come back when their lease ends.
  */
 async function postgresJobs(options: ServeOptions, env: NodeJS.ProcessEnv, guards: Guards, log: (line: string) => void): Promise<Jobs> {
-  const [{ connect, databaseHealth, pgSettings }, { PgBackend }, { PgWorker }, { PgJobFiles }] = await Promise.all([
+  const [{ connect, databaseHealth, pgSettings }, { PgBackend }, { PgWorker }, { PgJobFiles }, { PgWebhookSender }] = await Promise.all([
     import('../pg/connect.js'),
     import('../pg/backend.js'),
     import('../pg/worker.js'),
     import('../pg/jobFiles.js'),
+    import('../pg/webhooks.js'),
   ]);
   const connection = await connect(pgSettings(options.database!, env), log);
   // Map is answered by this node, by plain HTTP through the guarded engine: no browser starts for it.
@@ -231,6 +241,15 @@ async function postgresJobs(options: ServeOptions, env: NodeJS.ProcessEnv, guard
       ? undefined
       : new PgWorker({ connection, env, concurrency: options.maxJobs ?? DEFAULT_MAX_JOBS, createEngine: () => browserEngine(env, guards, options.browserNice), log });
   await worker?.start();
+  // Every API node sends the webhook deliveries jobs owe, whichever node or worker ran them (pg/webhooks.ts).
+  const webhooks = new PgWebhookSender(connection.pool, {
+    secret: options.webhookSecret ?? (env.WEBJOBS_WEBHOOK_SECRET || undefined),
+    retryDelaysMs: options.webhookRetryDelaysMs,
+    // No cache: every attempt resolves the name again and is checked on what it resolves to now.
+    guard: options.allowPrivate ? undefined : createEgressGuard({ allow: new Set((options.allowHosts ?? []).map((h) => h.toLowerCase())), cacheMs: 0 }),
+    log,
+  });
+  webhooks.start();
   const database = databaseHealth(connection.pool);
   return {
     backend,
@@ -239,6 +258,8 @@ async function postgresJobs(options: ServeOptions, env: NodeJS.ProcessEnv, guard
     health: async () => ({ database: await database() }),
     close: async () => {
       await worker?.close(SHUTDOWN_GRACE_MS);
+      // What is owed stays in the table for the other nodes, or the next start.
+      await webhooks.close();
       await backend.close().catch(() => undefined);
       await connection.close();
     },

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempHome, type CliResult } from './cli.js';
 import { contractCases, type ContractTarget } from './contractCases.js';
 import { crawlContractCases } from './crawlContractCases.js';
+import { alertContractCases } from './alertContractCases.js';
 import { startFakeAnthropic, type FakeAnthropic } from './fakeAnthropic.js';
 import { articleText, html, sendHtml, startFixtureServer, type FixtureServer } from './fixtureServer.js';
 import { startPostgres, type TestPostgres } from './postgres.js';
@@ -252,6 +253,7 @@ export function remoteSuite(store: 'file' | 'postgres'): void {
   };
   contractCases(contractTarget);
   crawlContractCases(contractTarget);
+  alertContractCases(contractTarget);
 
   describe('stopping serve', () => {
     it('SIGTERM while a client holds a connection it has sent nothing on and a Firecrawl scrape waits on a page: serve stops at once', async () => {

@@ -16,6 +16,7 @@ import type { RequestGuard } from '../net/ssrf.js';
 import { findBrowser } from './findBrowser.js';
 import { createProfileDir, removeStaleProfileDirs } from './profileDir.js';
 import { proxyLaunchArgs, type ProxyConfig } from '../session/proxy.js';
+import type { TabTurns } from './tabTurns.js';
 
 /** Flags that keep Chromium from reaching the internet by itself or showing first-run UI. */
 const QUIET_FLAGS = [
@@ -53,6 +54,11 @@ export interface BrowserSettings {
   browserNice?: number;
   /** file:// URLs of saved pages are read (http/savedPage.ts): the CLI's own jobs only, never serve or MCP. */
   savedPages?: boolean;
+  /**
+   * Tabs in use at once across every job, handed out in turn per key (tabTurns.ts): `webjobs serve`'s. Without
+   * it each job opens the tabs its concurrency asks for (the CLI).
+   */
+  tabTurns?: TabTurns;
 }
 
 export function launchArgs(extra: string[] = []): string[] {
@@ -145,6 +151,8 @@ export class BrowserPool {
   private closed = false;
   private readonly uses = new WeakMap<Page, number>();
   private readonly tabsOf = new WeakMap<Page, JobTabs>();
+  /** Tabs handed out under a turn of settings.tabTurns, not released yet. */
+  private readonly turned = new WeakSet<Page>();
 
   constructor(readonly settings: BrowserSettings = {}) {}
 
@@ -230,10 +238,26 @@ export class BrowserPool {
     return created;
   }
 
-  /** A tab for `job` (tabs are reused only within one job); without a job, a tab of the default context. */
-  async acquire(job?: AbortSignal): Promise<Page> {
+  /**
+   * A tab for `job` (tabs are reused only within one job); without a job, a tab of the default context. With
+   * settings.tabTurns, it waits for `key`'s turn at a tab first (release() ends the turn).
+   */
+  async acquire(job?: AbortSignal, key?: string): Promise<Page> {
     if (this.closed) throw new Error('the browser pool is closed');
     job?.throwIfAborted();
+    const turns = this.settings.tabTurns;
+    await turns?.take(key, job);
+    try {
+      const page = await this.open(job);
+      if (turns) this.turned.add(page);
+      return page;
+    } catch (err) {
+      turns?.give();
+      throw err;
+    }
+  }
+
+  private async open(job?: AbortSignal): Promise<Page> {
     const browser = await this.getBrowser();
     const tabs = job ? this.tabsFor(browser, job) : this.unscoped;
     while (tabs.idle.length > 0) {
@@ -245,8 +269,9 @@ export class BrowserPool {
     return page;
   }
 
-  /** Returns a tab for reuse by the same job, or closes it when it is no longer healthy. */
+  /** Returns a tab for reuse by the same job, or closes it when it is no longer healthy; its turn (tabTurns) is over. */
   async release(page: Page, healthy: boolean): Promise<void> {
+    if (this.turned.delete(page)) this.settings.tabTurns!.give();
     const uses = (this.uses.get(page) ?? 0) + 1;
     this.uses.set(page, uses);
     const tabs = this.tabsOf.get(page);

@@ -424,6 +424,8 @@ export interface ScrapeContext {
   reportValidators?: boolean;
   /** The request's profile: loaded before the page, saved after it (profileState.ts). */
   profile?: ProfileHandle;
+  /** Whose page it is (serve: the job's API key), for its turn at a tab (tabTurns.ts). */
+  turn?: string;
 }
 
 /**
@@ -434,7 +436,7 @@ export interface ScrapeContext {
 export async function scrapeUrl(pool: BrowserPool, url: string, scrapeOptions?: ScrapeOptions, context: ScrapeContext = {}): Promise<PageData & SelectedItems & RevalidationResult> {
   const options = withDefaults(scrapeOptions);
   const { signal } = context;
-  const page = await pool.acquire(signal).catch((err: Error) => {
+  const page = await pool.acquire(signal, context.turn).catch((err: Error) => {
     if (signal?.aborted) throw abortError(signal);
     throw err.name === 'EnvironmentError' ? err : new PageError(`could not open a browser tab: ${err.message}`);
   });

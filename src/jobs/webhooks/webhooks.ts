@@ -12,6 +12,7 @@ import type { EgressGuard } from '../../engine/net/egress.js';
 import type { OwnedJobStore, RecordHeader } from '../jobStore.js';
 import { newDelivery, seqAfter, type Delivery, type DeliveryContent, type WebhookSpool } from './delivery.js';
 import { DELIVERY_TIMEOUT_MS, sendOnce } from './send.js';
+import { pause } from './pause.js';
 
 /** Firecrawl's schedule: retried after 1, 5 and 15 minutes, then dropped. */
 export const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [60_000, 300_000, 900_000];
@@ -134,7 +135,7 @@ export class Webhooks {
       const delivery = queue.deliveries[0]!;
       queue.sending = delivery;
       await queue.writes;
-      if (delivery.dueAt > Date.now()) await sleep(delivery.dueAt - Date.now(), signal);
+      if (delivery.dueAt > Date.now()) await pause(delivery.dueAt - Date.now(), signal);
       if (signal.aborted) break;
       try {
         await sendOnce(delivery, { guard: this.settings.guard, secret: this.settings.secret, timeoutMs: this.settings.timeoutMs ?? DELIVERY_TIMEOUT_MS, signal });
@@ -181,16 +182,4 @@ export class Webhooks {
     this.closing.abort(new Error('webhooks closed'));
     await Promise.all([...this.queues.values()].map((queue) => queue.drained));
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

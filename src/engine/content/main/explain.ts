@@ -30,6 +30,7 @@ export interface ExplainStep {
 /** Why a pass removes what it removes, when the block itself does not say more (see whyRemoved). */
 const PASS_REASONS: Record<string, string> = {
   furniture: 'page furniture: a menu, a list of links, a ticker, a form or a label',
+  credits: "a photo's credit or a rights notice (©, slash-joined names or a credit label by a picture)",
   repeats: 'said before on the page (a responsive copy, a cloned slide)',
   'poster-details': "what a forum shows beside each post about its poster",
   'comment-sections': "readers' comments under the post",

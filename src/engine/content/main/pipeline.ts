@@ -22,12 +22,13 @@ import { choiceNote, Explainer, factsNote, regionStep } from './explain.js';
 import { HIDDEN } from './marks.js';
 import { readPage, reviewsProducts, type PageFacts } from './pageKind.js';
 import { articleOrRegion } from './passes/article.js';
+import { removeCredits } from './passes/credits.js';
 import { neverSilentlyEmpty } from './passes/fallback.js';
 import { removeFurniture } from './passes/furniture.js';
 import { listsMayBeContent } from './passes/lists.js';
 import { removeCardGrids, removeCardRepeats } from './passes/grids.js';
 import { addProductDescription, productEssentials, removeReviews, startAtTitle } from './passes/products.js';
-import { headlineOf, openWithHeadline } from './passes/headline.js';
+import { headlineNote, headlineOf, openWithHeadline } from './passes/headline.js';
 import { region } from './passes/region.js';
 import { copiedShortRuns, removeRepeats, saidBlocks } from './passes/repeats.js';
 import { removeSectionsHeaded } from './passes/sections.js';
@@ -99,6 +100,8 @@ export const PASSES: readonly Pass[] = [
     name: 'furniture',
     run: (s) => removeFurniture(s.content, s.facts.phrases, { dateLines: !s.facts.isThread, lists: listsMayBeContent(s.facts.says) }),
   },
+  // A photo's credit, a rights notice: by shape, in any language (passes/credits.ts).
+  { name: 'credits', when: (s) => !s.facts.isThread, run: (s) => removeCredits(s.content, { article: s.facts.says === 'article' }) },
   { name: 'repeats', run: (s) => removeRepeats(s.content) },
   // Readers' comments under a post are not the post; in a thread, the posts are the content.
   { name: 'poster-details', when: (s) => s.facts.isThread, run: (s) => removePosterDetails(s.content) },
@@ -172,6 +175,7 @@ export function select(doc: Document, page: Document, explain?: Explainer): Main
     } else explain.run(pass.name, () => s.result?.root ?? s.chosen ?? s.content, () => pass.run(s));
   }
   const result = s.result!;
+  if (explain) explain.note('headline', headlineNote(result.root, headline, doc));
   if (explain) explain.note('result', `${textLength(result.root)} characters of text${result.warning ? `; ${result.warning}` : ''}`);
   return result;
 }

@@ -72,3 +72,20 @@ export function openWithHeadline(root: Element, headline: string): void {
   } else h1.textContent = headline;
   root.prepend(h1);
 }
+
+/**
+ * --explain's line on the headline: where it came from and what the content opens with, or why there is
+ * none (a page without a title whose h1s are hidden, the site's name, or absent).
+ */
+export function headlineNote(root: Element, headline: string, doc: Document): string {
+  const opening = openingHeading(root);
+  const shown = opening?.tagName === 'H1' ? normalText(opening) : '';
+  if (!wordsOf(headline)) {
+    const h1s = doc.querySelectorAll('h1').length;
+    const why = h1s === 0 ? 'the page has no h1' : `none of its ${h1s} h1${h1s === 1 ? '' : 's'} is visible and named by the title`;
+    return `no headline found: the page's <title> is empty${doc.title.trim() ? ' once the site name is left out' : ''} and ${why}${shown ? `; the content opens with its own h1 "${shown}"` : ''}`;
+  }
+  if (shown && wordsOf(shown) !== wordsOf(headline)) return `the content opens with its own h1 "${shown}", kept; the page's headline reads "${headline}"`;
+  const fromH1 = Array.from(doc.querySelectorAll('h1')).some((h1) => normalText(h1) === headline);
+  return `the content opens with the headline "${headline}", ${fromH1 ? 'the visible h1 the title names' : "the title without the site's name (no visible h1 it names)"}`;
+}
