@@ -191,7 +191,7 @@ export function article(doc: Document, content: Element, says: PageKind): Elemen
 export function articleOrRegion(doc: Document, content: Element, says: PageKind, seen?: (picked: Element | null) => void): Element {
   const picked = article(doc, content, says);
   seen?.(picked);
-  if (!picked || !picksArticle(picked, content, says) || leavesListsOut(picked, content, says)) return content;
+  if (!picked || !picksArticle(picked, content, says)) return content;
   if (says === 'product') return withPrice(withTitle(picked, content), content);
   return says === 'article' ? picked : withTitle(picked, content);
 }
@@ -229,16 +229,6 @@ export function picksArticle(picked: Element, content: Element, says: PageKind):
   if (dataTableText(content) - dataTableText(picked) > textLength(picked)) return false;
   if (isArchive(content, picked)) return false;
   return share >= ARTICLE_PICK_PROSE || (share >= NEWS_ITEM_PICK_PROSE && paragraphsOutside(content, picked) <= NEWS_ITEM_PARAGRAPHS_OUTSIDE);
-}
-
-/**
- * Whether the pick left out a list of titles that is the region's content (lists.ts, contentLists): Readability
- * drops a list of links, and an index page would keep only its introduction.
- */
-export function leavesListsOut(picked: Element, content: Element, says: PageKind): boolean {
-  if (!listsMayBeContent(says)) return false;
-  const pickedText = normalText(picked);
-  return contentLists(content).some((list) => !pickedText.includes(opening(list)));
 }
 
 /**

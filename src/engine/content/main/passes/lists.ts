@@ -1,7 +1,7 @@
 /**
  * Lists that are the content: a home page's stories, an index's posts, a category's courses, each item a
  * link to the page it names (its title), with or without a teaser. Shaped like a menu (a list of links and
- * little else), such a list went as furniture, and Readability drops it as a block of links: the page kept
+ * little else), such a list went as furniture, and the article's rule for blocks of links drops it: the page kept
  * only its introduction. It is told from a menu and from a list of other articles beside the content by its
  * shape alone, in any language (rules/lists.ts): items whose links are titles, not labels, each to a page of
  * its own; lists that hold a good share of the region, beside no more prose than an introduction.
