@@ -16,6 +16,12 @@ import type { PageEntry } from '../api/types.js';
 
 /** Pages an llms.txt is made from when no number is given (webjobs llmstxt; Firecrawl's maxUrls). */
 export const LLMSTXT_DEFAULT_PAGES = 100;
+/**
+ * The most pages llmstxt crawls: its sections group pages from the whole site, so every page is held in
+ * memory until the file is written (llms-full.txt: their Markdown too). A crawl alone may go to
+ * LIMITS.maxLocalCrawlPages, which streams.
+ */
+export const LLMSTXT_MAX_PAGES = 10_000;
 
 /** What llms.txt reads of a crawled page. */
 export interface SitePage {

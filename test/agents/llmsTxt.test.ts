@@ -64,6 +64,10 @@ describe('webjobs llmstxt', () => {
     const result = await runCli(['llmstxt', site.at('/'), '--max-pages', 'lots'], { env });
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
+    // A crawl may take 100,000 pages; llms.txt holds every page until it is written, so it keeps to 10,000.
+    const over = await runCli(['llmstxt', site.at('/'), '--max-pages', '10001'], { env });
+    expect(over.code).toBe(2);
+    expect(over.stderr).toContain('at most 10,000');
   });
 });
 

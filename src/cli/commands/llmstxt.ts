@@ -6,7 +6,7 @@ import type { CrawlRequest, PageEntry } from '../../api/types.js';
 import { LOCAL_LIMITS, SERVICE_LIMITS, validateCrawlRequest } from '../../api/validate.js';
 import { entriesOf } from '../jobPages.js';
 import { describeProgress } from '../manyPages.js';
-import { LLMSTXT_DEFAULT_PAGES } from '../../agents/llmsTxt.js';
+import { LLMSTXT_DEFAULT_PAGES, LLMSTXT_MAX_PAGES } from '../../agents/llmsTxt.js';
 import { addRunOptions, addSessionOptions, parseInteger, sessionOptionsFrom, type RunFlags, type SessionFlags } from '../options.js';
 import { writeOutput } from '../output.js';
 import { runJob } from '../runJob.js';
@@ -29,8 +29,8 @@ every page's Markdown under its title and URL.`,
     .argument('<url>', 'the site (its home page, where the crawl starts)')
     .option(
       '--max-pages <n>',
-      `pages to crawl, at most ${LIMITS.maxLocalCrawlPages} here and ${LIMITS.maxCrawlPages} with --remote (default: ${LLMSTXT_DEFAULT_PAGES}; ${LIMITS.maxCrawlPages} with --remote)`,
-      parseInteger('--max-pages', 1, LIMITS.maxLocalCrawlPages),
+      `pages to crawl, at most ${LLMSTXT_MAX_PAGES} here and ${LIMITS.maxCrawlPages} with --remote (default: ${LLMSTXT_DEFAULT_PAGES}; ${LIMITS.maxCrawlPages} with --remote)`,
+      parseInteger('--max-pages', 1, LLMSTXT_MAX_PAGES),
     )
     .option('--full', 'write llms-full.txt: every page\'s Markdown, not only its link');
   addSessionOptions(cmd);
