@@ -47,26 +47,20 @@
  *   WEBJOBS_BENCH_LARGE_MB=20   size of each large record
  *   WEBJOBS_BENCH_MAX_JOBS=n    serve --max-jobs (default: serve's own)
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ENGINES, isFinal, type EngineName, type JobKind, type JobStatus } from '../src/api/types.js';
-import { DEFAULT_POLL_DELAYS_MS } from '../src/remote/remoteBackend.js';
+import { ENGINES, type EngineName, type JobKind, type JobStatus } from '../src/api/types.js';
 import { parseKeyList } from '../src/server/keys.js';
 import { JobOwners } from '../src/server/owners.js';
 import { FileJobStore } from '../src/store/fileStore.js';
 import { listenOnLoopback, type LoopbackServer } from './loopback.js';
-import { descendants } from './procTree.js';
 import { articlePage, words } from './site.js';
-import { backtrackingPatterns, BOMB_COUNT, startHostileSites, type HostileSites } from './hostileSites.js';
-import { LIMITS } from '../src/api/limits.js';
 import { limitsPhase } from './serveLimits.js';
+import { IDLE_ROUNDS, PROBE_PAUSE_MS, call, cleanUp, cleanups, fmt, header, probeHealth, row, Samples, samplesOf, startAndPoll, startServe, tempDir, timed, type LoopDelay, type Route } from './serveHarness.js';
+import { hostilePhase } from './serveHostile.js';
 
-import { BIN } from './paths.js';
 const KEY_COUNT = Number(process.env.WEBJOBS_BENCH_KEYS) || 10;
 const JOBS_PER_KEY = Number(process.env.WEBJOBS_BENCH_JOBS) || 5;
 const LARGE_COUNT = Number(process.env.WEBJOBS_BENCH_LARGE) || 9;
@@ -76,36 +70,11 @@ const BATCH_PAGES = 4;
 const LOAD_ROUNDS = Number(process.env.WEBJOBS_BENCH_ROUNDS) || 3;
 /** How often the load bar's jobs poll their status (issue 37: every 250 ms). */
 const LOAD_POLL_MS = Number(process.env.WEBJOBS_BENCH_POLL_MS) || 250;
-/** Pause between the probe's rounds: it samples the server, it is not part of the load. */
-const PROBE_PAUSE_MS = 50;
-/** Probe rounds before the load starts: the figures of the same server with nothing to do. */
-const IDLE_ROUNDS = 100;
-const STOP_GRACE_MS = 30_000;
 const PHASES = process.env.WEBJOBS_BENCH_SERVE ?? 'all';
 const NICE = process.env.WEBJOBS_BENCH_NICE === undefined ? 10 : Number(process.env.WEBJOBS_BENCH_NICE);
 const ENGINE = process.env.WEBJOBS_BENCH_ENGINE as EngineName | undefined;
-const HOSTILE_ROUNDS = Number(process.env.WEBJOBS_BENCH_HOSTILE_ROUNDS) || 6;
-/** A /healthz probe that gets no answer in this long counts as failed (and as this long). */
-const HEALTH_TIMEOUT_MS = 10_000;
 
-// ---------------------------------------------------------------- things to end, on error too
 
-const cleanups: (() => Promise<void>)[] = [];
-
-async function cleanUp(): Promise<void> {
-  while (cleanups.length > 0) await cleanups.pop()!().catch((err: Error) => console.error(`cleanup: ${err.message}`));
-}
-
-// Interrupted, the bench still stops serve (and its browser) and removes its homes; exit code 128 + signal number.
-for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
-  process.once(signal, () => void cleanUp().finally(() => process.exit(code)));
-}
-
-function tempDir(prefix: string): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
-  cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
 
 // ---------------------------------------------------------------- the fixture site
 
@@ -156,174 +125,10 @@ async function seedLargeRecords(home: string, key: string, count: number, mb: nu
   return ids;
 }
 
-// ---------------------------------------------------------------- latencies
 
-class Samples {
-  readonly ms: number[] = [];
-  add(ms: number): void {
-    this.ms.push(ms);
-  }
-  /** Nearest-rank percentile. */
-  percentile(p: number): number {
-    const sorted = [...this.ms].sort((a, b) => a - b);
-    return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
-  }
-  get max(): number {
-    return Math.max(...this.ms);
-  }
-}
 
-function samplesOf<K>(map: Map<K, Samples>, key: K): Samples {
-  return map.get(key) ?? map.set(key, new Samples()).get(key)!;
-}
 
-// ---------------------------------------------------------------- webjobs serve
 
-interface Serve {
-  base: string;
-  /** Whether the process is still running. */
-  alive(): boolean;
-  /** Handler time of each request as serve's request log gives it (ms, rounded), by route; clear() to start afresh. */
-  handled: Map<Route, Samples>;
-  pid: number;
-  /** The event loop's delay since the last call (or since start), ms, from the preloaded loopDelay.ts. */
-  loopDelay(): Promise<LoopDelay>;
-  stop(): Promise<void>;
-}
-
-export interface LoopDelay {
-  p50: number;
-  p99: number;
-  max: number;
-  samples: number;
-}
-
-/** The preload that measures serve's event-loop delay (bench/loopDelay.ts, built beside this file). */
-const LOOP_DELAY_PRELOAD = new URL('./loopDelay.js', import.meta.url).href;
-/** More node flags for serve, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" (split on spaces). */
-const SERVE_NODE_ARGS = (process.env.WEBJOBS_BENCH_SERVE_NODE_ARGS ?? '').split(' ').filter(Boolean);
-
-/** `loop-delay p50=1.2 p99=8.4 max=20.1 samples=512` */
-function loopDelayLine(line: string): LoopDelay | undefined {
-  const match = /^loop-delay p50=([\d.]+) p99=([\d.]+) max=([\d.]+) samples=(\d+)$/.exec(line);
-  return match ? { p50: Number(match[1]), p99: Number(match[2]), max: Number(match[3]), samples: Number(match[4]) } : undefined;
-}
-
-type Route = 'status' | 'healthz' | 'listing';
-
-/** `<time> GET /api/scrape/<id>/status 200 3ms key=…` from serve's request log: the route measured (if any) and the handler's time. */
-function loggedRequest(line: string): { route?: Route; ms: number } | undefined {
-  const match = /^(?:\S+Z )?([A-Z]+) (\S+) \d{3} (\d+)ms/.exec(line);
-  if (!match) return undefined;
-  const [, method, url] = match;
-  const route: Route | undefined =
-    method !== 'GET' ? undefined : url!.endsWith('/status') ? 'status' : url === '/healthz' ? 'healthz' : url === '/api/jobs' ? 'listing' : undefined;
-  return { route, ms: Number(match[3]) };
-}
-
-/** Ends `child` with SIGTERM (serve's own shutdown); past the grace, kills it and whatever it started. */
-async function stopChild(child: ChildProcess, exited: Promise<unknown>): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill('SIGTERM');
-  let timer: NodeJS.Timeout | undefined;
-  const late = await Promise.race([exited.then(() => false), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), STOP_GRACE_MS)))]);
-  clearTimeout(timer);
-  if (!late) return;
-  console.error(`webjobs serve did not stop in ${STOP_GRACE_MS / 1000} s of SIGTERM; killing it and its browser`);
-  for (const pid of [child.pid!, ...descendants(child.pid!)]) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
-  await exited;
-}
-
-/** `extraArgs` after the bench's own (a later --max-jobs wins). */
-async function startServe(home: string, apiKeys: string[], allowHosts: string[], extraArgs: string[] = []): Promise<Serve> {
-  // Not --quiet: the request log (serve's default) gives each request's handler time.
-  const args = ['--import', LOOP_DELAY_PRELOAD, ...SERVE_NODE_ARGS, BIN, 'serve', '--host', '127.0.0.1', '--port', '0', '--allow-host', allowHosts.join(',')];
-  if (process.env.WEBJOBS_BENCH_MAX_JOBS) args.push('--max-jobs', process.env.WEBJOBS_BENCH_MAX_JOBS);
-  args.push(...extraArgs);
-  const child = spawn(process.execPath, args, {
-    env: { ...process.env, NO_COLOR: '1', WEBJOBS_HOME: home, WEBJOBS_API_KEYS: apiKeys.map((k) => `${k}:scale`).join(',') },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-  const stop = () => stopChild(child, exited);
-  cleanups.push(stop);
-  let stderr = '';
-  const handled = new Map<Route, Samples>();
-  const delays: ((delay: LoopDelay) => void)[] = [];
-  const base = await new Promise<string>((resolve, reject) => {
-    child.stderr!.on('data', (chunk: Buffer) => {
-      stderr += chunk;
-      const lines = stderr.split('\n');
-      stderr = lines.pop()!;
-      for (const line of lines) {
-        const listening = /listening on (http:\/\/\S+)/.exec(line);
-        if (listening) resolve(listening[1]!);
-        const delay = loopDelayLine(line);
-        if (delay) {
-          delays.shift()?.(delay);
-          continue;
-        }
-        const logged = loggedRequest(line);
-        if (logged?.route) samplesOf(handled, logged.route).add(logged.ms);
-        else if (!logged && !listening && !/serve: (shutting down|stopped)$/.test(line)) process.stderr.write(`serve: ${line}\n`);
-      }
-    });
-    void exited.then((code) => reject(new Error(`webjobs serve exited with ${code} before listening:\n${stderr}`)));
-  });
-  const loopDelay = () =>
-    new Promise<LoopDelay>((resolve) => {
-      delays.push(resolve);
-      child.kill('SIGUSR2');
-    });
-  return { base, pid: child.pid!, alive: () => child.exitCode === null && child.signalCode === null, handled, loopDelay, stop };
-}
-
-// ---------------------------------------------------------------- HTTP, timed
-
-/** One request: its latency (sent to body read) and body. Anything but 2xx throws. */
-async function timed(base: string, key: string | undefined, method: string, route: string, body?: unknown): Promise<{ ms: number; text: string }> {
-  const headers: Record<string, string> = {};
-  if (key) headers['x-api-key'] = key;
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const started = performance.now();
-  const res = await fetch(base + route, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  const ms = performance.now() - started;
-  if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${text.slice(0, 200)}`);
-  return { ms, text };
-}
-
-/** One request, parsed; its latency goes to `samples` when given. */
-async function call<T>(base: string, key: string | undefined, method: string, route: string, body?: unknown, samples?: Samples): Promise<T> {
-  const { ms, text } = await timed(base, key, method, route, body);
-  samples?.add(ms);
-  return JSON.parse(text) as T;
-}
-
-const ROUTE: Record<Extract<JobKind, 'scrape' | 'batch' | 'crawl'>, string> = { scrape: '/api/scrape', batch: '/api/scrape/batch', crawl: '/api/crawl' };
-
-/** Starts a job with `request` and polls its status as the remote client does until it ends. */
-async function startAndPoll(
-  base: string,
-  key: string,
-  kind: keyof typeof ROUTE,
-  request: object,
-  statusSamples?: Samples,
-  pollDelays: readonly number[] = DEFAULT_POLL_DELAYS_MS,
-): Promise<{ jobId: string; status: JobStatus }> {
-  const { jobId } = await call<{ jobId: string }>(base, key, 'POST', ROUTE[kind], request);
-  for (let poll = 0; ; poll++) {
-    await sleep(pollDelays[Math.min(poll, pollDelays.length - 1)]!);
-    const { status } = await call<{ status: JobStatus }>(base, key, 'GET', `${ROUTE[kind]}/${jobId}/status`, undefined, statusSamples);
-    if (isFinal(status)) return { jobId, status };
-  }
-}
 
 /** A scrape or batch of `urls` (markdown), to its end. */
 async function runJob(base: string, key: string, kind: Extract<JobKind, 'scrape' | 'batch'>, urls: string[], statusSamples?: Samples): Promise<JobStatus> {
@@ -433,117 +238,11 @@ async function runPhase(site: string, home: string, large: string[], keys: Keys,
   }
 }
 
-// ---------------------------------------------------------------- the hostile phase
 
-interface HostileCrawl {
-  label: string;
-  site: keyof Omit<HostileSites, 'seen' | 'close'>;
-  request: object;
-}
-
-/** The crawls of issue 10's "one request must not stop the service", one per site. */
-function hostileCrawls(): HostileCrawl[] {
-  return [
-    {
-      label: 'backtracking patterns, long paths',
-      site: 'longPaths',
-      request: { ignoreSitemap: true, ...backtrackingPatterns(LIMITS.maxCrawlPatterns, LIMITS.maxCrawlPatternLength) },
-    },
-    { label: 'endless robots.txt', site: 'endlessRobots', request: {} },
-    { label: `sitemap index of ${BOMB_COUNT} gzip bombs`, site: 'bombs', request: { maxPages: LIMITS.maxCrawlPages } },
-    { label: 'sitemap with a bad character reference', site: 'badEntity', request: {} },
-  ];
-}
-
-interface CrawlOutcome {
-  status: JobStatus;
-  pages: number;
-  ms: number;
-}
-
-interface HostileResult {
-  idle: Samples;
-  /** /healthz while the hostile crawls run. */
-  health: Samples;
-  /** Probes that failed (no answer in HEALTH_TIMEOUT_MS, a connection error, not 2xx). */
-  failures: string[];
-  /** Each crawl's outcome, round by round. */
-  outcomes: Map<string, CrawlOutcome[]>;
-  elapsedMs: number;
-  loadAverage: { before: number; after: number };
-  /** Whether serve was still running when the rounds ended, and how long SIGTERM took to stop it. */
-  upAfter: boolean;
-  stopMs: number;
-}
-
-/** One GET /healthz with a deadline: a frozen server shows as a failure, not a bench that hangs. */
-async function probeHealth(base: string, samples: Samples, failures: string[]): Promise<void> {
-  const started = performance.now();
-  try {
-    const res = await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS) });
-    await res.text();
-    if (!res.ok) failures.push(`HTTP ${res.status}`);
-  } catch (err) {
-    failures.push((err as Error).message);
-  }
-  samples.add(performance.now() - started);
-}
-
-async function runHostilePhase(sites: HostileSites, home: string, key: string): Promise<HostileResult> {
-  const crawls = hostileCrawls();
-  const hosts = crawls.map((c) => new URL(sites[c.site].base).host);
-  // Every hostile crawl at once (serve's default runs 2 and queues the rest).
-  const serve = await startServe(home, [key], hosts, ['--max-jobs', String(crawls.length)]);
-  let stopMs = NaN;
-  try {
-    const { base } = serve;
-    const idle = new Samples();
-    const failures: string[] = [];
-    for (let round = 0; round < IDLE_ROUNDS; round++) {
-      await probeHealth(base, idle, failures);
-      await sleep(PROBE_PAUSE_MS);
-    }
-    const health = new Samples();
-    const outcomes = new Map<string, CrawlOutcome[]>();
-    const before = os.loadavg()[0]!;
-    const started = performance.now();
-    let done = false;
-    const rounds = (async () => {
-      for (let round = 0; round < HOSTILE_ROUNDS; round++) {
-        await Promise.all(
-          crawls.map(async (crawl) => {
-            const began = performance.now();
-            const { jobId, status } = await startAndPoll(base, key, 'crawl', { url: `${sites[crawl.site].base}/`, ...crawl.request });
-            const ms = performance.now() - began;
-            const { data } = await call<{ data?: unknown[] }>(base, key, 'GET', `/api/crawl/${jobId}`);
-            outcomes.set(crawl.label, [...(outcomes.get(crawl.label) ?? []), { status, pages: data?.length ?? 0, ms }]);
-          }),
-        );
-      }
-    })().finally(() => (done = true));
-    const probe = (async () => {
-      while (!done) {
-        await probeHealth(base, health, failures);
-        await sleep(PROBE_PAUSE_MS);
-      }
-    })();
-    await Promise.all([rounds, probe]);
-    const elapsedMs = performance.now() - started;
-    const upAfter = serve.alive();
-    const stopping = performance.now();
-    await serve.stop();
-    stopMs = performance.now() - stopping;
-    return { idle, health, failures, outcomes, elapsedMs, loadAverage: { before, after: os.loadavg()[0]! }, upAfter, stopMs };
-  } finally {
-    if (Number.isNaN(stopMs)) await serve.stop();
-  }
-}
 
 // ---------------------------------------------------------------- report
 
-const fmt = (ms: number) => (Number.isNaN(ms) ? '—' : ms.toFixed(1)).padStart(7);
-const row = (label: string, s: Samples) => `  ${label.padEnd(30)} ${fmt(s.percentile(50))} ${fmt(s.percentile(99))} ${fmt(s.max)} ${String(s.ms.length).padStart(9)}`;
-const header = (label: string) => `  ${label.padEnd(30)} ${'p50'.padStart(7)} ${'p99'.padStart(7)} ${'max'.padStart(7)}  requests`;
+
 
 const delayRow = (label: string, d: LoopDelay) =>
   `  ${`serve's event-loop delay, ${label}`.padEnd(30)} ${fmt(d.p50)} ${fmt(d.p99)} ${fmt(d.max)} ${String(d.samples).padStart(9)} samples`;
@@ -586,25 +285,6 @@ function printGoal(label: string, result: PhaseResult): void {
   );
 }
 
-function printHostile(result: HostileResult, sites: HostileSites): void {
-  const { before, after } = result.loadAverage;
-  console.log(
-    `\nhostile inputs: ${HOSTILE_ROUNDS} round(s) of ${result.outcomes.size} crawls at once (serve --max-jobs ${result.outcomes.size}) in ${(result.elapsedMs / 1000).toFixed(1)} s; load average ${before.toFixed(1)} -> ${after.toFixed(1)}`,
-  );
-  for (const [label, rounds] of result.outcomes) {
-    const each = rounds.map((o) => `${o.status} ${o.pages} pages ${(o.ms / 1000).toFixed(1)} s`).join('; ');
-    console.log(`  ${label.padEnd(40)} ${each}`);
-  }
-  console.log(header('/healthz, ms'));
-  console.log(row('during the hostile crawls', result.health));
-  console.log(row('idle, before them', result.idle));
-  const failed = result.failures.length === 0 ? 'no probe failed' : `${result.failures.length} probes failed (${[...new Set(result.failures)].slice(0, 3).join('; ')})`;
-  const up = result.upAfter ? 'serve stayed up' : 'serve had EXITED';
-  console.log(`  ${up}; ${failed}; it stopped ${(result.stopMs / 1000).toFixed(1)} s after SIGTERM`);
-  const { robotsRequests, robotsMaxBytes, bombsSent } = sites.seen;
-  console.log(`  the sites sent: endless robots.txt ${robotsRequests} times, at most ${(robotsMaxBytes / 1024 / 1024).toFixed(1)} MiB before the client hung up; ${bombsSent} gzip bombs`);
-  console.log(`healthz p99 through the hostile inputs: ${result.health.percentile(99).toFixed(1)} ms (goal < 50 ms)`);
-}
 
 async function seededHome(prefix: string, key: string, siteBase: string): Promise<{ home: string; large: string[] }> {
   const home = tempDir(prefix);
@@ -638,12 +318,6 @@ async function loadPhases(keys: Keys): Promise<void> {
   if (nice) printGoal(`with large records, --browser-nice ${NICE}`, nice);
 }
 
-async function hostilePhase(key: string): Promise<void> {
-  const sites = await startHostileSites();
-  cleanups.push(() => sites.close());
-  const result = await runHostilePhase(sites, tempDir('webjobs-bench-hostile-'), key);
-  printHostile(result, sites);
-}
 
 /** The knobs' values, checked before anything starts: a message naming the bad one. */
 function knobError(): string | undefined {
