@@ -29,9 +29,9 @@ async function noJobsIn(dir: string): Promise<boolean> {
 
 describe('messages speak the CLI language', () => {
   it('--max-pages over the limit names the flag, not request.maxPages', async () => {
-    const result = await runCli(['crawl', site.at('/a'), '--max-pages', '50000'], { env });
+    const result = await runCli(['crawl', site.at('/a'), '--max-pages', '500000'], { env });
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/--max-pages must be at most 10,000, got 50000/);
+    expect(result.stderr).toMatch(/--max-pages must be at most 100,000, got 500000/);
     expect(result.stderr).not.toMatch(/request\.|maxPages/);
   });
 

@@ -48,10 +48,10 @@ describe('validateRequest', () => {
     expect(validateRequest('crawl', { url: 'https://a.example' })).toMatchObject({ maxPages: 10, followLinks: true, ignoreSitemap: false });
   });
 
-  it("keeps the spec's maxPages 100 by default (serve), and allows 10,000 with this machine's limits", () => {
+  it("keeps the spec's maxPages 100 by default (serve), and allows 100,000 with this machine's limits", () => {
     expect(() => validateRequest('crawl', { url: 'https://a.example', maxPages: 5000 })).toThrow(/between 1 and 100/);
-    expect(validateRequest('crawl', { url: 'https://a.example', maxPages: 5000 }, LOCAL_LIMITS).maxPages).toBe(5000);
-    expect(() => validateRequest('crawl', { url: 'https://a.example', maxPages: 10_001 }, LOCAL_LIMITS)).toThrow(LimitError);
+    expect(validateRequest('crawl', { url: 'https://a.example', maxPages: 100_000 }, LOCAL_LIMITS).maxPages).toBe(100_000);
+    expect(() => validateRequest('crawl', { url: 'https://a.example', maxPages: 100_001 }, LOCAL_LIMITS)).toThrow(LimitError);
   });
 
   it('takes the delay extension on batch and crawl, 0 to 60,000 ms', () => {
