@@ -79,8 +79,9 @@ describe('resume of a large crawl', () => {
     const pathsOf = async () =>
       (JSON.parse((await runCli(['result', jobId], { env })).stdout) as { data: { url: string }[] }).data.map((entry) => new URL(entry.url).pathname);
     const firstRun = await pathsOf();
-    // (The record counts its pages every so often: after a kill it may name fewer than pages.idx holds.)
-    expect(firstRun.length).toBeGreaterThan(50);
+    // Every page the killed run stored shows (the record counts them only every so often; a kill
+    // may leave at most the entries being written, 16, missing before the last one written).
+    expect(firstRun.length).toBeGreaterThan(killedAt - 16);
 
     // The second run is killed further on, then the third ends the crawl.
     const second = startCli(['resume', jobId, '-q'], { env });

@@ -31,7 +31,7 @@ import { appendLines, readLines } from './journal.js';
 import { PageIndex, PageLogWriter, readSpans, spanTexts, type Span } from './pageLog.js';
 import { interruptedError } from '../jobs/resume.js';
 import { lostEntries } from '../jobs/lostEntries.js';
-import { checkPages, mendLog, type Mended } from './pageMend.js';
+import { checkPages, countStored, mendLog, type Mended } from './pageMend.js';
 
 const PAGE_NAME_WIDTH = 6;
 
@@ -186,9 +186,12 @@ export class FileJobStore implements OwnedJobStore {
    * is: the record says so once it can.
    */
   private async failOrphan(jobId: string, dead: JobMeta['owner']): Promise<StoredJob> {
+    // The record counts a crawl's entries every so often: the dead run may have stored more than it says.
+    const stored = await this.storedRun(jobId);
     const orphaned = (record: RecordHeader, meta: JobMeta) => {
       if (meta.owner.pid !== dead.pid || meta.owner.lease !== dead.lease) return;
       if (record.status === 'pending' || record.status === 'running') {
+        if (meta.kind === 'crawl') countStored({ meta, record }, stored);
         record.status = 'failed';
         record.error = interruptedError(`the process that ran this job (pid ${meta.owner.pid}) exited before the job finished`, meta.kind, jobId);
         meta.interrupted = true;
@@ -202,6 +205,14 @@ export class FileJobStore implements OwnedJobStore {
       orphaned(job.record, job.meta);
       return job;
     }
+  }
+
+  /** How many of the job's entries are stored one after another from the first (a crawl's run appends them so). */
+  private async storedRun(jobId: string): Promise<number> {
+    const { spans } = await this.pageIndex.index(this.dir(jobId));
+    let count = 0;
+    while (spans.has(count)) count++;
+    return count;
   }
 
   /**

@@ -25,6 +25,11 @@ export function storedCount(job: StoredJob): number {
   return typeof count === 'number' ? count : 0;
 }
 
+/** Raises the record's count of entries stored to `count` (entries a run stored after it last counted them). */
+export function countStored(job: StoredJob, count: number): void {
+  if (count > storedCount(job)) setStoredCount(job, count);
+}
+
 function setStoredCount(job: StoredJob, count: number): void {
   const kind = job.meta.kind;
   if (kind === 'batch' || kind === 'crawl') (job.record as unknown as Record<string, unknown>)[COUNT_FIELDS[kind]] = count;
