@@ -13,6 +13,11 @@ import { maxQueuedFor } from '../src/jobs/runners/crawl.js';
 import { SPAN_BYTES, SpanTable } from '../src/store/pageLog.js';
 import { ToldPages } from '../src/cli/toldPages.js';
 import type { PageEntry } from '../src/api/types.js';
+import { raceAbort } from '../src/jobs/runners/pageEntry.js';
+import { getEventListeners } from 'node:events';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 const PAGES = 100_000;
 const url = (n: number) => `https://www.example.com/docs/section-${n % 97}/page-${n}?lang=en`;
@@ -133,5 +138,30 @@ describe('state that grows with a crawl', () => {
     expect(told.counts(PAGES, (e) => noted.push(e.url))).toEqual({ done: PAGES, failed: PAGES / 100, total: PAGES, changed: 0 });
     expect(noted).toEqual([url(7)]);
     expect(told.counts(PAGES + 1, () => undefined)).toBeUndefined();
+  });
+
+  it("the crawl's wait for its next page, made once a page on one signal, keeps none of the pages it waited for", async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const job = new AbortController();
+    // A page that loads the whole time (a slow one): each wait races it too.
+    const loading = new Promise<never>(() => undefined);
+    const waitedFor: WeakRef<object>[] = [];
+    let wrong = 0;
+    for (let n = 0; n < 10_000; n++) {
+      const visit = { entry: { url: url(n), markdown: 'x'.repeat(2_000) }, links: Array.from({ length: 20 }, (_, k) => url(n * 20 + k)) };
+      if (n % 100 === 0) waitedFor.push(new WeakRef(visit));
+      if ((await raceAbort([loading, Promise.resolve(visit)], job.signal)) !== visit) wrong++;
+    }
+    expect(wrong).toBe(0);
+    await nextTurn();
+    gc();
+    // Racing one promise made once for the signal (as the crawl did) kept all 100 here: 10,000 pages' entries and links.
+    expect(waitedFor.filter((ref) => ref.deref() !== undefined)).toHaveLength(0);
+    expect(getEventListeners(job.signal, 'abort')).toHaveLength(0);
+    // The signal still ends a wait.
+    const waiting = raceAbort([loading], job.signal);
+    job.abort(new Error('stopped'));
+    await expect(waiting).rejects.toThrow('stopped');
   });
 });

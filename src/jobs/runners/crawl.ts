@@ -21,7 +21,7 @@ import { visitPage, type CrawlVisit, type CrawlVisitor } from '../crawlVisit.js'
 import { scrapePreflight } from '../jobEngine.js';
 import { CrawlChanges } from '../crawlChanges.js';
 import type { JobContext, JobRunner } from '../jobRunner.js';
-import { abortPromise, failedEntry, isJobFatal, throttled } from './pageEntry.js';
+import { failedEntry, isJobFatal, raceAbort, throttled } from './pageEntry.js';
 import { CrawlJournal, restoreCrawl } from './crawlState.js';
 
 /**
@@ -172,7 +172,6 @@ class Crawl {
     this.queue(request.url, 0);
 
     const concurrency = defaultConcurrency();
-    const aborted = abortPromise(ctx.signal);
     const inFlight = new Map<number, Promise<{ seq: number; visit: Visit }>>();
     // Finished visits wait here until every earlier one is stored: entries keep frontier order.
     const finished = new Map<number, Visit>();
@@ -216,7 +215,8 @@ class Crawl {
         const full = this.stored + inFlight.size + finished.size >= this.maxPages;
         const sitemapWaits = startDone && sitemaps !== undefined && !sitemaps.done && !full;
         if (inFlight.size === 0 && !sitemapWaits) break;
-        const next = await Promise.race([...inFlight.values(), aborted, ...(sitemapWaits ? [sitemapChanged()] : [])]);
+        // Raced with the signal afresh each time: a promise raced once a page would keep every page's answer (raceAbort).
+        const next = await raceAbort<{ seq: number; visit: Visit } | 'sitemap'>([...inFlight.values(), ...(sitemapWaits ? [sitemapChanged()] : [])], ctx.signal);
         if (next === 'sitemap') continue;
         const { seq, visit } = next;
         inFlight.delete(seq);
