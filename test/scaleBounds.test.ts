@@ -12,6 +12,10 @@ import { UrlQueue } from '../src/engine/crawl/urlQueue.js';
 import { maxQueuedFor } from '../src/jobs/runners/crawl.js';
 import { SPAN_BYTES, SpanTable } from '../src/store/pageLog.js';
 import { ToldPages } from '../src/cli/toldPages.js';
+import { OutputDir, WRITES_QUEUED } from '../src/cli/outputDir.js';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { PageEntry } from '../src/api/types.js';
 import { raceAbort } from '../src/jobs/runners/pageEntry.js';
 import { getEventListeners } from 'node:events';
@@ -163,5 +167,30 @@ describe('state that grows with a crawl', () => {
     const waiting = raceAbort([loading], job.signal);
     job.abort(new Error('stopped'));
     await expect(waiting).rejects.toThrow('stopped');
+  });
+
+  it(`--output-dir reads a job's entries ahead of its file writes by ${WRITES_QUEUED} files at most, and writes them all`, async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'webjobs-scale-outdir-'));
+    try {
+      const out = new OutputDir(dir, ['markdown', 'links']);
+      let mostQueued = 0;
+      const pages = 3_000;
+      async function* entries(): AsyncGenerator<PageEntry> {
+        for (let n = 0; n < pages; n++) {
+          mostQueued = Math.max(mostQueued, out.queuedWrites);
+          yield { url: url(n), status: 'completed', markdown: `# Page ${n}\n\n${'word '.repeat(200)}`, links: [url(n + 1)], metadata: { url: url(n), statusCode: 200 } } as PageEntry;
+        }
+      }
+      await out.finish('job', entries());
+      // Reading all 3,000 before a file was written (as it did) queued 6,000 files' contents.
+      expect(mostQueued).toBeGreaterThan(0);
+      expect(mostQueued).toBeLessThanOrEqual(WRITES_QUEUED + 2);
+      expect(readdirSync(dir)).toHaveLength(2 * pages + 1);
+      const index = JSON.parse(readFileSync(path.join(dir, 'index.json'), 'utf8')) as { pages: { url: string; file: string }[] };
+      expect(index.pages.map((page) => page.url)).toEqual(Array.from({ length: pages }, (_, n) => url(n)));
+      expect(readFileSync(path.join(dir, index.pages[pages - 1]!.file), 'utf8')).toContain(`# Page ${pages - 1}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
