@@ -333,14 +333,24 @@ export async function readSpans(jobId: string, dir: string, spans: readonly (Spa
   const handle = await openLog(jobId, dir);
   try {
     const entries: (PageEntry | undefined)[] = [];
+    const range = await readRange(handle, spans);
     for (const span of spans) {
       if (!span) {
         entries.push(undefined);
         continue;
       }
       const before = span.offset > 0 ? 1 : 0;
-      const around = Buffer.allocUnsafe(before + span.length + 1);
-      const { bytesRead } = await handle.read(around, 0, around.length, span.offset - before);
+      let around: Buffer;
+      let bytesRead: number;
+      const start = span.offset - before - (range?.start ?? 0);
+      if (range && start >= 0 && start + before + span.length + 1 <= range.bytes.length) {
+        // Within the range read for them all: its bytes, as one read of the span would give them.
+        around = range.bytes.subarray(start, start + before + span.length + 1);
+        bytesRead = Math.max(0, Math.min(around.length, range.bytesRead - start));
+      } else {
+        around = Buffer.allocUnsafe(before + span.length + 1);
+        ({ bytesRead } = await handle.read(around, 0, around.length, span.offset - before));
+      }
       const damage = notALine(jobId, span, around, bytesRead);
       if (damage) throw damage;
       entries.push(parseEntry(jobId, around.subarray(before, before + span.length)));
@@ -349,6 +359,31 @@ export async function readSpans(jobId: string, dir: string, spans: readonly (Spa
   } finally {
     handle.close().catch(() => undefined);
   }
+}
+
+/** Bytes read at most at once for the entries of one call of readSpans (a chunk of a result's pages). */
+const RANGE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The bytes from the first span's line break to the last's, in one read, when the spans lie close together (a
+ * chunk of a crawl's entries, stored one after another): one read of a thread instead of one per entry, which
+ * was half of `result --content`'s time for a crawl of 100,000 pages. Undefined when one read would not fit
+ * RANGE_BYTES; `bytesRead` is less than the length when pages.jsonl ends sooner (cut short).
+ */
+async function readRange(handle: fs.FileHandle, spans: readonly (Span | undefined)[]): Promise<{ start: number; bytes: Buffer; bytesRead: number } | undefined> {
+  let first = Infinity;
+  let end = 0;
+  let count = 0;
+  for (const span of spans) {
+    if (!span) continue;
+    count++;
+    first = Math.min(first, span.offset > 0 ? span.offset - 1 : 0);
+    end = Math.max(end, span.offset + span.length + 1);
+  }
+  if (count < 2 || end - first > RANGE_BYTES) return undefined;
+  const bytes = Buffer.allocUnsafe(end - first);
+  const { bytesRead } = await handle.read(bytes, 0, bytes.length, first);
+  return { start: first, bytes, bytesRead };
 }
 
 /** An entry's bytes as a PageEntry; DamagedPagesError for bytes that are no JSON object. */
