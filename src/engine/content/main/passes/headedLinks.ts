@@ -4,8 +4,8 @@
  * then a list of titles (passes/lists.ts isListOfTitles), on a page whose body is an article's worth of prose
  * outside the list. Not a list that is the page's content (lists.ts contentLists): the pass is given those to keep.
  */
-import { normalText, proseLength, textChildren } from '../dom.js';
-import { HEADED_LIST_BODY, HEADING_LABEL } from '../rules/signals.js';
+import { linkedLength, normalText, proseLength, textChildren, textLength } from '../dom.js';
+import { HEADED_LIST_BODY, HEADED_LIST_LINKED, HEADING_LABEL } from '../rules/signals.js';
 import { isListOfTitles } from './lists.js';
 
 /** A heading, or a short line that labels what follows (no link in it, no sentence's end). */
@@ -35,7 +35,8 @@ export function removeHeadedLinks(root: Element, kept: readonly Element[] = []):
     if (!root.contains(heading) || !isHeading(heading)) continue;
     const list = listAfter(heading);
     if (!list || kept.some((own) => own === list || own.contains(list) || list.contains(own))) continue;
-    if (body - proseLength(list) < HEADED_LIST_BODY) continue;
+    // Titles alone, not titles with their teasers or references with a link each: those are as often the page's own.
+    if (body - proseLength(list) < HEADED_LIST_BODY || linkedLength(list) < HEADED_LIST_LINKED * textLength(list)) continue;
     // The heading and the list in a wrapper of their own go with it.
     let section: Element = list;
     const parent = heading.parentElement;
