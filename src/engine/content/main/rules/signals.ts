@@ -2,7 +2,9 @@
  * The data of the language-free signals (passes/stamps.ts, passes/authorBox.ts, passes/headedLinks.ts): the
  * shapes of a date line, a byline, an author's box and a headed list of other articles, in numbers. Each
  * entry says what it was measured on (bench:quality, engine http: fundus' development half, Readability's
- * non-English pages, the 181 articles, WCXB dev per type).
+ * non-English pages, the 181 articles, WCXB dev per type). The three passes together: fundus dev 0.950 -> 0.952,
+ * the 181 articles 0.9766 -> 0.9781, WCXB dev 0.8890 -> 0.8893 with no type down by more than 0.0003 (forum),
+ * Readability's non-English pages 0.952 -> 0.951 (its qq page's truth keeps the date line the others leave out).
  */
 
 /** A paragraph of the body: this many characters outside links. The body's first and last such paragraph are its edges. */
