@@ -15,6 +15,8 @@ import { startServe, type ServeProcess } from './helpers/serve.js';
 import { serveClient } from './helpers/serveClient.js';
 import { IN_ORDER, webhookContractCases } from './helpers/webhookContractCases.js';
 import { signatureValid, startReceiver, type Receiver } from './helpers/webhookReceiver.js';
+import { migrate } from '../src/pg/migrations.js';
+import { PgWebhookSender } from '../src/pg/webhooks.js';
 import { startWorker, type WorkerProcess } from './helpers/worker.js';
 
 const KEY = 'pg-hook-key-0123456789';
@@ -111,5 +113,38 @@ describe('webhooks on PostgreSQL', () => {
     await receiver.waitFor(5);
     expect(types()).toEqual(IN_ORDER);
     expect(receiver.received.every((d) => signatureValid(SECRET, d.raw, d.headers['x-firecrawl-signature']))).toBe(true);
+  });
+
+  it('a node sends a delivery as soon as it is owed, and a retry as soon as it is due, not at its next look at the table', async () => {
+    // A node of its own (in this process) on a database of its own, whose look at the table when nothing was
+    // announced is an hour away: each delivery here is owed after its first look.
+    const admin = new pgClient.Client({ connectionString: pg.url });
+    await admin.connect();
+    await admin.query('CREATE DATABASE webjobs_hooks_heard');
+    await admin.end();
+    const url = new URL(pg.url);
+    url.pathname = '/webjobs_hooks_heard';
+    const db = new pgClient.Pool({ connectionString: url.href, max: 4 });
+    await migrate(db);
+    const sender = new PgWebhookSender(url.href, db, { secret: SECRET, retryDelaysMs: [50], pollMs: 3_600_000, log: () => undefined });
+    try {
+      await sender.start();
+      receiver.answer = (delivery, index) => (delivery.body.type === 'batch_scrape.completed' && index === 1 ? 503 : 200);
+      const request = { urls: [site.at('/a')], webhook: { url: receiver.url } };
+      const { rows } = await db.query<{ id: string }>(
+        `INSERT INTO webjobs_jobs (id, kind, status, url, request, record) VALUES (gen_random_uuid(), 'batch', 'running', $1, $2, '{}') RETURNING id`,
+        [site.at('/a'), JSON.stringify(request)],
+      );
+      await receiver.waitFor(1);
+      await db.query(`UPDATE webjobs_jobs SET status = 'completed' WHERE id = $1`, [rows[0]!.id]);
+      // The end's delivery, answered 503, then again 50 ms later.
+      await receiver.waitFor(3);
+      expect(types()).toEqual(['batch_scrape.started', 'batch_scrape.completed', 'batch_scrape.completed']);
+      expect(receiver.received.every((d) => d.body.id === rows[0]!.id && signatureValid(SECRET, d.raw, d.headers['x-firecrawl-signature']))).toBe(true);
+      expect(receiver.received[2]!.raw).toBe(receiver.received[1]!.raw);
+    } finally {
+      await sender.close();
+      await db.end();
+    }
   });
 });
