@@ -4,32 +4,17 @@
  * asserted is the order in which pages are claimed from the queue (pg-boss's fetch, as a worker's feed asks),
  * never time.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PgBackend } from '../src/pg/backend.js';
-import { connect, PAGE_QUEUE, pgSettings, type PgConnection } from '../src/pg/connect.js';
+import { describe, expect, it } from 'vitest';
+import { PAGE_QUEUE } from '../src/pg/connect.js';
 import type { PageJobData } from '../src/pg/store.js';
-import { startPostgres, type TestPostgres } from './helpers/postgres.js';
+import { usePgQueue } from './helpers/pgQueue.js';
 
-const SLOW = 120_000;
-let pg: TestPostgres;
-let connection: PgConnection;
-let backend: PgBackend;
-
-beforeAll(async () => {
-  pg = await startPostgres();
-  connection = await connect(pgSettings(pg.url));
-  backend = new PgBackend(connection);
-}, SLOW);
-
-afterAll(async () => {
-  await connection?.close();
-  await pg?.stop();
-}, SLOW);
+const db = usePgQueue();
 
 /** A batch of `count` pages of key `key` (nothing serves them: only the queue is looked at); its job id, named `name` in the claims. */
 async function batch(key: string, count: number): Promise<string> {
   const urls = Array.from({ length: count }, (_, i) => `http://127.0.0.1:9/${key}/${i}`);
-  const { jobId } = await backend.startOwned('batch', { urls }, { key, maxActive: 10 });
+  const { jobId } = await db.backend.startOwned('batch', { urls }, { key, maxActive: 10 });
   return jobId;
 }
 
@@ -37,7 +22,7 @@ async function batch(key: string, count: number): Promise<string> {
 async function claims(names: Map<string, string>, count: number): Promise<string[]> {
   const order: string[] = [];
   for (let i = 0; i < count; i++) {
-    const [job] = await connection.boss.fetch<PageJobData>(PAGE_QUEUE, { batchSize: 1 });
+    const [job] = await db.connection.boss.fetch<PageJobData>(PAGE_QUEUE, { batchSize: 1 });
     if (!job) break;
     order.push(`${names.get(job.data.jobId)}${job.data.index}`);
   }

@@ -1,7 +1,9 @@
 /**
- * Webhooks (issue 60): a job's events POSTed to a receiver on loopback, in Firecrawl's form, in order, one at a
- * time, signed; retried on serve's schedule (short here), then dropped and counted; owed deliveries sent by the
- * next serve after a restart; the address guard on the URL at start and on every attempt; the CLI's --webhook.
+ * Webhooks (issue 60) on the file store: the contract both stores keep (helpers/webhookContractCases.ts: in
+ * order, one at a time, signed, retried, dropped and counted, the address guard at start), then what is this
+ * store's or shared code's alone: the Firecrawl SDKs, a job's bounded queue, bad webhooks, the address guard on
+ * every attempt, docs/service.md's receiver, owed deliveries sent by the next serve after a restart, the CLI's
+ * --webhook.
  * serve runs without --allow-private: the site's and the receiver's ports are let through by --allow-host.
  */
 import { spawn } from 'node:child_process';
@@ -15,6 +17,7 @@ import { runCli, tempHome } from './helpers/cli.js';
 import { html, sendHtml, startFixtureServer, type FixtureServer } from './helpers/fixtureServer.js';
 import { startServe, type ServeProcess } from './helpers/serve.js';
 import { serveClient } from './helpers/serveClient.js';
+import { webhookContractCases } from './helpers/webhookContractCases.js';
 import { signatureValid, startReceiver, type Receiver } from './helpers/webhookReceiver.js';
 import { createEgressGuard } from '../src/engine/net/ssrf.js';
 import { newDelivery } from '../src/jobs/webhooks/delivery.js';
@@ -85,67 +88,14 @@ afterEach(() => {
 
 const batch = (webhook: unknown) => ({ urls: PAGES.map((p) => site.at(p)), scrapeOptions: { engine: 'http' }, concurrency: 1, webhook });
 
-describe('deliveries', () => {
-  it('sends a batch its events in order, signed, with the metadata and headers given', async () => {
-    const path = await client.start('scrape/batch', batch({ url: receiver.url, metadata: { order: 'A-1' }, headers: { 'x-team': 'blue' } }));
-    const jobId = path.split('/').pop();
-    expect(await client.waitFinal(path)).toBe('completed');
-    await receiver.waitFor(5);
-    expect(types()).toEqual(['batch_scrape.started', 'batch_scrape.page', 'batch_scrape.page', 'batch_scrape.page', 'batch_scrape.completed']);
-    for (const delivery of receiver.received) {
-      expect(signatureValid(SECRET, delivery.raw, delivery.headers['x-firecrawl-signature'])).toBe(true);
-      expect(signatureValid('another secret', delivery.raw, delivery.headers['x-firecrawl-signature'])).toBe(false);
-      expect(delivery.headers['x-team']).toBe('blue');
-      expect(delivery.headers['content-type']).toBe('application/json');
-      expect(delivery.body).toMatchObject({ id: jobId, metadata: { order: 'A-1' }, webhookId: expect.any(String) });
-    }
-    const pages = receiver.received.slice(1, 4).map((d) => d.body);
-    expect(pages.map((p) => p.data[0].url)).toEqual(PAGES.map((p) => site.at(p)));
-    expect(pages.every((p) => p.success && p.data[0].markdown.includes('The text of page'))).toBe(true);
-    expect(receiver.received[4]!.body).toMatchObject({ success: true, data: { total: 3, completed: 3, failed: 0 } });
-    expect(new Set(receiver.received.map((d) => d.body.webhookId)).size).toBe(5);
-  });
-
-  it('sends only the events asked for; a crawl names its events crawl.*', async () => {
-    const path = await client.start('crawl', { url: site.at('/a'), maxPages: 1, scrapeOptions: { engine: 'http' }, webhook: { url: receiver.url, events: ['completed'] } });
-    expect(await client.waitFinal(path)).toBe('completed');
-    await receiver.waitFor(1);
-    expect(types()).toEqual(['crawl.completed']);
-    expect(receiver.received[0]!.body.data).toEqual({ total: 1, completed: 1, failed: 0 });
-  });
-
-  it('a slow receiver never slows the job: it ends while its first delivery is unanswered, and the rest follow one at a time', async () => {
-    receiver.answer = (_d, index) => (index === 0 ? 'hold' : 200);
-    const path = await client.start('scrape/batch', batch(receiver.url));
-    expect(await client.waitFinal(path)).toBe('completed');
-    expect(receiver.received).toHaveLength(1);
-    receiver.release();
-    await receiver.waitFor(5);
-    expect(types()).toEqual(['batch_scrape.started', 'batch_scrape.page', 'batch_scrape.page', 'batch_scrape.page', 'batch_scrape.completed']);
-    expect(receiver.maxInFlight()).toBe(1);
-  });
-
-  it('retries a failed delivery with the same id and body, then goes on in order', async () => {
-    receiver.answer = (_d, index) => (index < 2 ? 503 : 200);
-    const path = await client.start('scrape/batch', batch(receiver.url));
-    expect(await client.waitFinal(path)).toBe('completed');
-    await receiver.waitFor(7);
-    expect(types()).toEqual(['batch_scrape.started', 'batch_scrape.started', 'batch_scrape.started', ...Array(3).fill('batch_scrape.page'), 'batch_scrape.completed']);
-    expect(receiver.received[1]!.raw).toBe(receiver.received[0]!.raw);
-    expect(receiver.received[2]!.headers['x-firecrawl-signature']).toBe(receiver.received[0]!.headers['x-firecrawl-signature']);
-  });
-
-  it("drops a delivery after the last retry, says so in serve's log and counts it in the job's record", async () => {
-    receiver.answer = () => 500;
-    const path = await client.start('scrape/batch', batch({ url: receiver.url, events: ['completed'] }));
-    expect(await client.waitFinal(path)).toBe('completed');
-    await receiver.waitFor(3);
-    let record = (await client.call('GET', path)).body;
-    while (record.webhookFailures === undefined) record = (await client.call('GET', path)).body;
-    expect(record.webhookFailures).toBe(1);
-    expect(receiver.received).toHaveLength(3);
-    expect(server.stderr()).toMatch(/webhook batch_scrape\.completed of job \S+ dropped after 3 attempts: the receiver answered HTTP 500/);
-  });
+webhookContractCases({
+  site: () => site,
+  pages: PAGES,
+  receiver: () => receiver,
+  client,
+  serve: () => server,
+  secret: SECRET,
+  listOrder: true,
 });
 
 describe('the Firecrawl SDK', () => {
@@ -204,17 +154,6 @@ describe('bad webhooks', () => {
     expect(answer.status).toBe(400);
     expect(answer.body.message).toMatch(message);
   });
-
-  it.each(['http://127.0.0.1:9/hook', 'http://localhost:9/hook', 'http://[::ffff:127.0.0.1]:9/hook', 'http://2130706433:9/hook'])(
-    'the address guard refuses %s at once, before a job exists, and nothing connects',
-    async (url) => {
-      const before = (await client.call('GET', '/api/jobs')).body;
-      const answer = await client.call('POST', '/api/crawl', { body: { url: site.at('/a'), webhook: url } });
-      expect(answer.status).toBe(400);
-      expect(answer.body.message).toMatch(/^request\.webhook\.url: the address guard refused it .*loopback, private, link-local or metadata address/);
-      expect((await client.call('GET', '/api/jobs')).body).toEqual(before);
-    },
-  );
 
   it('the address guard refuses the receiver on a port --allow-host does not name, and it gets no connection', async () => {
     const other = await startReceiver();

@@ -1,9 +1,8 @@
 /**
- * How a worker hears that a job it runs pages of has ended.
+ * How a worker hears that a job it runs pages of has ended: ENDED_CHANNEL, announced when a job is stopped or
+ * fails (store.ts, workStore.ts), heard by NotifyWatch, polled for while that connection is down.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
-import pg from 'pg';
-import { errorMessage } from '../api/errors.js';
+import { NotifyWatch } from './notifyWatch.js';
 import { ENDED_CHANNEL } from './store.js';
 
 export interface EndedWatchOptions {
@@ -15,82 +14,15 @@ export interface EndedWatchOptions {
   log: (line: string) => void;
 }
 
-/**
- * Hears jobs end at once, by LISTEN on a connection of its own (a pooled one
- * would be handed to other queries). While that connection is down (the database
- * restarting, the network cut) notifications are lost, so it polls instead, and
- * polls once more on reconnecting for what ended meanwhile.
- */
-export class EndedWatch {
-  private client: pg.Client | undefined;
-  private polling: NodeJS.Timeout | undefined;
-  private readonly closing = new AbortController();
-  private loop: Promise<void> | undefined;
-
-  constructor(
-    private readonly url: string,
-    private readonly options: EndedWatchOptions,
-  ) {}
-
-  /** Resolves once listening (or, if the database cannot be reached now, polling). */
-  async start(): Promise<void> {
-    let listening!: () => void;
-    const first = new Promise<void>((resolve) => (listening = resolve));
-    this.loop = this.run(listening);
-    await first;
-  }
-
-  private async run(listening: () => void): Promise<void> {
-    for (let wait = 100; !this.closing.signal.aborted; wait = Math.min(wait * 2, 2_000)) {
-      const client = new pg.Client({ connectionString: this.url, connectionTimeoutMillis: 10_000 });
-      const lost = new Promise<void>((resolve) => {
-        client.on('error', () => resolve());
-        client.on('end', () => resolve());
-      });
-      try {
-        await client.connect();
-        client.on('notification', (n) => n.payload && this.options.onEnded(n.payload));
-        await client.query(`LISTEN ${ENDED_CHANNEL}`);
-      } catch (err) {
-        await client.end().catch(() => undefined);
-        if (this.closing.signal.aborted) return;
-        this.startPolling();
-        listening();
-        this.options.log(`cannot listen for stopped jobs (${errorMessage(err)}); polling meanwhile`);
-        await sleep(wait, undefined, { signal: this.closing.signal }).catch(() => undefined);
-        continue;
-      }
-      if (this.closing.signal.aborted) {
-        await client.end().catch(() => undefined);
-        return;
-      }
-      wait = 100;
-      this.client = client;
-      this.stopPolling();
-      listening();
-      void this.options.poll();
-      await lost;
-      this.client = undefined;
-      if (this.closing.signal.aborted) return;
-      this.startPolling();
-      this.options.log('lost the connection that hears stopped jobs; polling until it is back');
-      await client.end().catch(() => undefined);
-    }
-  }
-
-  private startPolling(): void {
-    this.polling ??= setInterval(() => void this.options.poll(), this.options.pollMs);
-  }
-
-  private stopPolling(): void {
-    clearInterval(this.polling);
-    this.polling = undefined;
-  }
-
-  async close(): Promise<void> {
-    this.closing.abort();
-    this.stopPolling();
-    await this.client?.end().catch(() => undefined);
-    await this.loop;
+export class EndedWatch extends NotifyWatch {
+  constructor(url: string, options: EndedWatchOptions) {
+    super(url, {
+      channel: ENDED_CHANNEL,
+      about: 'stopped jobs',
+      onNotify: (jobId) => jobId && options.onEnded(jobId),
+      poll: options.poll,
+      pollMs: options.pollMs,
+      log: options.log,
+    });
   }
 }

@@ -10,6 +10,9 @@ import { withClient } from './client.js';
 /** Any constant both nodes agree on: it names the lock, nothing else. */
 const MIGRATION_LOCK = 7_734_500_012;
 
+/** Announced (NOTIFY, at commit) when a webhook delivery is owed: API nodes' senders (webhooks.ts) LISTEN to it. */
+export const WEBHOOK_OWED_CHANNEL = 'webjobs_webhook_owed';
+
 export const MIGRATIONS: readonly string[] = [
   // 1: jobs, one row per page of a batch or crawl.
   `CREATE TABLE webjobs_jobs (
@@ -200,6 +203,16 @@ export const MIGRATIONS: readonly string[] = [
    END $$;
    CREATE TRIGGER webjobs_pages_hook AFTER INSERT OR UPDATE OF entry ON webjobs_pages FOR EACH ROW WHEN (NEW.entry IS NOT NULL)
      EXECUTE FUNCTION webjobs_page_hook();`,
+  // 10: a delivery owed is announced, so that an API node sends it at once rather than at its next look at the
+  // table (webhooks.ts: a slow poll stays, for retries due later and notifications missed). Once per statement;
+  // NOTIFY itself folds a transaction's announcements into one, sent at commit.
+  `CREATE FUNCTION webjobs_webhook_owed() RETURNS trigger LANGUAGE plpgsql AS $$
+   BEGIN
+     PERFORM pg_notify('${WEBHOOK_OWED_CHANNEL}', '');
+     RETURN NULL;
+   END $$;
+   CREATE TRIGGER webjobs_webhook_deliveries_owed AFTER INSERT ON webjobs_webhook_deliveries FOR EACH STATEMENT
+     EXECUTE FUNCTION webjobs_webhook_owed();`,
 ];
 
 /**

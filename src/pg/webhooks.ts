@@ -7,6 +7,11 @@
  * same body bytes and signature, the address guard on every attempt, failure as no 2xx within 10 s). A failed
  * attempt is due again after the next delay of the schedule; after the last it is dropped, with a line in the log
  * and the job's webhook_failures counted (the record's webhookFailures).
+ *
+ * A node hears a delivery owed at once: the insert announces it (migration 10, WEBHOOK_OWED_CHANNEL), heard by
+ * LISTEN on a connection of its own. It looks at the table again after each delivery it sends, when a retry it
+ * scheduled is due, and every few seconds all the same (notifications missed, a dead node's lease run out), or
+ * every 500 ms while it cannot listen.
  */
 import type pg from 'pg';
 import { errorMessage } from '../api/errors.js';
@@ -16,6 +21,8 @@ import type { Delivery } from '../jobs/webhooks/delivery.js';
 import { DELIVERY_TIMEOUT_MS, sendOnce } from '../jobs/webhooks/send.js';
 import { DEFAULT_RETRY_DELAYS_MS } from '../jobs/webhooks/webhooks.js';
 import { pause } from '../jobs/webhooks/pause.js';
+import { WEBHOOK_OWED_CHANNEL } from './migrations.js';
+import { NotifyWatch } from './notifyWatch.js';
 
 export interface PgWebhookSettings {
   secret?: string;
@@ -25,8 +32,10 @@ export interface PgWebhookSettings {
   log: (line: string) => void;
   /** Deliveries this node sends at once (each of another job). */
   concurrency?: number;
-  /** How often the table is looked at when nothing was due. */
+  /** How often the table is looked at when nothing was announced (missed notifications, a lease run out). */
   pollMs?: number;
+  /** How often while the connection that listens for deliveries owed is down. */
+  deafPollMs?: number;
   timeoutMs?: number;
 }
 
@@ -47,29 +56,55 @@ export class PgWebhookSender {
   private readonly sending = new Set<Promise<void>>();
   private readonly retryDelaysMs: readonly number[];
   private loop: Promise<void> | undefined;
+  private readonly owed: NotifyWatch;
+  /** Ends the loop's wait: a delivery owed was announced, or a retry this node scheduled is due. */
+  private wake: () => void = () => undefined;
+  private readonly retries = new Set<NodeJS.Timeout>();
 
+  /** `url`: the database's, for the connection that listens for deliveries owed. */
   constructor(
+    url: string,
     private readonly pool: pg.Pool,
     private readonly settings: PgWebhookSettings,
   ) {
     this.retryDelaysMs = settings.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
+    this.owed = new NotifyWatch(url, {
+      channel: WEBHOOK_OWED_CHANNEL,
+      about: 'webhook deliveries owed',
+      onNotify: () => this.wake(),
+      poll: async () => this.wake(),
+      pollMs: settings.deafPollMs ?? 500,
+      log: settings.log,
+    });
   }
 
-  start(): void {
-    this.loop ??= this.run();
+  /** Resolves once the node listens for deliveries owed (or, the database out of reach, polls for them). */
+  async start(): Promise<void> {
+    let listening!: () => void;
+    const started = new Promise<void>((resolve) => (listening = resolve));
+    this.loop ??= this.run(listening);
+    await started;
   }
 
   /** Stops claiming; attempts under way are aborted and their deliveries given back at once, for any node. */
   async close(): Promise<void> {
     this.closing.abort(new Error('webhooks closed'));
+    for (const timer of this.retries) clearTimeout(timer);
+    this.retries.clear();
+    this.wake();
     await this.loop;
     await Promise.all(this.sending);
+    await this.owed.close();
   }
 
-  private async run(): Promise<void> {
+  private async run(listening: () => void): Promise<void> {
     const signal = this.closing.signal;
     const concurrency = this.settings.concurrency ?? 8;
+    // Listening before the first look: a delivery owed after it is heard.
+    await this.owed.start();
+    listening();
     while (!signal.aborted) {
+      const heard = new Promise<void>((resolve) => (this.wake = resolve));
       const free = concurrency - this.sending.size;
       const claimed = free > 0 ? await this.claim(free).catch((err: unknown) => this.failedClaim(err)) : [];
       for (const delivery of claimed) {
@@ -77,8 +112,8 @@ export class PgWebhookSender {
         this.sending.add(sent);
       }
       if (claimed.length === free && free > 0) continue;
-      // Nothing more due: look again after a while, or as soon as a slot frees.
-      await Promise.race([pause(this.settings.pollMs ?? 500, signal), ...this.sending]);
+      // Nothing more due: look again when one is announced or a slot frees, else after a while.
+      await Promise.race([pause(this.settings.pollMs ?? 5_000, signal), heard, ...this.sending]);
     }
   }
 
@@ -112,12 +147,24 @@ export class PgWebhookSender {
       await this.pool.query('DELETE FROM webjobs_webhook_deliveries WHERE id = $1', [claimed.id]);
     } catch (err) {
       if (signal.aborted) {
-        // Given back: the next node (or this one's next start) sends it now, not after the lease.
-        await this.pool.query('UPDATE webjobs_webhook_deliveries SET lease_until = NULL WHERE id = $1', [claimed.id]).catch(() => undefined);
+        // Given back, and announced: the next node (or this one's next start) sends it now, not after the lease.
+        await this.pool
+          .query(`WITH given AS (UPDATE webjobs_webhook_deliveries SET lease_until = NULL WHERE id = $1 RETURNING id) SELECT pg_notify($2, '') FROM given`, [claimed.id, WEBHOOK_OWED_CHANNEL])
+          .catch(() => undefined);
         return;
       }
       await this.failed(claimed, err).catch((stored: unknown) => this.settings.log(`webhooks: cannot store a failed attempt: ${errorMessage(stored)}`));
     }
+  }
+
+  /** Looks at the table again once a retry this node scheduled is due. */
+  private lookAgainIn(ms: number): void {
+    if (this.closing.signal.aborted) return;
+    const timer = setTimeout(() => {
+      this.retries.delete(timer);
+      this.wake();
+    }, ms);
+    this.retries.add(timer);
   }
 
   /** A failed attempt: due again after the next delay of the schedule, or dropped after the last, counted in the job. */
@@ -127,6 +174,7 @@ export class PgWebhookSender {
         `UPDATE webjobs_webhook_deliveries SET attempts = attempts + 1, due_at = now() + make_interval(secs => $2), lease_until = NULL WHERE id = $1`,
         [claimed.id, this.retryDelaysMs[claimed.attempts]! / 1000],
       );
+      this.lookAgainIn(this.retryDelaysMs[claimed.attempts]!);
       return;
     }
     const type = (JSON.parse(claimed.body) as { type?: string }).type ?? claimed.event;

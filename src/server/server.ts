@@ -242,14 +242,14 @@ async function postgresJobs(options: ServeOptions, env: NodeJS.ProcessEnv, guard
       : new PgWorker({ connection, env, concurrency: options.maxJobs ?? DEFAULT_MAX_JOBS, createEngine: () => browserEngine(env, guards, options.browserNice), log });
   await worker?.start();
   // Every API node sends the webhook deliveries jobs owe, whichever node or worker ran them (pg/webhooks.ts).
-  const webhooks = new PgWebhookSender(connection.pool, {
+  const webhooks = new PgWebhookSender(connection.settings.url, connection.pool, {
     secret: options.webhookSecret ?? (env.WEBJOBS_WEBHOOK_SECRET || undefined),
     retryDelaysMs: options.webhookRetryDelaysMs,
     // No cache: every attempt resolves the name again and is checked on what it resolves to now.
     guard: options.allowPrivate ? undefined : createEgressGuard({ allow: new Set((options.allowHosts ?? []).map((h) => h.toLowerCase())), cacheMs: 0 }),
     log,
   });
-  webhooks.start();
+  await webhooks.start();
   const database = databaseHealth(connection.pool);
   return {
     backend,

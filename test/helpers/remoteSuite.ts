@@ -19,6 +19,7 @@ import { articleText, html, sendHtml, startFixtureServer, type FixtureServer } f
 import { startPostgres, type TestPostgres } from './postgres.js';
 import { startSearxng, type StandIn } from './searchEngines.js';
 import { startServe, type ServeProcess } from './serve.js';
+import { serveClient } from './serveClient.js';
 import { startWorker, type WorkerProcess } from './worker.js';
 
 export function remoteSuite(store: 'file' | 'postgres'): void {
@@ -26,6 +27,7 @@ export function remoteSuite(store: 'file' | 'postgres'): void {
   const KEY = 'remote-test-key-0123456789';
   const OTHER_KEY = 'remote-other-key-0123456789';
   const LIMITED_KEY = 'remote-limited-key-0123456789';
+  const FINAL = ['completed', 'failed', 'stopped'];
   const KEYS_ENV = `${KEY}:scale,${OTHER_KEY}:scale,${LIMITED_KEY}:scale`;
   const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 
@@ -68,7 +70,17 @@ export function remoteSuite(store: 'file' | 'postgres'): void {
     });
   }
 
+  /**
+   * The job's status once it is one of `wanted`. A final status is awaited by one `webjobs wait` (one process
+   * following the job to its end; polling `status` started a CLI every 200 ms).
+   */
   async function untilStatus(run: (args: string[]) => Promise<CliResult>, jobId: string, wanted: string[]): Promise<string> {
+    if (wanted.every((status) => FINAL.includes(status))) {
+      const waited = await run(['wait', jobId, '-q', '--wait-timeout', '60']);
+      const status = waited.stdout.trim();
+      if (!wanted.includes(status)) throw new Error(`job ${jobId} ended ${status || `nowhere (wait exit ${waited.code}: ${waited.stderr.trim()})`}, expected ${wanted.join(' or ')}`);
+      return status;
+    }
     let last = '';
     for (let i = 0; i < 150; i++) {
       last = (await run(['status', jobId])).stdout.trim();
@@ -77,6 +89,9 @@ export function remoteSuite(store: 'file' | 'postgres'): void {
     }
     throw new Error(`job ${jobId} stayed ${last}, expected ${wanted.join(' or ')}`);
   }
+
+  /** Until scrape job `jobId` of serve `target` runs, asked over HTTP (no CLI started per look). */
+  const untilRunning = (target: ServeProcess, jobId: string) => serveClient(() => target.url, KEY).waitStatus(`/api/scrape/${jobId}`, 'running');
 
   beforeAll(async () => {
     llm = await startFakeAnthropic();
@@ -269,7 +284,7 @@ export function remoteSuite(store: 'file' | 'postgres'): void {
         headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
         body: JSON.stringify({ url: site.at('/hang?sync'), timeout: 300_000 }),
       }).then(async (response) => ({ status: response.status, body: await response.json() }));
-      const jobs = async () => JSON.parse((await remote(['jobs', '--json'], first)).stdout) as { jobId: string; url: string; status: string }[];
+      const jobs = async () => (await serveClient(() => first.url, KEY).call('GET', '/api/jobs')).body as { jobId: string; url: string; status: string }[];
       let hanging: { jobId: string; status: string } | undefined;
       while ((hanging = (await jobs()).find((job) => job.url === site.at('/hang?sync')))?.status !== 'running') await new Promise((r) => setTimeout(r, 100));
       try {
@@ -295,7 +310,7 @@ export function remoteSuite(store: 'file' | 'postgres'): void {
       const first = await startServe({ args, env });
       const running = (await remote(['scrape', site.at('/gate'), '--no-wait'], first)).stdout.trim();
       const pending = (await remote(['scrape', `${site.at('/gate')}?second`, '--no-wait'], first)).stdout.trim();
-      await untilStatus((a) => remote(a, first), running, ['running']);
+      await untilRunning(first, running);
       expect((await remote(['status', pending], first)).stdout).toBe('pending\n');
       await first.crash();
 
@@ -319,7 +334,7 @@ export function remoteSuite(store: 'file' | 'postgres'): void {
       const first = await startServe({ args: ['--allow-private', '--quiet'], env });
       // The page hangs for longer than the test may run: a server that waited for it would time the test out.
       const jobId = (await remote(['scrape', site.at('/hang'), '--timeout', '300000', '--no-wait'], first)).stdout.trim();
-      await untilStatus((a) => remote(a, first), jobId, ['running']);
+      await untilRunning(first, jobId);
       expect(await first.stop()).toBe(0);
       const second = await startServe({ args: ['--allow-private', '--quiet'], env });
       try {
