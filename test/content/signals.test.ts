@@ -1,10 +1,14 @@
 /**
- * The language-free signals of issue 58, one pass at a time on linkedom: credits (passes/credits.ts).
+ * The language-free signals of issue 58, one pass at a time on linkedom: credits (passes/credits.ts), date lines
+ * and bylines (stamps.ts), the author's box (authorBox.ts), a heading over a list of other articles (headedLinks.ts).
  * Milliseconds each.
  */
 import { describe, expect, it } from 'vitest';
 import { withNodeDocument } from '../../src/engine/content/nodeDom.js';
 import { isCreditLine, removeCredits } from '../../src/engine/content/main/passes/credits.js';
+import { removeAuthorBox } from '../../src/engine/content/main/passes/authorBox.js';
+import { removeHeadedLinks } from '../../src/engine/content/main/passes/headedLinks.js';
+import { bylineName, isDateText, removeStamps } from '../../src/engine/content/main/passes/stamps.js';
 
 function onPage<T>(body: string, read: (doc: Document) => T, lang = 'de'): T {
   return withNodeDocument(`<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>T</title></head><body>${body}</body></html>`, 'http://127.0.0.1/page', read);
@@ -63,6 +67,111 @@ describe('credits on a page that is not an article', () => {
       expect(text(main)).toContain('Red/Pink M');
       expect(text(main)).toContain('Text of the page that stays.');
       expect(text(main)).not.toContain('Shop GmbH');
+    });
+  });
+});
+
+const paragraph = (n: number) => `<p>Paragraph ${n} of the story, long enough to be a paragraph of the body and not a line of its furniture or a label.</p>`;
+
+describe('date lines and bylines', () => {
+  it('tells a date line by its digits, in any language, and not a sentence that names a year', () => {
+    for (const line of ['Apr 28, 2024 10:00 AM', '30 August 2023 • 4:45pm', 'Friday, 22 Nov 2024 4:55 PM MYT', 'Publié le 12 mars 2024 à 14h35', 'SRF 4 News, 15.4.2024, 10:05 Uhr', 'TNW中文站2016年10月14日07:17']) {
+      expect(isDateText(line), line).toBe(true);
+    }
+    for (const line of ['Die Wahl von 2024 hat das Land verändert.', '谷歌(微博) 在2014年收购的人工智能公司DeepMind开发出一款能够用自己的记忆学习新知识', 'Champions League', 'Season 2024 in review of the club and its players']) {
+      expect(isDateText(line), line).toBe(false);
+    }
+    expect(bylineName('Von Nicole Opitz', [])).toBe('Nicole Opitz');
+    expect(bylineName('By Jane Doe | 12.3.2024', [])).toBe('Jane Doe');
+    expect(bylineName('By the river there is a town', [])).toBeNull();
+    expect(bylineName('Text: Anna Weber', ['Anna Weber'])).toBe('Anna Weber');
+  });
+
+  it("removes the date line and the byline by the headline and the date line after the body, and says what they said", () => {
+    onPage(
+      `<article><h1>Die Brücke</h1><div><time datetime="2024-04-28T10:00:00-04:00">Apr 28, 2024 10:00 AM</time></div><p>Von Nicole Opitz</p>
+        ${paragraph(1)}<p>Posted in 2024 by us: <time datetime="2024-05-01">1 May</time> and more text that is a sentence of the body.</p>${paragraph(2)}
+        <p>SRF 4 News, 15.4.2024, 10:05 Uhr</p></article>`,
+      (doc) => {
+        const article = doc.querySelector('article')!;
+        expect(removeStamps(article, [])).toEqual({ publishedTime: '2024-04-28T10:00:00-04:00', author: 'Nicole Opitz' });
+        const kept = text(article);
+        expect(kept).not.toContain('Apr 28');
+        expect(kept).not.toContain('Nicole Opitz');
+        expect(kept).not.toContain('SRF 4 News');
+        // A date inside a sentence stays, and so do the body's paragraphs.
+        expect(kept).toContain('Posted in 2024 by us: 1 May and more text');
+        expect(kept).toContain('Paragraph 2');
+      },
+    );
+  });
+
+  it('keeps a date line in a table, a list or a quote (a timetable, a changelog, a quoted post)', () => {
+    onPage(`<main>${paragraph(1)}<ul><li>12.03.2024</li></ul><blockquote><p>— Anna (@anna) July 18, 2026</p></blockquote>${paragraph(2)}</main>`, (doc) => {
+      const main = doc.querySelector('main')!;
+      removeStamps(main, []);
+      expect(text(main)).toContain('12.03.2024');
+      expect(text(main)).toContain('July 18, 2026');
+    });
+  });
+});
+
+describe("the author's box", () => {
+  it('removes the box about the declared author after the body, not a line of the body that names them', () => {
+    onPage(
+      `<article><h1>T</h1>${paragraph(1)}<p>Nicole Opitz said the story would go on, and it did, in more paragraphs than one.</p>${paragraph(2)}${paragraph(3)}
+        <div><img src="p.jpg" alt=""><p>Nicole Opitz</p><p>Redakteurin</p><p>Seit 2019 bei der Zeitung. Interessiert sich für Gesundheit.</p></div></article>`,
+      (doc) => {
+        const article = doc.querySelector('article')!;
+        removeAuthorBox(article, ['Nicole Opitz']);
+        expect(text(article)).not.toContain('Redakteurin');
+        expect(text(article)).toContain('Nicole Opitz said');
+        expect(text(article)).toContain('Paragraph 3');
+      },
+    );
+  });
+
+  it('leaves an organisation named as the author, and a box that is not after the body', () => {
+    onPage(`<article>${paragraph(1)}${paragraph(2)}<p>Beachbody Performance Recharge, 1 tsp. nut butter</p></article>`, (doc) => {
+      const article = doc.querySelector('article')!;
+      removeAuthorBox(article, ['Beachbody']);
+      expect(text(article)).toContain('Beachbody Performance Recharge');
+    });
+    onPage(`<article><div><p>Nicole Opitz</p><p>Redakteurin seit 2019 bei der Zeitung</p></div>${paragraph(1)}${paragraph(2)}</article>`, (doc) => {
+      const article = doc.querySelector('article')!;
+      removeAuthorBox(article, ['Nicole Opitz']);
+      expect(text(article)).toContain('Redakteurin');
+    });
+  });
+});
+
+describe('a heading over a list of other articles', () => {
+  const titles = (n: number) => Array.from({ length: n }, (_, i) => `<li><a href="/story-${i}">The title of another story number ${i}</a></li>`).join('');
+  const body = Array.from({ length: 14 }, (_, i) => paragraph(i)).join('');
+
+  it('removes the heading and its list under an article, in any language', () => {
+    onPage(`<article><h1>T</h1>${body}<h3>Neueste Artikel</h3><ul>${titles(5)}</ul><div><strong>【関連記事】</strong><ol>${titles(4)}</ol></div></article>`, (doc) => {
+      const article = doc.querySelector('article')!;
+      removeHeadedLinks(article);
+      expect(text(article)).not.toContain('Neueste Artikel');
+      expect(text(article)).not.toContain('another story');
+      expect(text(article)).not.toContain('関連記事');
+      expect(text(article)).toContain('Paragraph 13');
+    });
+  });
+
+  it('keeps a list that is the content, a short list, and a list on a page without an article', () => {
+    onPage(`<main><h2>Stories</h2><ul>${titles(12)}</ul></main>`, (doc) => {
+      const main = doc.querySelector('main')!;
+      removeHeadedLinks(main, [main.querySelector('ul')!]);
+      expect(text(main)).toContain('another story number 11');
+      removeHeadedLinks(main);
+      expect(text(main)).toContain('another story number 11');
+    });
+    onPage(`<article>${body}<h3>See also</h3><ul>${titles(2)}</ul></article>`, (doc) => {
+      const article = doc.querySelector('article')!;
+      removeHeadedLinks(article);
+      expect(text(article)).toContain('another story number 1');
     });
   });
 });

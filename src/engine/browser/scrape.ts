@@ -9,12 +9,12 @@ import { PageError } from '../../api/errors.js';
 import type { PageData, ScrapeOptions, WaitUntil } from '../../api/types.js';
 import type { SiteAccess } from '../net/access.js';
 import type { BrowserPool, BrowserSettings } from './browser.js';
-import { extractionScript } from '../content/bundle.js';
 import { EGRESS_ERROR_HEADER } from '../net/egress.js';
 import { describeCaptcha, detectCaptcha, injectToken, solveCaptcha, type CaptchaSolverConfig } from '../session/captcha.js';
 import type { InPageOptions, InPageResult } from '../content/inPage.js';
 import { BAD_USER_SELECTOR } from '../content/inPage/cleanup.js';
 import { isContextGone, MainFrameWatch, pendingRefreshMs } from './mainFrame.js';
+import { extractInTab } from './pageExtraction.js';
 import { settleEnabled, settleParams, waitForSettle } from './settle.js';
 import { prepare, refusals, setJobCookies, showEverything } from './tabSetup.js';
 import { addStructuredData } from '../structured/index.js';
@@ -190,7 +190,7 @@ function isEmptyDocument(page: Page): Promise<boolean> {
 
 async function extractContent(page: Page, options: InPageOptions): Promise<InPageResult> {
   try {
-    return (await page.evaluate(extractionScript(options))) as InPageResult;
+    return await extractInTab(page, options);
   } catch (err) {
     // The user's includeTags/excludeTags are only parsed by the page's CSS engine.
     const badSelector = BAD_USER_SELECTOR.exec((err as Error).message);

@@ -7,6 +7,7 @@ import type { BrowserContext, CDPSession, Page } from 'puppeteer';
 import { accessHeaders, type SiteAccess } from '../net/access.js';
 import type { BrowserSettings } from './browser.js';
 import type { RequestGuard } from '../net/ssrf.js';
+import { installExtraction } from './pageExtraction.js';
 import { installSettleProbe, settleEnabled } from './settle.js';
 import { userAgentHeader } from '../userAgent.js';
 
@@ -149,4 +150,5 @@ export async function prepare(page: Page, settings: BrowserSettings, access: Sit
   if (settings.requestGuard || hasHeaders) await interceptRequests(page, settings.requestGuard, access);
   else await blockByUrl(page);
   if (settleEnabled()) await installSettleProbe(page);
+  await installExtraction(page);
 }

@@ -81,6 +81,8 @@ export function extractInPage(options: InPageOptions, page: Document = document)
   const needContent = options.wantHtml || options.wantMarkdown;
   const main = needContent ? mainContent(page, options, repair, explainer) : null;
   const content = main?.root;
+  // A date line or a byline taken out of the body says what the markup did not: a reader loses nothing.
+  if (main?.taken) for (const [field, value] of Object.entries(main.taken)) if (value) metadata[field] ??= value;
   if (content) absolutise(content);
   const explain = main ? explainText(options, explainer) : undefined;
   return {

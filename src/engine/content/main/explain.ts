@@ -31,6 +31,9 @@ export interface ExplainStep {
 const PASS_REASONS: Record<string, string> = {
   furniture: 'page furniture: a menu, a list of links, a ticker, a form or a label',
   credits: "a photo's credit or a rights notice (©, slash-joined names or a credit label by a picture)",
+  'date-lines': "a date line or a byline by the headline or after the body (the record's metadata keeps what it said)",
+  'author-box': 'a box about the author after the body',
+  'headed-links': 'a heading over a list of links to other articles',
   repeats: 'said before on the page (a responsive copy, a cloned slide)',
   'poster-details': "what a forum shows beside each post about its poster",
   'comment-sections': "readers' comments under the post",

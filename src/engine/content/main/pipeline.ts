@@ -22,10 +22,14 @@ import { choiceNote, Explainer, factsNote, regionStep } from './explain.js';
 import { HIDDEN } from './marks.js';
 import { readPage, reviewsProducts, type PageFacts } from './pageKind.js';
 import { articleOrRegion } from './passes/article.js';
+import { removeAuthorBox } from './passes/authorBox.js';
 import { removeCredits } from './passes/credits.js';
+import { removeHeadedLinks } from './passes/headedLinks.js';
+import { authorNames, removeStamps, type TakenFacts } from './passes/stamps.js';
+import { articleFacts } from '../inPage/articleMeta.js';
 import { neverSilentlyEmpty } from './passes/fallback.js';
 import { removeFurniture } from './passes/furniture.js';
-import { listsMayBeContent } from './passes/lists.js';
+import { contentLists, listsMayBeContent } from './passes/lists.js';
 import { removeCardGrids, removeCardRepeats } from './passes/grids.js';
 import { addProductDescription, productEssentials, removeReviews, startAtTitle } from './passes/products.js';
 import { headlineNote, headlineOf, openWithHeadline } from './passes/headline.js';
@@ -69,6 +73,10 @@ export interface Selection {
   readonly headline: string;
   /** What the selection gives, from the pass `never-silently-empty` on. */
   result: MainContent | null;
+  /** The authors the page's markup names (articleMeta.ts), for the bylines and author boxes. */
+  readonly authors: readonly string[];
+  /** What the date lines and bylines taken out of the body said (passes/stamps.ts). */
+  taken: TakenFacts;
 }
 
 /** One pass: its name (as --explain will show it), when it applies, and what it does. */
@@ -102,6 +110,25 @@ export const PASSES: readonly Pass[] = [
   },
   // A photo's credit, a rights notice: by shape, in any language (passes/credits.ts).
   { name: 'credits', when: (s) => !s.facts.isThread, run: (s) => removeCredits(s.content, { article: s.facts.says === 'article' }) },
+  // Language-free signals (rules/signals.ts): date lines and bylines at the body's edges, the author's box after it,
+  // a heading over a list of other articles.
+  {
+    name: 'date-lines',
+    when: (s) => !s.facts.isThread,
+    run: (s) => {
+      s.taken = removeStamps(s.content, s.authors);
+    },
+  },
+  {
+    name: 'author-box',
+    when: (s) => !s.facts.isThread,
+    run: (s) => removeAuthorBox(s.content, s.taken.author && s.authors.length === 0 ? [s.taken.author] : s.authors),
+  },
+  {
+    name: 'headed-links',
+    when: (s) => !s.facts.isThread && !s.facts.isProduct,
+    run: (s) => removeHeadedLinks(s.content, listsMayBeContent(s.facts.says) ? contentLists(s.content) : []),
+  },
   { name: 'repeats', run: (s) => removeRepeats(s.content) },
   // Readers' comments under a post are not the post; in a thread, the posts are the content.
   { name: 'poster-details', when: (s) => s.facts.isThread, run: (s) => removePosterDetails(s.content) },
@@ -164,7 +191,7 @@ export function select(doc: Document, page: Document, explain?: Explainer): Main
     explain.note('page', factsNote(facts));
     explain.steps.push(regionStep(content, doc));
   }
-  const s: Selection = { doc, page, facts, content, untouched: content.cloneNode(true) as Element, essentials: null, chosen: null, picked: null, headline, result: null };
+  const s: Selection = { doc, page, facts, content, untouched: content.cloneNode(true) as Element, essentials: null, chosen: null, picked: null, headline, result: null, authors: authorNames(articleFacts(page).author), taken: {} };
   for (const pass of PASSES) {
     if (pass.when && !pass.when(s)) continue;
     if (!explain) pass.run(s);
@@ -175,6 +202,7 @@ export function select(doc: Document, page: Document, explain?: Explainer): Main
     } else explain.run(pass.name, () => s.result?.root ?? s.chosen ?? s.content, () => pass.run(s));
   }
   const result = s.result!;
+  if (s.taken.publishedTime !== undefined || s.taken.author !== undefined) result.taken = s.taken;
   if (explain) explain.note('headline', headlineNote(result.root, headline, doc));
   if (explain) explain.note('result', `${textLength(result.root)} characters of text${result.warning ? `; ${result.warning}` : ''}`);
   return result;
