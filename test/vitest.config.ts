@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import HeavyFirst from './helpers/heavyFirst.js';
 import { pageScriptPlugin } from './helpers/pageScriptPlugin.js';
 
 // Tests drive a real Chromium: give them time, and do not run more files at once
@@ -13,6 +14,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     maxWorkers: 2,
     fileParallelism: true,
+    sequence: { sequencer: HeavyFirst },
     reporters: ['default', './test/summaryReporter.ts'],
   },
 });
