@@ -66,7 +66,11 @@ export function startServe(options: ServeOptions = {}): Promise<ServeProcess> {
   let stderr = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`webjobs serve did not start:\n${stderr}`)), 20_000);
+    const timer = setTimeout(() => {
+      // Not left running: a serve that never said it listens is stopped with the start that gave up on it.
+      child.kill('SIGKILL');
+      reject(new Error(`webjobs serve did not start:\n${stderr}`));
+    }, 20_000);
     child.stderr!.on('data', (chunk) => {
       stderr += chunk;
       const match = /listening on (http:\/\/\S+)/.exec(stderr);
