@@ -1,5 +1,4 @@
 import { defineConfig } from 'vitest/config';
-import HeavyFirst from './helpers/heavyFirst.js';
 import { pageScriptPlugin } from './helpers/pageScriptPlugin.js';
 
 // Tests drive a real Chromium: give them time, and do not run more files at once
@@ -14,7 +13,6 @@ export default defineConfig({
     hookTimeout: 60_000,
     maxWorkers: 2,
     fileParallelism: true,
-    sequence: { sequencer: HeavyFirst },
     reporters: ['default', './test/summaryReporter.ts'],
   },
 });
