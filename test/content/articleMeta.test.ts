@@ -4,10 +4,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { withNodeDocument } from '../../src/engine/content/nodeDom.js';
+import { articleFacts } from '../../src/engine/content/inPage/articleMeta.js';
 import { metadataOf } from '../../src/engine/content/inPage/metadata.js';
 
 const metadata = (head: string, body = '', html = '<html>') =>
-  withNodeDocument(`<!doctype html>${html}<head><meta charset="utf-8"><title>T</title>${head}</head><body>${body}</body></html>`, 'http://127.0.0.1/a', metadataOf);
+  withNodeDocument(`<!doctype html>${html}<head><meta charset="utf-8"><title>T</title>${head}</head><body>${body}</body></html>`, 'http://127.0.0.1/a', (doc) => metadataOf(doc, articleFacts(doc)));
 
 describe("an article's facts in metadata", () => {
   it('reads Open Graph and article meta tags', () => {

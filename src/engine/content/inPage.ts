@@ -12,6 +12,7 @@ import { completeStreamedSegments, STREAMED_SEGMENT } from './inPage/streamed.js
 import { REMOVE_ALWAYS, remove, removeMediaFallbacks, selectUser } from './inPage/cleanup.js';
 import { pageRepair, repairTextNodes, type Repair } from './inPage/doubleEncoding.js';
 import { absolutise, linksOf } from './inPage/links.js';
+import { articleFacts } from './inPage/articleMeta.js';
 import { metadataOf } from './inPage/metadata.js';
 import { Explainer, formatExplain } from './main/explain.js';
 import { mainContentSelector as selector, type MainContent } from './main/pipeline.js';
@@ -40,7 +41,7 @@ export interface InPageResult {
 }
 
 /** The content the options ask for, from a copy of `doc`: the main content, what includeTags select, or the whole page. */
-function mainContent(doc: Document, options: InPageOptions, repair: Repair | null, explainer: Explainer | undefined): MainContent {
+function mainContent(doc: Document, options: InPageOptions, repair: Repair | null, explainer: Explainer | undefined, author: string | undefined): MainContent {
   // Visibility is only known in the live page: mark it there, then work on a copy.
   const unmark = options.onlyMainContent ? selector.markHidden(doc) : () => undefined;
   const clone = doc.cloneNode(true) as Document;
@@ -51,7 +52,7 @@ function mainContent(doc: Document, options: InPageOptions, repair: Repair | nul
   if (doc.querySelector('video, audio')) removeMediaFallbacks(clone);
   if (repair) repairTextNodes(clone.documentElement, repair);
   for (const css of options.excludeTags) for (const el of selectUser(clone, css, 'excludeTags')) el.remove();
-  if (options.onlyMainContent && options.includeTags.length === 0) return selector.select(clone, doc, explainer);
+  if (options.onlyMainContent && options.includeTags.length === 0) return selector.select(clone, doc, explainer, author);
   remove(clone, 'noscript');
   if (options.includeTags.length > 0) {
     const kept = clone.createElement('div');
@@ -75,11 +76,12 @@ function explainText(options: InPageOptions, explainer: Explainer | undefined): 
 export function extractInPage(options: InPageOptions, page: Document = document): InPageResult {
   const explainer = options.explain ? new Explainer() : undefined;
   const repair = pageRepair(page);
-  const metadata = metadataOf(page);
+  const facts = articleFacts(page);
+  const metadata = metadataOf(page, facts);
   if (repair) for (const key of Object.keys(metadata)) metadata[key] = repair(metadata[key]!);
   const links = options.wantLinks ? linksOf(page) : [];
   const needContent = options.wantHtml || options.wantMarkdown;
-  const main = needContent ? mainContent(page, options, repair, explainer) : null;
+  const main = needContent ? mainContent(page, options, repair, explainer, facts.author) : null;
   const content = main?.root;
   // A date line or a byline taken out of the body says what the markup did not: a reader loses nothing.
   if (main?.taken) for (const [field, value] of Object.entries(main.taken)) if (value) metadata[field] ??= value;

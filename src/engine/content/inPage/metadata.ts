@@ -1,10 +1,10 @@
-import { articleFacts } from './articleMeta.js';
+import type { ArticleFacts } from './articleMeta.js';
 
 /**
  * The page's metadata as the records give it: title, description, the meta tags kept, language, icon,
- * canonical, and an article's facts (publishedTime, modifiedTime, author, siteName: articleMeta.ts).
+ * canonical, and an article's facts (`facts`: publishedTime, modifiedTime, author, siteName, read by articleMeta.ts).
  */
-export function metadataOf(doc: Document): Record<string, string> {
+export function metadataOf(doc: Document, facts: ArticleFacts): Record<string, string> {
   const meta: Record<string, string> = {};
   const title = doc.title.trim();
   if (title) meta.title = title;
@@ -30,6 +30,6 @@ export function metadataOf(doc: Document): Record<string, string> {
   if (icon?.href) meta['link:icon'] = icon.href;
   const canonical = doc.querySelector('link[rel="canonical"]') as HTMLLinkElement | null;
   if (canonical?.href) meta.canonical = canonical.href;
-  for (const [field, value] of Object.entries(articleFacts(doc))) meta[field] ??= value;
+  for (const [field, value] of Object.entries(facts)) meta[field] ??= value;
   return meta;
 }

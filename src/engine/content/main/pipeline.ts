@@ -26,7 +26,6 @@ import { removeAuthorBox } from './passes/authorBox.js';
 import { removeCredits } from './passes/credits.js';
 import { removeHeadedLinks } from './passes/headedLinks.js';
 import { authorNames, removeStamps, type TakenFacts } from './passes/stamps.js';
-import { articleFacts } from '../inPage/articleMeta.js';
 import { neverSilentlyEmpty } from './passes/fallback.js';
 import { removeFurniture } from './passes/furniture.js';
 import { contentLists, listsMayBeContent } from './passes/lists.js';
@@ -48,8 +47,11 @@ export { markHidden };
 export interface MainContentSelector {
   /** Marks what the reader cannot see in the live page; returns a function that removes the marks. */
   markHidden(doc: Document): () => void;
-  /** Picks the main content of `doc`, a marked copy of `page`, which it may modify; `explain` is told each pass. */
-  select(doc: Document, page: Document, explain?: Explainer): MainContent;
+  /**
+   * Picks the main content of `doc`, a marked copy of `page`, which it may modify; `explain` is told each pass.
+   * `author`: what the page's markup declares (articleMeta.ts), for the bylines and author boxes.
+   */
+  select(doc: Document, page: Document, explain?: Explainer, author?: string): MainContent;
 }
 
 /** What the passes share: the page, what it says of itself, and the content as the passes leave it. */
@@ -177,7 +179,7 @@ export const PASSES: readonly Pass[] = [
 ];
 
 /** Picks the main content of `doc`, a marked copy of `page` (see markHidden), which it may modify; `explain` is told each pass. */
-export function select(doc: Document, page: Document, explain?: Explainer): MainContent {
+export function select(doc: Document, page: Document, explain?: Explainer, author?: string): MainContent {
   if (explain) {
     const hidden = doc.querySelectorAll(`[${HIDDEN}]`).length;
     explain.note('visibility', `${hidden} block${hidden === 1 ? '' : 's'} the reader cannot see marked, to go with the furniture`);
@@ -191,7 +193,7 @@ export function select(doc: Document, page: Document, explain?: Explainer): Main
     explain.note('page', factsNote(facts));
     explain.steps.push(regionStep(content, doc));
   }
-  const s: Selection = { doc, page, facts, content, untouched: content.cloneNode(true) as Element, essentials: null, chosen: null, picked: null, headline, result: null, authors: authorNames(articleFacts(page).author), taken: {} };
+  const s: Selection = { doc, page, facts, content, untouched: content.cloneNode(true) as Element, essentials: null, chosen: null, picked: null, headline, result: null, authors: authorNames(author), taken: {} };
   for (const pass of PASSES) {
     if (pass.when && !pass.when(s)) continue;
     if (!explain) pass.run(s);
