@@ -5,10 +5,11 @@
  * blocks the page shows stay even when empty, and lists keep their shape.
  *
  * Runs in Node on linkedom (inNode.ts) and in the page, bundled by
- * scripts/build-page-script.mjs with the browser build of turndown: it reaches
- * nothing but the DOM it is given.
+ * scripts/build-page-script.mjs: it reaches nothing but the DOM it is given. Both import turndown's
+ * browser build, which parses no HTML at load (its Node build loads domino): the one string it is
+ * given, a table cell's HTML, is parsed by markdown/cellParser.ts.
  */
-import TurndownService from 'turndown';
+import TurndownService from 'turndown/lib/turndown.browser.es.js';
 import { gfm } from 'turndown-plugin-gfm';
 import { BlockRules } from './markdown/blocks.js';
 import { escapeText, isolateBangsBeforeLinks } from './markdown/escape.js';

@@ -7,6 +7,8 @@
  * - URLs: `a.href`, `img.src`, `link.href`, `document.baseURI` resolve against the
  *   page's address (and its `<base href>`), as in a browser; linkedom returns the
  *   attribute as written.
+ * - A parser of HTML strings for turndown's table cells (markdown/cellParser.ts): domino, as
+ *   turndown's Node build has it (nodeCells.ts), loaded by the first table.
  * - `document.implementation.createHTMLDocument`, a TreeWalker that honours its
  *   filter and its whatToShow (linkedom's ignores both), a table's `rows` and `caption`, a row's `cells`.
  * - `<noscript>`: a browser with scripts on reads its content as text; linkedom
@@ -40,6 +42,8 @@ import {
   parseHTML,
 } from 'linkedom/worker';
 import { hiddenBySheets, type SheetHiding } from './inlineSheets.js';
+import { setCellParser } from './markdown/cellParser.js';
+import { dominoDocument } from './nodeCells.js';
 import { measureTextWith } from './main/dom.js';
 import { listenersOnDemand } from './nodeListeners.js';
 import { cacheQueries, cacheSelectors, classFromAttribute, freezeTree, upperCase } from './nodeSelectors.js';
@@ -218,6 +222,7 @@ function upperCaseTagNames(document: Document): void {
 function patchLinkedom(): void {
   if (patched) return;
   patched = true;
+  setCellParser(dominoDocument);
   cacheSelectors(LinkedomElement.prototype as unknown as Parameters<typeof cacheSelectors>[0]);
   classFromAttribute(LinkedomElement.prototype);
   listenersOnDemand(LinkedomEventTarget as unknown as Parameters<typeof listenersOnDemand>[0]);

@@ -1,11 +1,12 @@
 /** Every data table a GFM table, the first row as its header when it has none (layout tables are blocks by then: prepare.ts). */
 import type TurndownService from 'turndown';
+import { cellRoot } from './cellParser.js';
 
 /** The rule for `service`: a cell is converted by `service` itself, on one line. */
 export function gfmTableRule(service: TurndownService): TurndownService.Rule {
   const cellText = (cell: Element) =>
     service
-      .turndown(cell.innerHTML)
+      .turndown(cellRoot(cell.innerHTML))
       .replace(/\s*\n+\s*/g, ' ')
       .replace(/\|/g, '\\|')
       .trim();
