@@ -4,7 +4,7 @@
  * example that stops working, or a new one nobody ran, fails here. The links between
  * those files, and to their headings, are checked too.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -114,14 +114,58 @@ function localLinks(markdown: string): string[] {
 /** A usage synopsis such as `webjobs batch [urls...] [--file FILE | -]`: documentation, not an example. */
 const isSynopsis = (block: Block) => /^webjobs \w+ (<\w+>|\[)/.test(block.text.trim());
 
+/**
+ * Sections that read what another left in its home and folder, run after it in them: `<jobId>`, the
+ * newest job, is the crawl's. Every other section has a home and a folder of its own.
+ */
+const AFTER: Record<string, string> = { 'Jobs and where they live': 'webjobs crawl' };
+
+/** Sections run side by side, at most this many at once (their examples wait on pages, browsers and jobs). */
+const AT_ONCE = 3;
+
 let site: FixtureServer;
 let serve: ServeProcess;
-let work: string;
-const home = tempHome();
 const KEY = 'k_live_3f9a';
 
+/** Where a section's examples run: its WEBJOBS_HOME and its folder (the README's /srv under it). */
+interface Place {
+  home: string;
+  work: string;
+}
+
+const places: Place[] = [];
+
+/** A fresh home and folder, holding the lists the examples read. */
+function newPlace(): Place {
+  const work = mkdtempSync(path.join(os.tmpdir(), 'webjobs-readme-'));
+  mkdirSync(path.join(work, 'srv'));
+  writeFileSync(path.join(work, 'urls.txt'), `# pages to keep\n${site.url}/a\n${site.url}/b\n`);
+  // The cron example's list has a page that cannot load, so its "some pages failed" branch runs.
+  writeFileSync(path.join(work, 'srv', 'urls.txt'), `${site.url}/a\nhttp://127.0.0.1:1/refused\n`);
+  const place = { home: tempHome(), work };
+  places.push(place);
+  return place;
+}
+
+/** At most `limit` calls of `run` at once; the others wait their turn, in order. */
+function limited(limit: number): <T>(run: () => Promise<T>) => Promise<T> {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async (run) => {
+    if (running >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+    else running++;
+    try {
+      return await run();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else running--;
+    }
+  };
+}
+
 /** The README's placeholders made real: the fixture site, the test's server, folders under `work`. */
-function localize(script: string): string {
+function localize(script: string, work: string): string {
   return script
     .replace(/https:\/\/jobs\.example\.com/g, serve.url)
     .replace(/https:\/\/example\.com/g, site.url)
@@ -136,14 +180,14 @@ function localize(script: string): string {
  * One script per block: each logical line (continuations joined) must exit 0,
  * pipelines included (pipefail), or the script stops naming it.
  */
-function scriptOf(block: Block): string {
+function scriptOf(block: Block, work: string): string {
   const lines = block.text
     .replace(/\\\n\s*/g, ' ')
     .split('\n')
     .map((line) => line.trim())
     .filter((line) => line !== '' && !line.startsWith('#'));
   const checked = lines.map((line) => {
-    const local = localize(line);
+    const local = localize(line, work);
     return `${local}\n__rc=$?; if [ $__rc -ne 0 ]; then echo "README example exited $__rc: ${line.replace(/[\\"$`]/g, '\\$&')}" >&2; exit 1; fi`;
   });
   return ['set -o pipefail', `cd ${JSON.stringify(work)}`, ...checked].join('\n');
@@ -160,16 +204,12 @@ beforeAll(async () => {
     sendHtml(res, html(`<main><article><h1>${title}</h1>${articleText(title, 4)}<p>${links}</p></article></main>`, { title, head }));
   });
   serve = await startServe({ args: ['--allow-private', '--quiet'], env: { WEBJOBS_HOME: tempHome(), WEBJOBS_API_KEYS: `${KEY}:scale` } });
-  work = mkdtempSync(path.join(os.tmpdir(), 'webjobs-readme-'));
-  mkdirSync(path.join(work, 'srv'));
-  writeFileSync(path.join(work, 'urls.txt'), `# pages to keep\n${site.url}/a\n${site.url}/b\n`);
-  // The cron example's list has a page that cannot load, so its "some pages failed" branch runs.
-  writeFileSync(path.join(work, 'srv', 'urls.txt'), `${site.url}/a\nhttp://127.0.0.1:1/refused\n`);
 });
 
 afterAll(async () => {
   await serve?.stop();
   await site?.close();
+  for (const { home, work } of places) for (const dir of [home, work]) rmSync(dir, { recursive: true, force: true });
 });
 
 const blocks = DOCS.flatMap((file) => shellBlocks(file, readFileSync(path.join(ROOT, file), 'utf8')));
@@ -200,13 +240,33 @@ describe('README and docs/ shell examples', () => {
     for (const section of RUN) expect(blocks.some((b) => b.section === section), section).toBe(true);
   });
 
-  it.each(RUN)('%s', async (section) => {
+  const turn = limited(AT_ONCE);
+  /** Each section's place and the end of its run (a section AFTER another waits for it, then takes its place). */
+  const runs = new Map<string, Promise<Place>>();
+  const ran = (section: string): Promise<Place> => {
+    let run = runs.get(section);
+    if (!run) {
+      const before = AFTER[section];
+      run = (before ? ran(before) : Promise.resolve(newPlace())).then((place) => turn(() => runSection(section, place)));
+      runs.set(section, run);
+    }
+    return run;
+  };
+
+  /** Runs the section's blocks one after another in `place`; each must exit 0. */
+  async function runSection(section: string, { home, work }: Place): Promise<Place> {
     for (const block of blocks.filter((b) => b.section === section && !isSynopsis(b))) {
       // No model server: extract --schema is filled from the page's structured data, whatever this machine has set.
-      const result = await runShell(scriptOf(block), { env: { WEBJOBS_HOME: home, ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '' }, timeoutMs: 240_000 });
+      const result = await runShell(scriptOf(block, work), { env: { WEBJOBS_HOME: home, ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '' }, timeoutMs: 240_000 });
       expect(result.stderr, `${block.file}\n${block.text}`).not.toMatch(/README example exited|jq: error/);
       expect(result.code, `${block.file}\n${block.text}\n${result.stderr}`).toBe(0);
     }
+    return { home, work };
+  }
+
+  // Side by side, AT_ONCE at most: a test's time runs while it waits its turn, hence the longer timeout.
+  it.concurrent.for(RUN)('%s', async (section, { expect }) => {
+    const { work } = await ran(section);
     if (section === 'In cron') {
       // The failed page of the list was mailed (here: written to mail.txt).
       expect(readFileSync(path.join(work, 'mail.txt'), 'utf8')).toBe('http://127.0.0.1:1/refused\n');
@@ -215,5 +275,5 @@ describe('README and docs/ shell examples', () => {
       expect(JSON.parse(readFileSync(path.join(work, 'srv', 'pricing.json'), 'utf8')).data.changeTracking.changeStatus).toBe('new');
       expect(readFileSync(path.join(work, 'srv', 'pricing.diff'), 'utf8')).toBe('a new page\n');
     }
-  }, 300_000);
+  }, 600_000);
 });
