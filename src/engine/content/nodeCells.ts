@@ -11,11 +11,8 @@ interface Domino {
 
 let domino: Domino | undefined;
 
-/** `html` parsed by domino (turndown's own: resolved from turndown's folder, whose dependency it is). */
+/** `html` parsed by domino (a dependency of ours, at the version turndown's Node build takes). */
 export function dominoDocument(html: string): Document {
-  if (!domino) {
-    const require = createRequire(import.meta.url);
-    domino = createRequire(require.resolve('turndown'))('@mixmark-io/domino') as Domino;
-  }
+  domino ??= createRequire(import.meta.url)('@mixmark-io/domino') as Domino;
   return domino.createDocument(html);
 }
