@@ -117,9 +117,11 @@ describe('state that grows with a crawl', () => {
 
   it(`pages.idx as a reader keeps it: ${SPAN_BYTES} bytes an entry (twice that at most while its arrays have room)`, () => {
     const table = new SpanTable();
-    for (let i = 0; i < PAGES; i++) table.set(i, { offset: i * 3000 + 5_000_000_000, length: 2999 });
+    for (let i = 0; i < PAGES; i++) table.set(i, { offset: i * 3000 + 5_000_000_000, length: 2999, marks: i % 2 === 0 ? 3 : 5 });
     expect(table.bytes / PAGES).toBeLessThanOrEqual(2 * SPAN_BYTES);
-    expect(table.get(PAGES - 1)).toEqual({ offset: (PAGES - 1) * 3000 + 5_000_000_000, length: 2999 });
+    expect(table.get(PAGES - 1)).toEqual({ offset: (PAGES - 1) * 3000 + 5_000_000_000, length: 2999, marks: 5 });
+    // Its marks count the entries, none read: completed (3) and failed (5) in turn.
+    expect(table.counts(PAGES)).toEqual({ completed: PAGES / 2, failed: PAGES / 2, changed: 0 });
     expect(table.get(PAGES)).toBeUndefined();
     // A damaged index line far away is kept aside, not by growing the arrays to it.
     table.set(2_000_000_000, { offset: 1, length: 2 });
