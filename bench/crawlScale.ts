@@ -4,7 +4,7 @@
  * the rate of each 10,000 pages (and of the first and last 2,000) and the RSS of
  * the CLI's whole process tree (the CLI, its extraction threads, and Chromium when
  * the engine starts one); then the time and peak RSS of reading it all back with
- * `webjobs result ID --content` and `webjobs result ID --output-dir DIR`.
+ * `webjobs result ID --content` and `webjobs result ID --output-dir DIR`, and the time of `status` and `jobs`.
  *
  * The site: page n links to its ten children 10n+1 ... 10n+10 (so a breadth-first
  * crawl from /p/0 meets every page), to ten navigation pages found on every page
@@ -22,6 +22,8 @@
  *   WEBJOBS_BENCH_STEP=10000     pages per line of the rate table
  *   WEBJOBS_BENCH_KEEP=1         keep the store and output folders (their paths are printed)
  *   WEBJOBS_BENCH_OUTPUT=file    --jsonl into a file (-o) the bench reads as it grows, not a pipe
+ *
+ * Last, the time of `webjobs status ID` and `webjobs jobs --json`, which count the crawl's pages.
  */
 import { spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readdirSync, readSync, rmSync, statSync } from 'node:fs';
@@ -218,6 +220,12 @@ async function main(): Promise<void> {
     const dir = await runCli(['result', jobId, '--output-dir', out, '-q'], home);
     const files = readdirSync(out).length;
     report(`result --output-dir (${files} files)`, dir, PAGES);
+    // What `status` and `jobs` take to count the crawl's pages (issue 59: they read every entry; now pages.idx).
+    for (const args of [['status', jobId], ['jobs', '--json']]) {
+      const counted = await runCli(args, home);
+      const ok = counted.code === 0 ? '' : ` EXIT ${counted.code}: ${counted.stderr.slice(-500)}`;
+      console.log(`${args[0]}: ${counted.seconds.toFixed(1)} s, peak tree RSS ${(counted.sampler.peakTree / MiB).toFixed(0)} MiB, stderr ${JSON.stringify(counted.stderr.trim().slice(0, 120))}${ok}`);
+    }
     if (KEEP) console.log(`kept: ${home}`);
   } finally {
     await site.close();

@@ -100,7 +100,7 @@ const DAMAGES: Damage[] = [
     damage: (dir) =>
       writeFileSync(
         path.join(dir, 'pages.idx'),
-        idxLines(dir).map((line, n) => (n === 1 ? line.replace(/^\[(\d+),(\d+),(\d+)\]$/, (_m, i, o, l) => `[${i},${Number(o) + 1},${l}]`) : line)).join('\n') + '\n',
+        idxLines(dir).map((line, n) => (n === 1 ? line.replace(/^\[(\d+),(\d+),(\d+)(,\d+)?\]$/, (_m, i, o, l, marks = '') => `[${i},${Number(o) + 1},${l}${marks}]`) : line)).join('\n') + '\n',
       ),
   },
 ];

@@ -1,8 +1,8 @@
 /**
  * What grows with a crawl of 100,000 pages stays within a stated number of bytes a
  * page (issue 59): the frontier's seen set and queue, the memo of spellings, the
- * pages crawled, pages.idx as a reader keeps it, and what the CLI keeps of each
- * page told as the job runs. Each test fills a structure as a 100,000-page crawl
+ * pages crawled, pages.idx as a reader keeps it, what the CLI keeps of each
+ * page told as the job runs, and what a request's timeout leaves on the job's signal. Each test fills a structure as a 100,000-page crawl
  * would and measures the bytes it holds (its typed arrays and chunks), not time.
  */
 import { describe, expect, it } from 'vitest';
@@ -20,10 +20,13 @@ import type { PageEntry } from '../src/api/types.js';
 import { raceAbort } from '../src/jobs/runners/pageEntry.js';
 import { getEventListeners } from 'node:events';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { setFlagsFromString } from 'node:v8';
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { timeoutSignal } from '../src/engine/timeoutSignal.js';
 import { runInNewContext } from 'node:vm';
 
 const PAGES = 100_000;
+/** Heap bytes a request's timeout signal may leave behind once its time is over (none is kept: the bound allows for the heap's noise). */
+const KEPT_PER_REQUEST = 16;
 const url = (n: number) => `https://www.example.com/docs/section-${n % 97}/page-${n}?lang=en`;
 
 describe('state that grows with a crawl', () => {
@@ -117,9 +120,11 @@ describe('state that grows with a crawl', () => {
 
   it(`pages.idx as a reader keeps it: ${SPAN_BYTES} bytes an entry (twice that at most while its arrays have room)`, () => {
     const table = new SpanTable();
-    for (let i = 0; i < PAGES; i++) table.set(i, { offset: i * 3000 + 5_000_000_000, length: 2999 });
+    for (let i = 0; i < PAGES; i++) table.set(i, { offset: i * 3000 + 5_000_000_000, length: 2999, marks: i % 2 === 0 ? 3 : 5 });
     expect(table.bytes / PAGES).toBeLessThanOrEqual(2 * SPAN_BYTES);
-    expect(table.get(PAGES - 1)).toEqual({ offset: (PAGES - 1) * 3000 + 5_000_000_000, length: 2999 });
+    expect(table.get(PAGES - 1)).toEqual({ offset: (PAGES - 1) * 3000 + 5_000_000_000, length: 2999, marks: 5 });
+    // Its marks count the entries, none read: completed (3) and failed (5) in turn.
+    expect(table.counts(PAGES)).toEqual({ completed: PAGES / 2, failed: PAGES / 2, changed: 0 });
     expect(table.get(PAGES)).toBeUndefined();
     // A damaged index line far away is kept aside, not by growing the arrays to it.
     table.set(2_000_000_000, { offset: 1, length: 2 });
@@ -167,6 +172,42 @@ describe('state that grows with a crawl', () => {
     const waiting = raceAbort([loading], job.signal);
     job.abort(new Error('stopped'));
     await expect(waiting).rejects.toThrow('stopped');
+  });
+
+  it(`a request's timeout tied to the job's signal keeps at most ${KEPT_PER_REQUEST} bytes once its time is over, and the job's stop still reaches it`, async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const job = new AbortController();
+    const heapAfterGc = async () => {
+      await nextTurn();
+      gc();
+      await nextTurn();
+      gc();
+      return getHeapStatistics().used_heap_size;
+    };
+    /** Makes `requests` signals on the job's and waits until their time is over (the last one's, set last, ends last). */
+    const requestsOver = async (requests: number) => {
+      let last: AbortSignal | undefined;
+      for (let n = 0; n < requests; n++) last = timeoutSignal(1, job.signal);
+      await new Promise((resolve) => last!.addEventListener('abort', resolve, { once: true }));
+    };
+    // The first ones warm up what is made once (code, the timers' lists).
+    await requestsOver(50_000);
+    const before = await heapAfterGc();
+    const requests = 100_000;
+    await requestsOver(requests / 2);
+    await requestsOver(requests / 2);
+    // AbortSignal.any([timeout, job]) kept a registration on the job's signal per request (180-340 bytes) until the job ended.
+    expect((await heapAfterGc()) - before).toBeLessThanOrEqual(KEPT_PER_REQUEST * requests);
+    expect(getEventListeners(job.signal, 'abort').length).toBeLessThanOrEqual(1);
+    // A request under way ends with the job's reason; one whose time is over, with a TimeoutError.
+    const live = timeoutSignal(60_000, job.signal);
+    job.abort(new Error('stopped'));
+    expect(live.reason).toEqual(new Error('stopped'));
+    expect(timeoutSignal(60_000, job.signal).reason).toEqual(new Error('stopped'));
+    const timedOut = timeoutSignal(1);
+    await new Promise((resolve) => timedOut.addEventListener('abort', resolve, { once: true }));
+    expect((timedOut.reason as DOMException).name).toBe('TimeoutError');
   });
 
   it(`--output-dir reads a job's entries ahead of its file writes by ${WRITES_QUEUED} files at most, and writes them all`, async () => {

@@ -18,6 +18,7 @@ import type {
 } from './types.js';
 import type { SearchRequest, SearchResult } from './search.js';
 import type { BatchScrapeRequest } from './types.js';
+import type { PageCounts } from './pageCounts.js';
 
 /** One entry of a result batch as JSON text, read only when an answer writes it. */
 export interface EntryText {
@@ -88,6 +89,11 @@ export interface JobBackend {
    * batch of 19 MB pages is never in memory whole. Without it, result() reads it.
    */
   resultEntries?(kind: 'batch' | 'crawl', jobId: string, query: Required<PageQuery>): Promise<PagedEntries>;
+  /**
+   * Batch and crawl, optional: the entries stored so far counted by what they are (`status`, `jobs`), without
+   * reading them; undefined when this back end cannot count them so (read them). Without it, they are read.
+   */
+  pageCounts?(kind: 'batch' | 'crawl', jobId: string): Promise<PageCounts | undefined>;
   /** Resolves with the final status; rejects with WaitTimeoutError when `timeoutMs` runs out. */
   wait(kind: JobKind, jobId: string, options?: WaitOptions): Promise<JobStatus>;
   /** Jobs oldest first: the given ones (unknown ids left out), or all this back end's caller may see. */

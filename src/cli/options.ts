@@ -209,10 +209,7 @@ export function scrapeOptionsFrom(flags: ScrapeFlags): ScrapeOptions {
 }
 
 /** With --exit-code: is this page one that changed since the last run (new counts: it was not there; removed: it is gone)? */
-export function changedPage(page: { changeTracking?: { changeStatus: string } } | undefined): boolean {
-  const status = page?.changeTracking?.changeStatus;
-  return status === 'new' || status === 'changed' || status === 'removed';
-}
+export { changedPage } from '../api/pageCounts.js';
 
 export interface SessionFlags {
   useProxy?: boolean;

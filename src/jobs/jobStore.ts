@@ -4,6 +4,7 @@
  */
 import { WrongKindError } from '../api/errors.js';
 import type { JobKind, JobRecord, JobRequest, JobStatus, PageEntry } from '../api/types.js';
+import type { PageCounts } from '../api/pageCounts.js';
 import type { JobOwner } from './leases.js';
 
 /** Bookkeeping kept beside the record, never part of what the API returns. */
@@ -113,6 +114,11 @@ export interface OwnedJobStore {
    * where it is not known): a reader takes several small entries in one readPages, a large one alone.
    */
   pageSizes?(jobId: string, start: number, count: number): Promise<(number | undefined)[]>;
+  /**
+   * Entries [0, below) counted by what they are (completed, failed, changed) from the store's index, without
+   * reading them; undefined when the index cannot say for some of them (stored by an older version): read them.
+   */
+  pageCounts?(jobId: string, below: number): Promise<PageCounts | undefined>;
   /**
    * Mends a batch's or crawl's entries that cannot be read (DamagedPagesError): they are left out (`'missing'`:
    * a resumed job redoes them) or stored as failed entries saying they were lost (`'failed'`: a retry runs them

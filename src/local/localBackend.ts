@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { JobBackend, JobStart, PagedEntries, PagedText, SearchOptions, StartOptions, WaitOptions } from '../api/backend.js';
 import type { SearchRequest, SearchResult } from '../api/search.js';
+import type { PageCounts } from '../api/pageCounts.js';
 import { NotResumableError, UsageError, errorMessage } from '../api/errors.js';
 import {
   isFinal,
@@ -336,6 +337,12 @@ export class LocalBackend implements JobBackend {
   async resultEntries(kind: 'batch' | 'crawl', jobId: string, query: Required<PageQuery>): Promise<PagedEntries> {
     const job = await this.store.read((await this.readHeader(jobId, kind)).jobId);
     return readRecordEntries(this.store, job, query);
+  }
+
+  /** From the store's index (pages.idx), after the checks a read makes (a dead owner's job failed, damaged entries refused). */
+  async pageCounts(kind: 'batch' | 'crawl', jobId: string): Promise<PageCounts | undefined> {
+    const job = await this.store.read((await this.readHeader(jobId, kind)).jobId);
+    return this.store.pageCounts?.(job.meta.jobId, entryCount(job));
   }
 
   async wait(kind: JobKind, jobId: string, options: WaitOptions = {}): Promise<JobStatus> {

@@ -21,6 +21,7 @@ import path from 'node:path';
 import { DamagedPagesError, DamagedRecordError, JobNotFoundError, StoreFullError } from '../api/errors.js';
 import { requestUrls, withoutCredentials } from '../api/redact.js';
 import { JOB_ID_PATTERN } from '../api/validate.js';
+import type { PageCounts } from '../api/pageCounts.js';
 import { isFinal, type JobKind, type JobRequest, type JobStatus, type PageEntry } from '../api/types.js';
 import { readJson, withFileLock, writeError, writeJsonAtomic } from './atomicFile.js';
 import type { JobOwner, OwnerLeases } from '../jobs/leases.js';
@@ -301,6 +302,13 @@ export class FileJobStore implements OwnedJobStore {
   async pageSizes(jobId: string, start: number, count: number): Promise<(number | undefined)[]> {
     const index = await this.pageIndex.spans(this.dir(jobId));
     return Array.from({ length: Math.max(0, count) }, (_, i) => index.get(start + i)?.length);
+  }
+
+  /** From pages.idx's marks (pageLog.ts); undefined for a job of an older version (a pages/ folder, lines without marks). */
+  async pageCounts(jobId: string, below: number): Promise<PageCounts | undefined> {
+    const dir = this.dir(jobId);
+    const legacy = await fs.stat(path.join(dir, 'pages')).then((stat) => stat.isDirectory(), () => false);
+    return legacy ? undefined : this.pageIndex.counts(dir, below);
   }
 
   private readPageFile(jobId: string, i: number): Promise<PageEntry | undefined> {

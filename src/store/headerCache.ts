@@ -100,6 +100,10 @@ export class HeaderCache implements OwnedJobStore {
     return this.store.pageTexts?.bind(this.store);
   }
 
+  get pageCounts(): OwnedJobStore['pageCounts'] {
+    return this.store.pageCounts?.bind(this.store);
+  }
+
   get pageSizes(): OwnedJobStore['pageSizes'] {
     return this.store.pageSizes?.bind(this.store);
   }

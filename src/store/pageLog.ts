@@ -4,9 +4,12 @@
  * open, write, close and rename an entry, 1,000 files a crawl; a re-crawl of 1,000
  * unchanged pages spent a third of its time on them):
  *   pages.jsonl  the entries' JSON, one a line, in the order they were stored
- *   pages.idx    a line `[index, offset, length]` for each entry once its bytes are
- *                in pages.jsonl (a JSON line, journal.ts); an entry stored again
- *                (a resumed job redoing a page) is the later line's
+ *   pages.idx    a line `[index, offset, length, marks]` for each entry once its bytes
+ *                are in pages.jsonl (a JSON line, journal.ts); an entry stored again
+ *                (a resumed job redoing a page) is the later line's. The marks say
+ *                what the entry is (completed, failed, changed: api/pageCounts.ts),
+ *                so that `status` and `jobs` count 100,000 entries from the index
+ *                alone; a line of an older version has none (`[index, offset, length]`)
  * Entries stored while an append is under way go in the next one, together: two
  * appends for them all. An entry counts once its index line is there: a process
  * killed between the two appends leaves bytes no line points to (the entry is
@@ -21,6 +24,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { DamagedPagesError } from '../api/errors.js';
 import type { PageEntry } from '../api/types.js';
+import { countMarks, entryMarks, isMarks, type PageCounts } from '../api/pageCounts.js';
 import type { PageText } from '../jobs/jobStore.js';
 import { writeError } from './atomicFile.js';
 import { appendLines } from './journal.js';
@@ -29,20 +33,27 @@ import { checkedText } from './pageText.js';
 export const LOG_FILE = 'pages.jsonl';
 export const INDEX_FILE = 'pages.idx';
 
-/** Where an entry's JSON is in pages.jsonl. */
+/** Where an entry's JSON is in pages.jsonl, and its marks (api/pageCounts.ts; 0 or none: not known, a line of an older version). */
 export interface Span {
   offset: number;
   length: number;
+  marks?: number;
 }
 
-const isSpanLine = (line: unknown): line is [number, number, number] =>
-  Array.isArray(line) && line.length === 3 && line.every((n) => Number.isSafeInteger(n) && (n as number) >= 0) && (line[2] as number) > 0;
+/** An index line: `[index, offset, length, marks]`, or an older version's `[index, offset, length]`. */
+export type IndexLine = [number, number, number] | [number, number, number, number];
+
+const isSpanLine = (line: unknown): line is IndexLine =>
+  Array.isArray(line) &&
+  (line.length === 3 || (line.length === 4 && isMarks(line[3] as number))) &&
+  line.every((n) => Number.isSafeInteger(n) && (n as number) >= 0) &&
+  (line[2] as number) > 0;
 
 /** Indexes past this are kept in a Map (a damaged pages.idx must not make the arrays huge). */
 const DENSE_INDEXES = 1 << 24;
 
-/** Bytes a SpanTable keeps per entry: an offset (8) and a length (4); at most twice that while its arrays have room to grow. */
-export const SPAN_BYTES = 12;
+/** Bytes a SpanTable keeps per entry: an offset (8), a length (4) and its marks (1); at most twice that while its arrays have room to grow. */
+export const SPAN_BYTES = 13;
 
 /**
  * Where each entry of a job is, by index: two typed arrays (SPAN_BYTES an entry) rather than a Map of span objects
@@ -52,6 +63,7 @@ export const SPAN_BYTES = 12;
 export class SpanTable implements ReadonlyMap<number, Span> {
   private offsets = new Float64Array(256);
   private lengths = new Uint32Array(256);
+  private marks = new Uint8Array(256);
   private readonly sparse = new Map<number, Span>();
   private count = 0;
 
@@ -63,7 +75,7 @@ export class SpanTable implements ReadonlyMap<number, Span> {
   get(index: number): Span | undefined {
     if (index >= DENSE_INDEXES) return this.sparse.get(index);
     const length = index < this.lengths.length ? this.lengths[index]! : 0;
-    return length > 0 ? { offset: this.offsets[index]!, length } : undefined;
+    return length > 0 ? { offset: this.offsets[index]!, length, marks: this.marks[index]! } : undefined;
   }
 
   has(index: number): boolean {
@@ -77,23 +89,47 @@ export class SpanTable implements ReadonlyMap<number, Span> {
       while (size <= index) size *= 2;
       const offsets = new Float64Array(size);
       const lengths = new Uint32Array(size);
+      const marks = new Uint8Array(size);
       offsets.set(this.offsets);
       lengths.set(this.lengths);
+      marks.set(this.marks);
       this.offsets = offsets;
       this.lengths = lengths;
+      this.marks = marks;
     }
     if (this.lengths[index] === 0) this.count++;
     this.offsets[index] = span.offset;
     this.lengths[index] = span.length;
+    this.marks[index] = span.marks ?? 0;
   }
 
   /** Bytes of its arrays (what a test bounds per entry). */
   get bytes(): number {
-    return this.offsets.byteLength + this.lengths.byteLength;
+    return this.offsets.byteLength + this.lengths.byteLength + this.marks.byteLength;
+  }
+
+  /**
+   * The entries [0, below) counted by their marks, none read; undefined when one of them has no marks (stored by an
+   * older version: only its text says what it is).
+   */
+  counts(below: number): PageCounts | undefined {
+    const counts: PageCounts = { completed: 0, failed: 0, changed: 0 };
+    const end = Math.min(below, this.lengths.length);
+    for (let i = 0; i < end; i++) {
+      if (this.lengths[i] === 0) continue;
+      if (this.marks[i] === 0) return undefined;
+      countMarks(counts, this.marks[i]!);
+    }
+    for (const [i, span] of this.sparse) {
+      if (i >= below) continue;
+      if (!span.marks) return undefined;
+      countMarks(counts, span.marks);
+    }
+    return counts;
   }
 
   *entries(): MapIterator<[number, Span]> {
-    for (let i = 0; i < this.lengths.length; i++) if (this.lengths[i]! > 0) yield [i, { offset: this.offsets[i]!, length: this.lengths[i]! }];
+    for (let i = 0; i < this.lengths.length; i++) if (this.lengths[i]! > 0) yield [i, { offset: this.offsets[i]!, length: this.lengths[i]!, marks: this.marks[i]! }];
     yield* [...this.sparse].sort(([a], [b]) => a - b);
   }
 
@@ -119,7 +155,6 @@ export class SpanTable implements ReadonlyMap<number, Span> {
  * (`rest`), of the file `ino` (a mended index is a new file, mendLog).
  */
 interface ReadIndex extends LogIndex {
-  spans: SpanTable;
   ino: number;
   size: number;
   rest: string;
@@ -131,7 +166,7 @@ interface ReadIndex extends LogIndex {
  * file's name: "has a line that is not an entry's place").
  */
 export interface LogIndex {
-  spans: ReadonlyMap<number, Span>;
+  spans: SpanTable;
   reach: number;
   damage?: string;
 }
@@ -140,7 +175,7 @@ export interface LogIndex {
  * A line cut short by a kill in the middle of an append: a beginning of `[index,offset,length]`. The next append
  * begins on a line of its own (journal.ts); any other line that is not a span was never written by us.
  */
-const CUT_SHORT = /^\[(\d+(,(\d+(,\d*)?)?)?)?$/;
+const CUT_SHORT = /^\[(\d+(,(\d+(,(\d+(,\d*)?)?)?)?)?)?$/;
 
 /** Jobs whose index a PageIndex remembers: those read most recently. */
 const REMEMBERED_JOBS = 16;
@@ -156,6 +191,11 @@ export class PageIndex {
   /** The job's stored entries by index (none for a job without pages.idx). Not to be changed. */
   async spans(dir: string): Promise<ReadonlyMap<number, Span>> {
     return (await this.index(dir)).spans;
+  }
+
+  /** The job's entries [0, below) counted by their marks, none read (SpanTable.counts). */
+  async counts(dir: string, below: number): Promise<PageCounts | undefined> {
+    return (await this.index(dir)).spans.counts(below);
   }
 
   /** The job's pages.idx as read (LogIndex); an empty one for a job without pages.idx. */
@@ -204,14 +244,14 @@ function addLine(known: ReadIndex, line: string): void {
     if (!CUT_SHORT.test(line)) known.damage ??= "has a line that is not an entry's place";
     return;
   }
-  const [index, offset, length] = span;
+  const [index, offset, length, marks] = span;
   if (offset < known.reach) known.damage ??= `points entry ${index} at bytes of another entry`;
-  known.spans.set(index, { offset, length });
+  known.spans.set(index, { offset, length, marks });
   known.reach = Math.max(known.reach, offset + length + 1);
 }
 
-/** An index line's [index, offset, length]; undefined for a blank line, or one cut short by a crash. */
-export function parseLine(line: string): [number, number, number] | undefined {
+/** An index line's [index, offset, length, marks?]; undefined for a blank line, or one cut short by a crash. */
+export function parseLine(line: string): IndexLine | undefined {
   if (line === '') return undefined;
   try {
     const value: unknown = JSON.parse(line);
@@ -224,6 +264,7 @@ export function parseLine(line: string): [number, number, number] | undefined {
 interface Pending {
   index: number;
   text: string;
+  marks: number;
   resolve(): void;
   reject(err: unknown): void;
 }
@@ -235,7 +276,7 @@ export class PageLogWriter {
 
   append(dir: string, index: number, entry: PageEntry): Promise<void> {
     return new Promise((resolve, reject) => {
-      const pending = { index, text: JSON.stringify(entry), resolve, reject };
+      const pending = { index, text: JSON.stringify(entry), marks: entryMarks(entry), resolve, reject };
       const queue = this.waiting.get(dir);
       if (queue) return void queue.push(pending);
       this.waiting.set(dir, [pending]);
@@ -277,7 +318,7 @@ async function appendEntries(dir: string, batch: readonly Pending[]): Promise<vo
   const handle = await fs.open(file, 'a').catch((err: unknown) => {
     throw writeError(err, file);
   });
-  const lines: [number, number, number][] = [];
+  const lines: IndexLine[] = [];
   let size: number | undefined;
   try {
     // Where this append begins: what is there, a cut-short line of a killed process included.
@@ -285,9 +326,9 @@ async function appendEntries(dir: string, batch: readonly Pending[]): Promise<vo
     // A line of their own: after a cut-short one, and not glued to it.
     const chunks: string[] = size > 0 ? [''] : [];
     let offset = size > 0 ? size + 1 : 0;
-    for (const { index, text } of batch) {
+    for (const { index, text, marks } of batch) {
       const length = Buffer.byteLength(text);
-      lines.push([index, offset, length]);
+      lines.push([index, offset, length, marks]);
       chunks.push(text);
       offset += length + 1;
     }

@@ -13,7 +13,8 @@ import { DamagedPagesError } from '../api/errors.js';
 import type { BatchScrapeRequest, PageEntry } from '../api/types.js';
 import type { StoredJob } from '../jobs/jobStore.js';
 import { writeError } from './atomicFile.js';
-import { INDEX_FILE, LOG_FILE, parseEntry, parseLine, type PageIndex, type Span } from './pageLog.js';
+import { entryMarks } from '../api/pageCounts.js';
+import { INDEX_FILE, LOG_FILE, parseEntry, parseLine, type IndexLine, type PageIndex, type Span } from './pageLog.js';
 
 /** The record's count of entries stored: totalScrapedPages (batch), totalCrawledPages (crawl). */
 const COUNT_FIELDS = { batch: 'totalScrapedPages', crawl: 'totalCrawledPages' } as const;
@@ -89,22 +90,26 @@ async function readable(jobId: string, dir: string): Promise<Readable> {
   for (const line of text.split('\n')) {
     const span = parseLine(line);
     if (!span) continue;
-    const [i, offset, length] = span;
+    const [i, offset, length, marks] = span;
     if (offset < reach) {
       spans.delete(i);
       lost.add(i);
       continue;
     }
-    spans.set(i, { offset, length });
+    spans.set(i, { offset, length, marks });
     lost.delete(i);
     reach = offset + length + 1;
   }
   const handle = await fs.open(path.join(dir, LOG_FILE), 'r').catch(() => undefined);
   try {
     for (const [i, span] of spans) {
-      if (!handle || !(await holdsEntry(jobId, handle, span))) {
+      const marks = handle && (await holdsEntry(jobId, handle, span));
+      if (marks === undefined) {
         spans.delete(i);
         lost.add(i);
+      } else {
+        // A line of an older version gets the marks its entry's text says.
+        span.marks ||= marks;
       }
     }
   } finally {
@@ -113,17 +118,19 @@ async function readable(jobId: string, dir: string): Promise<Readable> {
   return { spans, lost };
 }
 
-/** Whether `span` of pages.jsonl is one whole line (a line break, or the file's start, before it; one after) holding a JSON object. */
-async function holdsEntry(jobId: string, handle: fs.FileHandle, span: Span): Promise<boolean> {
+/**
+ * The marks of the entry at `span` of pages.jsonl (api/pageCounts.ts) when it is one whole line (a line break, or
+ * the file's start, before it; one after) holding a JSON object; undefined when it is not.
+ */
+async function holdsEntry(jobId: string, handle: fs.FileHandle, span: Span): Promise<number | undefined> {
   const before = span.offset > 0 ? 1 : 0;
   const around = Buffer.alloc(before + span.length + 1);
   const { bytesRead } = await handle.read(around, 0, around.length, span.offset - before);
-  if (bytesRead < around.length || (before === 1 && around[0] !== 0x0a) || around[around.length - 1] !== 0x0a) return false;
+  if (bytesRead < around.length || (before === 1 && around[0] !== 0x0a) || around[around.length - 1] !== 0x0a) return undefined;
   try {
-    parseEntry(jobId, around.subarray(before, before + span.length));
-    return true;
+    return entryMarks(parseEntry(jobId, around.subarray(before, before + span.length)));
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -160,7 +167,7 @@ async function rewrite(dir: string, spans: ReadonlyMap<number, Span>, added: Rea
   const log = path.join(dir, LOG_FILE);
   const idx = path.join(dir, INDEX_FILE);
   const [newLog, newIdx] = [`${log}.mending`, `${idx}.mending`];
-  const lines: [number, number, number][] = [];
+  const lines: IndexLine[] = [];
   const out = createWriteStream(newLog);
   try {
     let offset = 0;
@@ -170,16 +177,20 @@ async function rewrite(dir: string, spans: ReadonlyMap<number, Span>, added: Rea
     for (const i of [...new Set([...spans.keys(), ...added.keys()])].sort((a, b) => a - b)) {
       const span = spans.get(i);
       let length: number;
+      let marks: number;
       if (span) {
         length = span.length;
+        marks = span.marks ?? 0;
         if (span.length > 0) await pipeline(createReadStream(log, { start: span.offset, end: span.offset + span.length - 1 }), out, { end: false });
       } else {
-        const text = JSON.stringify(added.get(i));
+        const entry = added.get(i)!;
+        const text = JSON.stringify(entry);
         length = Buffer.byteLength(text);
+        marks = entryMarks(entry);
         await write(text);
       }
       await write('\n');
-      lines.push([i, offset, length]);
+      lines.push(marks ? [i, offset, length, marks] : [i, offset, length]);
       offset += length + 1;
     }
     out.end();

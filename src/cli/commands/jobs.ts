@@ -12,6 +12,7 @@ import { openOutput, writeOutput } from '../output.js';
 import { pageOutput } from '../screenshot.js';
 import { forgetRunOptions } from '../runOptions.js';
 import { quoted } from '../../api/quote.js';
+import type { PageCounts } from '../../api/pageCounts.js';
 
 type BackendFlags = Pick<RunFlags, 'remote' | 'apiKey'>;
 
@@ -65,15 +66,10 @@ export function statusCommand(): Command {
   });
 }
 
-/** The entries of a batch or crawl stored so far, by what they are: what `status` and `jobs` say, and `result` holds. */
-export interface PageCounts {
-  completed: number;
-  failed: number;
-  /** New or changed since the last run (the changeTracking format). */
-  changed: number;
-}
-
+/** The entries' counts as the back end keeps them (the file store: in pages.idx), else read entry by entry. */
 export async function countPages(backend: JobBackend, kind: 'batch' | 'crawl', jobId: string): Promise<PageCounts> {
+  const kept = await backend.pageCounts?.(kind, jobId);
+  if (kept) return kept;
   const counts: PageCounts = { completed: 0, failed: 0, changed: 0 };
   for await (const entry of entriesOf(backend, kind, jobId)) {
     if (entry.status === 'completed') counts.completed++;

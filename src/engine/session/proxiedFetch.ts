@@ -89,7 +89,8 @@ export async function proxiedFetch(
   proxy: ProxyConfig | undefined,
   options: { timeoutMs: number; signal?: AbortSignal; headers?: Record<string, string> },
 ): Promise<PlainResponse> {
-  const signal = AbortSignal.any([timeoutSignal(options.timeoutMs), ...(options.signal ? [options.signal] : [])]);
+  // Not AbortSignal.any with the job's signal: that keeps a registration a request for as long as the job (timeoutSignal.ts).
+  const signal = timeoutSignal(options.timeoutMs, options.signal);
   // Redirects are the caller's to follow, hop by hop (see Engine.fetch).
   const init = { headers: options.headers, signal, redirect: 'manual' as const };
   // Without a proxy: over node:http(s) (directFetch.ts), which costs half what fetch does a request.
