@@ -108,7 +108,9 @@ const isProduct = (s: Selection) => s.facts.isProduct;
 export const PASSES: readonly Pass[] = [
   {
     name: 'furniture',
-    run: (s) => removeFurniture(s.content, s.facts.phrases, { dateLines: !s.facts.isThread, lists: listsMayBeContent(s.facts.says) }),
+    run: (s) => {
+      s.taken = removeFurniture(s.content, s.facts.phrases, { dateLines: !s.facts.isThread, lists: listsMayBeContent(s.facts.says) });
+    },
   },
   // A photo's credit, a rights notice: by shape, in any language (passes/credits.ts).
   { name: 'credits', when: (s) => !s.facts.isThread, run: (s) => removeCredits(s.content, { article: s.facts.says === 'article' }) },
@@ -118,7 +120,9 @@ export const PASSES: readonly Pass[] = [
     name: 'date-lines',
     when: (s) => !s.facts.isThread,
     run: (s) => {
-      s.taken = removeStamps(s.content, s.authors);
+      // The date line the furniture took first stands first: it was above these.
+      const stamps = removeStamps(s.content, s.authors);
+      s.taken = { ...stamps, ...s.taken };
     },
   },
   {
