@@ -10,6 +10,7 @@ import { removeAuthorBox } from '../../src/engine/content/main/passes/authorBox.
 import { removeHeadedLinks } from '../../src/engine/content/main/passes/headedLinks.js';
 import { bylineName, isDateText, nameBeforeDate, removeStamps } from '../../src/engine/content/main/passes/stamps.js';
 import { removeFurniture } from '../../src/engine/content/main/passes/furniture.js';
+import { removePrompts } from '../../src/engine/content/main/passes/prompts.js';
 import { extractInNode } from '../../src/engine/content/inNode.js';
 
 function onPage<T>(body: string, read: (doc: Document) => T, lang = 'de'): T {
@@ -221,6 +222,42 @@ describe('a heading over a list of other articles', () => {
       const article = doc.querySelector('article')!;
       removeHeadedLinks(article);
       expect(text(article)).toContain('another story number 1');
+    });
+  });
+});
+
+describe('a prompt by a form, a button, a rating or share links', () => {
+  const body = Array.from({ length: 12 }, (_, i) => paragraph(i)).join('');
+  const share = '<a href="https://www.facebook.com/sharer/sharer.php?u=x">Facebook</a> <a href="https://twitter.com/intent/tweet?url=x">X</a> <a href="mailto:?subject=x">E-Mail</a>';
+
+  it('removes each widget with its prompt after the body and before it, in any language', () => {
+    onPage(
+      `<article><h1>T</h1><div><span>Share this</span> ${share}</div>${body}
+        <div><p>War der Artikel nützlich?</p><button>Ja</button><button>Nein</button></div>
+        <div><span>Bewerten:</span><label><input type="radio" name="r" value="1">1</label><label><input type="radio" name="r" value="2">2</label><label><input type="radio" name="r" value="3">3</label></div>
+        <h3>Kommentar schreiben</h3><form><textarea></textarea><button>Senden</button></form></article>`,
+      (doc) => {
+        const article = doc.querySelector('article')!;
+        removePrompts(article);
+        const kept = text(article);
+        for (const gone of ['Share this', 'Facebook', 'nützlich', 'Bewerten', 'Kommentar schreiben']) expect(kept).not.toContain(gone);
+        expect(kept).toContain('Paragraph 0');
+        expect(kept).toContain('Paragraph 11');
+      },
+    );
+  });
+
+  it('keeps a widget inside the body, one by a picture, and every widget of a page with no article', () => {
+    onPage(`<article><h1>T</h1>${paragraph(0)}<div><p>Wie finden Sie das?</p><button>Gut</button></div>${body}<figure><img src="a.jpg" alt=""><button>Zoom</button></figure></article>`, (doc) => {
+      const article = doc.querySelector('article')!;
+      removePrompts(article);
+      expect(text(article)).toContain('Wie finden Sie das?');
+      expect(text(article)).toContain('Zoom');
+    });
+    onPage(`<main><h1>Kontakt</h1>${paragraph(0)}<form><label>Ihre Frage an uns<input name="q"></label><button>Senden</button></form></main>`, (doc) => {
+      const main = doc.querySelector('main')!;
+      removePrompts(main);
+      expect(text(main)).toContain('Ihre Frage an uns');
     });
   });
 });

@@ -25,6 +25,7 @@ import { articleOrRegion } from './passes/article.js';
 import { removeAuthorBox } from './passes/authorBox.js';
 import { removeCredits } from './passes/credits.js';
 import { removeHeadedLinks } from './passes/headedLinks.js';
+import { removePrompts } from './passes/prompts.js';
 import { authorNames, removeStamps, type TakenFacts } from './passes/stamps.js';
 import { neverSilentlyEmpty } from './passes/fallback.js';
 import { removeFurniture } from './passes/furniture.js';
@@ -135,6 +136,8 @@ export const PASSES: readonly Pass[] = [
     when: (s) => !s.facts.isThread && !s.facts.isProduct,
     run: (s) => removeHeadedLinks(s.content, listsMayBeContent(s.facts.says) ? contentLists(s.content) : []),
   },
+  // A short prompt by a form, a button, a rating or share links, at the body's edges (passes/prompts.ts).
+  { name: 'prompts', when: (s) => !s.facts.isThread && !s.facts.isProduct, run: (s) => removePrompts(s.content) },
   { name: 'repeats', run: (s) => removeRepeats(s.content) },
   // Readers' comments under a post are not the post; in a thread, the posts are the content.
   { name: 'poster-details', when: (s) => s.facts.isThread, run: (s) => removePosterDetails(s.content) },
