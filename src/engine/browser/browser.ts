@@ -124,6 +124,8 @@ export async function launchBrowser(settings: BrowserSettings = {}): Promise<Bro
  * and then keeps a 1,000-page batch's memory near a 100-page one's.
  */
 const PAGES_PER_TAB = 25;
+/** How the pool opens a tab: a window of its own, in the background (open()). */
+const OWN_WINDOW = { type: 'window', background: true } as const;
 
 /** The tabs of one job: its own browser context, and the tabs it has free. */
 interface JobTabs {
@@ -148,6 +150,8 @@ export class BrowserPool {
   private readonly jobs = new Map<AbortSignal, JobTabs>();
   /** Tabs of callers that run no job (tests, benchmarks): the browser's default context. */
   private unscoped: JobTabs = { idle: [], over: false };
+  /** The last window asked for (oneWindowAtATime). */
+  private opening: Promise<unknown> = Promise.resolve();
   private closed = false;
   private readonly uses = new WeakMap<Page, number>();
   private readonly tabsOf = new WeakMap<Page, JobTabs>();
@@ -264,9 +268,22 @@ export class BrowserPool {
       const page = tabs.idle.pop()!;
       if (!page.isClosed() && page.browser() === browser && browser.connected) return page;
     }
-    const page = tabs.context ? await (await tabs.context).newPage() : await browser.newPage();
+    const owner = tabs.context ? await tabs.context : browser;
+    const page = await this.oneWindowAtATime(() => owner.newPage(OWN_WINDOW));
     this.tabsOf.set(page, tabs);
     return page;
+  }
+
+  /**
+   * Each tab is a window of its own, opened behind the others: Chromium shows only the front tab of a window,
+   * and a tab behind another is `hidden`: its animation frames never run (content a script draws in one never
+   * comes) and a screenshot of it waits for a frame that never comes (CI saw a batch of page actions hang).
+   * Windows are opened one at a time: two asked for at once came as two tabs of one window.
+   */
+  private oneWindowAtATime(open: () => Promise<Page>): Promise<Page> {
+    const opened = this.opening.then(open, open);
+    this.opening = opened.catch(() => undefined);
+    return opened;
   }
 
   /** Returns a tab for reuse by the same job, or closes it when it is no longer healthy; its turn (tabTurns) is over. */

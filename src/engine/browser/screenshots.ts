@@ -10,9 +10,10 @@ const SCREENSHOT_TIMEOUT_MS = 30_000;
 const screenshotChains = new WeakMap<Browser, Promise<unknown>>();
 
 /**
- * Chromium paints only the tab in front: a screenshot of a tab behind another
- * waits for a frame that never comes. Screenshots of one browser are taken one
- * at a time, each with its tab brought to the front.
+ * Chromium paints only the tab in front of its window: a screenshot of a tab behind
+ * another waits for a frame that never comes. The pool opens each tab as a window of
+ * its own (browser.ts); screenshots of one browser are still taken one at a time,
+ * each with its tab brought to the front, so that one never depends on that alone.
  */
 export function oneAtATime<T>(browser: Browser, take: () => Promise<T>): Promise<T> {
   // Bounded, so that one tab that never paints cannot hold every later screenshot.
