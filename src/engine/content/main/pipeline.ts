@@ -136,8 +136,9 @@ export const PASSES: readonly Pass[] = [
     when: (s) => !s.facts.isThread && !s.facts.isProduct,
     run: (s) => removeHeadedLinks(s.content, listsMayBeContent(s.facts.says) ? contentLists(s.content) : []),
   },
-  // A short prompt by a form, a button, a rating or share links, at the body's edges (passes/prompts.ts).
-  { name: 'prompts', when: (s) => !s.facts.isThread && !s.facts.isProduct, run: (s) => removePrompts(s.content) },
+  // A short prompt by a form, a button, a rating or share links, at the body's edges (passes/prompts.ts). On a page that
+  // says it is an article only: on WCXB's collection pages every product card is a short box around a button.
+  { name: 'prompts', when: (s) => s.facts.says === 'article' && !s.facts.isThread && !s.facts.isProduct, run: (s) => removePrompts(s.content) },
   { name: 'repeats', run: (s) => removeRepeats(s.content) },
   // Readers' comments under a post are not the post; in a thread, the posts are the content.
   { name: 'poster-details', when: (s) => s.facts.isThread, run: (s) => removePosterDetails(s.content) },
