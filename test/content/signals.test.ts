@@ -8,7 +8,10 @@ import { withNodeDocument } from '../../src/engine/content/nodeDom.js';
 import { isCreditLine, removeCredits } from '../../src/engine/content/main/passes/credits.js';
 import { removeAuthorBox } from '../../src/engine/content/main/passes/authorBox.js';
 import { removeHeadedLinks } from '../../src/engine/content/main/passes/headedLinks.js';
-import { bylineName, isDateText, removeStamps } from '../../src/engine/content/main/passes/stamps.js';
+import { bylineName, isDateText, nameBeforeDate, removeStamps } from '../../src/engine/content/main/passes/stamps.js';
+import { removeFurniture } from '../../src/engine/content/main/passes/furniture.js';
+import { removePrompts } from '../../src/engine/content/main/passes/prompts.js';
+import { extractInNode } from '../../src/engine/content/inNode.js';
 
 function onPage<T>(body: string, read: (doc: Document) => T, lang = 'de'): T {
   return withNodeDocument(`<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>T</title></head><body>${body}</body></html>`, 'http://127.0.0.1/page', read);
@@ -116,6 +119,53 @@ describe('date lines and bylines', () => {
   });
 });
 
+describe('a byline with no opening word, and the date line the furniture takes', () => {
+  const nameAndDate = (html: string) => onPage(`<div id="x">${html}</div>`, (doc) => nameBeforeDate(doc.getElementById('x')!));
+
+  it('reads a name before a date in digits, or a name in its own element before a date in words', () => {
+    expect(nameAndDate('Max Mustermann, 12.03.2024')).toEqual({ name: 'Max Mustermann', date: '12.03.2024' });
+    expect(nameAndDate('<a href="/autor/ana">Ana García</a> | 4 de marzo de 2024')).toEqual({ name: 'Ana García', date: '4 de marzo de 2024' });
+    // The same shape in words alone is a date line that opens with a word or two, not a name.
+    expect(nameAndDate('Published Tuesday, 12 March 2024')).toBeNull();
+    // A place or a weekday is one word; a line with digits before the comma is no name.
+    expect(nameAndDate('Berlin, 12.03.2024')).toBeNull();
+    expect(nameAndDate('SRF 4 News, 15.4.2024, 10:05 Uhr')).toBeNull();
+  });
+
+  it('fills the author and the date alone when the page declares no author, and not when it does', () => {
+    const line = `<article><h1>T</h1><p>Max Mustermann, 12.03.2024</p>${paragraph(1)}${paragraph(2)}</article>`;
+    onPage(line, (doc) => {
+      const article = doc.querySelector('article')!;
+      expect(removeStamps(article, [])).toEqual({ publishedTime: '12.03.2024', author: 'Max Mustermann' });
+      expect(text(article)).not.toContain('Mustermann');
+    });
+    onPage(line, (doc) => expect(removeStamps(doc.querySelector('article')!, ['Erika Musterfrau'])).toEqual({ publishedTime: 'Max Mustermann, 12.03.2024' }));
+  });
+
+  it("says the date line the furniture removes by the headline, and not one after the body", () => {
+    onPage(`<article><h1>T</h1><div>12.11.2026, 14:35 Uhr</div>${paragraph(1)}${paragraph(2)}<p>13.11.2026</p></article>`, (doc) => {
+      const article = doc.querySelector('article')!;
+      expect(removeFurniture(article, undefined, { dateLines: true })).toEqual({ publishedTime: '12.11.2026, 14:35 Uhr' });
+      expect(text(article)).not.toContain('2026');
+    });
+    onPage(`<article><h1>T</h1>${paragraph(1)}${paragraph(2)}<p>13.11.2026</p></article>`, (doc) => {
+      expect(removeFurniture(doc.querySelector('article')!, undefined, { dateLines: true })).toEqual({});
+    });
+  });
+
+  it("fills the record's metadata from both, where the markup is silent", () => {
+    const page = (head: string, line: string) =>
+      `<!doctype html><html lang="de"><head><meta charset="utf-8"><title>T</title>${head}</head><body><article><h1>T</h1><div>${line}</div>${paragraph(1)}${paragraph(2)}${paragraph(3)}</article></body></html>`;
+    const options = { onlyMainContent: true, includeTags: [], excludeTags: [], wantHtml: false, wantMarkdown: true, wantLinks: false };
+    const read = (html: string) => extractInNode(html, 'http://127.0.0.1/a', options).result;
+    expect(read(page('', '12.11.2026, 14:35 Uhr')).metadata).toMatchObject({ publishedTime: '12.11.2026, 14:35 Uhr' });
+    expect(read(page('', 'Max Mustermann, 12.03.2024')).metadata).toMatchObject({ publishedTime: '12.03.2024', author: 'Max Mustermann' });
+    const declared = read(page('<meta property="article:published_time" content="2026-11-12T09:10:00+01:00">', '12.11.2026, 14:35 Uhr'));
+    expect(declared.metadata.publishedTime).toBe('2026-11-12T09:10:00+01:00');
+    expect(declared.markdown).not.toContain('14:35');
+  });
+});
+
 describe("the author's box", () => {
   it('removes the box about the declared author after the body, not a line of the body that names them', () => {
     onPage(
@@ -172,6 +222,42 @@ describe('a heading over a list of other articles', () => {
       const article = doc.querySelector('article')!;
       removeHeadedLinks(article);
       expect(text(article)).toContain('another story number 1');
+    });
+  });
+});
+
+describe('a prompt by a form, a button, a rating or share links', () => {
+  const body = Array.from({ length: 12 }, (_, i) => paragraph(i)).join('');
+  const share = '<a href="https://www.facebook.com/sharer/sharer.php?u=x">Facebook</a> <a href="https://twitter.com/intent/tweet?url=x">X</a> <a href="mailto:?subject=x">E-Mail</a>';
+
+  it('removes each widget with its prompt after the body and before it, in any language', () => {
+    onPage(
+      `<article><h1>T</h1><div><span>Share this</span> ${share}</div>${body}
+        <div><p>War der Artikel nützlich?</p><button>Ja</button><button>Nein</button></div>
+        <div><span>Bewerten:</span><label><input type="radio" name="r" value="1">1</label><label><input type="radio" name="r" value="2">2</label><label><input type="radio" name="r" value="3">3</label></div>
+        <h3>Kommentar schreiben</h3><form><textarea></textarea><button>Senden</button></form></article>`,
+      (doc) => {
+        const article = doc.querySelector('article')!;
+        removePrompts(article);
+        const kept = text(article);
+        for (const gone of ['Share this', 'Facebook', 'nützlich', 'Bewerten', 'Kommentar schreiben']) expect(kept).not.toContain(gone);
+        expect(kept).toContain('Paragraph 0');
+        expect(kept).toContain('Paragraph 11');
+      },
+    );
+  });
+
+  it('keeps a widget inside the body, one by a picture, and every widget of a page with no article', () => {
+    onPage(`<article><h1>T</h1>${paragraph(0)}<div><p>Wie finden Sie das?</p><button>Gut</button></div>${body}<figure><img src="a.jpg" alt=""><button>Zoom</button></figure></article>`, (doc) => {
+      const article = doc.querySelector('article')!;
+      removePrompts(article);
+      expect(text(article)).toContain('Wie finden Sie das?');
+      expect(text(article)).toContain('Zoom');
+    });
+    onPage(`<main><h1>Kontakt</h1>${paragraph(0)}<form><label>Ihre Frage an uns<input name="q"></label><button>Senden</button></form></main>`, (doc) => {
+      const main = doc.querySelector('main')!;
+      removePrompts(main);
+      expect(text(main)).toContain('Ihre Frage an uns');
     });
   });
 });

@@ -34,6 +34,7 @@ const PASS_REASONS: Record<string, string> = {
   'date-lines': "a date line or a byline by the headline or after the body (the record's metadata keeps what it said)",
   'author-box': 'a box about the author after the body',
   'headed-links': 'a heading over a list of links to other articles',
+  prompts: 'a form, a button, a rating or share links with the short prompt by them, at the edge of the body',
   repeats: 'said before on the page (a responsive copy, a cloned slide)',
   'poster-details': "what a forum shows beside each post about its poster",
   'comment-sections': "readers' comments under the post",

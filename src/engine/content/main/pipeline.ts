@@ -25,6 +25,7 @@ import { articleOrRegion } from './passes/article.js';
 import { removeAuthorBox } from './passes/authorBox.js';
 import { removeCredits } from './passes/credits.js';
 import { removeHeadedLinks } from './passes/headedLinks.js';
+import { removePrompts } from './passes/prompts.js';
 import { authorNames, removeStamps, type TakenFacts } from './passes/stamps.js';
 import { neverSilentlyEmpty } from './passes/fallback.js';
 import { removeFurniture } from './passes/furniture.js';
@@ -108,7 +109,9 @@ const isProduct = (s: Selection) => s.facts.isProduct;
 export const PASSES: readonly Pass[] = [
   {
     name: 'furniture',
-    run: (s) => removeFurniture(s.content, s.facts.phrases, { dateLines: !s.facts.isThread, lists: listsMayBeContent(s.facts.says) }),
+    run: (s) => {
+      s.taken = removeFurniture(s.content, s.facts.phrases, { dateLines: !s.facts.isThread, lists: listsMayBeContent(s.facts.says) });
+    },
   },
   // A photo's credit, a rights notice: by shape, in any language (passes/credits.ts).
   { name: 'credits', when: (s) => !s.facts.isThread, run: (s) => removeCredits(s.content, { article: s.facts.says === 'article' }) },
@@ -118,7 +121,9 @@ export const PASSES: readonly Pass[] = [
     name: 'date-lines',
     when: (s) => !s.facts.isThread,
     run: (s) => {
-      s.taken = removeStamps(s.content, s.authors);
+      // The date line the furniture took first stands first: it was above these.
+      const stamps = removeStamps(s.content, s.authors);
+      s.taken = { ...stamps, ...s.taken };
     },
   },
   {
@@ -131,6 +136,9 @@ export const PASSES: readonly Pass[] = [
     when: (s) => !s.facts.isThread && !s.facts.isProduct,
     run: (s) => removeHeadedLinks(s.content, listsMayBeContent(s.facts.says) ? contentLists(s.content) : []),
   },
+  // A short prompt by a form, a button, a rating or share links, at the body's edges (passes/prompts.ts). On a page that
+  // says it is an article only: on WCXB's collection pages every product card is a short box around a button.
+  { name: 'prompts', when: (s) => s.facts.says === 'article' && !s.facts.isThread && !s.facts.isProduct, run: (s) => removePrompts(s.content) },
   { name: 'repeats', run: (s) => removeRepeats(s.content) },
   // Readers' comments under a post are not the post; in a thread, the posts are the content.
   { name: 'poster-details', when: (s) => s.facts.isThread, run: (s) => removePosterDetails(s.content) },

@@ -5,6 +5,7 @@
  */
 import { classesOf, isList, linkedLength, nameWords, normalText, paragraphProse, proseLength, textChildren, textLength, words } from '../dom.js';
 import { holdsGrid, inGridCard } from './grids.js';
+import { bodyParagraphs, edgeOf, type TakenFacts } from './stamps.js';
 import { contentLists } from './lists.js';
 import { removeSectionsHeaded } from './sections.js';
 import { removeHidden } from './visibility.js';
@@ -38,8 +39,10 @@ export function isNamedPageFooter(el: Element): boolean {
  * `phrases` are the rules of the page's language (rules/languages.ts): English's unless told. With
  * `dateLines`, a line that is only a date goes too (isDateLine): not on a thread, where it is a post's date.
  * With `lists`, lists of titles that are the region's content (lists.ts, contentLists) stay, however much they look like menus.
+ * Returns what the first date line it removed before the body's first paragraph said (publishedTime).
  */
-export function removeFurniture(root: Element, phrases: PagePhrases = ENGLISH_PHRASES, { dateLines = false, lists = false } = {}): void {
+export function removeFurniture(root: Element, phrases: PagePhrases = ENGLISH_PHRASES, { dateLines = false, lists = false } = {}): TakenFacts {
+  const taken: TakenFacts = {};
   removeHidden(root);
   removeScreenReaderText(root);
   // Measured before banners go: on a thin page a banner is a fair share of the text.
@@ -62,6 +65,12 @@ export function removeFurniture(root: Element, phrases: PagePhrases = ENGLISH_PH
   }
   // Read once the page's header, navigation and footer are gone: shares of the region's text decide.
   const listed = lists ? contentLists(root) : [];
+  // The body's first paragraph, read before the lines below go: a date line above it is the story's date (the record's publishedTime).
+  let paragraphs: Element[] | undefined;
+  const takeDate = (el: Element) => {
+    paragraphs = (paragraphs ?? bodyParagraphs(root)).filter((p) => root.contains(p));
+    if (taken.publishedTime === undefined && edgeOf(el, paragraphs) === 'start') taken.publishedTime = normalText(el);
+  };
   for (const el of Array.from(root.querySelectorAll('[class], [id]'))) {
     if (!root.contains(el) || guarded(el) || el.querySelector(EMBEDDED_POST) || listed.some((list) => list !== el && el.contains(list))) continue;
     const names = furnitureWords(el);
@@ -78,8 +87,13 @@ export function removeFurniture(root: Element, phrases: PagePhrases = ENGLISH_PH
     // a ticker goes whatever its share.
     const links = (isMenu(el) || isLinkCloud(el)) && proseLength(el) < prose / 3;
     if (links) removeWithLabel(el, { anyLabel: false });
-    else if (isMarquee(el) || (!guarded(el) && (isControlPanel(el) || isFieldLabel(el) || isBoilerplate(el, phrases) || (dateLines && isDateLine(el))))) el.remove();
+    else if (isMarquee(el) || (!guarded(el) && (isControlPanel(el) || isFieldLabel(el) || isBoilerplate(el, phrases)))) el.remove();
+    else if (dateLines && !guarded(el) && isDateLine(el)) {
+      takeDate(el);
+      el.remove();
+    }
   }
+  return taken;
 }
 
 /**

@@ -7,6 +7,7 @@
  * words, or a <time> element, or the author the page declares.
  */
 import { normalText, proseLength, textLength } from '../dom.js';
+import { DATE_LINE } from '../rules/phrases.js';
 import { BODY_PARAGRAPH, BYLINE_NAME, BYLINE_WORD, STAMP_LETTERS_PER_DIGIT, STAMP_MAX_CHARS, STAMP_MAX_WORDS, TIME_SHARE, YEAR } from '../rules/signals.js';
 
 /** What the lines taken out of the body said: the date by the headline, the author's name. */
@@ -67,6 +68,23 @@ export function bylineName(text: string, authors: readonly string[]): string | n
   return after.length <= 2 ? named : null;
 }
 
+/**
+ * A byline with no word that opens it: a name, then the date ("Max Mustermann, 12.03.2024", "Ana García | 4 de marzo de
+ * 2024"). The name is two to four capitalised words with no digit; the date after a comma, a bar or a dot is a date line.
+ * Where the date holds words ("Published Tuesday, 12 March 2024" has the shape too), the name must stand in an element of
+ * its own in `el` (a link to the author's page, a span): a date in digits alone needs no more.
+ */
+export function nameBeforeDate(el: Element): { name: string; date: string } | null {
+  const text = normalText(el);
+  const split = /^([^,|•·–—]+?)\s*[,|•·–—]\s*(.*\d.*)$/u.exec(text);
+  if (!split) return null;
+  const [, name, date] = split as unknown as [string, string, string];
+  const named = BYLINE_NAME.exec(name)?.[0];
+  if (named !== name || /\d/.test(name) || !/^\S+(\s+\S+){1,3}$/.test(name) || !isDateText(date)) return null;
+  const own = Array.from(el.querySelectorAll('*')).some((child) => normalText(child) === name);
+  return DATE_LINE.test(date) || own ? { name, date } : null;
+}
+
 /** Whether `el` holds text of its own, outside its child elements. */
 const hasOwnText = (el: Element) => Array.from(el.childNodes).some((node) => node.nodeType === 3 && /\S/.test(node.textContent || ''));
 
@@ -94,9 +112,12 @@ export function removeStamps(root: Element, authors: readonly string[]): TakenFa
     const date = timed || isDateText(text);
     const byline = date || edge !== 'start' ? null : bylineName(text, authors);
     if (!date && !byline) continue;
+    // A name before the date is the byline ("Max Mustermann, 12.03.2024"): the author, and the date alone.
+    const both = date && edge === 'start' && authors.length === 0 ? nameBeforeDate(el) : null;
     if (date && edge === 'start' && taken.publishedTime === undefined) {
-      taken.publishedTime = times.map((time) => time.getAttribute('datetime')?.trim()).find(Boolean) ?? text;
+      taken.publishedTime = times.map((time) => time.getAttribute('datetime')?.trim()).find(Boolean) ?? both?.date ?? text;
     }
+    if (both && taken.author === undefined) taken.author = both.name;
     if (byline && taken.author === undefined) taken.author = byline;
     el.remove();
   }

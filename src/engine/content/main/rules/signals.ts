@@ -61,3 +61,19 @@ export const HEADED_LIST_BODY = 1500;
  * resources with their descriptions (0701 -0.09), reviews with their teasers (4150 -0.21).
  */
 export const HEADED_LIST_LINKED = 0.7;
+
+/**
+ * Longest widget with its prompt (passes/prompts.ts): the controls' labels and the short text by them ("War der Artikel
+ * nützlich? Ja Nein", "Bewerten: ★★★★★", "Share this: Facebook X WhatsApp E-Mail", "Kommentar schreiben").
+ */
+export const PROMPT_MAX_CHARS = 150;
+
+/** Prose a page keeps outside a widget's box for its prompt to be beside an article's body, not a page of forms. */
+export const PROMPT_BODY = 1000;
+
+/**
+ * A link that shares the page on another service: their share endpoints, the same on every site that uses them
+ * (Facebook's sharer, X's intent, WhatsApp's send, a mail with no address...). A cluster of two or more is a share widget.
+ */
+export const SHARE_LINK =
+  /^(?:(?:https?:)?\/\/(?:[\w-]+\.)*(?:facebook\.com\/(?:sharer|share\.php|dialog\/share)|(?:twitter|x)\.com\/(?:intent|share)|linkedin\.com\/(?:shareArticle|sharing|cws\/share)|pinterest\.[a-z.]+\/pin\/create|reddit\.com\/submit|(?:api\.)?whatsapp\.com\/send|wa\.me\/|t\.me\/share|telegram\.me\/share|vk\.com\/share|xing\.com\/(?:spi\/shares|social\/share)|tumblr\.com\/(?:share|widgets\/share)|bsky\.app\/intent|threads\.net\/intent|getpocket\.com\/(?:save|edit)|flipboard\.com\/bookmarklet|line\.me\/R\/msg|social-plugins\.line\.me|story\.kakao\.com\/share|band\.us\/plugin\/share|b\.hatena\.ne\.jp\/entry|service\.weibo\.com\/share)|mailto:\?|whatsapp:\/\/send|fb-messenger:)/i;
