@@ -247,6 +247,19 @@ describe('a prompt by a form, a button, a rating or share links', () => {
     );
   });
 
+  it("keeps a heading a widget's box would climb to or stand in: a product's name over its vote button, an FAQ's question", () => {
+    onPage(`<article><h1>T</h1>${body}<div><div><h3>Aurora Teapot Pro</h3></div><span><button aria-label="Vote">26</button></span></div></article>`, (doc) => {
+      const article = doc.querySelector('article')!;
+      removePrompts(article);
+      expect(text(article)).toContain('Aurora Teapot Pro');
+    });
+    onPage(`<article><h1>T</h1>${body}<h3><a href="#" role="button">How long does a teapot keep warm?</a></h3><div><p>About an hour.</p></div></article>`, (doc) => {
+      const article = doc.querySelector('article')!;
+      removePrompts(article);
+      expect(text(article)).toContain('How long does a teapot keep warm?');
+    });
+  });
+
   it('keeps a widget inside the body, one by a picture, and every widget of a page with no article', () => {
     onPage(`<article><h1>T</h1>${paragraph(0)}<div><p>Wie finden Sie das?</p><button>Gut</button></div>${body}<figure><img src="a.jpg" alt=""><button>Zoom</button></figure></article>`, (doc) => {
       const article = doc.querySelector('article')!;

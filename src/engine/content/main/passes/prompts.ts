@@ -16,6 +16,13 @@ const CONTROL = 'button, [role="button"], [role="radiogroup"], [role="slider"], 
 /** What a prompt's box never holds: the page's media and its text's own blocks. */
 const NOT_A_PROMPT = 'h1, video, audio, iframe, picture, figure, table, pre, blockquote, img:not(a img)';
 
+/**
+ * A box never holds a heading: it is the page's outline (on WCXB dev, boxes climbing from a vote button took a
+ * product's name in a review, and from an FAQ's button its question). A heading right before a form may be its
+ * prompt ("Kommentar schreiben").
+ */
+const HEADINGS = 'h2, h3, h4, h5, h6';
+
 /** The closest element holding every one of `els`. */
 function commonAncestor(els: readonly Element[]): Element | null {
   let at: Element | null = els[0] ?? null;
@@ -39,8 +46,9 @@ export function widgetsOf(root: Element): Element[] {
 
 /** The box of a widget and its prompt: the largest block around it whose text stays short (see the file's header). */
 function boxOf(widget: Element, root: Element, paragraphs: readonly Element[]): Element | null {
-  const fits = (el: Element) => textLength(el) <= PROMPT_MAX_CHARS && !el.matches(NOT_A_PROMPT) && !el.querySelector(NOT_A_PROMPT) && !paragraphs.some((p) => el.contains(p));
-  if (!fits(widget) || widget.parentElement?.closest(NOT_A_PROMPT)) return null;
+  const fits = (el: Element) =>
+    textLength(el) <= PROMPT_MAX_CHARS && !el.matches(`${NOT_A_PROMPT}, ${HEADINGS}`) && !el.querySelector(`${NOT_A_PROMPT}, ${HEADINGS}`) && !paragraphs.some((p) => el.contains(p));
+  if (!fits(widget) || widget.parentElement?.closest(`${NOT_A_PROMPT}, ${HEADINGS}`)) return null;
   let box = widget;
   for (let up = widget.parentElement; up && up !== root && fits(up); up = up.parentElement) box = up;
   return box;
@@ -57,10 +65,17 @@ export function removePrompts(root: Element): void {
     if (!box || normalText(box) === '' || !edgeOf(box, paragraphs) || body - proseLength(box) < PROMPT_BODY) continue;
     // The prompt's own line right before the box ("Kommentar schreiben" over the form), when the two stay short.
     const before = box.previousElementSibling;
-    if (before && isPromptLine(before) && !paragraphs.includes(before) && textLength(before) + textLength(box) <= PROMPT_MAX_CHARS) before.remove();
+    if (before && isPromptLine(before) && !paragraphs.includes(before) && textLength(before) + textLength(box) <= PROMPT_MAX_CHARS && (!isHeading(before) || asksToFillIn(box))) {
+      before.remove();
+    }
     box.remove();
   }
 }
+
+/** A heading, or a line that is one: a prompt only over a form ("Kommentar schreiben"); over a button, it names what the button is for. */
+const isHeading = (el: Element) => el.matches(HEADINGS) || el.querySelector(HEADINGS) !== null;
+/** A form, or fields a reader fills in. */
+const asksToFillIn = (box: Element) => box.matches('form, textarea, input, select') || box.querySelector('form, textarea, input, select') !== null;
 
 /** A line of a few words: no link, no block, no media in it. */
 const isPromptLine = (el: Element) => normalText(el) !== '' && textLength(el) <= HEADING_LABEL && !el.matches(`a, ${NOT_A_PROMPT}`) && !el.querySelector(`a, p, div, ul, ol, ${NOT_A_PROMPT}`);
