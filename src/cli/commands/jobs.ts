@@ -6,13 +6,13 @@ import { DamagedRecordError, JobEndedError, JobFailedError, JobNotFoundError, Us
 import { FINAL_STATUSES, FORMATS, isFinal, JOB_KINDS, JOB_STATUSES, type Format, type JobKind, type JobStatus, type JobSummary } from '../../api/types.js';
 import { withBackend } from '../backendFactory.js';
 import { writeStoredPages } from '../manyPages.js';
-import { changedPage, parseDuration, parseFormats, parseInteger, type RunFlags } from '../options.js';
+import { parseDuration, parseFormats, parseInteger, type RunFlags } from '../options.js';
 import { entriesOf, writeMergedRecord, writeResultBatch } from '../jobPages.js';
 import { openOutput, writeOutput } from '../output.js';
 import { pageOutput } from '../screenshot.js';
 import { forgetRunOptions } from '../runOptions.js';
 import { quoted } from '../../api/quote.js';
-import type { PageCounts } from '../../api/pageCounts.js';
+import { countMarks, entryMarks, type PageCounts } from '../../api/pageCounts.js';
 
 type BackendFlags = Pick<RunFlags, 'remote' | 'apiKey'>;
 
@@ -71,11 +71,7 @@ export async function countPages(backend: JobBackend, kind: 'batch' | 'crawl', j
   const kept = await backend.pageCounts?.(kind, jobId);
   if (kept) return kept;
   const counts: PageCounts = { completed: 0, failed: 0, changed: 0 };
-  for await (const entry of entriesOf(backend, kind, jobId)) {
-    if (entry.status === 'completed') counts.completed++;
-    if (entry.status === 'failed') counts.failed++;
-    if (changedPage(entry)) counts.changed++;
-  }
+  for await (const entry of entriesOf(backend, kind, jobId)) countMarks(counts, entryMarks(entry));
   return counts;
 }
 

@@ -22,13 +22,8 @@ const NOT_A_PROMPT = 'h1, video, audio, iframe, picture, figure, table, pre, blo
  * prompt ("Kommentar schreiben").
  */
 const HEADINGS = 'h2, h3, h4, h5, h6';
-
-/** The closest element holding every one of `els`. */
-function commonAncestor(els: readonly Element[]): Element | null {
-  let at: Element | null = els[0] ?? null;
-  while (at && !els.every((el) => at!.contains(el))) at = at.parentElement;
-  return at;
-}
+/** What a box neither is nor holds, nor stands in. */
+const NEVER_IN_A_BOX = `${NOT_A_PROMPT}, ${HEADINGS}`;
 
 /** The widgets of `root`: its controls, and each cluster of share links. */
 export function widgetsOf(root: Element): Element[] {
@@ -40,15 +35,15 @@ export function widgetsOf(root: Element): Element[] {
     while (at && at !== root && !shares.some((other) => other !== link && at!.contains(other))) at = at.parentElement;
     if (at && at !== root) found.push(at);
   }
-  // A form without a control a reader can see is no widget (a hidden field's form wraps whole pages).
+  // Each once: two share links may name the same cluster.
   return found.filter((el, i) => found.indexOf(el) === i);
 }
 
 /** The box of a widget and its prompt: the largest block around it whose text stays short (see the file's header). */
 function boxOf(widget: Element, root: Element, paragraphs: readonly Element[]): Element | null {
   const fits = (el: Element) =>
-    textLength(el) <= PROMPT_MAX_CHARS && !el.matches(`${NOT_A_PROMPT}, ${HEADINGS}`) && !el.querySelector(`${NOT_A_PROMPT}, ${HEADINGS}`) && !paragraphs.some((p) => el.contains(p));
-  if (!fits(widget) || widget.parentElement?.closest(`${NOT_A_PROMPT}, ${HEADINGS}`)) return null;
+    textLength(el) <= PROMPT_MAX_CHARS && !el.matches(NEVER_IN_A_BOX) && !el.querySelector(NEVER_IN_A_BOX) && !paragraphs.some((p) => el.contains(p));
+  if (!fits(widget) || widget.parentElement?.closest(NEVER_IN_A_BOX)) return null;
   let box = widget;
   for (let up = widget.parentElement; up && up !== root && fits(up); up = up.parentElement) box = up;
   return box;
