@@ -108,8 +108,9 @@ interface CliRun {
 /** Runs the CLI with `args`; `onLine` gets each stdout line, or each line of `tail` as it grows (stdout is not kept otherwise). */
 function runCli(args: string[], home: string, onLine?: (sample: () => number) => void, tail?: string): Promise<CliRun> {
   const started = process.hrtime.bigint();
-  const child = spawn(process.execPath, [BIN, ...args], {
-    env: { ...process.env, WEBJOBS_HOME: home, NO_COLOR: '1' },
+  // The command itself, as a user runs it (its first line gives Node its flags), with this Node first on PATH.
+  const child = spawn(BIN, args, {
+    env: { ...process.env, PATH: `${path.dirname(process.execPath)}:${process.env.PATH}`, WEBJOBS_HOME: home, NO_COLOR: '1' },
     stdio: ['ignore', onLine ? 'pipe' : 'ignore', 'pipe'],
   });
   const sampler = new TreeSampler(child.pid!);

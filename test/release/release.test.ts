@@ -224,6 +224,8 @@ describe.each(MAJORS)('the installed webjobs on Node %i', (major) => {
         });
         void exited.then((code) => reject(new Error(`webjobs serve exited ${code} before listening:\n${stderr}`)));
       });
+      // The command as installed runs with the young generation its first line asks for (bin/webjobs.js).
+      expect(readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0')).toContain('--max-semi-space-size=16');
       const response = await fetch(`${url}/healthz`);
       expect(response.status, `GET /healthz answered ${response.status}:\n${stderr}`).toBe(200);
       expect(await response.json()).toEqual({ status: 'ok' });
