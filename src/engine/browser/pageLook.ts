@@ -15,7 +15,7 @@ import { dueRefreshMs, REFRESH_ELSEWHERE } from './mainFrame.js';
 import { extractInTab, extractionInTab, wholeExtraction } from './pageExtraction.js';
 import { PROBE_KEY, waitInPage, type SettleParams } from './settle.js';
 
-export interface WaitFor {
+export interface LookWaits {
   /** A meta refresh pointing elsewhere, due within this many ms, ends the look; none: not looked for. */
   refreshWithinMs?: number;
   /** The settle wait, when the page gets one. */
@@ -33,7 +33,7 @@ const SETTLE = `(${waitInPage.toString()})(${JSON.stringify(PROBE_KEY)}, want.se
 const CAPTCHA = `(${findCaptcha.toString()})(${CHALLENGE_MAX_TEXT})`;
 
 /** `then`: statements run after the wait, returning the look's answer. */
-function lookExpression(want: WaitFor, then: string): string {
+function lookExpression(want: LookWaits, then: string): string {
   return `(async () => {
     const want = ${JSON.stringify({ refreshWithinMs: want.refreshWithinMs, settle: want.settle })};
     if (want.refreshWithinMs !== undefined) {
@@ -55,13 +55,13 @@ function lookExpression(want: WaitFor, then: string): string {
  * A refresh due soon, else the settle wait; for a page that has more to wait for before it is read (waitFor,
  * actions). Never fails the page: if it navigates or its context goes, the read that follows says so.
  */
-export async function waitAt(page: Page, want: WaitFor): Promise<Refresh | { kind: 'settled' }> {
+export async function waitAt(page: Page, want: LookWaits): Promise<Refresh | { kind: 'settled' }> {
   const look = (await page.evaluate(lookExpression(want, `return { kind: 'settled' };`)).catch(() => undefined)) as Refresh | { kind: 'settled' } | undefined;
   return look ?? { kind: 'settled' };
 }
 
 /** A refresh due soon, else the settle wait, then a CAPTCHA widget in the way, else the content (see the module comment). */
-export async function readAt(page: Page, want: WaitFor, options: InPageOptions): Promise<Read> {
+export async function readAt(page: Page, want: LookWaits, options: InPageOptions): Promise<Read> {
   const then = `const found = ${CAPTCHA};
     if (found) return { kind: 'captcha', found };
     return { kind: 'read', result: ${extractionInTab(options)} };`;

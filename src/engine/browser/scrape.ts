@@ -12,7 +12,7 @@ import { EGRESS_ERROR_HEADER } from '../net/egress.js';
 import type { CaptchaSolverConfig } from '../session/captcha.js';
 import type { InPageOptions, InPageResult } from '../content/inPage.js';
 import { isContextGone, MainFrameWatch } from './mainFrame.js';
-import { passCaptcha, readAt, readTab, waitAt, type WaitFor } from './pageLook.js';
+import { passCaptcha, readAt, readTab, waitAt, type LookWaits } from './pageLook.js';
 import { settleEnabled, settleParams } from './settle.js';
 import { prepare, refusals, setJobCookies, showEverything } from './tabSetup.js';
 import { addStructuredData } from '../structured/index.js';
@@ -195,7 +195,7 @@ async function asServedAndSeen(page: Page, response: HTTPResponse, options: Page
  * What a look waits for after waitUntil: a meta refresh due soon (unless `refresh` is false), and
  * script-rendered content (see settle.ts) within half the time left before the page's deadline.
  */
-function waitFor(deadline: number, refresh: boolean): WaitFor {
+function lookWaits(deadline: number, refresh: boolean): LookWaits {
   const left = deadline - Date.now();
   const settle = settleEnabled() ? settleParams(left) : undefined;
   return { ...(refresh && left > 1 ? { refreshWithinMs: Math.min(REFRESH_FOLLOW_MS, left - 1) } : {}), ...(settle ? { settle } : {}) };
@@ -282,7 +282,7 @@ async function scrapeInTab(page: Page, url: string, options: PageOptions, run: T
       }
       // Waits asked for between the settle wait and the read (the first round only) split the look in two.
       const holding = round >= MAX_REDIRECTS_AFTER_LOAD;
-      let wait = waitFor(deadline, !holding && !refreshIgnored);
+      let wait = lookWaits(deadline, !holding && !refreshIgnored);
       if (!waited && (options.waitFor > 0 || (!acted && options.actions.length > 0))) {
         const look = await waitAt(page, wait);
         if (look.kind === 'refresh') {
