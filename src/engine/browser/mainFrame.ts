@@ -187,18 +187,20 @@ function orderStop(session: CDPSession): Promise<boolean> {
   return Promise.race([answered, unanswered]).finally(() => clearTimeout(timer));
 }
 
+/** A meta refresh's content that points elsewhere: its delay in seconds, then an address. */
+export const REFRESH_ELSEWHERE = /^\s*(\d+(?:\.\d+)?)\s*(?:[;,]\s*(?:url\s*=\s*)?\S)/i;
+
 /**
- * The delay of a meta refresh that points elsewhere, in ms, if the document has
- * one; Chromium will navigate when it is due. Undefined when there is none (or the
- * document is already gone, in which case the navigation shows in the watch).
+ * Runs in the page (serialized, so self-contained; `pattern` is REFRESH_ELSEWHERE's source): the delay in ms
+ * of the document's meta refresh that points elsewhere, when it is due within `withinMs`; Chromium will
+ * navigate then. Null when there is none, or it is due later (a page that reloads itself now and then).
  */
-export async function pendingRefreshMs(page: Page): Promise<number | undefined> {
-  const content = await page
-    .evaluate(() => document.querySelector('meta[http-equiv="refresh" i]')?.getAttribute('content') ?? null)
-    .catch(() => null);
-  if (!content) return undefined;
-  const match = /^\s*(\d+(?:\.\d+)?)\s*(?:[;,]\s*(?:url\s*=\s*)?\S)/i.exec(content);
-  return match ? Math.round(Number(match[1]) * 1000) : undefined;
+export function dueRefreshMs(pattern: string, withinMs: number): number | null {
+  const content = document.querySelector('meta[http-equiv="refresh" i]')?.getAttribute('content');
+  const match = content ? new RegExp(pattern, 'i').exec(content) : null;
+  if (!match) return null;
+  const ms = Math.round(Number(match[1]) * 1000);
+  return ms <= withinMs ? ms : null;
 }
 
 /** The page's document went away under an evaluation: it navigated. */

@@ -21,5 +21,15 @@ export async function installExtraction(page: Page): Promise<void> {
 /** The extraction of the tab's document with `options`. */
 export async function extractInTab(page: Page, options: InPageOptions): Promise<InPageResult> {
   const found = (await page.evaluate(extractionCall(KEY, options))) as InPageResult | null;
-  return found ?? ((await page.evaluate(extractionScript(options))) as InPageResult);
+  return found ?? wholeExtraction(page, options);
+}
+
+/** An expression, evaluated in a document of the tab, that returns its InPageResult, or null when the document lacks the extraction. */
+export function extractionInTab(options: InPageOptions): string {
+  return extractionCall(KEY, options);
+}
+
+/** The extraction of a document that lacks it (one that started before the tab was given it): the whole script. */
+export async function wholeExtraction(page: Page, options: InPageOptions): Promise<InPageResult> {
+  return (await page.evaluate(extractionScript(options))) as InPageResult;
 }

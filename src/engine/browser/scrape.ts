@@ -2,7 +2,6 @@
  * Scraping one URL in a tab: navigate, wait as asked, extract in the page.
  * Every failure becomes a PageError whose message says what happened to the page.
  */
-import { timeoutSignal } from '../timeoutSignal.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { HTTPResponse, Page, PuppeteerLifeCycleEvent } from 'puppeteer';
 import { PageError } from '../../api/errors.js';
@@ -10,12 +9,11 @@ import type { PageData, ScrapeOptions, WaitUntil } from '../../api/types.js';
 import type { SiteAccess } from '../net/access.js';
 import type { BrowserPool, BrowserSettings } from './browser.js';
 import { EGRESS_ERROR_HEADER } from '../net/egress.js';
-import { describeCaptcha, detectCaptcha, injectToken, solveCaptcha, type CaptchaSolverConfig } from '../session/captcha.js';
+import type { CaptchaSolverConfig } from '../session/captcha.js';
 import type { InPageOptions, InPageResult } from '../content/inPage.js';
-import { BAD_USER_SELECTOR } from '../content/inPage/cleanup.js';
-import { isContextGone, MainFrameWatch, pendingRefreshMs } from './mainFrame.js';
-import { extractInTab } from './pageExtraction.js';
-import { settleEnabled, settleParams, waitForSettle } from './settle.js';
+import { isContextGone, MainFrameWatch } from './mainFrame.js';
+import { passCaptcha, readAt, readTab, waitAt, type LookWaits } from './pageLook.js';
+import { settleEnabled, settleParams } from './settle.js';
 import { prepare, refusals, setJobCookies, showEverything } from './tabSetup.js';
 import { addStructuredData } from '../structured/index.js';
 import type { HtmlReadResult, HtmlReads, SelectedItems } from '../structured/readHtml.js';
@@ -69,31 +67,6 @@ export function describeNavigationError(err: unknown, url: string, timeoutMs: nu
   return `could not load ${url}: ${message.split('\n')[0]}`;
 }
 
-
-/**
- * A CAPTCHA widget on the page is either solved (with a solver) or the page fails
- * saying so: the challenge page is never returned as if it were the content.
- * Solving counts against the page's timeout. Returns the metadata entry to add.
- */
-async function passCaptcha(
-  page: Page,
-  url: string,
-  solver: CaptchaSolverConfig | undefined,
-  deadline: number,
-  signal: AbortSignal | undefined,
-): Promise<string | undefined> {
-  const found = await detectCaptcha(page);
-  if (!found) return undefined;
-  const label = describeCaptcha(found);
-  if (!solver) throw new PageError(`blocked by a CAPTCHA (${label}) at ${url}; run with --solve-captchas and a solver configured`);
-  const timeout = timeoutSignal(Math.max(1, deadline - Date.now()));
-  const token = await solveCaptcha(solver, found, page.url(), signal ? AbortSignal.any([timeout, signal]) : timeout);
-  const remaining = Math.max(1, deadline - Date.now());
-  const navigated = page.waitForNavigation({ waitUntil: 'load', timeout: remaining }).catch(() => null);
-  await injectToken(page, found, token);
-  await Promise.race([navigated, page.waitForNetworkIdle({ idleTime: 300, timeout: remaining }).catch(() => undefined)]);
-  return `${label} solved`;
-}
 
 function withDeadline<T>(promise: Promise<T>, ms: number, what: () => string): Promise<T> {
   let timer: NodeJS.Timeout;
@@ -156,21 +129,16 @@ const REFRESH_FOLLOW_MS = 3_000;
 
 /**
  * Follows the navigations the page starts by itself after `seen` main-frame
- * requests, until it rests on a document: one it started already, or a meta
- * refresh due soon. A navigation refused by the guard, or one that fails, fails
- * the page (Chromium's error page is never the content). Returns the navigation
- * count it rested at.
+ * requests (a meta refresh due in `refreshMs`, as the last look found, or a
+ * script's), until it rests on a document. A navigation refused by the guard, or
+ * one that fails, fails the page (Chromium's error page is never the content).
+ * Returns the navigation count it rested at: `seen` when nothing came.
  */
-async function followRedirectsAfterLoad(page: Page, watch: MainFrameWatch, seen: number, deadline: number, run: TabRun): Promise<number> {
+async function followRedirectsAfterLoad(page: Page, watch: MainFrameWatch, seen: number, refreshMs: number | undefined, deadline: number, run: TabRun): Promise<number> {
   const { signal } = run;
+  if (refreshMs !== undefined && !(await watch.until(() => watch.navigations > seen, Math.min(refreshMs + 1_000, deadline - Date.now()), signal))) return seen;
   let rested = seen;
-  for (let hop = 0; hop < MAX_REDIRECTS_AFTER_LOAD; hop++) {
-    if (watch.navigations === rested) {
-      const refresh = await pendingRefreshMs(page);
-      if (refresh === undefined || refresh > REFRESH_FOLLOW_MS || Date.now() + refresh >= deadline) return rested;
-      const before = rested;
-      if (!(await watch.until(() => watch.navigations > before, Math.min(refresh + 1_000, deadline - Date.now()), signal))) return rested;
-    }
+  for (let hop = 0; hop < MAX_REDIRECTS_AFTER_LOAD && watch.navigations !== rested; hop++) {
     await watch.until(() => watch.settled, deadline - Date.now(), signal);
     rested = watch.navigations;
     const failure = watch.failure;
@@ -186,17 +154,6 @@ async function followRedirectsAfterLoad(page: Page, watch: MainFrameWatch, seen:
 /** The page's document has no element at all (its loading was stopped before the first arrived). */
 function isEmptyDocument(page: Page): Promise<boolean> {
   return page.evaluate(() => document.documentElement === null).catch(() => false);
-}
-
-async function extractContent(page: Page, options: InPageOptions): Promise<InPageResult> {
-  try {
-    return await extractInTab(page, options);
-  } catch (err) {
-    // The user's includeTags/excludeTags are only parsed by the page's CSS engine.
-    const badSelector = BAD_USER_SELECTOR.exec((err as Error).message);
-    if (badSelector) throw new PageError(badSelector[0]);
-    throw err;
-  }
 }
 
 /**
@@ -235,13 +192,13 @@ async function asServedAndSeen(page: Page, response: HTTPResponse, options: Page
 }
 
 /**
- * After waitUntil, waits for script-rendered content (see settle.ts) within half
- * the time left before the page's deadline; waitFor, when asked, comes after.
+ * What a look waits for after waitUntil: a meta refresh due soon (unless `refresh` is false), and
+ * script-rendered content (see settle.ts) within half the time left before the page's deadline.
  */
-async function settle(page: Page, deadline: number): Promise<void> {
-  if (!settleEnabled()) return;
-  const params = settleParams(deadline - Date.now());
-  if (params) await waitForSettle(page, params);
+function lookWaits(deadline: number, refresh: boolean): LookWaits {
+  const left = deadline - Date.now();
+  const settle = settleEnabled() ? settleParams(left) : undefined;
+  return { ...(refresh && left > 1 ? { refreshWithinMs: Math.min(REFRESH_FOLLOW_MS, left - 1) } : {}), ...(settle ? { settle } : {}) };
 }
 
 /**
@@ -291,8 +248,14 @@ async function scrapeInTab(page: Page, url: string, options: PageOptions, run: T
     let rested = watch.navigations;
     let waited = false;
     let captcha: string | undefined;
+    /** A meta refresh the last look found, due in this many ms. */
+    let refreshMs: number | undefined;
     for (let round = 0; ; round++) {
-      rested = await followRedirectsAfterLoad(page, watch, rested, deadline, run);
+      const before = rested;
+      rested = await followRedirectsAfterLoad(page, watch, rested, refreshMs, deadline, run);
+      // A refresh that did not come when due is not waited for again: the page is read as it stands.
+      const refreshIgnored = refreshMs !== undefined && rested === before;
+      refreshMs = undefined;
       const response = checkLanded(page, url, watch.response, settings);
       // Chromium shows its own error page for an HTTP error without a body; that page is not the site's content.
       if (showsBrowserErrorPage(page, response)) return emptyErrorPage(url, response, options.formats);
@@ -317,21 +280,42 @@ async function scrapeInTab(page: Page, url: string, options: PageOptions, run: T
         }
         rested = watch.navigations;
       }
-      await settle(page, deadline);
-      if (!waited && options.waitFor > 0) await delay(options.waitFor, undefined, { signal });
-      waited = true;
-      if (!acted && options.actions.length > 0) {
-        acted = await runActions(page, options.actions, { watch, deadline: Date.now() + actionsBudgetMs(options.actions), signal });
-        // Where the actions went (a link clicked, a form sent) is loaded and read within a time of its own.
-        deadline = Math.max(deadline, Date.now() + Math.min(options.timeout, 15_000));
+      // Waits asked for between the settle wait and the read (the first round only) split the look in two.
+      const holding = round >= MAX_REDIRECTS_AFTER_LOAD;
+      let wait = lookWaits(deadline, !holding && !refreshIgnored);
+      if (!waited && (options.waitFor > 0 || (!acted && options.actions.length > 0))) {
+        const look = await waitAt(page, wait);
+        if (look.kind === 'refresh') {
+          refreshMs = look.delayMs;
+          continue;
+        }
+        if (options.waitFor > 0) await delay(options.waitFor, undefined, { signal });
+        if (!acted && options.actions.length > 0) {
+          acted = await runActions(page, options.actions, { watch, deadline: Date.now() + actionsBudgetMs(options.actions), signal });
+          // Where the actions went (a link clicked, a form sent) is loaded and read within a time of its own.
+          deadline = Math.max(deadline, Date.now() + Math.min(options.timeout, 15_000));
+        }
+        wait = {};
       }
+      waited = true;
       if (mayMove && watch.navigations !== rested) continue;
       const commits = watch.commits;
       let result: InPageResult;
       let rendered: string | undefined;
       try {
-        captcha = (await passCaptcha(page, url, run.solver, deadline, signal)) ?? captcha;
-        result = await extractFrom(page, options);
+        const look = await readAt(page, wait, inPageOptions(options));
+        // The page moved on while it was looked at: read where it went.
+        if (mayMove && watch.navigations !== rested) continue;
+        if (look.kind === 'refresh') {
+          refreshMs = look.delayMs;
+          continue;
+        }
+        if (look.kind === 'captcha') {
+          captcha = await passCaptcha(page, look.found, url, run.solver, deadline, signal);
+          result = await readTab(page, inPageOptions(options));
+        } else {
+          result = look.result;
+        }
         // The document as rendered, for what is read in Node (structured/readHtml.ts).
         if (options.formats.includes('structuredData') || run.selectors) rendered = await page.content();
       } catch (err) {
@@ -366,9 +350,9 @@ function readRendered(run: TabRun, html: string, url: string, reads: HtmlReads, 
   return run.readHtml(html, url, reads, { timeoutMs: Math.max(MIN_READ_MS, deadline - Date.now()), signal: run.signal });
 }
 
-function extractFrom(page: Page, options: PageOptions): Promise<InPageResult> {
+function inPageOptions(options: PageOptions): InPageOptions {
   const formats = options.formats;
-  return extractContent(page, {
+  return {
     onlyMainContent: options.onlyMainContent,
     includeTags: options.includeTags,
     excludeTags: options.excludeTags,
@@ -376,7 +360,7 @@ function extractFrom(page: Page, options: PageOptions): Promise<InPageResult> {
     wantMarkdown: formats.includes('markdown'),
     wantLinks: formats.includes('links'),
     explain: options.explain,
-  });
+  };
 }
 
 function pageData(

@@ -81,7 +81,7 @@ interface Probe {
   setTimeout: typeof setTimeout;
 }
 
-const PROBE_KEY = '__webjobsSettleProbe';
+export const PROBE_KEY = '__webjobsSettleProbe';
 /** A timer due later than this is a refresh or a reminder, not the page drawing itself. */
 const TIMER_HORIZON_MS = 1_000;
 
@@ -156,9 +156,9 @@ function installProbe(key: string, timerHorizonMs: number): void {
 
 /**
  * Runs in the page after navigation: resolves when the page has settled or the cap
- * is reached. Serialized by Puppeteer, so self-contained.
+ * is reached. Serialized, so self-contained: part of the scrape's one look at a page (pageLook.ts).
  */
-function waitInPage(key: string, params: SettleParams): Promise<SettleReport> {
+export function waitInPage(key: string, params: SettleParams): Promise<SettleReport> {
   const start = performance.now();
   const probe = (window as unknown as Record<string, Probe | undefined>)[key];
   if (!probe) return Promise.resolve({ outcome: 'no-probe', waitedMs: 0 });
@@ -202,15 +202,6 @@ function waitInPage(key: string, params: SettleParams): Promise<SettleReport> {
 /** Installs the probe in every document the tab loads from now on. Once per tab. */
 export async function installSettleProbe(page: Page): Promise<void> {
   await page.evaluateOnNewDocument(installProbe, PROBE_KEY, TIMER_HORIZON_MS);
-}
-
-/**
- * Waits, in the page, until its DOM has settled (see the module comment). Never
- * fails the page: if the page navigates away or its context goes, extraction
- * that follows says what happened.
- */
-export async function waitForSettle(page: Page, params: SettleParams): Promise<SettleReport | undefined> {
-  return page.evaluate(waitInPage, PROBE_KEY, params).catch(() => undefined);
 }
 
 /**

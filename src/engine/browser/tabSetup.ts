@@ -70,10 +70,23 @@ function blockedRequest(url: string, resourceType: string): boolean {
  * URL inside Chromium spares every request a round trip to this process.
  */
 async function blockByUrl(page: Page): Promise<void> {
-  const session = await page.createCDPSession();
-  await session.send('Network.enable');
+  const session = await networkSession(page);
   await session.send('Network.setBlockedURLs', { urls: BLOCKED_URL_PATTERNS });
   blockingSessions.set(page, session);
+}
+
+/**
+ * A protocol session of the tab with the Network domain on, which blocking by URL needs: Puppeteer's own,
+ * which has it on already. A second session with the domain on was sent every network event of the tab a
+ * second time (about 20 messages a plain page, each encoded in Chromium and parsed in Node). Puppeteer's
+ * typings do not name its session; a second one stands in if a version lacks it.
+ */
+async function networkSession(page: Page): Promise<CDPSession> {
+  const own = (page as unknown as { _client?: () => CDPSession })._client;
+  if (typeof own === 'function') return own.call(page);
+  const session = await page.createCDPSession();
+  await session.send('Network.enable');
+  return session;
 }
 
 /** Tabs whose current scrape takes a screenshot: images, media and fonts load, as a person would see the page. */

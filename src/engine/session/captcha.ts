@@ -42,39 +42,41 @@ export function describeCaptcha(found: FoundCaptcha): string {
  */
 export const CHALLENGE_MAX_TEXT = 2500;
 
-/** The CAPTCHA that stands between the user and the page's content, if any. */
-export async function detectCaptcha(page: Page): Promise<FoundCaptcha | undefined> {
-  return page.evaluate((maxText) => {
-    if ((document.body?.innerText ?? '').trim().length > maxText) return undefined;
-    const shown = (el: Element) => {
-      const box = el.getBoundingClientRect();
-      return box.width > 0 && box.height > 0 && getComputedStyle(el).visibility !== 'hidden';
-    };
-    const widgets: [string, 'recaptcha' | 'hcaptcha' | 'turnstile'][] = [
-      ['.g-recaptcha[data-sitekey]', 'recaptcha'],
-      ['.h-captcha[data-sitekey]', 'hcaptcha'],
-      ['.cf-turnstile[data-sitekey]', 'turnstile'],
-    ];
-    for (const [selector, kind] of widgets) {
-      const el = document.querySelector(selector);
-      if (el && shown(el)) {
-        return { kind, sitekey: el.getAttribute('data-sitekey')!, callback: el.getAttribute('data-callback') ?? undefined };
-      }
+/**
+ * The CAPTCHA that stands between the user and the page's content, if any: the widget shown on a page with at
+ * most `maxText` characters of visible text. Runs in the page, as part of the scrape's one look at it
+ * (engine/browser/pageLook.ts), so it refers to nothing outside itself but its argument.
+ */
+export function findCaptcha(maxText: number): FoundCaptcha | undefined {
+  if ((document.body?.innerText ?? '').trim().length > maxText) return undefined;
+  const shown = (el: Element) => {
+    const box = el.getBoundingClientRect();
+    return box.width > 0 && box.height > 0 && getComputedStyle(el).visibility !== 'hidden';
+  };
+  const widgets: [string, 'recaptcha' | 'hcaptcha' | 'turnstile'][] = [
+    ['.g-recaptcha[data-sitekey]', 'recaptcha'],
+    ['.h-captcha[data-sitekey]', 'hcaptcha'],
+    ['.cf-turnstile[data-sitekey]', 'turnstile'],
+  ];
+  for (const [selector, kind] of widgets) {
+    const el = document.querySelector(selector);
+    if (el && shown(el)) {
+      return { kind, sitekey: el.getAttribute('data-sitekey')!, callback: el.getAttribute('data-callback') ?? undefined };
     }
-    const frames: [RegExp, 'recaptcha' | 'hcaptcha' | 'turnstile'][] = [
-      [/google\.com\/recaptcha|recaptcha\.net/, 'recaptcha'],
-      [/hcaptcha\.com/, 'hcaptcha'],
-      [/challenges\.cloudflare\.com/, 'turnstile'],
-    ];
-    for (const frame of Array.from(document.querySelectorAll('iframe[src]'))) {
-      const src = frame.getAttribute('src')!;
-      for (const [pattern, kind] of frames) {
-        const key = /[?&](?:k|sitekey)=([\w-]+)/.exec(src)?.[1];
-        if (pattern.test(src) && key && shown(frame)) return { kind, sitekey: key };
-      }
+  }
+  const frames: [RegExp, 'recaptcha' | 'hcaptcha' | 'turnstile'][] = [
+    [/google\.com\/recaptcha|recaptcha\.net/, 'recaptcha'],
+    [/hcaptcha\.com/, 'hcaptcha'],
+    [/challenges\.cloudflare\.com/, 'turnstile'],
+  ];
+  for (const frame of Array.from(document.querySelectorAll('iframe[src]'))) {
+    const src = frame.getAttribute('src')!;
+    for (const [pattern, kind] of frames) {
+      const key = /[?&](?:k|sitekey)=([\w-]+)/.exec(src)?.[1];
+      if (pattern.test(src) && key && shown(frame)) return { kind, sitekey: key };
     }
-    return undefined;
-  }, CHALLENGE_MAX_TEXT);
+  }
+  return undefined;
 }
 
 export interface CaptchaSolverConfig {
