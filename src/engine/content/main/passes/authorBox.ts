@@ -4,7 +4,7 @@
  * producer…"). Told in any language by the name the page gives for its author (its markup or its byline) and
  * by where the box stands: after the body, short, holding no more of the body (rules/signals.ts).
  */
-import { normalText } from '../dom.js';
+import { normalText, textLength } from '../dom.js';
 import { AUTHOR_BOX_AFTER, AUTHOR_BOX_MAX_CHARS, AUTHOR_BOX_MORE } from '../rules/signals.js';
 import { bodyParagraphs } from './stamps.js';
 
@@ -20,17 +20,19 @@ export function removeAuthorBox(root: Element, declared: readonly string[]): voi
   if (paragraphs.length < AUTHOR_BOX_AFTER) return;
   for (const el of Array.from(root.querySelectorAll(OPENERS))) {
     if (!root.contains(el) || el.closest('h1, li, table, blockquote, figure')) continue;
+    // Its length first, counted without building the text: most blocks are too long to be the box.
+    if (textLength(el) > AUTHOR_BOX_MAX_CHARS) continue;
     const text = normalText(el);
     const author = authors.find((name) => text.startsWith(name));
-    if (text.length > AUTHOR_BOX_MAX_CHARS || !author) continue;
+    if (!author) continue;
     // The box: the largest block around the name that stays short.
     let box = el;
-    for (let up = el.parentElement; up && up !== root && normalText(up).length <= AUTHOR_BOX_MAX_CHARS && !up.querySelector('h1'); up = up.parentElement) box = up;
+    for (let up = el.parentElement; up && up !== root && textLength(up) <= AUTHOR_BOX_MAX_CHARS && !up.querySelector('h1'); up = up.parentElement) box = up;
     // After the body: enough of it before the box, and none of it after.
     const before = paragraphs.filter((p) => !box.contains(p) && (box.compareDocumentPosition(p) & 2) !== 0).length;
     const after = paragraphs.some((p) => !box.contains(p) && (box.compareDocumentPosition(p) & 4) !== 0);
     // More than a name: a role, a biography, a photo.
-    const more = normalText(box).length > author.length + AUTHOR_BOX_MORE || box.querySelector('img, picture') !== null;
+    const more = textLength(box) > author.length + AUTHOR_BOX_MORE || box.querySelector('img, picture') !== null;
     if (before >= AUTHOR_BOX_AFTER && !after && more) {
       box.remove();
       return;

@@ -4,7 +4,7 @@
  * Told by shape, in any language (rules/credits.ts): a line opening with ©; next to a picture, a
  * short line of slash-joined names or one labelled as a credit. A caption's own sentence stays.
  */
-import { normalText } from '../dom.js';
+import { normalText, textLength } from '../dom.js';
 import { COPYRIGHT_OPENING, CREDIT_LABEL, CREDIT_MAX_CHARS, CREDIT_MAX_WORDS, SLASHED_NAMES } from '../rules/credits.js';
 
 /** Elements a credit line is written in: a line of its own, not a block of many. */
@@ -15,7 +15,7 @@ const BLOCK_INSIDE = 'p, div, ul, ol, table, h1, h2, h3, h4, h5, h6, blockquote,
 function byPicture(el: Element): boolean {
   if (el.closest('figure, figcaption')) return true;
   const parent = el.parentElement;
-  return parent !== null && parent.querySelector('img, picture, video') !== null && normalText(parent).length <= 400;
+  return parent !== null && parent.querySelector('img, picture, video') !== null && textLength(parent) <= 400;
 }
 
 /**
@@ -35,10 +35,13 @@ export function isCreditLine(text: string, nearPicture: boolean): boolean {
 export function removeCredits(root: Element, { article = true } = {}): void {
   for (const el of Array.from(root.querySelectorAll(LINES))) {
     if (!root.contains(el) || el.querySelector(BLOCK_INSIDE)) continue;
+    // Measured before its text is built: most lines are no credit by their length alone (isCreditLine).
+    const length = textLength(el);
+    if (length === 0 || length > CREDIT_MAX_CHARS) continue;
     const text = normalText(el);
     const near = article && byPicture(el);
     // Away from a picture, a credit is a line of its own, not a part of a sentence ("… © 2024 Acme …").
-    if (!near && el.parentElement && /^(SPAN|SMALL|CITE|EM|I)$/.test(el.tagName) && normalText(el.parentElement) !== text) continue;
+    if (!near && el.parentElement && /^(SPAN|SMALL|CITE|EM|I)$/.test(el.tagName) && textLength(el.parentElement) !== length) continue;
     if (isCreditLine(text, near)) el.remove();
   }
 }

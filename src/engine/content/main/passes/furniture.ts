@@ -228,8 +228,11 @@ export function isFieldLabel(el: Element): boolean {
 export function isBoilerplate(el: Element, phrases: PagePhrases = ENGLISH_PHRASES): boolean {
   // A block that holds an image is more than its label: a card's picture with "View details" laid over it.
   if (el.querySelector('img, picture, video')) return false;
+  // Its length first, counted without building the text: most blocks are too long to be a line of boilerplate.
+  const length = textLength(el);
+  if (length === 0 || length >= 120) return false;
   const text = normalText(el);
-  return text.length > 0 && ((text.length < 120 && phrases.boilerplate.test(text)) || (text.length <= 50 && WHEN_LINE.test(text)));
+  return phrases.boilerplate.test(text) || (length <= 50 && WHEN_LINE.test(text));
 }
 
 /**
@@ -240,8 +243,8 @@ export function isBoilerplate(el: Element, phrases: PagePhrases = ENGLISH_PHRASE
 export function isDateLine(el: Element): boolean {
   const listed = 'table, li, dl, h1, h2, h3, h4, h5, h6';
   if (!/^(P|DIV|SPAN)$/.test(el.tagName) || el.closest(listed) || el.querySelector(`${listed}, img, picture, video`)) return false;
-  const text = normalText(el);
-  return text.length <= 30 && DATE_LINE.test(text);
+  // Its length first: most blocks are too long to be a date line, and their text need not be built.
+  return textLength(el) <= 30 && DATE_LINE.test(normalText(el));
 }
 
 /**

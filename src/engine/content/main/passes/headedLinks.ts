@@ -10,19 +10,20 @@ import { isListOfTitles } from './lists.js';
 
 /** A heading, or a short line that labels what follows (no link in it, no sentence's end). */
 function isHeading(el: Element): boolean {
-  if (el.matches('h2, h3, h4, h5, h6')) return normalText(el).length <= HEADING_LABEL;
+  // Lengths are counted without building the text (dom.ts textLength): most blocks asked are too long.
+  if (el.matches('h2, h3, h4, h5, h6')) return textLength(el) <= HEADING_LABEL;
   if (!/^(P|DIV|SPAN|STRONG|B)$/.test(el.tagName) || el.querySelector('a, img, p, ul, ol')) return false;
-  const text = normalText(el);
-  return text.length > 0 && text.length <= HEADING_LABEL && !/[.!?]$/.test(text);
+  const length = textLength(el);
+  return length > 0 && length <= HEADING_LABEL && !/[.!?]$/.test(normalText(el));
 }
 
 /** The list right after `heading`: its next sibling with text, or that sibling's only child with text. */
 function listAfter(heading: Element): Element | null {
   let next = heading.nextElementSibling;
-  while (next && normalText(next) === '') next = next.nextElementSibling;
+  while (next && textLength(next) === 0) next = next.nextElementSibling;
   for (let depth = 0; next && depth < 3; depth++) {
     if (isListOfTitles(next)) return next;
-    const children = textChildren(next).filter((child) => normalText(child) !== '');
+    const children = textChildren(next).filter((child) => textLength(child) > 0);
     next = children.length === 1 ? children[0]! : null;
   }
   return null;
@@ -40,7 +41,7 @@ export function removeHeadedLinks(root: Element, kept: readonly Element[] = []):
     // The heading and the list in a wrapper of their own go with it.
     let section: Element = list;
     const parent = heading.parentElement;
-    if (parent && parent !== root && parent.contains(list) && normalText(parent).length <= normalText(heading).length + normalText(list).length + 2) section = parent;
+    if (parent && parent !== root && parent.contains(list) && textLength(parent) <= textLength(heading) + textLength(list) + 2) section = parent;
     if (section !== parent) heading.remove();
     section.remove();
   }
