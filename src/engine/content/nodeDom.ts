@@ -324,24 +324,15 @@ function baseOf(doc: Document, url: string): string {
   }
 }
 
-/** The elements whose text is raw (may say "<![CDATA["): each name, its opening and its closing tag's start. */
-const RAW_TEXT = [
-  ['script', '<script', '</script'],
-  ['style', '<style', '</style'],
-] as const;
-
 /** Where what opens at `at` ends: a script, a style or a comment is passed whole (its text may say "<![CDATA["). */
 function skipRawText(html: string, lower: string, at: number): number {
-  // Told by the character after "<" first: this runs at every tag of the page.
-  const next = lower.charCodeAt(at + 1);
-  if (next === 0x21 /* ! */ && lower.startsWith('<!--', at)) {
+  if (lower.startsWith('<!--', at)) {
     const end = html.indexOf('-->', at + 4);
     return end < 0 ? html.length : end + 3;
   }
-  if (next !== 0x73 /* s */) return at;
-  for (const [tag, opening, closing] of RAW_TEXT) {
-    if (lower.startsWith(opening, at) && /[\s/>]/.test(lower[at + tag.length + 1] ?? '')) {
-      const end = lower.indexOf(closing, at);
+  for (const tag of ['script', 'style']) {
+    if (lower.startsWith(`<${tag}`, at) && /[\s/>]/.test(lower[at + tag.length + 1] ?? '')) {
+      const end = lower.indexOf(`</${tag}`, at);
       const close = end < 0 ? -1 : html.indexOf('>', end);
       return close < 0 ? html.length : close + 1;
     }
