@@ -15,22 +15,9 @@ export async function createBackend(choice: BackendChoice = {}, env: NodeJS.Proc
   const remote = choice.remote ?? env.WEBJOBS_REMOTE;
   if (remote) {
     const { RemoteBackend } = await import('../remote/remoteBackend.js');
-    return new RemoteBackend({ baseUrl: remote, apiKey: choice.apiKey ?? env.WEBJOBS_API_KEY, pollDelaysMs: remotePollDelays(env) });
+    return new RemoteBackend({ baseUrl: remote, apiKey: choice.apiKey ?? env.WEBJOBS_API_KEY });
   }
   return createLocalBackend(env, { savedPages: choice.savedPages ?? true });
-}
-
-/**
- * WEBJOBS_REMOTE_POLL_MS, a knob for the tests (docs/development.md): one fixed wait between a remote job's status
- * polls, so a test does not sit out the default schedule's growing waits (up to 2 s) after each job has ended.
- * Unset: the default schedule.
- */
-function remotePollDelays(env: NodeJS.ProcessEnv): number[] | undefined {
-  const value = env.WEBJOBS_REMOTE_POLL_MS;
-  if (value === undefined || value === '') return undefined;
-  const ms = Number(value);
-  if (!Number.isInteger(ms) || ms < 10) throw new UsageError('WEBJOBS_REMOTE_POLL_MS must be a whole number of milliseconds, at least 10');
-  return [ms];
 }
 
 /**

@@ -13,12 +13,6 @@ export interface CliResult {
   stderr: string;
 }
 
-/**
- * What every CLI a test starts is given (a test's own env may override it): remote jobs polled every 100 ms
- * (WEBJOBS_REMOTE_POLL_MS, a test knob), not on the default schedule that waits up to 2 s after a job has ended.
- */
-export const TEST_ENV: NodeJS.ProcessEnv = { NO_COLOR: '1', WEBJOBS_REMOTE_POLL_MS: '100' };
-
 export interface CliOptions {
   env?: NodeJS.ProcessEnv;
   input?: string;
@@ -49,7 +43,7 @@ export interface RunningCli {
 export function startCli(args: string[], options: CliOptions & { command?: string[] } = {}): RunningCli {
   const [program, ...before] = [...(options.command ?? []), process.execPath];
   const child = spawn(program!, [...before, BIN, ...args], {
-    env: { ...process.env, ...TEST_ENV, ...options.env },
+    env: { ...process.env, NO_COLOR: '1', ...options.env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -84,7 +78,7 @@ export function webjobsOnPath(): string {
  */
 export function runShell(script: string, options: CliOptions & { cwd?: string } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, ...TEST_ENV, ...options.env, PATH: `${webjobsOnPath()}:${process.env.PATH}` };
+    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...options.env, PATH: `${webjobsOnPath()}:${process.env.PATH}` };
     // A variable given as undefined is removed (CI, say, whose mere presence means something to some tools).
     for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
     const child = spawn('bash', ['-c', script], {
