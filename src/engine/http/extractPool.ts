@@ -47,6 +47,9 @@ const WORKER_HEAP_MB = 1024;
  */
 const WORKER_YOUNG_MB = 6;
 
+/** What V8 may give one extraction worker (test/workerHeap.test.ts checks the CLI's workers get it). */
+export const EXTRACT_WORKER_LIMITS = { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB };
+
 /** Workers for this machine: one per core, a few at most (each holds a heap of its own). */
 export function defaultExtractWorkers(): number {
   return Math.max(1, Math.min(4, os.availableParallelism()));
@@ -76,7 +79,7 @@ export class ExtractPool {
     this.pool = new WorkerPool({
       file: workerFile(),
       size,
-      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
+      resourceLimits: EXTRACT_WORKER_LIMITS,
       closedMessage: 'the extraction pool is closed',
       workerFailed: (message) => new PageError(`could not read the page: ${message ?? 'its reader stopped (out of memory?)'}`),
       aborted: abortReason,
