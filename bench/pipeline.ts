@@ -22,6 +22,7 @@
  *   WEBJOBS_BENCH_CPU_PROF=dir        the webjobs CLI runs with --cpu-prof into dir (main thread and workers)
  *   WEBJOBS_BENCH_BASE=dir            a build before (dir/bin/webjobs.js, its dist/ built) also runs, in the same rounds,
  *                                     before this one: the ratio of each pair prices a change
+ *   WEBJOBS_BENCH_THREADS=1           the browser comparison also splits Chromium's CPU by thread name (chromiumCpu.ts)
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -33,6 +34,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { listenOnLoopback } from './loopback.js';
 import { startServer } from './pageServer.js';
 import { BIN } from './paths.js';
+import { ChromiumCpu } from './chromiumCpu.js';
 import { cpuMsOf, descendants } from './procTree.js';
 import { articlesDir, loadArticles, pageHtml } from './sets.js';
 import { articlePage } from './site.js';
@@ -48,6 +50,8 @@ interface Run {
   /** CPU ms of the root process's threads (user + sys of each, by thread id), and of the processes below it. */
   threads: Map<string, number>;
   belowMs: number;
+  /** Chromium's processes below it, by type. */
+  chromium: ChromiumCpu;
 }
 
 /** CPU ms of each thread of `pid` (utime + stime of /proc/PID/task/TID/stat); empty once it is gone. */
@@ -105,8 +109,11 @@ async function measured(args: string[], input: string, env: NodeJS.ProcessEnv, p
   let cpuMs = 0;
   let belowMs = 0;
   const threads = new Map<string, number>();
+  const chromium = new ChromiumCpu(Boolean(process.env.WEBJOBS_BENCH_THREADS));
   while (!done) {
-    const below = descendants(child.pid!).reduce((total, pid) => total + cpuMsOf(pid), 0);
+    const pids = descendants(child.pid!);
+    chromium.sample(pids);
+    const below = pids.reduce((total, pid) => total + cpuMsOf(pid), 0);
     cpuMs = Math.max(cpuMs, cpuMsOf(child.pid!) + below);
     belowMs = Math.max(belowMs, below);
     for (const [tid, ms] of threadCpu(child.pid!)) threads.set(tid, Math.max(threads.get(tid) ?? 0, ms));
@@ -117,7 +124,7 @@ async function measured(args: string[], input: string, env: NodeJS.ProcessEnv, p
   // webjobs exits 3 when a page failed: the check below says which.
   if (code !== 0 && code !== 3) throw new Error(`${args.slice(1, 3).join(' ')} exited with ${code}: ${stderr.slice(0, 500)}`);
   check(stdout);
-  return { seconds, cpuMs, pages, threads, belowMs };
+  return { seconds, cpuMs, pages, threads, belowMs, chromium };
 }
 
 function lines(expected: number, name: string): (stdout: string) => void {
@@ -322,6 +329,17 @@ async function browserComparison(rounds: number): Promise<void> {
     console.log(`where the CPU went, ms a page (each one's median round by CPU; Chromium's processes are the child processes):`);
     console.log(`  webjobs: ${breakdown(byCpu(runs.browser), 0)}`);
     console.log(`  floor:   ${breakdown(byCpu(runs.floor), 0)}`);
+    const split = (run: Run, entries: [string, number][]) => entries.map(([key, ms]) => `${key} ${fixed(ms / run.pages)}`).join(', ');
+    console.log(`Chromium's processes by type, ms a page (median round by CPU):`);
+    for (const [name, list] of [['base', runs.base], ['webjobs', runs.browser], ['floor', runs.floor]] as const) {
+      if (list.length > 0) console.log(`  ${name.padEnd(8)} ${split(byCpu(list), byCpu(list).chromium.byKind())}`);
+    }
+    if (process.env.WEBJOBS_BENCH_THREADS) {
+      console.log(`Chromium's threads, ms a page (median round by CPU; 1 and more):`);
+      for (const [name, list] of [['base', runs.base], ['webjobs', runs.browser], ['floor', runs.floor]] as const) {
+        if (list.length > 0) console.log(`  ${name.padEnd(8)} ${split(byCpu(list), byCpu(list).chromium.byThread().filter(([, ms]) => ms / byCpu(list).pages >= 1))}`);
+      }
+    }
   } finally {
     await site.close();
   }

@@ -8,6 +8,7 @@
  * `serve --database --no-worker`, and two `webjobs worker` processes): the same assertions hold on either.
  */
 import { once } from 'node:events';
+import type http from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempHome, type CliResult } from './cli.js';
@@ -46,6 +47,15 @@ export function remoteSuite(store: 'file' | 'postgres'): void {
   const held = { opened: 0, closed: 0 };
   const heldWaiters: (() => void)[] = [];
   const wakeHeld = () => heldWaiters.splice(0).forEach((wake) => wake());
+  /**
+   * Requests for /dropped, by their query (one per mode): held unanswered until the test drops its query's, then
+   * their connections closed without an answer, as every later one of that query is at once: the job fails.
+   */
+  const dropped = { released: new Set<string>(), held: [] as { query: string; res: http.ServerResponse }[] };
+  function drop(query: string): void {
+    dropped.released.add(query);
+    for (const { res } of dropped.held.filter((h) => h.query === query)) res.destroy();
+  }
   function untilHeld(condition: () => boolean): Promise<void> {
     return new Promise((resolve) => {
       const check = () => (condition() ? resolve() : heldWaiters.push(check));
@@ -108,6 +118,11 @@ export function remoteSuite(store: 'file' | 'postgres'): void {
           held.closed++;
           wakeHeld();
         });
+      },
+      '/dropped': (req, res) => {
+        const query = new URL(req.url ?? '/', 'http://x').search;
+        if (dropped.released.has(query)) res.destroy();
+        else dropped.held.push({ query, res });
       },
       /** Hangs until the test opens the gate, then serves a page. */
       '/gate': async (_req, res) => {
@@ -242,15 +257,16 @@ export function remoteSuite(store: 'file' | 'postgres'): void {
     });
 
     it('--wait-timeout gives up waiting with exit 5 and the job goes on', async () => {
-      // Both modes at once: each waits out a 12 s page timeout.
-      await Promise.all([local, remote].map(async (run) => {
-        // The job is still going when the CLI gives up: it did not wait for the page's timeout.
-        const result = await run(['scrape', site.at('/hang'), '--timeout', '12000', '--wait-timeout', '1']);
+      // Both modes at once, each on a page held until its job was seen going on after the CLI gave up (no page
+      // timeout to wait out, and none a loaded machine could reach first); then the page's connection is dropped.
+      await Promise.all(([['local', local], ['remote', remote]] as const).map(async ([mode, run]) => {
+        const result = await run(['scrape', site.at(`/dropped?${mode}`), '--timeout', '120000', '--wait-timeout', '1']);
         expect(result.code).toBe(5);
         const jobId = /job ([0-9a-f-]{36}) goes on/.exec(result.stderr)?.[1];
         expect(jobId, result.stderr).toBeDefined();
         expect(result.stdout).toBe('');
         expect(['pending', 'running']).toContain((await run(['status', jobId!])).stdout.trim());
+        drop(`?${mode}`);
         expect(await untilStatus(run, jobId!, ['failed'])).toBe('failed');
       }));
     }, 120_000);
