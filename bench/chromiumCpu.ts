@@ -7,6 +7,7 @@
  * the page's main thread.
  */
 import { readFileSync, readdirSync } from 'node:fs';
+import { statCpuMs } from './procTree.js';
 
 /**
  * The process type Chromium gave `pid` on its command line (--type=renderer...); none is the browser process.
@@ -27,12 +28,6 @@ function kindOf(pid: number): string | undefined {
   return type === undefined ? 'browser' : type === 'gpu-process' ? 'gpu' : type;
 }
 
-/** utime + stime in ms of a stat line (of a process or a thread). */
-function ownMs(stat: string): number {
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
 export class ChromiumCpu {
   /** Per process: its kind and its latest own CPU ms (the kind last seen: see kindOf). */
   private readonly processes = new Map<number, { kind: string; ms: number }>();
@@ -46,7 +41,7 @@ export class ChromiumCpu {
       const kind = kindOf(pid);
       if (!kind) continue;
       try {
-        this.processes.set(pid, { kind, ms: ownMs(readFileSync(`/proc/${pid}/stat`, 'utf8')) });
+        this.processes.set(pid, { kind, ms: statCpuMs(readFileSync(`/proc/${pid}/stat`, 'utf8'), false) });
       } catch {
         continue; // gone: its last figure stays
       }
@@ -60,7 +55,7 @@ export class ChromiumCpu {
       for (const tid of tids) {
         try {
           const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim().replace(/\d+/g, '');
-          this.threadMs.set(`${pid}:${tid}`, { key: `${kind}:${name}`, ms: ownMs(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')) });
+          this.threadMs.set(`${pid}:${tid}`, { key: `${kind}:${name}`, ms: statCpuMs(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8'), false) });
         } catch {
           /* ended */
         }

@@ -35,7 +35,7 @@ import { listenOnLoopback } from './loopback.js';
 import { startServer } from './pageServer.js';
 import { BIN } from './paths.js';
 import { ChromiumCpu } from './chromiumCpu.js';
-import { cpuMsOf, descendants } from './procTree.js';
+import { cpuMsOf, descendants, statCpuMs } from './procTree.js';
 import { articlesDir, loadArticles, pageHtml } from './sets.js';
 import { articlePage } from './site.js';
 
@@ -60,9 +60,7 @@ function threadCpu(pid: number): Map<string, number> {
   try {
     for (const tid of readdirSync(`/proc/${pid}/task`)) {
       try {
-        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        found.set(tid, (Number(fields[11]) + Number(fields[12])) * 10);
+        found.set(tid, statCpuMs(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8'), false));
       } catch {
         /* ended */
       }
@@ -330,15 +328,14 @@ async function browserComparison(rounds: number): Promise<void> {
     console.log(`  webjobs: ${breakdown(byCpu(runs.browser), 0)}`);
     console.log(`  floor:   ${breakdown(byCpu(runs.floor), 0)}`);
     const split = (run: Run, entries: [string, number][]) => entries.map(([key, ms]) => `${key} ${fixed(ms / run.pages)}`).join(', ');
+    const medians = ([['base', runs.base], ['webjobs', runs.browser], ['floor', runs.floor]] as const)
+      .filter(([, list]) => list.length > 0)
+      .map(([name, list]) => [name.padEnd(8), byCpu(list)] as const);
     console.log(`Chromium's processes by type, ms a page (median round by CPU):`);
-    for (const [name, list] of [['base', runs.base], ['webjobs', runs.browser], ['floor', runs.floor]] as const) {
-      if (list.length > 0) console.log(`  ${name.padEnd(8)} ${split(byCpu(list), byCpu(list).chromium.byKind())}`);
-    }
+    for (const [name, run] of medians) console.log(`  ${name} ${split(run, run.chromium.byKind())}`);
     if (process.env.WEBJOBS_BENCH_THREADS) {
       console.log(`Chromium's threads, ms a page (median round by CPU; 1 and more):`);
-      for (const [name, list] of [['base', runs.base], ['webjobs', runs.browser], ['floor', runs.floor]] as const) {
-        if (list.length > 0) console.log(`  ${name.padEnd(8)} ${split(byCpu(list), byCpu(list).chromium.byThread().filter(([, ms]) => ms / byCpu(list).pages >= 1))}`);
-      }
+      for (const [name, run] of medians) console.log(`  ${name} ${split(run, run.chromium.byThread().filter(([, ms]) => ms / run.pages >= 1))}`);
     }
   } finally {
     await site.close();

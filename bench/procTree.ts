@@ -52,13 +52,20 @@ export function treeRss(root: number): number {
 /** The peak RSS of `pid` so far (VmHWM), in bytes; 0 once it is gone. */
 export const peakRssOf = (pid: number): number => statusBytes(pid, 'VmHWM');
 
-/** CPU ms `pid` has used, with that of its children it waited for (utime, stime, cutime, cstime); 0 once it is gone. */
+/**
+ * CPU ms in a stat line of /proc (a process's or a thread's): its own (utime, stime), and with `reaped` also that
+ * of the children it waited for (cutime, cstime). Fields 14-17 of stat(5), counted here from the state (field 3)
+ * after the command's name; clock ticks of 10 ms.
+ */
+export function statCpuMs(stat: string, reaped: boolean): number {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (reaped ? [11, 12, 13, 14] : [11, 12]).reduce((total, i) => total + Number(fields[i]), 0) * 10;
+}
+
+/** CPU ms `pid` has used, with that of its children it waited for; 0 once it is gone. */
 export function cpuMsOf(pid: number): number {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // Fields 14-17 of stat(5), counted from the state (field 3) here; clock ticks of 10 ms.
-    return [11, 12, 13, 14].reduce((total, i) => total + Number(fields[i]), 0) * 10;
+    return statCpuMs(readFileSync(`/proc/${pid}/stat`, 'utf8'), true);
   } catch {
     return 0;
   }

@@ -6,7 +6,7 @@
  * own heap exists. Checked on the command as a user runs it (through its first line), each extraction worker
  * reporting its heap's limit from a module preloaded by NODE_OPTIONS.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -14,7 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { EXTRACT_WORKER_LIMITS } from '../src/engine/http/extractPool.js';
-import { BIN, tempHome } from './helpers/cli.js';
+import { BIN, runShell, tempHome } from './helpers/cli.js';
 import { articleText, html, sendHtml, startFixtureServer, type FixtureServer } from './helpers/fixtureServer.js';
 
 let site: FixtureServer;
@@ -44,15 +44,9 @@ appendFileSync(${JSON.stringify(told)}, (isMainThread ? 'main ' : 'worker ') + g
 `,
   );
   // Run as a user runs it: the file itself, so its first line's flag applies, with this Node first on PATH.
-  const child = spawn(BIN, ['scrape', site.at('/'), '--engine', 'http'], {
-    env: { ...process.env, PATH: `${path.dirname(process.execPath)}:${process.env.PATH}`, WEBJOBS_HOME: path.join(dir, 'home'), NODE_OPTIONS: `--import=${pathToFileURL(probe).href}` },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const { code, stdout, stderr } = await runShell(`PATH=${JSON.stringify(path.dirname(process.execPath))}:"$PATH" ${JSON.stringify(BIN)} scrape ${site.at('/')} --engine http`, {
+    env: { WEBJOBS_HOME: path.join(dir, 'home'), NODE_OPTIONS: `--import=${pathToFileURL(probe).href}` },
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
-  const [code] = (await once(child, 'close')) as [number];
   expect(code, stderr).toBe(0);
   expect(stdout).toContain('# Heap');
   const lines = readFileSync(told, 'utf8').trim().split('\n').map((line) => line.split(' '));
