@@ -40,8 +40,8 @@ export interface InPageResult {
   explain?: string;
 }
 
-/** The content the options ask for, from a copy of `doc`: the main content, what includeTags select, or the whole page. */
-function mainContent(doc: Document, options: InPageOptions, repair: Repair | null, explainer: Explainer | undefined, author: string | undefined): MainContent {
+/** A copy of `doc` as the passes start from it: marked (with onlyMainContent), cleaned, without excludeTags. The page is left as it was. */
+function cleanCopy(doc: Document, options: InPageOptions, repair: Repair | null): Document {
   // Visibility is only known in the live page: mark it there, then work on a copy.
   const unmark = options.onlyMainContent ? selector.markHidden(doc) : () => undefined;
   const clone = doc.cloneNode(true) as Document;
@@ -52,7 +52,14 @@ function mainContent(doc: Document, options: InPageOptions, repair: Repair | nul
   if (doc.querySelector('video, audio')) removeMediaFallbacks(clone);
   if (repair) repairTextNodes(clone.documentElement, repair);
   for (const css of options.excludeTags) for (const el of selectUser(clone, css, 'excludeTags')) el.remove();
-  if (options.onlyMainContent && options.includeTags.length === 0) return selector.select(clone, doc, explainer, author);
+  return clone;
+}
+
+/** The content the options ask for, from a copy of `doc`: the main content, what includeTags select, or the whole page. */
+function mainContent(doc: Document, options: InPageOptions, repair: Repair | null, explainer: Explainer | undefined, author: string | undefined): MainContent {
+  const clone = cleanCopy(doc, options, repair);
+  // The fallback's region before the passes comes from a second copy, made only when it is needed (few pages).
+  if (options.onlyMainContent && options.includeTags.length === 0) return selector.select(clone, doc, () => cleanCopy(doc, options, repair), explainer, author);
   remove(clone, 'noscript');
   if (options.includeTags.length > 0) {
     const kept = clone.createElement('div');
