@@ -213,13 +213,13 @@ async function rewrite(dir: string, spans: ReadonlyMap<number, Span>, added: Rea
       const span = spans.get(i);
       if (span && source) {
         const end = adjacentRun(runOf, at);
-        const last = spans.get(order[end - 1]!)!;
+        const last = runOf[end - 1]!;
         const bytes = last.offset + last.length + 1 - span.offset;
         const chunk = Buffer.allocUnsafe(bytes);
         const { bytesRead } = await source.read(chunk, 0, bytes - 1, span.offset);
         if (bytesRead < bytes - 1) throw new Error(`${LOG_FILE} ended at byte ${span.offset + bytesRead} while mending`);
         for (let k = at, from = 0; k < end; k++) {
-          const { length, marks = 0 } = spans.get(order[k]!)!;
+          const { length, marks = 0 } = runOf[k]!;
           chunk[from + length] = 0x0a;
           from += length + 1;
           lines.push(marks ? [order[k]!, offset, length, marks] : [order[k]!, offset, length]);
