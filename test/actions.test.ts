@@ -45,8 +45,7 @@ beforeAll(async () => {
       res.end(pdfDocument([{ content: 'BT /F1 12 Tf 72 700 Td (A PDF document) Tj ET' }]));
     },
   });
-  // --max-jobs: the cases below run side by side (each job mostly waits on its page), one key's jobs included.
-  server = await startServe({ args: ['--allow-host', new URL(site.url).host, '--quiet', '--max-jobs', '6'], env: { WEBJOBS_HOME: tempHome(), WEBJOBS_API_KEYS: `${KEY}:scale,${OTHER_KEY}:scale` } });
+  server = await startServe({ args: ['--allow-host', new URL(site.url).host, '--quiet'], env: { WEBJOBS_HOME: tempHome(), WEBJOBS_API_KEYS: `${KEY}:scale,${OTHER_KEY}:scale` } });
 });
 
 afterAll(async () => {
@@ -83,53 +82,33 @@ const items = (markdown: string | undefined) => [...(markdown ?? '').matchAll(/I
 const rows = (markdown: string | undefined) => [...(markdown ?? '').matchAll(/Row (\d+) of the virtual table/g)].map((m) => Number(m[1]));
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
-// The cases run side by side (it.concurrent): each is its own job on its own page, and mostly waits (on the page,
-// and the second after each input); serve runs up to 6 jobs at once. A case that counts the site's requests runs first, alone.
 describe('actions in Chromium (serve, /api)', () => {
-  // Alone, before the others (a plain it): it counts the site's requests.
-  it('bad actions are refused with HTTP 400 before any page is read', async () => {
-    const before = site.requests.length;
-    const bad = async (actions: unknown, extra: object = {}) => {
-      const answer = await api.call('POST', '/api/scrape', { body: { url: site.at('/more'), scrapeOptions: { actions, ...extra } } });
-      expect(answer.status).toBe(400);
-      return answer.body.message as string;
-    };
-    expect(await bad(Array.from({ length: 51 }, () => ({ type: 'scrape' })))).toMatch(/51 actions given, the limit is 50/);
-    expect(await bad([{ type: 'hover', selector: 'a' }])).toMatch(/actions\[0\]: unknown action type "hover"/);
-    expect(await bad([{ type: 'click' }])).toMatch(/actions\[0\] \(click\): needs "selector"/);
-    expect(await bad([{ type: 'write' }])).toMatch(/actions\[0\] \(write\): needs "text"/);
-    expect(await bad([{ type: 'wait', milliseconds: 40_000 }, { type: 'wait', milliseconds: 30_000 }])).toMatch(/the waits add up to 70000 ms .* the limit is 60000 ms/);
-    expect(await bad([{ type: 'wait', milliseconds: 30_000 }], { waitFor: 40_000 })).toMatch(/the waits add up to 70000 ms/);
-    expect(await bad([{ type: 'scrape' }], { engine: 'http' })).toMatch(/actions are run in a browser: use engine auto or browser, not http/);
-    expect(site.requests.length).toBe(before);
-  });
-
-  it.concurrent('"Load more" clicked three times: the Markdown is the page after the last click', async () => {
+  it('"Load more" clicked three times: the Markdown is the page after the last click', async () => {
     const click = { type: 'click', selector: '#more' };
     const job = await scrape('/more', [click, click, click]);
     expect(job.status).toBe('completed');
     expect(items(job.data!.markdown)).toEqual(range(1, 20));
   });
 
-  it.concurrent('an endless list: scroll repeat loads every batch and stops when no more come', async () => {
+  it('an endless list: scroll repeat loads every batch and stops when no more come', async () => {
     const job = await scrape('/endless', [{ type: 'scroll', direction: 'down', repeat: 10 }]);
     expect(job.status).toBe('completed');
     expect(items(job.data!.markdown)).toEqual(range(1, 100));
   });
 
-  it.concurrent('a virtualized list: collect keeps every row once, in order', async () => {
+  it('a virtualized list: collect keeps every row once, in order', async () => {
     const job = await scrape('/virtual', [{ type: 'scroll', selector: '#viewport', repeat: 40, collect: true }]);
     expect(job.status).toBe('completed');
     expect(rows(job.data!.markdown)).toEqual(range(1, 200));
   });
 
-  it.concurrent('without collect, a virtualized list gives only the rows left in the DOM', async () => {
+  it('without collect, a virtualized list gives only the rows left in the DOM', async () => {
     const job = await scrape('/virtual', [{ type: 'scroll', selector: '#viewport', repeat: 40 }]);
     expect(job.status).toBe('completed');
     expect(rows(job.data!.markdown).length).toBeLessThan(40);
   });
 
-  it.concurrent('click, write, press Enter: the form is sent and the results page is read', async () => {
+  it('click, write, press Enter: the form is sent and the results page is read', async () => {
     const job = await scrape('/search', [
       { type: 'click', selector: '#q' },
       { type: 'write', text: 'lamps' },
@@ -140,7 +119,7 @@ describe('actions in Chromium (serve, /api)', () => {
     expect(job.data!.metadata.url).toBe(site.at('/results?q=lamps'));
   });
 
-  it.concurrent('wait for a selector, scrape, executeJavascript, screenshot and pdf fill the record', async () => {
+  it('wait for a selector, scrape, executeJavascript, screenshot and pdf fill the record', async () => {
     const job = await scrape('/late', [
       { type: 'wait', selector: '.late' },
       { type: 'scrape' },
@@ -171,21 +150,36 @@ describe('actions in Chromium (serve, /api)', () => {
     expect((await fetch(actions.pdfs[0]!, { headers: { authorization: 'Bearer another-key-0123456789' } })).status).not.toBe(200);
   });
 
-  it.concurrent('a selector that never appears fails the page, naming the action and its place', async () => {
-    // The page's own timeout is the other cases' (15 s): beside them a load can take more than a second or two, and
-    // the selector's wait (10 s) is the action's own, not bounded by the page's timeout (the deadline grows by it).
-    const job = await scrape('/more', [{ type: 'click', selector: '#more' }, { type: 'click', selector: '#never' }]);
+  it('a selector that never appears fails the page, naming the action and its place', async () => {
+    const job = await scrape('/more', [{ type: 'click', selector: '#more' }, { type: 'click', selector: '#never' }], { timeout: 1_500 });
     expect(job.status).toBe('failed');
     expect(job.error).toMatch(/action 2 \(click "#never"\): no element matches "#never" after \d+ ms/);
   });
 
-  it.concurrent('actions on a PDF: a clear error', async () => {
+  it('actions on a PDF: a clear error', async () => {
     const job = await scrape('/doc.pdf', [{ type: 'click', selector: 'a' }]);
     expect(job.status).toBe('failed');
     expect(job.error).toMatch(/is a PDF document: page actions run on web pages only/);
   });
 
-  it.concurrent('Firecrawl v2 scrape takes actions and answers them in the document', async () => {
+  it('bad actions are refused with HTTP 400 before any page is read', async () => {
+    const before = site.requests.length;
+    const bad = async (actions: unknown, extra: object = {}) => {
+      const answer = await api.call('POST', '/api/scrape', { body: { url: site.at('/more'), scrapeOptions: { actions, ...extra } } });
+      expect(answer.status).toBe(400);
+      return answer.body.message as string;
+    };
+    expect(await bad(Array.from({ length: 51 }, () => ({ type: 'scrape' })))).toMatch(/51 actions given, the limit is 50/);
+    expect(await bad([{ type: 'hover', selector: 'a' }])).toMatch(/actions\[0\]: unknown action type "hover"/);
+    expect(await bad([{ type: 'click' }])).toMatch(/actions\[0\] \(click\): needs "selector"/);
+    expect(await bad([{ type: 'write' }])).toMatch(/actions\[0\] \(write\): needs "text"/);
+    expect(await bad([{ type: 'wait', milliseconds: 40_000 }, { type: 'wait', milliseconds: 30_000 }])).toMatch(/the waits add up to 70000 ms .* the limit is 60000 ms/);
+    expect(await bad([{ type: 'wait', milliseconds: 30_000 }], { waitFor: 40_000 })).toMatch(/the waits add up to 70000 ms/);
+    expect(await bad([{ type: 'scrape' }], { engine: 'http' })).toMatch(/actions are run in a browser: use engine auto or browser, not http/);
+    expect(site.requests.length).toBe(before);
+  });
+
+  it('Firecrawl v2 scrape takes actions and answers them in the document', async () => {
     const response = await fetch(`${server.url}/v2/scrape`, {
       method: 'POST',
       headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
@@ -199,7 +193,7 @@ describe('actions in Chromium (serve, /api)', () => {
 });
 
 describe('the address guard on serve: what an action causes opens no connection to a refused address', () => {
-  it.concurrent.each([
+  it.each([
     ['a click on a link', [{ type: 'click', selector: '#link' }]],
     ['a click on a link that opens a window', [{ type: 'click', selector: '#popup' }, { type: 'wait', milliseconds: 500 }]],
     ['a form sent with Enter', [{ type: 'click', selector: '#field' }, { type: 'write', text: 'x' }, { type: 'press', key: 'Enter' }]],
@@ -217,7 +211,7 @@ describe('the address guard on serve: what an action causes opens no connection 
 });
 
 describe('profiles', () => {
-  it.concurrent('on serve: a login through actions is kept under the key, and never seen by another key', async () => {
+  it('on serve: a login through actions is kept under the key, and never seen by another key', async () => {
     const login = await scrape('/login', LOGIN, { profile: { name: 'shop' } });
     expect(login.status).toBe('completed');
     expect(login.data!.markdown).toContain('Welcome back, Ada');
@@ -233,7 +227,7 @@ describe('profiles', () => {
     expect((await scrape('/account', [])).data!.markdown).toContain('Please sign in');
   }, 120_000);
 
-  it.concurrent('the CLI: log in once with --profile, then a later run sees the signed-in page; profiles lists and deletes it', async () => {
+  it('the CLI: log in once with --profile, then a later run sees the signed-in page; profiles lists and deletes it', async () => {
     const home = tempHome();
     const cli = (args: string[]) => runCli(args, { env: { WEBJOBS_HOME: home }, timeoutMs: 120_000 });
     const login = await cli(['scrape', site.at('/login'), '--profile', 'shop', '--actions', JSON.stringify(LOGIN)]);
@@ -258,7 +252,6 @@ describe('the CLI', () => {
   const home = tempHome();
   const cli = (args: string[]) => runCli(args, { env: { WEBJOBS_HOME: home }, timeoutMs: 120_000 });
 
-  // Alone, before the others (a plain it): it counts the site's requests.
   it('--actions with --engine http: exit 2 naming the rule, before any page is read', async () => {
     const before = site.requests.length;
     const result = await cli(['scrape', site.at('/more'), '--engine', 'http', '--actions', '[{"type":"click","selector":"#more"}]']);
@@ -267,7 +260,7 @@ describe('the CLI', () => {
     expect(site.requests.length).toBe(before);
   });
 
-  it.concurrent('--actions: bad JSON, an unknown type, too many: exit 2', async () => {
+  it('--actions: bad JSON, an unknown type, too many: exit 2', async () => {
     expect((await cli(['scrape', site.at('/more'), '--actions', '[{"type":'])).stderr).toMatch(/--actions.*not valid JSON/);
     const unknown = await cli(['scrape', site.at('/more'), '--actions', '[{"type":"hover"}]']);
     expect(unknown.code).toBe(2);
@@ -277,13 +270,13 @@ describe('the CLI', () => {
     expect(waits.stderr).toMatch(/the waits add up to 70000 ms/);
   });
 
-  it.concurrent('--wait-for given a selector is refused with a hint naming --wait-for-selector', async () => {
+  it('--wait-for given a selector is refused with a hint naming --wait-for-selector', async () => {
     const result = await cli(['scrape', site.at('/late'), '--wait-for', '#root main']);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/to wait for an element use --wait-for-selector '#root main'/);
   });
 
-  it.concurrent('--wait-for-selector waits for the element, and --actions reads a file', async () => {
+  it('--wait-for-selector waits for the element, and --actions reads a file', async () => {
     const file = path.join(home, 'actions.json');
     writeFileSync(file, JSON.stringify([{ type: 'executeJavascript', script: "document.querySelector('.late').textContent = 'Read after the actions of a file'" }]));
     const result = await cli(['scrape', site.at('/late'), '--wait-for-selector', '.late', '--actions', file]);

@@ -176,9 +176,8 @@ beforeAll(async () => {
     }
     return originalPush(...items);
   };
-  // --max-jobs: the cases of a describe run side by side (it.concurrent), each its own job, mostly waiting on its page.
   server = await startServe({
-    args: ['--max-jobs', '6', '--allow-host', new URL(site.url).host, '--allow-host', `127.0.0.1:${closedPort}`, '--allow-host', `127.0.0.1:${(hangUp.address() as AddressInfo).port}`, '--quiet'],
+    args: ['--allow-host', new URL(site.url).host, '--allow-host', `127.0.0.1:${closedPort}`, '--allow-host', `127.0.0.1:${(hangUp.address() as AddressInfo).port}`, '--quiet'],
     env: { WEBJOBS_HOME: tempHome(), WEBJOBS_API_KEYS: `${KEY}:scale`, ANTHROPIC_API_KEY: 'sk-test-key', ANTHROPIC_BASE_URL: llm.url,
       WEBJOBS_PROXY_URL: `http://user:${encodeURIComponent('pa:ss')}@127.0.0.1:${userProxy.port}`,
     },
@@ -214,10 +213,8 @@ describe('a page on an allowed host reaches no refused host through the browser'
     ['iframes', ['iframe-v4', 'iframe-name']],
     ['preconnect', []],
   ];
-  // Side by side: each case has a page and sentinels of its own; every case asks the refused server for zero new
-  // connections, so one reached by any page fails (if perhaps under a neighbour's name).
   for (const [name, pings] of cases) {
-    it.concurrent(`${name}: the scrape completes and the refused server sees no connection`, async () => {
+    it(`${name}: the scrape completes and the refused server sees no connection`, async () => {
       const before = refused.connections;
       const pathsBefore = refused.paths.length;
       const pinged = mark(pings.length > 0 ? pings : [`never-${name}`]);
@@ -232,7 +229,7 @@ describe('a page on an allowed host reaches no refused host through the browser'
 
 describe('redirects after load to a refused host', () => {
   for (const name of ['meta-refresh', 'script-redirect']) {
-    it.concurrent(`${name}: the page fails with the guard's message, never Chromium's error page`, async () => {
+    it(`${name}: the page fails with the guard's message, never Chromium's error page`, async () => {
       const before = refused.connections;
       const pathsBefore = refused.paths.length;
       const record = await scrape(`/${name}`);
@@ -296,25 +293,24 @@ describe("with the user's proxy (useProxy)", () => {
 
 describe('errors keep their meaning behind the egress proxy', () => {
   it('an allowed address where nothing listens fails the page with "connection refused", over http and https, on both engines', async () => {
-    // The four jobs side by side.
-    const runs = ['browser', 'http'].flatMap((engine) => [`http://127.0.0.1:${closedPort}/`, `https://127.0.0.1:${closedPort}/`].map((url) => ({ engine, url })));
-    await Promise.all(runs.map(async ({ engine, url }) => {
-      const job = await api.start('scrape', { url, scrapeOptions: { engine } });
-      expect(await api.waitFinal(job)).toBe('failed');
-      expect((await api.call('GET', job)).body.error, `${engine} ${url}`).toMatch(/^connection refused: nothing is listening at/);
-    }));
+    for (const engine of ['browser', 'http']) {
+      for (const url of [`http://127.0.0.1:${closedPort}/`, `https://127.0.0.1:${closedPort}/`]) {
+        const job = await api.start('scrape', { url, scrapeOptions: { engine } });
+        expect(await api.waitFinal(job)).toBe('failed');
+        expect((await api.call('GET', job)).body.error, `${engine} ${url}`).toMatch(/^connection refused: nothing is listening at/);
+      }
+    }
   });
 });
 
 describe('a server that hangs up behind the egress proxy', () => {
   it('fails the page saying so; the proxy\'s own answer is never read as the page, on both engines', async () => {
-    // Both engines' jobs side by side.
-    await Promise.all(['browser', 'http'].map(async (engine) => {
+    for (const engine of ['browser', 'http']) {
       const job = await api.start('scrape', { url: `http://127.0.0.1:${(hangUp.address() as AddressInfo).port}/`, scrapeOptions: { engine } });
       expect(await api.waitFinal(job)).toBe('failed');
       // The HTTP engine tunnels through the egress proxy (CONNECT), which opened: the hang-up reaches it as the socket closing.
       const reason = engine === 'browser' ? /^the connection to 127\.0\.0\.1:\d+ was reset/ : /other side closed|was reset/;
       expect((await api.call('GET', job)).body.error, engine).toMatch(reason);
-    }));
+    }
   });
 });

@@ -36,18 +36,16 @@ export function alertContractCases(target: ContractTarget): void {
     await site?.close();
   });
 
-  // Concurrent, as the other contract cases (it joins their group): a site of its own, its jobs apart from theirs.
-  describe.concurrent('the contract: an alert is owed until a completed job reports it', () => {
+  describe('the contract: an alert is owed until a completed job reports it', () => {
     it('a change found by a job stopped before its end is reported by the next job that completes, once', async () => {
       const watched = ['batch', site.at('/watched'), ...TRACK, '--json'];
-      // Each step locally and remotely at once: the two stores keep their histories apart.
-      await Promise.all([target.local, target.remote].map(async (run) => {
+      for (const run of [target.local, target.remote]) {
         const first = await run(watched);
         expect(first.code, first.stderr).toBe(0);
         expect(changeStatuses(first)).toEqual(['new']);
-      }));
+      }
       word = 'second';
-      await Promise.all([target.local, target.remote].map(async (run) => {
+      for (const run of [target.local, target.remote]) {
         // /watched found changed and stored; /hold keeps the job from its end, and it is stopped there.
         const started = await run(['batch', site.at('/watched'), site.at('/hold'), ...TRACK, '--no-wait']);
         const jobId = started.stdout.trim();
@@ -63,7 +61,7 @@ export function alertContractCases(target: ContractTarget): void {
         expect(changeStatuses(next)).toEqual(['changed']);
         const after = await run(watched);
         expect(changeStatuses(after)).toEqual(['same']);
-      }));
+      }
     }, 300_000);
   });
 }
