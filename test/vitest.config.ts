@@ -1,6 +1,5 @@
 import { defineConfig } from 'vitest/config';
 import { pageScriptPlugin } from './helpers/pageScriptPlugin.js';
-import LongestFirstSequencer from './sequencer.js';
 
 // Tests drive a real Chromium: give them time, and do not run more files at once
 // than a 2-core machine can render.
@@ -14,8 +13,6 @@ export default defineConfig({
     hookTimeout: 60_000,
     maxWorkers: 2,
     fileParallelism: true,
-    // The longest files first, from committed timings (test/fileSeconds.ts): a clean clone has no cache.
-    sequence: { sequencer: LongestFirstSequencer },
     reporters: ['default', './test/summaryReporter.ts'],
   },
 });
