@@ -289,7 +289,7 @@ describe('article (articleOrRegion, picksArticle, isTeaser)', () => {
 describe('fallback (neverSilentlyEmpty)', () => {
   it('returns the main region without its furniture, with a warning, when the selection kept almost nothing', () => {
     onPage(`<div id="chosen"><p>Hi.</p></div><div id="untouched"><nav><a href="/">Home</a></nav><div class="banner">${prose('Services', 4)}</div></div>`, (doc) => {
-      const result = neverSilentlyEmpty(doc.getElementById('chosen')!, doc.getElementById('untouched')!);
+      const result = neverSilentlyEmpty(doc.getElementById('chosen')!, () => doc.getElementById('untouched')!);
       expect(result.warning).toMatch(/^the main content found was only 3 characters/);
       expect(text(result.root)).toContain('Services, part 4');
       expect(text(result.root)).not.toContain('Home');
@@ -298,9 +298,9 @@ describe('fallback (neverSilentlyEmpty)', () => {
 
   it('returns the selection as it is when it holds enough, and says so when a page with text gave nothing', () => {
     onPage(`<div id="chosen">${prose('Kept', 3)}</div><div id="empty"></div><div id="furniture"><footer>All rights reserved</footer></div>`, (doc) => {
-      const kept = neverSilentlyEmpty(doc.getElementById('chosen')!, doc.getElementById('chosen')!);
+      const kept = neverSilentlyEmpty(doc.getElementById('chosen')!, () => doc.getElementById('chosen')!);
       expect(kept).toEqual({ root: doc.getElementById('chosen') });
-      expect(neverSilentlyEmpty(doc.getElementById('empty')!, doc.getElementById('furniture')!).warning).toBe(NOTHING_BUT_FURNITURE);
+      expect(neverSilentlyEmpty(doc.getElementById('empty')!, () => doc.getElementById('furniture')!).warning).toBe(NOTHING_BUT_FURNITURE);
     });
   });
 });

@@ -17,13 +17,13 @@ import { SHORT_CONTENT } from '../rules/thresholds.js';
  * main region holds several times more, the main region comes back with only what
  * is surely not content removed (hidden elements, navigation, headers, footers),
  * and a warning says so, rather than an empty result that looks like success.
- * `region`: the main region before the passes, or what makes it.
+ * `region` makes the main region as it was before the passes, a copy the fallback may change.
  */
-export function neverSilentlyEmpty(chosen: Element, region: Element | (() => Element)): MainContent {
+export function neverSilentlyEmpty(chosen: Element, region: () => Element): MainContent {
   const kept = textLength(chosen);
   if (kept >= SHORT_CONTENT) return { root: chosen };
   // The region is only made for a selection this short (pipeline.ts: a copy of the page).
-  const untouched = typeof region === 'function' ? region() : region;
+  const untouched = region();
   const pageText = textLength(untouched);
   const plain = plainRegion(untouched.cloneNode(true) as Element, true);
   if (textLength(plain) >= 4 * Math.max(kept, 50)) return fallback(kept, plain, 'navigation, headers, footers and banners');
