@@ -162,39 +162,41 @@ async function doomedState(db: pgClient.Client, batchId: string, scrapeId: strin
   return { begun: [rows[0]!.page, rows[0]!.job], ended: rows[0]!.ended };
 }
 
-const doomedLoaded = () => doomedLoads().reduce((a, b) => a + b, 0);
-
-/** Waits until a doomed page is loaded again (more than `seen` loads in all), or both ended; true when they ended. */
-async function untilDoomedEvent(db: pgClient.Client, batchId: string, scrapeId: string, seen: number): Promise<boolean> {
-  for (;;) {
-    if (doomedLoaded() > seen) return false;
-    if ((await doomedState(db, batchId, scrapeId)).ended) return true;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+/**
+ * The live workers holding an open request of a doomed page, when it is safe to kill them: only if every delivery
+ * begun has loaded its page, the one past the last attempt excepted (it records the failure and loads nothing). A
+ * worker killed between its begin and its request would end an attempt that loaded nothing, and the count of loads
+ * would come short. That happens when a worker slowed past its lease (a loaded machine) lets the page go to another
+ * worker, which may be the one about to die. Every request still open counts, not only the last ones: a holder
+ * slowed past its lease leaves its request open while the next attempt runs elsewhere. A request whose worker died
+ * and whose close is not yet seen has no live owner.
+ */
+async function doomedHolders(db: pgClient.Client, batchId: string, scrapeId: string, trace: string[]): Promise<number[]> {
+  const { begun } = await doomedState(db, batchId, scrapeId);
+  const loads = doomedLoads();
+  const open = DOOMED.flatMap((path) => heldRequests.get(path) ?? []).filter((r) => r.open);
+  const holders = [...new Set(open.flatMap((r) => ownerOfPort(r.port, workerPids()) ?? []))];
+  const safe = begun.every((n, i) => Math.min(n, MAX_ATTEMPTS) === loads[i]);
+  const line = `begun ${begun} loads ${loads} open ${open.length} holders ${holders} live ${workerPids()}${safe ? '' : ' (a delivery begun has not loaded)'}`;
+  if (!trace.at(-1)?.endsWith(line)) trace.push(`${Math.round(performance.now())} ${line}`);
+  return safe ? holders : [];
 }
 
 /**
- * Kills every live worker loading a doomed page, all at once, and returns how many. The workers are paused first
- * (their Chromium runs on) and the kill is made only if every delivery begun has loaded its page, the one past the
- * last attempt excepted (it records the failure and loads nothing): a worker killed between its begin and its
- * request would end an attempt that loaded nothing, and the test would wait for a load that never comes. That
- * happens when a worker slowed past its lease (a loaded machine) lets the page go to another worker, which may be
- * the one about to die; paused, no worker can begin one meanwhile. Else none dies now: the next load is waited for.
+ * Kills every live worker loading a doomed page, all at once, and returns how many. When some are, the workers are
+ * paused first (their Chromium runs on) and the holders looked for again: paused, no worker can begin a delivery
+ * between the look and the kill. A worker still starting is not among them; it is looked at once it is ready.
  */
-async function killDoomedHolders(db: pgClient.Client, batchId: string, scrapeId: string): Promise<number> {
+async function killDoomedHolders(db: pgClient.Client, batchId: string, scrapeId: string, trace: string[]): Promise<number> {
+  if ((await doomedHolders(db, batchId, scrapeId, trace)).length === 0) return 0;
   const live = workers.filter((w) => workerPids().includes(w.child.pid!));
   await Promise.all(live.map((w) => w.pause()));
   let killed: WorkerProcess[] = [];
   try {
-    const { begun } = await doomedState(db, batchId, scrapeId);
-    const loads = doomedLoads();
-    if (begun.some((n, i) => Math.min(n, MAX_ATTEMPTS) !== loads[i])) return 0;
-    // Every request of theirs still open, not only the last ones: a holder slowed past its lease leaves its request
-    // open while the next attempt runs elsewhere. A request whose worker died and whose close is not yet seen has no live owner.
-    const open = DOOMED.flatMap((path) => heldRequests.get(path) ?? []).filter((r) => r.open);
-    const holders = new Set(open.flatMap((r) => ownerOfPort(r.port, workerPids()) ?? []));
-    killed = live.filter((w) => holders.has(w.child.pid!));
+    const holders = await doomedHolders(db, batchId, scrapeId, trace);
+    killed = live.filter((w) => holders.includes(w.child.pid!));
     await Promise.all(killed.map((w) => w.kill()));
+    if (killed.length > 0) trace.push(`${Math.round(performance.now())} killed ${killed.map((w) => w.child.pid)}`);
     return killed.length;
   } finally {
     for (const w of live) if (!killed.includes(w)) w.resume();
@@ -381,29 +383,36 @@ describe('webjobs serve --database and webjobs worker', () => {
     // Each delivery: the worker loading the page dies (with its Chromium), as a page that crashes its machine would make it.
     // The holders die together, before any replacement starts: killed one by one, a second holder could take the
     // first one's page's next attempt, and its own kill then ended two attempts at once.
+    // The look is made again every 100 ms until both ended, not once a load: a holder missed once (still starting, or
+    // its request between begin and arrival) is found at the next look. Replacements start while the look goes on.
+    const trace: string[] = [];
+    const replacements: Promise<void>[] = [];
     const db = new pgClient.Client({ connectionString: pg.url });
     await db.connect();
     try {
-      for (let seen = 0; ; ) {
-        if (await untilDoomedEvent(db, batch.json.jobId, scrape.json.jobId, seen)) break;
-        seen = doomedLoaded();
-        for (let i = await killDoomedHolders(db, batch.json.jobId, scrape.json.jobId); i > 0; i--) workers.push(await startTestWorker());
+      while (!(await doomedState(db, batch.json.jobId, scrape.json.jobId)).ended) {
+        const killed = await killDoomedHolders(db, batch.json.jobId, scrape.json.jobId, trace);
+        for (let i = 0; i < killed; i++) replacements.push(startTestWorker().then((w) => void workers.push(w)));
+        await new Promise((r) => setTimeout(r, 100));
       }
     } finally {
       await db.end();
+      await Promise.all(replacements);
     }
     const lost = /given up after 3 attempts; the last ended because its worker stopped renewing its lease/;
     expect(await untilFinal(nodes[1]!, '/scrape/batch', batch.json.jobId)).toBe('completed');
     const result = await api(nodes[1]!, 'GET', `/api/scrape/batch/${batch.json.jobId}`);
     expect(result.json.data[0].status).toBe('completed');
     expect(result.json.data[1].status).toBe('failed');
-    expect(result.json.data[1].error).toMatch(/held\/doomed: /);
-    expect(result.json.data[1].error).toMatch(lost);
+    // What the test saw and did, printed when an expectation fails.
+    const seen = trace.join('\n');
+    expect(result.json.data[1].error, seen).toMatch(/held\/doomed: /);
+    expect(result.json.data[1].error, seen).toMatch(lost);
     expect(await untilFinal(nodes[0]!, '/scrape', scrape.json.jobId)).toBe('failed');
-    expect((await api(nodes[0]!, 'GET', `/api/scrape/${scrape.json.jobId}`)).json.error).toMatch(lost);
+    expect((await api(nodes[0]!, 'GET', `/api/scrape/${scrape.json.jobId}`)).json.error, seen).toMatch(lost);
     // The fourth delivery recorded the failure without loading the page again.
-    expect(site.requests.filter((r) => r === 'GET /held/doomed')).toHaveLength(3);
-    expect(site.requests.filter((r) => r === 'GET /held/doomedScrape')).toHaveLength(3);
+    expect(site.requests.filter((r) => r === 'GET /held/doomed'), seen).toHaveLength(3);
+    expect(site.requests.filter((r) => r === 'GET /held/doomedScrape'), seen).toHaveLength(3);
   }, SLOW);
 
   it('politeness holds across workers: with a delay or a Crawl-delay one request at a time to a host, each beginning at least that long after the last one ended; without, at most 4 at once', async () => {
