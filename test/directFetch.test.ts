@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -176,6 +176,39 @@ describe('directFetch over https', () => {
       expect(stdout).toContain('Over TLS');
     } finally {
       server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
+describe('directFetch on a kept-alive connection the server closes', () => {
+  it('a GET the server closed its kept-alive connection on is sent again, once, on a new connection; a new connection closed fails', async () => {
+    // Answers the first request of each connection, kept alive, and closes the connection on the second, unanswered:
+    // what a server whose idle timeout meets the client's reuse of the connection does. /never: closed at once.
+    const requests: string[][] = [];
+    const server = net.createServer((socket) => {
+      const seen: string[] = [];
+      requests.push(seen);
+      socket.on('data', (chunk: Buffer) => {
+        for (const [, target] of chunk.toString('latin1').matchAll(/^GET (\S+) HTTP/gm)) {
+          seen.push(target!);
+          if (seen.length > 1 || target === '/never') return void socket.end();
+          socket.write(`HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\ncontent-length: ${target!.length}\r\nconnection: keep-alive\r\n\r\n${target}`);
+        }
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      expect(await textOf(await directFetch(`${origin}/first`))).toBe('/first');
+      expect(await textOf(await directFetch(`${origin}/second`))).toBe('/second');
+      expect(requests).toEqual([['/first', '/second'], ['/second']]);
+      // Sent on the kept-alive connection, closed there, sent again on a new one, closed there too: that is not retried.
+      const err = await directFetch(`${origin}/never`).catch((e: unknown) => e);
+      expect((err as Error).message).toBe('fetch failed');
+      expect(((err as Error).cause as NodeJS.ErrnoException).code).toBe('ECONNRESET');
+      expect(requests).toEqual([['/first', '/second'], ['/second', '/never'], ['/never']]);
+    } finally {
       await new Promise((resolve) => server.close(resolve));
     }
   });

@@ -23,6 +23,8 @@
  * - headers as fetch's Headers gives them: names in lower case, in order of name,
  *   a repeated header's values joined with ", " (Set-Cookie's kept apart).
  * Connections are kept alive, as fetch keeps them; an idle one holds no process open.
+ * One difference: a GET on a kept-alive connection that the server closed as it
+ * was sent is sent again, once, on a new one (closedWhileIdle), where fetch fails.
  */
 import type { IncomingMessage } from 'node:http';
 import { pipeline, Readable, Transform } from 'node:stream';
@@ -177,9 +179,10 @@ export function directFetch(url: string, init: DirectInit = {}): Promise<PlainRe
   headers['accept-language'] ??= '*';
   headers['accept-encoding'] ??= protocol === 'https:' ? 'gzip, deflate, br' : 'gzip, deflate';
   return new Promise<PlainResponse>((resolve, reject) => {
-    const request = (protocol === 'https:' ? https : http).request(target, { headers, agent: agents[protocol] });
     /** Set once the answer came: an abort then ends its body with the signal's reason. */
     let body: Readable | undefined;
+    let answered = false;
+    let request: ReturnType<typeof http.request>;
     const onAbort = () => {
       const reason: unknown = signal!.reason;
       if (body) body.destroy(reason as Error);
@@ -188,21 +191,37 @@ export function directFetch(url: string, init: DirectInit = {}): Promise<PlainRe
     };
     signal?.addEventListener('abort', onAbort, { once: true });
     const done = () => signal?.removeEventListener('abort', onAbort);
-    request.on('error', (err) => {
-      done();
-      reject(signal?.aborted ? signal.reason : failed(err));
-    });
-    request.on('response', (response) => {
-      const status = response.statusCode ?? 0;
-      response.once('close', done);
-      const answer = { status, ok: status >= 200 && status <= 299, url: target.href, headers: new AnswerHeaders(response.rawHeaders) };
-      if (NULL_BODY.has(status)) {
-        response.resume();
-        return resolve({ ...answer, body: null });
-      }
-      body = decodedBody(response);
-      resolve({ ...answer, body: plainBody(body, signal) });
-    });
-    request.end();
+    const send = (again: boolean) => {
+      request = (protocol === 'https:' ? https : http).request(target, { headers, agent: agents[protocol] });
+      request.on('error', (err: NodeJS.ErrnoException) => {
+        if (!again && !answered && !signal?.aborted && closedWhileIdle(request, err)) return send(true);
+        done();
+        reject(signal?.aborted ? signal.reason : failed(err));
+      });
+      request.on('response', (response) => {
+        answered = true;
+        const status = response.statusCode ?? 0;
+        response.once('close', done);
+        const answer = { status, ok: status >= 200 && status <= 299, url: target.href, headers: new AnswerHeaders(response.rawHeaders) };
+        if (NULL_BODY.has(status)) {
+          response.resume();
+          return resolve({ ...answer, body: null });
+        }
+        body = decodedBody(response);
+        resolve({ ...answer, body: plainBody(body, signal) });
+      });
+      request.end();
+    };
+    send(false);
   });
+}
+
+/**
+ * Whether a request failed because the server closed the kept-alive connection it was sent on, before any answer:
+ * the server's idle timeout and our reuse crossed (a loaded machine's timers run late). Such a GET is sent again,
+ * once, on a new connection, as browsers do and Node's documentation of `request.reusedSocket` advises; fetch
+ * fails it.
+ */
+function closedWhileIdle(request: { reusedSocket: boolean }, err: NodeJS.ErrnoException): boolean {
+  return request.reusedSocket && (err.code === 'ECONNRESET' || err.code === 'EPIPE');
 }
