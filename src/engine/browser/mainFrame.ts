@@ -124,15 +124,19 @@ export class MainFrameWatch {
    * is dropped. The protocol's Page.stopLoading does cancel a pending refresh; the
    * page's own window.stop() did not (measured in Chromium 156). An order Chromium
    * refuses is sent again once the next document is in.
+   *
+   * Resolves true when the stop came after the load the watch waited for (the
+   * document's, or, told late, the one before's: hence cutShort), false when it
+   * cut a document that had not loaded within the time.
    */
-  async holdStill(ms: number, signal?: AbortSignal): Promise<void> {
+  async holdStill(ms: number, signal?: AbortSignal): Promise<boolean> {
     const session = await this.page.createCDPSession();
     try {
       await cancelNavigationsByPage(session);
-      await this.until(() => this.settled, Math.min(ms, HOLD_LOAD_MS), signal);
+      const loaded = await this.until(() => this.settled, Math.min(ms, HOLD_LOAD_MS), signal);
       for (let attempt = 1; attempt <= STOP_ATTEMPTS && !signal?.aborted; attempt++) {
         const commits = this.commits;
-        if (await orderStop(session)) return;
+        if (await orderStop(session)) return loaded;
         await this.until(() => this.commits > commits, STOP_ATTEMPT_MS, signal);
       }
       throw new PageError(`${this.page.url()} kept navigating by itself and could not be held still to be read`);

@@ -151,9 +151,19 @@ async function followRedirectsAfterLoad(page: Page, watch: MainFrameWatch, seen:
   return rested;
 }
 
-/** The page's document has no element at all (its loading was stopped before the first arrived). */
-function isEmptyDocument(page: Page): Promise<boolean> {
-  return page.evaluate(() => document.documentElement === null).catch(() => false);
+/**
+ * The page's document was stopped before it was parsed: it has no element at all (stopped before the first came),
+ * or the hold waited for a load (`loaded`) and yet this document's DOMContentLoaded never came. That load was the
+ * document before's, told after the next one was asked for (events from the page and from the network reach us in
+ * either order on a loaded machine), and the stop then cut the next one short, its head in and its body not.
+ */
+function cutShort(page: Page, loaded: boolean): Promise<boolean> {
+  return page
+    .evaluate((loaded) => {
+      const entry = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
+      return document.documentElement === null || (loaded && entry?.domContentLoadedEventEnd === 0);
+    }, loaded)
+    .catch(() => false);
 }
 
 /**
@@ -271,10 +281,10 @@ async function scrapeInTab(page: Page, url: string, options: PageOptions, run: T
       const mayMove = round < MAX_REDIRECTS_AFTER_LOAD + HOLD_ROUNDS;
       // Past the bound and still going (an endless chain of refreshes): the page is held where it is, and read there.
       if (round >= MAX_REDIRECTS_AFTER_LOAD) {
-        await watch.holdStill(deadline - Date.now(), signal);
-        // Stopped after a new document came in but before its first element: nothing to read, and nothing
-        // more will come. It is loaded again and held anew.
-        if (mayMove && (await isEmptyDocument(page))) {
+        const loaded = await watch.holdStill(deadline - Date.now(), signal);
+        // Stopped after a new document came in but before it was parsed: nothing (or only its head) to read, and
+        // nothing more will come. It is loaded again and held anew.
+        if (mayMove && (await cutShort(page, loaded))) {
           await page.reload({ waitUntil: WAIT_UNTIL[options.waitUntil], timeout: Math.max(1, deadline - Date.now()) }).catch(() => undefined);
           continue;
         }
