@@ -227,10 +227,15 @@ describe('kill -9 and run again (issue 56)', { timeout: 240_000 }, () => {
 describe('right after kill -9 (issue 56)', () => {
   it('a killed process its shell has not reaped yet (a zombie) is dead to the job store', async () => {
     // The shell stops itself after starting `sleep`, so it cannot reap it once it is killed.
-    const shell = spawn('sh', ['-c', 'sleep 60 & echo $!; kill -STOP $$'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const shell = spawn('sh', ['-c', 'sleep 60 & echo $!; sleep 0.5; kill -STOP $$'], { stdio: ['ignore', 'pipe', 'ignore'] });
     try {
       const pid = Number(await new Promise<string>((resolve) => shell.stdout.once('data', (d: Buffer) => resolve(d.toString()))));
       expect(isProcessAlive(pid)).toBe(true);
+      // Not before the shell is stopped: a shell still running reaps a child that died between its commands.
+      await until(
+        () => /^\d+ \(.*\) T /s.test(readFileSync(`/proc/${shell.pid}/stat`, 'latin1')),
+        () => `shell ${shell.pid} stopped`,
+      );
       process.kill(pid, 'SIGKILL');
       await until(
         () => readFileSync(`/proc/${pid}/stat`, 'latin1').includes(') Z '),
